@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1)
+    .max(65535)
+    .default(fallback);
+
+export const ingestEnvSchema = z
+  .object({
+    DATABASE_URL: z
+      .string({ error: "is required" })
+      .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL"),
+    CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
+    CNIBENCH_API_PORT: port(4000),
+    CNIBENCH_WEB_PORT: port(3000),
+    /** Where users reach the API and the web app, for the links in upload responses. */
+    CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
+    CNIBENCH_PUBLIC_WEB_URL: z.url({ error: "must be a URL" }).optional(),
+    CNIBENCH_MAX_BUNDLE_BYTES: z.coerce
+      .number({ error: "must be a number of bytes" })
+      .int()
+      .min(1024, "must be at least 1024")
+      .default(5 * 1024 * 1024),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .transform((env) => {
+    const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;
+    return {
+      ...env,
+      publicApiUrl: (env.CNIBENCH_PUBLIC_API_URL ?? `http://${host}:${env.CNIBENCH_API_PORT}`).replace(/\/$/, ""),
+      publicWebUrl: (env.CNIBENCH_PUBLIC_WEB_URL ?? `http://${host}:${env.CNIBENCH_WEB_PORT}`).replace(/\/$/, ""),
+    };
+  });
+
+export type IngestEnv = z.infer<typeof ingestEnvSchema>;
+
+export function readIngestEnv(env: NodeJS.ProcessEnv): IngestEnv {
+  const parsed = ingestEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`ingest-api: invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,171 @@
+import { openApiComponents } from "@cnibench/schema";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ "application/json": { schema } });
+const error = (description: string) => ({ description, content: json(ref("ErrorResponse")) });
+
+/** The OpenAPI 3.1 document of the ingest API; its schemas come from the zod contract. */
+export function openApiDocument(options: { serverUrl: string; maxBundleBytes: number }) {
+  const { components } = openApiComponents() as { components: { schemas: Record<string, unknown> } };
+  const bundleSummary = {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      scenarioId: { type: "string" },
+      clusterName: { type: "string" },
+      sourceTitle: { type: ["string", "null"] },
+      sourceUrl: { type: ["string", "null"] },
+      collectorName: { type: ["string", "null"] },
+      runAt: { type: ["string", "null"], format: "date-time" },
+      receivedAt: { type: "string", format: "date-time" },
+      measurementCount: { type: "integer" },
+    },
+    required: ["id", "scenarioId", "clusterName", "receivedAt", "measurementCount"],
+  };
+  const measurement = {
+    type: "object",
+    description: "A figure in the catalogue's unit, with the published value and unit beside it.",
+    properties: {
+      position: { type: "integer" },
+      metric: { type: "string" },
+      params: { type: "object" },
+      value: { type: "number" },
+      unit: { type: "string" },
+      low: { type: ["number", "null"] },
+      high: { type: ["number", "null"] },
+      samples: { type: "array", items: { type: "number" } },
+      publishedValue: { type: "number" },
+      publishedUnit: { type: "string" },
+      qualifier: { enum: ["approx", "at-most", "at-least", "range", null] },
+      aggregate: { enum: ["single", "median", "mean", "min", "max", null] },
+      better: { enum: ["higher", "lower", "none"] },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "cnibench ingest API",
+      version: "1",
+      description: "Upload Kubernetes CNI benchmark result bundles (contract cnibench/bundle@1) and read them back.",
+    },
+    servers: [{ url: options.serverUrl }],
+    components: {
+      schemas: { ...components.schemas, BundleSummary: bundleSummary, Measurement: measurement },
+      securitySchemes: {
+        uploadToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "An upload token (npm run token -- create <name>).",
+        },
+      },
+    },
+    paths: {
+      "/v1/bundles": {
+        post: {
+          summary: "Upload a bundle",
+          description: `Validates and stores a bundle in one transaction. The same content again returns 200 with the same id and writes nothing. Bodies above ${options.maxBundleBytes} bytes are refused.`,
+          security: [{ uploadToken: [] }],
+          requestBody: { required: true, content: json(ref("Bundle")) },
+          responses: {
+            "201": { description: "Stored.", content: json(ref("UploadResult")) },
+            "200": {
+              description: "Identical content was uploaded before; nothing was written.",
+              content: json(ref("UploadResult")),
+            },
+            "400": error("Malformed JSON (the message says where)."),
+            "401": error("Missing, unknown or revoked token."),
+            "413": error("Body above the size limit."),
+            "415": error("Not JSON."),
+            "422": error("The bundle breaks the contract; `issues` lists every violation."),
+            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+          },
+        },
+        get: {
+          summary: "List bundles",
+          parameters: [
+            {
+              name: "scenario",
+              in: "query",
+              schema: { type: "string" },
+              description: "Only bundles of this scenario id.",
+            },
+            {
+              name: "metric",
+              in: "query",
+              schema: { type: "string" },
+              description: "Only bundles holding this metric.",
+            },
+            { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
+            { name: "pageSize", in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+            {
+              name: "format",
+              in: "query",
+              schema: { enum: ["json", "csv"] },
+              description: "Or send Accept: text/csv.",
+            },
+          ],
+          responses: {
+            "200": {
+              description: "One page of bundles, newest first.",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      items: { type: "array", items: ref("BundleSummary") },
+                      page: { type: "integer" },
+                      pageSize: { type: "integer" },
+                      total: { type: "integer" },
+                      nextPage: { type: ["integer", "null"] },
+                    },
+                  },
+                },
+                "text/csv": { schema: { type: "string" } },
+              },
+            },
+            "400": error("Invalid query parameters."),
+          },
+        },
+      },
+      "/v1/bundles/{id}": {
+        get: {
+          summary: "Read one bundle: as uploaded, plus its normalised measurements",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": {
+              description: "The bundle.",
+              content: json({
+                allOf: [
+                  ref("BundleSummary"),
+                  {
+                    type: "object",
+                    properties: {
+                      warnings: { type: "array", items: ref("BundleWarning") },
+                      bundle: ref("Bundle"),
+                      measurements: { type: "array", items: ref("Measurement") },
+                    },
+                  },
+                ],
+              }),
+            },
+            "404": error("No such bundle."),
+          },
+        },
+      },
+      "/v1/schema": {
+        get: {
+          summary: "JSON Schema of the bundle contract",
+          responses: { "200": { description: "JSON Schema (draft 2020-12)." } },
+        },
+      },
+      "/v1/openapi.json": { get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1." } } } },
+      "/healthz": { get: { summary: "Liveness", responses: { "200": { description: "The process is up." } } } },
+      "/readyz": {
+        get: {
+          summary: "Readiness: the database answers",
+          responses: { "200": { description: "Ready." }, "503": { description: "The database is unreachable." } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { authenticateToken, type Db, getBundle, ingestBundle, listBundles } from "@cnibench/db";
+import { stringify } from "csv-stringify/sync";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { sendError } from "../errors.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    uploader?: { tokenId: string; workspaceId: string };
+  }
+}
+
+export const listQuerySchema = z.object({
+  scenario: z.string().min(1).max(100).optional(),
+  metric: z.string().min(1).max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(50),
+  format: z.enum(["json", "csv"]).optional(),
+});
+
+export type BundleRouteOptions = { db: Db; publicWorkspaceId: string; publicApiUrl: string; publicWebUrl: string };
+
+export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, opts) => {
+  const { db } = opts;
+
+  app.post(
+    "/v1/bundles",
+    {
+      // Authenticate before the body is read: a stranger's 5 MiB upload is refused unread.
+      onRequest: async (req, reply) => {
+        const header = req.headers.authorization;
+        const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+        reply.header("www-authenticate", 'Bearer realm="cnibench"');
+        if (!token) {
+          return sendError(
+            req,
+            reply,
+            401,
+            "missing_token",
+            "Send an upload token: Authorization: Bearer <token> (npm run token -- create <name>).",
+          );
+        }
+        const uploader = await authenticateToken(db, token);
+        if (!uploader) return sendError(req, reply, 401, "invalid_token", "The upload token is unknown or revoked.");
+        req.uploader = uploader;
+      },
+    },
+    async (req, reply) => {
+      const uploader = req.uploader!;
+      if (typeof req.body !== "string" || req.body.length === 0) {
+        return sendError(
+          req,
+          reply,
+          400,
+          "malformed_json",
+          "The body is empty; send a bundle as JSON with Content-Type: application/json.",
+        );
+      }
+      const outcome = await ingestBundle(db, {
+        workspaceId: uploader.workspaceId,
+        tokenId: uploader.tokenId,
+        text: req.body,
+      });
+      if (!outcome.ok && outcome.reason === "malformed_json")
+        return sendError(req, reply, 400, "malformed_json", outcome.message);
+      if (!outcome.ok) {
+        const n = outcome.issues.length;
+        return sendError(
+          req,
+          reply,
+          422,
+          "invalid_bundle",
+          `The bundle breaks the contract in ${n} place${n === 1 ? "" : "s"}; nothing was stored.`,
+          {
+            issues: outcome.issues,
+          },
+        );
+      }
+      const { stored, warnings } = outcome;
+      req.log.info(
+        { bundleId: stored.id, created: stored.created, measurements: stored.measurementCount },
+        "bundle stored",
+      );
+      return reply.status(stored.created ? 201 : 200).send({
+        id: stored.id,
+        scenarioId: stored.scenarioId,
+        measurementCount: stored.measurementCount,
+        apiUrl: `${opts.publicApiUrl}/v1/bundles/${stored.id}`,
+        webUrl: `${opts.publicWebUrl}/scenarios/${stored.scenarioId}`,
+        warnings,
+      });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>("/v1/bundles/:id", async (req, reply) => {
+    const found = await getBundle(db, opts.publicWorkspaceId, req.params.id);
+    if (!found) return sendError(req, reply, 404, "not_found", `No bundle with id ${req.params.id}.`);
+    return {
+      ...found.summary,
+      warnings: found.warnings,
+      bundle: JSON.parse(found.raw) as unknown,
+      measurements: found.measurements,
+    };
+  });
+
+  app.get("/v1/bundles", async (req, reply) => {
+    const query = listQuerySchema.safeParse(req.query);
+    if (!query.success) {
+      return sendError(req, reply, 400, "bad_query", "Some query parameters are invalid.", {
+        issues: query.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      });
+    }
+    const { scenario, metric, page, pageSize } = query.data;
+    const { total, items } = await listBundles(db, opts.publicWorkspaceId, {
+      scenarioId: scenario,
+      metric,
+      page,
+      pageSize,
+    });
+    if (wantsCsv(req, query.data.format)) {
+      const csv = stringify(
+        items.map((b) => ({ ...b, runAt: b.runAt?.toISOString() ?? "", receivedAt: b.receivedAt.toISOString() })),
+        {
+          header: true,
+          columns: [
+            "id",
+            "scenarioId",
+            "clusterName",
+            "sourceTitle",
+            "sourceUrl",
+            "collectorName",
+            "runAt",
+            "receivedAt",
+            "measurementCount",
+          ],
+        },
+      );
+      return reply.type("text/csv; charset=utf-8").header("x-total-count", String(total)).send(csv);
+    }
+    return { items, page, pageSize, total, nextPage: page * pageSize < total ? page + 1 : null };
+  });
+};
+
+function wantsCsv(req: FastifyRequest, format: "json" | "csv" | undefined): boolean {
+  if (format) return format === "csv";
+  return /\btext\/csv\b/.test(req.headers.accept ?? "");
+}

@@ -1,0 +1,76 @@
+import type { NormalisedMeasurement } from "@cnibench/schema";
+import type { Db } from "./client.ts";
+import type { Prisma } from "./generated/prisma/client.ts";
+import { contractQualifier } from "./qualifier.ts";
+
+/** A stored measurement as the API returns it: the normalised figure, published value beside it. */
+export type MeasurementRow = Omit<NormalisedMeasurement, "paramsKey">;
+
+export type BundleSummary = {
+  id: string;
+  scenarioId: string;
+  clusterName: string;
+  sourceTitle: string | null;
+  sourceUrl: string | null;
+  collectorName: string | null;
+  runAt: Date | null;
+  receivedAt: Date;
+  measurementCount: number;
+};
+
+/** One bundle as uploaded (verbatim text) with its normalised measurements. */
+export async function getBundle(db: Db, workspaceId: string, id: string) {
+  const found = await db.bundle.findFirst({
+    where: { id, workspaceId },
+    include: { measurements: { orderBy: { position: "asc" } }, _count: { select: { measurements: true } } },
+  });
+  if (!found) return null;
+  return {
+    summary: toSummary(found),
+    raw: found.raw,
+    warnings: found.warnings,
+    measurements: found.measurements.map(
+      ({ id: _id, bundleId: _b, scenarioId: _s, paramsKey: _k, params, qualifier, ...m }): MeasurementRow => ({
+        ...m,
+        params: params as MeasurementRow["params"],
+        qualifier: qualifier ? contractQualifier[qualifier] : null,
+      }),
+    ),
+  };
+}
+
+export type BundleFilter = { scenarioId?: string; metric?: string; page: number; pageSize: number };
+
+/** Bundles of a workspace, newest first, optionally of one scenario and/or holding one metric. */
+export async function listBundles(db: Db, workspaceId: string, filter: BundleFilter) {
+  const where: Prisma.BundleWhereInput = {
+    workspaceId,
+    ...(filter.scenarioId ? { scenarioId: filter.scenarioId } : {}),
+    ...(filter.metric ? { measurements: { some: { metric: filter.metric } } } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    db.bundle.count({ where }),
+    db.bundle.findMany({
+      where,
+      include: { _count: { select: { measurements: true } } },
+      orderBy: [{ receivedAt: "desc" }, { id: "asc" }],
+      skip: (filter.page - 1) * filter.pageSize,
+      take: filter.pageSize,
+    }),
+  ]);
+  return { total, items: rows.map(toSummary) };
+}
+
+function toSummary(b: Omit<BundleSummary, "measurementCount"> & { _count: { measurements: number } }): BundleSummary {
+  return {
+    id: b.id,
+    scenarioId: b.scenarioId,
+    clusterName: b.clusterName,
+    sourceTitle: b.sourceTitle,
+    sourceUrl: b.sourceUrl,
+    collectorName: b.collectorName,
+    runAt: b.runAt,
+    receivedAt: b.receivedAt,
+    measurementCount: b._count.measurements,
+  };
+}

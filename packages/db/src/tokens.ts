@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Db } from "./client.ts";
+
+/** Tokens are shown once; only their SHA-256 is stored. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function newTokenValue(): string {
+  return `cnb_${randomBytes(32).toString("base64url")}`;
+}
+
+export type TokenSummary = { name: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+export class TokenNameTakenError extends Error {
+  constructor(name: string) {
+    super(`a token named "${name}" already exists in this workspace`);
+  }
+}
+
+export async function createToken(db: Db, workspaceId: string, name: string): Promise<{ id: string; token: string }> {
+  const token = newTokenValue();
+  const existing = await db.apiToken.findUnique({
+    where: { workspaceId_name: { workspaceId, name } },
+    select: { id: true },
+  });
+  if (existing) throw new TokenNameTakenError(name);
+  const created = await db.apiToken.create({
+    data: { workspaceId, name, tokenHash: hashToken(token) },
+    select: { id: true },
+  });
+  return { id: created.id, token };
+}
+
+/** Revokes by name; returns false when no live token has that name. */
+export async function revokeToken(db: Db, workspaceId: string, name: string): Promise<boolean> {
+  const { count } = await db.apiToken.updateMany({
+    where: { workspaceId, name, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+}
+
+export function listTokens(db: Db, workspaceId: string): Promise<TokenSummary[]> {
+  return db.apiToken.findMany({
+    where: { workspaceId },
+    select: { name: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+/** The workspace a live token writes to, or null for an unknown or revoked token. */
+export async function authenticateToken(
+  db: Db,
+  token: string,
+): Promise<{ tokenId: string; workspaceId: string } | null> {
+  const found = await db.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { id: true, workspaceId: true, revokedAt: true },
+  });
+  if (!found || found.revokedAt) return null;
+  await db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
+  return { tokenId: found.id, workspaceId: found.workspaceId };
+}

@@ -1,0 +1,153 @@
+// `npm start` as a user runs it: the whole process tree, real ports, real signals.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { freePort } from "../../../test-support/ports.ts";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+type Run = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+function launch(env: Record<string, string>): Run {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "packages/launcher/src/start.ts"], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(url: string, run: Run, timeoutMs = 240_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (run.child.exitCode !== null) throw new Error(`launcher exited early:\n${run.output()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return res;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms:\n${run.output()}`);
+}
+
+function processesMentioning(text: string): string[] {
+  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
+  return out.split("\n").filter((l) => l.includes(text) && !l.includes("ps -eo"));
+}
+
+describe("npm start on the embedded default", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-start-"));
+  let ports: { pg: number; api: number; web: number };
+  const env = () => ({
+    CNIBENCH_DATA_DIR: dataDir,
+    CNIBENCH_PG_PORT: String(ports.pg),
+    CNIBENCH_API_PORT: String(ports.api),
+    CNIBENCH_WEB_PORT: String(ports.web),
+  });
+
+  beforeAll(async () => {
+    fs.chmodSync(dataDir, 0o755);
+    ports = { pg: await freePort(), api: await freePort(), web: await freePort() };
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it("serves the API and the web app, stops everything on SIGTERM, and keeps its data across restarts", async () => {
+    const first = launch(env());
+    const ready = await waitFor(`http://127.0.0.1:${ports.api}/readyz`, first);
+    expect(await ready.json()).toEqual({ status: "ready", database: "ok" });
+    const page = await (await waitFor(`http://127.0.0.1:${ports.web}/`, first)).text();
+    expect(page).toContain("Scenarios");
+    expect(first.output()).toContain(`127.0.0.1:${ports.pg}`);
+
+    // The local upload token: owner-only, printed as a ready-to-paste curl command that works.
+    const tokenFile = path.join(dataDir, "upload-token");
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = fs.readFileSync(tokenFile, "utf8").trim();
+    expect(first.output()).toContain(`curl -sS -X POST http://127.0.0.1:${ports.api}/v1/bundles`);
+    const curl = first
+      .output()
+      .match(/curl -sS[^\n]*\\\n[^\n]*/)?.[0]
+      .replace("\\\n", " ");
+    expect(curl).toBeDefined();
+    const uploaded = execFileSync("sh", ["-c", `${curl} -w '\n%{http_code}'`], { cwd: repoRoot, encoding: "utf8" });
+    expect(uploaded.trim().split("\n").pop()).toBe("201");
+
+    // A row written now must survive the restart.
+    const password = fs.readFileSync(path.join(dataDir, "postgres.password"), "utf8").trim();
+    const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${ports.pg}/cnibench`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`INSERT INTO "Workspace" (id, slug, name) VALUES ('persist', 'persist', 'survives restarts')`);
+    await client.end();
+
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+    expect(fs.existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
+
+    const second = launch(env());
+    await waitFor(`http://127.0.0.1:${ports.api}/readyz`, second);
+    expect(second.output()).not.toContain("initialising PostgreSQL");
+    expect(fs.readFileSync(tokenFile, "utf8").trim()).toBe(token);
+    const again = new pg.Client({ connectionString: url });
+    await again.connect();
+    const { rows } = await again.query(`SELECT name FROM "Workspace" WHERE slug = 'persist'`);
+    await again.end();
+    expect(rows).toEqual([{ name: "survives restarts" }]);
+    second.child.kill("SIGINT");
+    expect(await second.exited).toBe(0);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
+  it("says clearly when its PostgreSQL port is taken", async () => {
+    const blocker = (await import("node:net")).createServer().listen(ports.pg, "127.0.0.1");
+    try {
+      const run = launch(env());
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toContain(`Port ${ports.pg} on 127.0.0.1 is already in use`);
+      expect(run.output()).toContain("CNIBENCH_PG_PORT");
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("names every bad environment variable", async () => {
+    const run = launch({ ...env(), CNIBENCH_API_PORT: "eighty", DATABASE_URL: "mysql://x" });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(/CNIBENCH_API_PORT="eighty": must be a whole number/);
+    expect(run.output()).toMatch(/DATABASE_URL="mysql:\/\/x": must be a postgres/);
+  });
+});
+
+describe("npm start with DATABASE_URL", () => {
+  it("uses that server, starts no embedded PostgreSQL, and migrates it", async () => {
+    const database = await freshDatabase();
+    try {
+      const api = await freePort();
+      const run = launch({
+        DATABASE_URL: database.url,
+        CNIBENCH_API_PORT: String(api),
+        CNIBENCH_WEB_PORT: String(await freePort()),
+      });
+      await waitFor(`http://127.0.0.1:${api}/readyz`, run);
+      expect(run.output()).toContain("using the PostgreSQL of DATABASE_URL");
+      expect(run.output()).not.toContain("embedded");
+      expect(run.output()).toMatch(/migrations: (No pending migrations|.*applied)/);
+      run.child.kill("SIGTERM");
+      expect(await run.exited).toBe(0);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,136 @@
+// `npm start` (and `npm run dev` with --dev): one process tree with the database (embedded unless
+// DATABASE_URL is set), migrations, ingest-api and web. Ctrl-C or SIGTERM stops all of it.
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
+import { type DatabaseHandle, openDatabase } from "./database.ts";
+import { loadDemoData } from "./demo-data.ts";
+import { runningEmbeddedPostgres } from "./embedded-postgres.ts";
+import { type LauncherEnv, readLauncherEnv } from "./env.ts";
+import { ensureLocalUploadToken } from "./local-token.ts";
+import { ensureWebBuild, nextBin } from "./web-build.ts";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const dev = process.argv.includes("--dev");
+const log = (line: string) => console.log(`[cnibench] ${line}`);
+
+const children: ChildProcess[] = [];
+let database: DatabaseHandle | undefined;
+let stopping = false;
+
+async function main(): Promise<void> {
+  const env = readLauncherEnv(process.env, repoRoot);
+  const build = dev ? Promise.resolve() : ensureWebBuild(repoRoot, log);
+  build.catch(() => {}); // awaited below; avoid an unhandled rejection while the database starts
+
+  if (env.DATABASE_URL) log(`using the PostgreSQL of DATABASE_URL (${redact(env.DATABASE_URL)})`);
+  if (runningEmbeddedPostgres([env.dataDir], env.CNIBENCH_PG_PORT)) {
+    throw new Error(
+      `cnibench is already running with the data in ${env.dataDir} (PostgreSQL on port ${env.CNIBENCH_PG_PORT}).`,
+    );
+  }
+  database = await openDatabase(env, repoRoot, log);
+  const db = createDb(database.url, { maxConnections: 1 });
+  const workspace = await ensureDefaultWorkspace(db);
+  const tokenFile = database.embeddedDataDir && path.join(database.embeddedDataDir, "upload-token");
+  if (tokenFile) await ensureLocalUploadToken(db, workspace.id, tokenFile);
+  const demo = await loadDemoData(db, workspace.id, path.join(repoRoot, "demo-data/bundles"));
+  if (demo.files > 0) log(`demo data: ${demo.files} bundles, ${demo.measurements} measurements (${demo.created} new)`);
+  await db.$disconnect();
+  await build;
+  if (stopping) return;
+
+  startApps(env, database.url);
+  const api = `http://${env.CNIBENCH_HOST}:${env.CNIBENCH_API_PORT}`;
+  log(`ingest API on ${api}  (GET /healthz, /readyz, /v1/openapi.json)`);
+  log(`web app   on http://${env.CNIBENCH_HOST}:${env.CNIBENCH_WEB_PORT}`);
+  if (tokenFile) {
+    log(`upload token in ${tokenFile}; upload the example bundle with:`);
+    console.log(
+      `\n  curl -sS -X POST ${api}/v1/bundles -H "Authorization: Bearer $(cat ${shellQuote(tokenFile)})" \\\n` +
+        `       -H "Content-Type: application/json" --data-binary @${shellQuote(path.join(repoRoot, "examples/bundle.json"))}\n`,
+    );
+  }
+  log("Ctrl-C stops everything.");
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+function startApps(env: LauncherEnv, databaseUrl: string): void {
+  const shared = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    CNIBENCH_HOST: env.CNIBENCH_HOST,
+    CNIBENCH_API_PORT: String(env.CNIBENCH_API_PORT),
+    CNIBENCH_WEB_PORT: String(env.CNIBENCH_WEB_PORT),
+    LOG_LEVEL: env.LOG_LEVEL,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  supervise(
+    "ingest-api",
+    spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: path.join(repoRoot, "apps/ingest-api"),
+      env: shared,
+      stdio: "inherit",
+    }),
+  );
+  const nextArgs = [
+    nextBin(repoRoot),
+    dev ? "dev" : "start",
+    "-p",
+    String(env.CNIBENCH_WEB_PORT),
+    "-H",
+    env.CNIBENCH_HOST,
+  ];
+  supervise(
+    "web",
+    spawn(process.execPath, nextArgs, { cwd: path.join(repoRoot, "apps/web"), env: shared, stdio: "inherit" }),
+  );
+}
+
+function supervise(name: string, child: ChildProcess): void {
+  children.push(child);
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    log(`${name} exited unexpectedly (${signal ?? `exit ${code}`}); stopping everything`);
+    void shutdown(1);
+  });
+}
+
+async function shutdown(exitCode: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log("stopping…");
+  await Promise.all(children.map((child) => stopChild(child)));
+  await database?.stop();
+  log("stopped");
+  process.exit(exitCode);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function redact(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = "***";
+  return u.toString();
+}
+
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+main().catch(async (error: unknown) => {
+  console.error(`[cnibench] cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  await shutdown(1);
+});

@@ -1,0 +1,65 @@
+// `npm run token -- create|revoke|list [name]`: upload tokens of the default workspace. Works with
+// DATABASE_URL, with a running `npm start`, or by starting the embedded PostgreSQL for the moment.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  createDb,
+  createToken,
+  ensureDefaultWorkspace,
+  listTokens,
+  revokeToken,
+  TokenNameTakenError,
+} from "@cnibench/db";
+import { openDatabase } from "./database.ts";
+import { readLauncherEnv } from "./env.ts";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const usage = "usage: npm run token -- create <name> | revoke <name> | list";
+const [command, name, ...rest] = process.argv.slice(2);
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+if (!command || !["create", "revoke", "list"].includes(command) || rest.length > 0) fail(usage);
+if (command !== "list" && !name) fail(`${command} needs a token name\n${usage}`);
+if (name && !/^[\w.-]{1,64}$/.test(name)) fail("a token name has 1 to 64 letters, digits, '.', '_' or '-'");
+
+const env = readLauncherEnv(process.env, repoRoot);
+const database = await openDatabase(env, repoRoot, (line) => console.error(`[cnibench] ${line}`));
+const db = createDb(database.url, { maxConnections: 1 });
+let exitCode = 0;
+try {
+  const workspace = await ensureDefaultWorkspace(db);
+  if (command === "create") {
+    try {
+      const { token } = await createToken(db, workspace.id, name!);
+      console.error(`Created upload token "${name}" for workspace ${workspace.slug}. It is shown once; store it now:`);
+      console.log(token);
+    } catch (error) {
+      if (!(error instanceof TokenNameTakenError)) throw error;
+      console.error(`${error.message}; pick another name or revoke it first`);
+      exitCode = 1;
+    }
+  } else if (command === "revoke") {
+    if (await revokeToken(db, workspace.id, name!))
+      console.log(`Revoked "${name}": uploads with it are refused from now on.`);
+    else {
+      console.error(`No live token named "${name}".`);
+      exitCode = 1;
+    }
+  } else {
+    const tokens = await listTokens(db, workspace.id);
+    if (tokens.length === 0) console.log("No tokens yet: npm run token -- create <name>");
+    for (const t of tokens) {
+      const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : "live";
+      const used = t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : "never used";
+      console.log(`${t.name}\t${state}\tcreated ${t.createdAt.toISOString()}\t${used}`);
+    }
+  }
+} finally {
+  await db.$disconnect();
+  await database.stop();
+}
+process.exit(exitCode);

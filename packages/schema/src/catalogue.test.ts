@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { findMetric, metricCatalogue } from "./catalogue.ts";
+import { canonicalUnitSymbol } from "./units.ts";
+
+// Every row of "Metric catalogue v1" in DESIGN.md, split rows as separate keys.
+const designRows = [
+  ["tcp.throughput", "Gbit/s", "higher"],
+  ["udp.throughput", "Gbit/s", "higher"],
+  ["udp.loss", "%", "lower"],
+  ["http.rps", "req/s", "higher"],
+  ["http.latency", "ms", "lower"],
+  ["tcp.rr.latency", "µs", "lower"],
+  ["tcp.crr.latency", "µs", "lower"],
+  ["tcp.rr.rate", "trans/s", "higher"],
+  ["pod.rtt", "µs", "lower"],
+  ["dns.latency", "ms", "lower"],
+  ["cpu.usage", "millicores", "lower"],
+  ["memory.usage", "MiB", "lower"],
+  ["service.routing.latency", "s", "lower"],
+  ["apiserver.list.latency", "s", "lower"],
+  ["pod.startup.latency", "s", "lower"],
+  ["iptables.rules", "count", "none"],
+  ["lb.entries", "count", "none"],
+  ["kube-services.chain", "count", "none"],
+  ["conn.setup.latency", "µs", "lower"],
+  ["kubeproxy.sync", "ms", "lower"],
+  ["http.qps.achieved", "req/s", "higher"],
+  ["bpf.map.memory", "MiB", "lower"],
+] as const;
+
+describe("metric catalogue", () => {
+  it.each(designRows)("has %s in %s, %s is better", (key, unit, better) => {
+    expect(findMetric(key)).toMatchObject({ key, unit, better });
+  });
+
+  it("has unique keys, none in the x. namespace", () => {
+    const keys = metricCatalogue.map((m) => m.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.filter((k) => k.startsWith("x."))).toEqual([]);
+  });
+
+  it.each(metricCatalogue.map((m) => [m.key, m] as const))("%s has a canonical unit and words", (_key, metric) => {
+    expect(canonicalUnitSymbol(metric.unit)).toBe(metric.unit);
+    expect(metric.label.length).toBeGreaterThan(3);
+    expect(metric.description.length).toBeGreaterThan(10);
+  });
+
+  it("keeps typical params from DESIGN.md", () => {
+    expect(findMetric("http.rps")?.params).toEqual(
+      expect.arrayContaining(["connection", "concurrency", "target", "services", "policy", "hubble"]),
+    );
+    expect(findMetric("bpf.map.memory")?.params).toEqual(["map", "maxEntries"]);
+  });
+
+  it("does not find metrics outside it", () => {
+    expect(findMetric("x.dns.qps")).toBeUndefined();
+    expect(findMetric("tcp.Throughput")).toBeUndefined();
+  });
+});

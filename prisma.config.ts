@@ -1,0 +1,14 @@
+// Prisma CLI configuration. Prisma 6's JavaScript schema engine (engine: "js") runs migrations
+// through the pg driver adapter, so nothing is downloaded: the native schema engine is never needed.
+// The workarounds it needs live in packages/db/src/migrate-adapter.ts.
+import path from "node:path";
+import { defineConfig } from "prisma/config";
+import { migrationAdapterFactory } from "./packages/db/src/migrate-adapter.ts";
+
+export default defineConfig({
+  experimental: { adapter: true },
+  schema: path.join("prisma", "schema.prisma"),
+  migrations: { path: path.join("prisma", "migrations") },
+  engine: "js",
+  adapter: async () => migrationAdapterFactory(process.env.DATABASE_URL ?? "", process.env.SHADOW_DATABASE_URL),
+});

@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildServer } from "../apps/ingest-api/src/server.ts";
+import { createDb, createToken, type Db, ensureDefaultWorkspace } from "../packages/db/src/index.ts";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The example bundle of README's curl command, parsed: real TKE figures. */
+export function exampleBundle(): Record<string, unknown> & { results: Record<string, unknown>[] } {
+  return JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
+}
+
+/** A real ingest-api on a free loopback port over the given database, with one upload token. */
+export async function startIngest(databaseUrl: string, options: { maxBundleBytes?: number } = {}) {
+  const db: Db = createDb(databaseUrl);
+  const workspace = await ensureDefaultWorkspace(db);
+  const { token } = await createToken(db, workspace.id, `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+  const app = buildServer({
+    db,
+    publicWorkspaceId: workspace.id,
+    publicApiUrl: "http://api.example",
+    publicWebUrl: "http://web.example",
+    maxBundleBytes: options.maxBundleBytes,
+    logLevel: "silent",
+  });
+  const base = await app.listen({ host: "127.0.0.1", port: 0 });
+  const upload = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}/v1/bundles`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  return {
+    db,
+    base,
+    token,
+    workspaceId: workspace.id,
+    upload,
+    close: async () => {
+      await app.close();
+      await db.$disconnect();
+    },
+  };
+}
+
+/** Row counts of the tables an upload writes, to prove that a refused upload wrote nothing. */
+export async function rowCounts(db: Db) {
+  const [bundles, measurements, scenarios] = await Promise.all([
+    db.bundle.count(),
+    db.measurement.count(),
+    db.scenario.count(),
+  ]);
+  return { bundles, measurements, scenarios };
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+
+// Unit tests (x.test.ts) are pure; integration tests (x.integration.test.ts) get a real PostgreSQL
+// from test-support/global-setup.ts: TEST_DATABASE_URL's server when set, else an embedded one.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["{apps,packages}/**/src/**/*.test.ts", "test-support/**/*.test.ts", "demo-data/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["{apps,packages}/**/*.integration.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["test-support/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

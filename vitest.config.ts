@@ -2,6 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // Unit tests (x.test.ts) are pure; integration tests (x.integration.test.ts) get a real PostgreSQL
 // from test-support/global-setup.ts: TEST_DATABASE_URL's server when set, else an embedded one.
+// Browser tests (apps/web/e2e/*.browser.test.ts) drive Debian's Chromium against `npm start`'s product.
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +21,17 @@ export default defineConfig({
           globalSetup: ["test-support/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["apps/web/e2e/**/*.browser.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["apps/web/e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 360_000,
           fileParallelism: false,
         },
       },

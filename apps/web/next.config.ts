@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript source (see their exports maps).
-  transpilePackages: ["@cnibench/schema", "@cnibench/db", "@cnibench/charts"],
+  transpilePackages: ["@cnibench/schema", "@cnibench/db", "@cnibench/charts", "@cnibench/analysis"],
   // Prisma's runtime loads its wasm query compiler at run time; leave it and pg unbundled.
   serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg"],
   poweredByHeader: false,

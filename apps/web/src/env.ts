@@ -1,9 +1,23 @@
 import "server-only";
 import { z } from "zod";
 
-const schema = z.object({
-  DATABASE_URL: z.string().refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL"),
-});
+const schema = z
+  .object({
+    DATABASE_URL: z
+      .string({ error: "is required" })
+      .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL"),
+    CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
+    CNIBENCH_API_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
+    /** Where users reach the ingest API, for links to bundles (same variable as the ingest API's). */
+    CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
+  })
+  .transform((env) => {
+    const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;
+    return {
+      ...env,
+      publicApiUrl: (env.CNIBENCH_PUBLIC_API_URL ?? `http://${host}:${env.CNIBENCH_API_PORT}`).replace(/\/$/, ""),
+    };
+  });
 
 let cached: z.infer<typeof schema> | undefined;
 

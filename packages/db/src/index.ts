@@ -7,10 +7,29 @@ export {
 } from "./bundle-queries.ts";
 export { type StoreBundleInput, type StoredBundle, storeBundle } from "./bundles.ts";
 export { createDb, type Db } from "./client.ts";
+export {
+  applyFilters,
+  type DropHint,
+  type ExploreFilters,
+  type Facet,
+  type FacetKey,
+  type FacetValue,
+  type FigureGroup,
+  facetDefinitions,
+  facetKeys,
+  groupFigures,
+  type KeyFigure,
+  type KeyFigureKey,
+  keyFigureColumns,
+  keyFigureDefinitions,
+  keyFigureKeys,
+  keyFigures,
+} from "./explore.ts";
 export { databaseReady } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
+export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";
-export { listScenarios, type ScenarioSummary, scenarioLabel } from "./scenarios.ts";
+export { getScenarioSummary, listScenarios, type ScenarioSummary, scenarioLabel } from "./scenarios.ts";
 export {
   authenticateToken,
   createToken,
@@ -20,4 +39,5 @@ export {
   TokenNameTakenError,
   type TokenSummary,
 } from "./tokens.ts";
+export { exploreView, scenarioView } from "./views.ts";
 export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";

@@ -1,3 +1,4 @@
+import type { SettingValue } from "@cnibench/schema";
 import type { Db } from "./client.ts";
 
 export type ScenarioSummary = {
@@ -6,12 +7,24 @@ export type ScenarioSummary = {
   provider: string;
   region: string;
   kubernetesVersion: string;
+  nodeCount: number | null;
   sku: string;
+  vcpus: number | null;
+  memoryGiB: number | null;
+  nicGbps: number | null;
   os: string;
   kernel: string;
-  cni: { name: string; version: string; mode: string; kubeProxy: string; label: string | null };
+  cni: {
+    name: string;
+    version: string;
+    mode: string;
+    kubeProxy: string;
+    label: string | null;
+    settings: Record<string, SettingValue>;
+  };
+  /** Titles of the sources its bundles transcribe or were collected for (the explorer's source facet). */
+  sources: string[];
   bundleCount: number;
-  measurementCount: number;
   lastRunAt: Date | null;
 };
 
@@ -20,37 +33,57 @@ export function scenarioLabel(cni: { name: string; mode: string; label: string |
   return cni.label ?? `${cni.name} ${cni.mode}`;
 }
 
-export async function listScenarios(db: Db, workspaceSlug: string): Promise<ScenarioSummary[]> {
-  const rows = await db.scenario.findMany({
-    where: { workspace: { slug: workspaceSlug } },
-    include: {
-      cluster: true,
-      nodeSku: true,
-      kernel: true,
-      cniConfig: true,
-      _count: { select: { bundles: true, measurements: true } },
-      bundles: { select: { runAt: true, receivedAt: true }, orderBy: { receivedAt: "desc" }, take: 1 },
-    },
-    orderBy: [{ cluster: { provider: "asc" } }, { createdAt: "asc" }],
+type Row = Omit<ScenarioSummary, "label" | "cni" | "bundleCount"> & {
+  cniName: string;
+  cniVersion: string;
+  cniMode: string;
+  kubeProxy: string;
+  cniLabel: string | null;
+  settings: Record<string, SettingValue>;
+  bundleCount: bigint;
+};
+
+/**
+ * Every scenario of a workspace (or the given ones) with the facts people filter by, in one statement.
+ * Measurements are not counted here: that would read every measurement row on each explore request.
+ */
+export async function listScenarios(
+  db: Db,
+  workspaceSlug: string,
+  ids?: readonly string[],
+): Promise<ScenarioSummary[]> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT s.id, c.provider, c.region, c."kubernetesVersion", c."nodeCount",
+      k.sku, k.vcpus, k."memoryGiB", k."nicGbps", kr.os, kr.version AS kernel,
+      n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode", n."kubeProxy", n.label AS "cniLabel",
+      n.settings, COALESCE(b.sources, '{}') AS sources, COALESCE(b.count, 0) AS "bundleCount",
+      b."lastRunAt"
+    FROM "Scenario" s
+    JOIN "Workspace" w ON w.id = s."workspaceId"
+    JOIN "Cluster" c ON c.id = s."clusterId"
+    JOIN "NodeSku" k ON k.id = s."nodeSkuId"
+    JOIN "Kernel" kr ON kr.id = s."kernelId"
+    JOIN "CniConfig" n ON n.id = s."cniConfigId"
+    LEFT JOIN (
+      SELECT "scenarioId", count(*) AS count, max(COALESCE("runAt", "receivedAt")) AS "lastRunAt",
+        array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL) AS sources
+      FROM "Bundle" GROUP BY "scenarioId"
+    ) b ON b."scenarioId" = s.id
+    WHERE w.slug = ${workspaceSlug} AND (${ids ?? null}::text[] IS NULL OR s.id = ANY(${ids ?? null}::text[]))
+    ORDER BY c.provider, s."createdAt", s.id`;
+  return rows.map(({ cniName, cniVersion, cniMode, kubeProxy, cniLabel, settings, ...r }) => {
+    const cni = { name: cniName, version: cniVersion, mode: cniMode, kubeProxy, label: cniLabel, settings };
+    return {
+      ...r,
+      label: scenarioLabel(cni),
+      cni,
+      bundleCount: Number(r.bundleCount),
+    };
   });
-  return rows.map((s) => ({
-    id: s.id,
-    label: scenarioLabel(s.cniConfig),
-    provider: s.cluster.provider,
-    region: s.cluster.region,
-    kubernetesVersion: s.cluster.kubernetesVersion,
-    sku: s.nodeSku.sku,
-    os: s.kernel.os,
-    kernel: s.kernel.version,
-    cni: {
-      name: s.cniConfig.name,
-      version: s.cniConfig.version,
-      mode: s.cniConfig.mode,
-      kubeProxy: s.cniConfig.kubeProxy,
-      label: s.cniConfig.label,
-    },
-    bundleCount: s._count.bundles,
-    measurementCount: s._count.measurements,
-    lastRunAt: s.bundles[0]?.runAt ?? s.bundles[0]?.receivedAt ?? null,
-  }));
+}
+
+/** One scenario of a workspace, or null when there is none with that id there. */
+export async function getScenarioSummary(db: Db, workspaceSlug: string, id: string): Promise<ScenarioSummary | null> {
+  const [found] = await listScenarios(db, workspaceSlug, [id]);
+  return found ?? null;
 }

@@ -16,7 +16,7 @@ export function webBuildInputsDigest(repoRoot: string): string {
       else if (entry.isFile()) hash.update(path.relative(repoRoot, full)).update(fs.readFileSync(full));
     }
   };
-  for (const dir of ["apps/web", "packages/schema", "packages/db", "packages/charts"]) {
+  for (const dir of ["apps/web", "packages/schema", "packages/db", "packages/charts", "packages/analysis"]) {
     walk(path.join(repoRoot, dir));
   }
   hash.update(fs.readFileSync(path.join(repoRoot, "package-lock.json")));

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -8,19 +9,41 @@ export const metadata: Metadata = {
   description: "Kubernetes CNI datapath benchmark results: explore, compare, choose.",
 };
 
+const nav = [{ href: "/", label: "Explore" }];
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-1 dark:focus:bg-zinc-900"
+        >
+          Skip to content
+        </a>
         <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-          <nav className="mx-auto flex max-w-7xl items-center gap-6 px-4 py-3">
+          <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3">
             <Link href="/" className="font-semibold tracking-tight">
               cnibench
             </Link>
-            <span className="text-sm text-zinc-500">Kubernetes CNI benchmark explorer</span>
+            <ul className="flex gap-4 text-sm">
+              {nav.map((item) => (
+                <li key={item.href}>
+                  <Link
+                    href={item.href}
+                    className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+                  >
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            <span className="ml-auto hidden text-sm text-zinc-500 sm:inline">Kubernetes CNI benchmark explorer</span>
           </nav>
         </header>
-        <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+        <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">
+          <NuqsAdapter>{children}</NuqsAdapter>
+        </main>
       </body>
     </html>
   );

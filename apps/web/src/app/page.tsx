@@ -1,75 +1,73 @@
-import { connection } from "next/server";
+import { keyFigureColumns } from "@cnibench/db";
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { SearchParams } from "nuqs/server";
 import { api } from "~/trpc/server";
+import { FacetPanel } from "./_explore/facet-panel";
+import { exploreHref, loadExploreParams } from "./_explore/params";
+import { ScenarioTable } from "./_explore/scenario-table";
 
-export default async function HomePage() {
-  await connection(); // always render with current data
-  const scenarios = await (await api()).scenarios.list();
+export const metadata: Metadata = { title: "Explore" };
+
+export default async function ExplorePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await loadExploreParams(searchParams);
+  const { sort: _sort, order: _order, ...filters } = params;
+  const view = await (await api()).scenarios.explore(
+    Object.fromEntries(Object.entries(filters).filter(([, v]) => v.length > 0)),
+  );
+  const filtered = view.scenarios.length !== view.total;
 
   return (
-    <section aria-labelledby="scenarios-heading">
-      <h1 id="scenarios-heading" className="text-xl font-semibold">
-        Scenarios
-      </h1>
-      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        Each scenario is one environment — cluster, node and CNI configuration — that results were measured in.
-      </p>
-      {scenarios.length === 0 ? (
-        <div className="mt-6 rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-          <p className="font-medium">No results yet.</p>
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            Upload a bundle to the ingest API (<code>POST /v1/bundles</code>) and it will appear here.
+    <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+      <FacetPanel facets={view.facets} />
+      <section aria-labelledby="scenarios-heading" className="min-w-0">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h1 id="scenarios-heading" className="text-xl font-semibold">
+            Scenarios
+          </h1>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
+            {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
           </p>
         </div>
-      ) : (
-        <div className="mt-4 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Scenario
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Cloud
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Instance type
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Kernel
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Kubernetes
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  CNI · mode · kube-proxy
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Bundles
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Measurements
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {scenarios.map((s) => (
-                <tr key={s.id} className="border-b border-zinc-100 last:border-0 dark:border-zinc-800">
-                  <td className="px-3 py-2 font-medium">{s.label}</td>
-                  <td className="px-3 py-2">{s.provider}</td>
-                  <td className="px-3 py-2">{s.sku}</td>
-                  <td className="px-3 py-2">{s.kernel}</td>
-                  <td className="px-3 py-2">{s.kubernetesVersion}</td>
-                  <td className="px-3 py-2">
-                    {s.cni.name} {s.cni.version !== "unknown" ? s.cni.version : ""} · {s.cni.mode} · {s.cni.kubeProxy}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.bundleCount}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.measurementCount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          Each scenario is one environment — cluster, node and CNI configuration — that results were measured in.
+          Figures are each scenario's best baseline result (no extra Services, policy or Hubble); hover for its params.
+        </p>
+        <div className="mt-4">
+          {view.total === 0 ? (
+            <EmptyState title="No results yet.">
+              Upload a bundle to the ingest API (<code>POST /v1/bundles</code>) and it will appear here.
+            </EmptyState>
+          ) : view.scenarios.length === 0 ? (
+            <EmptyState title="No scenarios match these filters.">
+              <ul className="mt-2 space-y-1">
+                {view.dropHints.map((hint) => (
+                  <li key={hint.key}>
+                    <Link
+                      className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
+                      href={exploreHref("/", { ...params, [hint.key]: null })}
+                    >
+                      Drop “{hint.title}: {hint.values.join(", ")}”
+                    </Link>{" "}
+                    to see {hint.matchesWithout} {hint.matchesWithout === 1 ? "scenario" : "scenarios"}
+                  </li>
+                ))}
+              </ul>
+            </EmptyState>
+          ) : (
+            <ScenarioTable rows={view.scenarios} figureColumns={keyFigureColumns()} />
+          )}
         </div>
-      )}
-    </section>
+      </section>
+    </div>
+  );
+}
+
+function EmptyState({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
+      <p className="font-medium">{title}</p>
+      <div className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{children}</div>
+    </div>
   );
 }

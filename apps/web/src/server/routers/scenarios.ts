@@ -1,31 +1,23 @@
-import { DEFAULT_WORKSPACE, listScenarios } from "@cnibench/db";
+import { DEFAULT_WORKSPACE, exploreView, scenarioView } from "@cnibench/db";
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, publicProcedure } from "../trpc";
-
-const scenarioSummary = z.object({
-  id: z.string(),
-  label: z.string(),
-  provider: z.string(),
-  region: z.string(),
-  kubernetesVersion: z.string(),
-  sku: z.string(),
-  os: z.string(),
-  kernel: z.string(),
-  cni: z.object({
-    name: z.string(),
-    version: z.string(),
-    mode: z.string(),
-    kubeProxy: z.string(),
-    label: z.string().nullable(),
-  }),
-  bundleCount: z.number().int(),
-  measurementCount: z.number().int(),
-  lastRunAt: z.date().nullable(),
-});
+import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 
 export const scenariosRouter = createTRPCRouter({
-  list: publicProcedure
-    .input(z.object({}).optional())
-    .output(z.array(scenarioSummary))
-    .query(({ ctx }) => listScenarios(ctx.db, DEFAULT_WORKSPACE.slug)),
+  /** The explorer: facets with counts and the matching scenarios with their headline figures. */
+  explore: publicProcedure
+    .input(exploreInputSchema)
+    .output(exploreOutputSchema)
+    .query(({ ctx, input }) => exploreView(ctx.db, DEFAULT_WORKSPACE.slug, input)),
+
+  /** One scenario with every figure, its history and provenance; NOT_FOUND for an unknown id. */
+  byId: publicProcedure
+    .input(z.object({ id: z.string().min(1).max(100) }))
+    .output(scenarioViewSchema)
+    .query(async ({ ctx, input }) => {
+      const view = await scenarioView(ctx.db, DEFAULT_WORKSPACE.slug, input.id);
+      if (!view) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
+      return view;
+    }),
 });

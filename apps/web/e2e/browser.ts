@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export const screenshotDir = path.join(repoRoot, "test-artifacts", "screenshots");
+
+/** Debian's Chromium (or CNIBENCH_CHROMIUM); playwright's own browser downloads fail offline. */
+export function chromiumPath(): string {
+  const candidate = process.env.CNIBENCH_CHROMIUM ?? "/usr/bin/chromium";
+  if (!fs.existsSync(candidate)) {
+    throw new Error(
+      `browser tests need Chromium at ${candidate}: install it with "apt-get install -y chromium fonts-noto-cjk" ` +
+        "(as .ci/run does) or set CNIBENCH_CHROMIUM to a Chromium binary",
+    );
+  }
+  return candidate;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Saves a full-page screenshot as a test artifact: test-artifacts/screenshots/<name>-<width>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}-${page.viewportSize()?.width ?? 0}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Fails a test on any uncaught error or console error of the page. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  return errors;
+}

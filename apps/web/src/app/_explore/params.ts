@@ -1,0 +1,26 @@
+// The explorer's state in the URL, shared by the server page (to query) and client components (to
+// change it): every filter and the table's sort, so a copied address reproduces the view.
+import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+
+const many = parseAsNativeArrayOf(parseAsString);
+
+export const filterParams = {
+  provider: many,
+  sku: many,
+  kernel: many,
+  k8s: many,
+  cni: many,
+  mode: many,
+  kubeProxy: many,
+  source: many,
+};
+
+export const sortParams = {
+  sort: parseAsString.withDefault(""),
+  order: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
+};
+
+export const exploreParams = { ...filterParams, ...sortParams };
+
+export const loadExploreParams = createLoader(exploreParams);
+export const exploreHref = createSerializer(exploreParams);

@@ -1,0 +1,149 @@
+"use client";
+
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  type SortingState,
+  useReactTable,
+} from "@tanstack/react-table";
+import Link from "next/link";
+import { useQueryStates } from "nuqs";
+import { useMemo } from "react";
+import { FigureCell } from "./figure-cell";
+import { sortParams } from "./params";
+
+export type FigureColumn = { key: string; title: string; unit: string };
+
+export type ScenarioRow = {
+  id: string;
+  label: string;
+  provider: string;
+  sku: string;
+  kernel: string;
+  kubernetesVersion: string;
+  cni: { name: string; version: string; mode: string; kubeProxy: string };
+  bundleCount: number;
+  keyFigures: Partial<Record<string, React.ComponentProps<typeof FigureCell>["figure"]>>;
+};
+
+const figureColumn = ({ key, title, unit }: FigureColumn): ColumnDef<ScenarioRow> => ({
+  id: key,
+  header: () => (
+    <span>
+      {title}
+      <span className="block font-normal">{unit}</span>
+    </span>
+  ),
+  accessorFn: (r) => r.keyFigures[key]?.value,
+  sortUndefined: "last",
+  cell: ({ row }) => <FigureCell figure={row.original.keyFigures[key]} />,
+  meta: { numeric: true },
+});
+
+const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
+  {
+    id: "scenario",
+    header: "Scenario",
+    accessorFn: (r) => r.label,
+    cell: ({ row }) => {
+      const c = row.original.cni;
+      return (
+        <>
+          <Link
+            href={`/scenarios/${row.original.id}`}
+            className="font-medium text-blue-700 hover:underline dark:text-blue-400"
+          >
+            {row.original.label}
+          </Link>
+          <div className="text-xs text-zinc-500">
+            {c.name}
+            {c.version !== "unknown" ? ` ${c.version}` : ""} · {c.mode} · kube-proxy {c.kubeProxy}
+          </div>
+        </>
+      );
+    },
+  },
+  { id: "provider", header: "Cloud", accessorFn: (r) => r.provider },
+  { id: "sku", header: "Instance type", accessorFn: (r) => r.sku },
+  { id: "kernel", header: "Kernel", accessorFn: (r) => r.kernel },
+  { id: "k8s", header: "Kubernetes", accessorFn: (r) => r.kubernetesVersion },
+  ...figures.map(figureColumn),
+  { id: "bundles", header: "Bundles", accessorFn: (r) => r.bundleCount, meta: { numeric: true } },
+];
+
+/** The matching scenarios, sortable by any column; the sort lives in the URL like the filters. */
+export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; figureColumns: FigureColumn[] }) {
+  const columns = useMemo(() => columnsWith(figureColumns), [figureColumns]);
+  const [{ sort, order }, setSort] = useQueryStates(sortParams, { history: "replace" });
+  const sorting: SortingState = sort ? [{ id: sort, desc: order === "desc" }] : [];
+  const table = useReactTable({
+    data: rows,
+    columns,
+    state: { sorting },
+    onSortingChange: (updater) => {
+      const next = typeof updater === "function" ? updater(sorting) : updater;
+      const first = next[0];
+      void setSort(first ? { sort: first.id, order: first.desc ? "desc" : "asc" } : { sort: null, order: null });
+    },
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
+
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const dir = header.column.getIsSorted();
+                const numeric = (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
+                    className={`px-3 py-2 align-bottom font-medium ${numeric ? "text-right" : ""}`}
+                  >
+                    <button
+                      type="button"
+                      onClick={header.column.getToggleSortingHandler()}
+                      className={`inline-flex items-end gap-1 hover:text-zinc-900 dark:hover:text-zinc-100 ${numeric ? "text-right" : "text-left"}`}
+                    >
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                      <span aria-hidden className="w-3">
+                        {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
+                      </span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <tr
+              key={row.id}
+              className="border-b border-zinc-100 last:border-0 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50"
+            >
+              {row.getVisibleCells().map((cell) => {
+                const numeric = (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
+                return (
+                  <td
+                    key={cell.id}
+                    className={`whitespace-nowrap px-3 py-2 ${numeric ? "text-right tabular-nums" : ""}`}
+                  >
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

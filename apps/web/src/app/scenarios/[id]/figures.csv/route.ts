@@ -1,0 +1,6 @@
+import { scenarioCsv, scenarioForDownload } from "~/server/downloads";
+
+export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const view = await scenarioForDownload((await params).id);
+  return view instanceof Response ? view : scenarioCsv(view);
+}

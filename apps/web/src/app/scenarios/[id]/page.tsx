@@ -1,0 +1,259 @@
+import { vocabularyLabel } from "@cnibench/schema";
+import { TRPCError } from "@trpc/server";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { webEnv } from "~/env";
+import { formatDate, formatFigure, formatNumber, formatParams, qualifierWords } from "~/lib/format";
+import { api } from "~/trpc/server";
+
+type Props = { params: Promise<{ id: string }> };
+
+const load = cache(async (id: string) => {
+  try {
+    return await (await api()).scenarios.byId({ id });
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  }
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { scenario: s } = await load((await params).id);
+  return {
+    title: `${s.label} on ${s.sku}`,
+    description: `${s.label} (${s.cni.name} ${s.cni.mode}, kube-proxy ${s.cni.kubeProxy}) on ${s.provider} ${s.sku}, kernel ${s.kernel}`,
+  };
+}
+
+export default async function ScenarioPage({ params }: Props) {
+  const { id } = await params;
+  const view = await load(id);
+  const { scenario: s } = view;
+  const bundleById = new Map(view.bundles.map((b) => [b.id, b]));
+  const apiUrl = webEnv().publicApiUrl;
+
+  const environment: [string, string][] = [
+    ["Cloud", `${vocabularyLabel("provider", s.provider) ?? s.provider} (${s.provider})`],
+    ["Region", s.region],
+    ["Kubernetes", s.kubernetesVersion],
+    ["Nodes", s.nodeCount === null ? "unknown" : String(s.nodeCount)],
+    [
+      "Instance type",
+      [
+        s.sku,
+        s.vcpus !== null ? `${formatNumber(s.vcpus)} vCPU` : null,
+        s.memoryGiB !== null ? `${formatNumber(s.memoryGiB)} GiB` : null,
+        s.nicGbps !== null ? `NIC ${formatNumber(s.nicGbps)} Gbit/s` : null,
+      ]
+        .filter(Boolean)
+        .join(" · "),
+    ],
+    ["OS", s.os],
+    ["Kernel", s.kernel],
+    ["CNI", `${vocabularyLabel("cniName", s.cni.name) ?? s.cni.name} ${s.cni.version}`],
+    ["Mode", vocabularyLabel("cniMode", s.cni.mode) ?? s.cni.mode],
+    ["kube-proxy", vocabularyLabel("kubeProxy", s.cni.kubeProxy) ?? s.cni.kubeProxy],
+  ];
+  const settings = Object.entries(s.cni.settings);
+
+  return (
+    <article className="space-y-8">
+      <header>
+        <nav aria-label="Breadcrumb" className="text-sm text-zinc-500">
+          <Link href="/" className="hover:underline">
+            Explore
+          </Link>{" "}
+          / scenario
+        </nav>
+        <h1 className="mt-1 text-2xl font-semibold">{s.label}</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          {view.measurementCount} figures from {view.bundles.length} {view.bundles.length === 1 ? "bundle" : "bundles"}
+          {" · "}
+          <a
+            className="text-blue-700 hover:underline dark:text-blue-400"
+            href={`/scenarios/${s.id}/figures.csv`}
+            download
+          >
+            Download CSV
+          </a>
+          {" · "}
+          <a
+            className="text-blue-700 hover:underline dark:text-blue-400"
+            href={`/scenarios/${s.id}/figures.json`}
+            download
+          >
+            Download JSON
+          </a>
+        </p>
+      </header>
+
+      <section
+        aria-labelledby="env-heading"
+        className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
+      >
+        <h2 id="env-heading" className="text-sm font-semibold">
+          Environment
+        </h2>
+        <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          {environment.map(([k, v]) => (
+            <div key={k} className="flex gap-2">
+              <dt className="w-28 shrink-0 text-zinc-500">{k}</dt>
+              <dd className="min-w-0 break-words">{v}</dd>
+            </div>
+          ))}
+          <div className="flex gap-2 sm:col-span-2 lg:col-span-3">
+            <dt className="w-28 shrink-0 text-zinc-500">Settings</dt>
+            <dd className="min-w-0 break-words font-mono text-xs leading-5">
+              {settings.length === 0 ? "none given" : settings.map(([k, v]) => `${k}=${String(v)}`).join("  ")}
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="figures-heading" className="space-y-6">
+        <h2 id="figures-heading" className="text-lg font-semibold">
+          Measurements
+        </h2>
+        {view.groups.map((g) => (
+          <section key={g.metric} aria-labelledby={`m-${g.metric}`}>
+            <h3 id={`m-${g.metric}`} className="text-sm font-semibold">
+              {g.label}{" "}
+              <span className="font-normal text-zinc-500">
+                ({g.unit}
+                {g.better !== "none" ? `, ${g.better} is better` : ""})
+              </span>{" "}
+              <code className="text-xs font-normal text-zinc-500">{g.metric}</code>
+            </h3>
+            <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+              <table className="w-full min-w-[40rem] table-fixed text-left text-sm">
+                <colgroup>
+                  <col className="w-[40%]" />
+                  <col className="w-[16%]" />
+                  <col className="w-[14%]" />
+                  <col className="w-[30%]" />
+                </colgroup>
+                <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Params
+                    </th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">
+                      Value
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      As published
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Source
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {g.rows.map((row) => {
+                    const f = row.current;
+                    const bundle = bundleById.get(f.bundleId);
+                    return (
+                      <tr key={f.id} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800">
+                        <td className="px-3 py-2">{formatParams(row.params)}</td>
+                        <td
+                          className="whitespace-nowrap px-3 py-2 text-right tabular-nums"
+                          title={f.qualifier ? qualifierWords[f.qualifier] : undefined}
+                        >
+                          {formatFigure(f)}
+                          {f.samples.length > 1 ? (
+                            <div className="text-xs text-zinc-500">
+                              {f.aggregate ?? "of"} {f.samples.length} runs: {f.samples.map(formatNumber).join(", ")}
+                            </div>
+                          ) : null}
+                        </td>
+                        <td className="whitespace-nowrap px-3 py-2 text-zinc-600 dark:text-zinc-400">
+                          {formatNumber(f.publishedValue)} {f.publishedUnit}
+                        </td>
+                        <td className="px-3 py-2 text-zinc-600 dark:text-zinc-400">
+                          <a href={`#bundle-${f.bundleId}`} className="hover:underline">
+                            {bundle?.sourceSection ?? bundle?.sourceTitle ?? f.bundleId}
+                          </a>
+                          {row.history.length > 0 ? (
+                            <details className="mt-1 text-xs">
+                              <summary className="cursor-pointer">
+                                {row.history.length} older {row.history.length === 1 ? "run" : "runs"}
+                              </summary>
+                              <ul className="mt-1 space-y-0.5">
+                                {row.history.map((h) => (
+                                  <li key={h.id}>
+                                    {formatFigure(h)} on {formatDate(h.measuredAt)} ·{" "}
+                                    <a href={`#bundle-${h.bundleId}`} className="hover:underline">
+                                      bundle
+                                    </a>
+                                  </li>
+                                ))}
+                              </ul>
+                            </details>
+                          ) : null}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        ))}
+      </section>
+
+      <section aria-labelledby="prov-heading">
+        <h2 id="prov-heading" className="text-lg font-semibold">
+          Provenance
+        </h2>
+        <ol className="mt-2 space-y-3">
+          {view.bundles.map((b, i) => (
+            <li
+              key={b.id}
+              id={`bundle-${b.id}`}
+              className="rounded-lg border border-zinc-200 bg-white p-3 text-sm target:ring-2 target:ring-blue-500 dark:border-zinc-800 dark:bg-zinc-900"
+            >
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                {b.sourceUrl ? (
+                  <a
+                    href={b.sourceUrl}
+                    className="font-medium text-blue-700 hover:underline dark:text-blue-400"
+                    rel="noreferrer"
+                  >
+                    {b.sourceTitle ?? b.sourceUrl}
+                  </a>
+                ) : (
+                  <span className="font-medium">{b.sourceTitle ?? "Uploaded bundle"}</span>
+                )}
+                {b.sourcePublishedAt ? <span className="text-zinc-500">published {b.sourcePublishedAt}</span> : null}
+                {i > 0 &&
+                view.bundles[0] &&
+                (view.bundles[0].runAt ?? view.bundles[0].receivedAt) > (b.runAt ?? b.receivedAt) ? (
+                  <span className="rounded bg-zinc-100 px-1.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400">
+                    older
+                  </span>
+                ) : null}
+              </div>
+              {b.sourceSection ? <p className="text-zinc-600 dark:text-zinc-400">{b.sourceSection}</p> : null}
+              <p className="mt-1 text-xs text-zinc-500">
+                {b.measurementCount} figures · cluster {b.clusterName} · run {formatDate(b.runAt)} · uploaded{" "}
+                {formatDate(b.receivedAt)}
+                {b.collectorName
+                  ? ` · collector ${b.collectorName}${b.collectorVersion ? ` ${b.collectorVersion}` : ""}`
+                  : ""}
+                {" · "}
+                <a href={`${apiUrl}/v1/bundles/${b.id}`} className="hover:underline">
+                  bundle {b.id}
+                </a>
+              </p>
+              {b.collectorCommand ? (
+                <code className="mt-1 block break-all text-xs text-zinc-500">{b.collectorCommand}</code>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </article>
+  );
+}

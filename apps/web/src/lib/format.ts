@@ -1,0 +1,49 @@
+// How figures read on every page: units always shown, qualifiers as ≈ ≤ ≥ and a–b, tabular numbers.
+import type { Qualifier } from "@cnibench/schema";
+
+type Shown = { value: number; unit: string; qualifier: Qualifier | null; low: number | null; high: number | null };
+
+/** 16003.7 → "16,004"; 9.42 → "9.42"; 0.0123 → "0.0123": precision that fits the magnitude. */
+export function formatNumber(value: number): string {
+  const abs = Math.abs(value);
+  const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 1 ? 2 : 3;
+  return new Intl.NumberFormat("en-US", {
+    maximumFractionDigits: digits,
+    maximumSignificantDigits: abs >= 1000 ? undefined : 4,
+  }).format(value);
+}
+
+const qualifierSign: Record<Exclude<Qualifier, "range">, string> = { approx: "≈", "at-most": "≤", "at-least": "≥" };
+
+/** The number alone, with its qualifier: "≈1.5", "≤100", "4–6". */
+export function formatValue(f: Omit<Shown, "unit">): string {
+  if (f.qualifier === "range" && f.low !== null && f.high !== null) {
+    return `${formatNumber(f.low)}–${formatNumber(f.high)}`;
+  }
+  const sign = f.qualifier && f.qualifier !== "range" ? qualifierSign[f.qualifier] : "";
+  return `${sign}${formatNumber(f.value)}`;
+}
+
+/** With the unit: "≈1.5 s", "≤100 millicores", "13,080 req/s", "12 %". */
+export function formatFigure(f: Shown): string {
+  return `${formatValue(f)} ${f.unit}`;
+}
+
+export const qualifierWords: Record<Qualifier, string> = {
+  approx: "published as approximate",
+  "at-most": "published as an upper bound",
+  "at-least": "published as a lower bound",
+  range: "published as a range",
+};
+
+/** Params as people read them: "connection short · concurrency 64 · services 20,000". */
+export function formatParams(params: Record<string, string | number | boolean>): string {
+  const parts = Object.entries(params).map(
+    ([k, v]) => `${k} ${typeof v === "number" ? new Intl.NumberFormat("en-US").format(v) : String(v)}`,
+  );
+  return parts.length > 0 ? parts.join(" · ") : "—";
+}
+
+export function formatDate(d: Date | null): string {
+  return d ? d.toISOString().slice(0, 10) : "—";
+}

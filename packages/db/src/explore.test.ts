@@ -1,0 +1,226 @@
+import { describe, expect, it } from "vitest";
+import { applyFilters, groupFigures, keyFigures } from "./explore.ts";
+import type { Figure } from "./measurements.ts";
+import type { ScenarioSummary } from "./scenarios.ts";
+
+function scenario(
+  id: string,
+  over: Partial<ScenarioSummary> & { cni?: Partial<ScenarioSummary["cni"]> },
+): ScenarioSummary {
+  const { cni, ...rest } = over;
+  return {
+    id,
+    label: id,
+    provider: "tke",
+    region: "unknown",
+    kubernetesVersion: "v1.34.1-tke.5",
+    nodeCount: 3,
+    sku: "SA5.LARGE8",
+    vcpus: 4,
+    memoryGiB: 8,
+    nicGbps: null,
+    os: "TencentOS Server 4",
+    kernel: "6.6.117-45.11.2",
+    cni: {
+      name: "cilium",
+      version: "1.19.4",
+      mode: "overlay-vxlan",
+      kubeProxy: "ebpf",
+      label: null,
+      settings: {},
+      ...cni,
+    },
+    sources: ["Cilium Network Performance Benchmark"],
+    bundleCount: 1,
+    lastRunAt: null,
+    ...rest,
+  };
+}
+
+// The seeds' environments: three TKE clusters, two of the five EKS scenarios, one AKS.
+const scenarios = [
+  scenario("tke-a", { cni: { name: "tke-vpc-cni", mode: "iptables", kubeProxy: "iptables" } }),
+  scenario("tke-b", { cni: { mode: "native-routing" } }),
+  scenario("tke-c", {}),
+  scenario("eks-a", {
+    provider: "eks",
+    sku: "m6i.xlarge",
+    kernel: "6.12.68",
+    kubernetesVersion: "1.34",
+    cni: { name: "aws-vpc-cni", mode: "native-routing", kubeProxy: "iptables" },
+    sources: ["EKS VPC CNI vs Cilium"],
+  }),
+  scenario("eks-b", {
+    provider: "eks",
+    sku: "m6i.xlarge",
+    kernel: "6.12.68",
+    kubernetesVersion: "1.34",
+    cni: { mode: "overlay-vxlan" },
+    sources: ["EKS VPC CNI vs Cilium"],
+  }),
+  scenario("aks-1", {
+    provider: "aks",
+    sku: "unknown",
+    kernel: "unknown",
+    cni: { name: "azure-cni-cilium", mode: "overlay" },
+    sources: ["AKS host routing", "AKS CiliumEndpointSlice"],
+  }),
+];
+
+const ids = (xs: { id: string }[]) => xs.map((x) => x.id);
+const counts = (facets: ReturnType<typeof applyFilters>["facets"], key: string) =>
+  Object.fromEntries(facets.find((f) => f.key === key)?.values.map((v) => [v.value, v.count]) ?? []);
+
+describe("applyFilters", () => {
+  it("matches everything without filters and counts each value", () => {
+    const r = applyFilters(scenarios, {});
+    expect(ids(r.matching)).toEqual(["tke-a", "tke-b", "tke-c", "eks-a", "eks-b", "aks-1"]);
+    expect(counts(r.facets, "provider")).toEqual({ tke: 3, eks: 2, aks: 1 });
+    expect(counts(r.facets, "cni")).toEqual({ cilium: 3, "tke-vpc-cni": 1, "aws-vpc-cni": 1, "azure-cni-cilium": 1 });
+  });
+
+  it("combines values of one facet with OR", () => {
+    expect(ids(applyFilters(scenarios, { provider: ["tke", "aks"] }).matching)).toEqual([
+      "tke-a",
+      "tke-b",
+      "tke-c",
+      "aks-1",
+    ]);
+  });
+
+  it("combines facets with AND, and counts a facet without its own filter", () => {
+    const r = applyFilters(scenarios, { provider: ["eks"], cni: ["cilium"] });
+    expect(ids(r.matching)).toEqual(["eks-b"]);
+    // Provider counts apply only the CNI filter: ticking tke as well would add its two Cilium clusters.
+    expect(counts(r.facets, "provider")).toEqual({ tke: 2, eks: 1, aks: 0 });
+    expect(counts(r.facets, "cni")).toEqual({ cilium: 1, "aws-vpc-cni": 1, "tke-vpc-cni": 0, "azure-cni-cilium": 0 });
+  });
+
+  it("matches a scenario on any of its sources", () => {
+    expect(ids(applyFilters(scenarios, { source: ["AKS CiliumEndpointSlice"] }).matching)).toEqual(["aks-1"]);
+    expect(counts(applyFilters(scenarios, {}).facets, "source")).toEqual({
+      "Cilium Network Performance Benchmark": 3,
+      "EKS VPC CNI vs Cilium": 2,
+      "AKS host routing": 1,
+      "AKS CiliumEndpointSlice": 1,
+    });
+  });
+
+  it("says which filter to drop when nothing matches, most rewarding first", () => {
+    const r = applyFilters(scenarios, { provider: ["tke"], sku: ["m6i.xlarge"] });
+    expect(r.matching).toEqual([]);
+    // Without the SKU filter the three TKE scenarios match; without the provider filter, the two EKS ones.
+    expect(r.dropHints.map((h) => [h.key, h.matchesWithout])).toEqual([
+      ["sku", 3],
+      ["provider", 2],
+    ]);
+  });
+
+  it("keeps a selected value nobody has any more, so it can be unticked", () => {
+    const r = applyFilters(scenarios, { sku: ["gone.large"] });
+    expect(r.facets.find((f) => f.key === "sku")?.values.find((v) => v.value === "gone.large")).toMatchObject({
+      count: 0,
+      selected: true,
+    });
+  });
+
+  it("labels vocabulary slugs in users' words", () => {
+    const provider = applyFilters(scenarios, {}).facets.find((f) => f.key === "provider");
+    expect(provider?.values.find((v) => v.value === "tke")?.label).toBe("Tencent Kubernetes Engine");
+  });
+});
+
+let nextId = 0;
+function figure(metric: string, value: number, params: Figure["params"], over: Partial<Figure> = {}): Figure {
+  nextId++;
+  return {
+    id: String(nextId),
+    scenarioId: "tke-c",
+    bundleId: "b1",
+    metric,
+    params,
+    paramsKey: JSON.stringify(Object.fromEntries(Object.entries(params).sort())),
+    value,
+    unit: "req/s",
+    low: null,
+    high: null,
+    samples: [],
+    publishedValue: value,
+    publishedUnit: "req/s",
+    qualifier: null,
+    aggregate: null,
+    better: "higher",
+    measuredAt: new Date("2026-02-09T22:23:39Z"),
+    ...over,
+  };
+}
+
+describe("keyFigures", () => {
+  // TKE Cilium Overlay: short-connection RPS at 0 and 30,000 Services, and under L7 policy.
+  const overlay = [
+    figure("http.rps", 14193, { connection: "short", concurrency: 64, target: "service", services: 0 }),
+    figure("http.rps", 12879, { connection: "short", concurrency: 64, target: "service", services: 30000 }),
+    figure("http.rps", 40000, { connection: "keepalive", concurrency: 64, policy: "l7" }),
+    figure("http.rps", 52000, { connection: "keepalive", concurrency: 64, policy: "none" }),
+    figure("http.rps", 61000, { connection: "keepalive", concurrency: 256 }),
+    figure("tcp.throughput", 9.42, { streams: 1 }, { unit: "Gbit/s" }),
+    figure("tcp.throughput", 9.47, { streams: 8 }, { unit: "Gbit/s" }),
+    figure("tcp.rr.latency", 120, { percentile: "p99" }, { unit: "µs", better: "lower" }),
+    figure("tcp.rr.latency", 118, { percentile: "p99", services: 0 }, { unit: "µs", better: "lower" }),
+    figure("tcp.rr.latency", 60, { percentile: "p50" }, { unit: "µs", better: "lower" }),
+  ];
+
+  it("takes the baseline figure, never one measured under many Services or policy", () => {
+    const k = keyFigures(overlay);
+    expect(k.shortRps?.value).toBe(14193);
+    expect(k.keepaliveRps?.value).toBe(61000);
+    expect(k.keepaliveRps?.params).toEqual({ connection: "keepalive", concurrency: 256 });
+  });
+
+  it("picks the best by the metric's direction", () => {
+    const k = keyFigures(overlay);
+    expect(k.throughput?.value).toBe(9.47);
+    expect(k.tcpRrP99?.value).toBe(118);
+  });
+
+  it("prefers an exact figure to a qualified one, and shows a qualified one when nothing else exists", () => {
+    const approx = figure("tcp.rr.latency", 50, { percentile: "p99" }, { better: "lower", qualifier: "approx" });
+    expect(keyFigures([...overlay, approx]).tcpRrP99?.value).toBe(118);
+    expect(keyFigures([approx]).tcpRrP99).toMatchObject({ value: 50, qualifier: "approx" });
+  });
+
+  it("leaves out what was not measured", () => {
+    expect(keyFigures([overlay[0] as Figure])).toEqual({ shortRps: expect.objectContaining({ value: 14193 }) });
+  });
+});
+
+describe("groupFigures", () => {
+  it("groups by metric in catalogue order, one row per params sorted numerically, older runs as history", () => {
+    const newer = figure("http.rps", 13080, { connection: "short", services: 20000 }, { bundleId: "b2" });
+    const older = figure("http.rps", 12990, { connection: "short", services: 20000 }, { bundleId: "b1" });
+    const groups = groupFigures([
+      figure("tcp.rr.latency", 118, { percentile: "p99" }, { unit: "µs", better: "lower" }),
+      newer,
+      older,
+      figure("http.rps", 13122, { connection: "short", services: 5000 }),
+      figure("tcp.throughput", 9.47, { streams: 8 }, { unit: "Gbit/s" }),
+    ]);
+    expect(groups.map((g) => g.metric)).toEqual(["tcp.throughput", "http.rps", "tcp.rr.latency"]);
+    const rps = groups[1];
+    expect(rps?.label).toBe("HTTP requests per second");
+    expect(rps?.rows.map((r) => r.params.services)).toEqual([5000, 20000]);
+    expect(rps?.rows[1]?.current.bundleId).toBe("b2");
+    expect(rps?.rows[1]?.history.map((h) => h.value)).toEqual([12990]);
+  });
+
+  it("puts custom x. metrics after the catalogue's", () => {
+    const groups = groupFigures([
+      figure("x.keepalive.degradation", -14, {}, { unit: "%", better: "none" }),
+      figure("http.rps", 13122, {}),
+    ]);
+    expect(groups.map((g) => [g.metric, g.label])).toEqual([
+      ["http.rps", "HTTP requests per second"],
+      ["x.keepalive.degradation", "x.keepalive.degradation"],
+    ]);
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { exampleBundle } from "../../../test-support/ingest.ts";
+import { createDb, type Db } from "./client.ts";
+import { ingestBundle } from "./ingest.ts";
+import { exploreView, scenarioView } from "./views.ts";
+import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
+
+// The example bundle is TKE's Cilium Overlay column of the Service-scale table; the variants below
+// are the iptables column and a later re-run of the overlay at 20,000 Services.
+const overlay = { ...exampleBundle(), runAt: "2026-02-09T22:23:39Z" };
+const iptables = {
+  ...overlay,
+  cluster: { ...(overlay.cluster as object), name: "tke-a" },
+  cni: {
+    name: "tke-vpc-cni",
+    version: "unknown",
+    mode: "iptables",
+    kubeProxy: "iptables",
+    label: "kube-proxy iptables",
+  },
+  results: [30966, 20081, 15640, 11220, 9027].map((value, i) => ({
+    metric: "http.rps",
+    unit: "req/s",
+    value,
+    params: { connection: "short", concurrency: 64, target: "service", services: [0, 5000, 10000, 20000, 30000][i] },
+  })),
+};
+const rerun = {
+  ...overlay,
+  runAt: "2026-03-01T10:00:00Z",
+  results: [
+    {
+      metric: "http.rps",
+      unit: "req/s",
+      value: 13300,
+      params: { connection: "short", concurrency: 64, target: "service", services: 20000 },
+    },
+  ],
+};
+
+describe("explore and scenario views over PostgreSQL", () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    drop = fresh.drop;
+    db = createDb(fresh.url);
+    workspaceId = (await ensureDefaultWorkspace(db)).id;
+    for (const [name, bundle] of Object.entries({ overlay, iptables, rerun })) {
+      const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text: JSON.stringify(bundle) });
+      if (!outcome.ok) throw new Error(`${name} did not ingest`);
+      ids[name] = outcome.stored.scenarioId;
+    }
+    // A scenario in another workspace must never show.
+    const other = await db.workspace.create({ data: { slug: "team-x", name: "Team X" } });
+    await ingestBundle(db, {
+      workspaceId: other.id,
+      tokenId: null,
+      text: JSON.stringify({ ...overlay, cluster: { ...(overlay.cluster as object), provider: "eks" } }),
+    });
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await drop();
+  });
+
+  it("lists the workspace's scenarios with facets and headline figures", async () => {
+    const view = await exploreView(db, DEFAULT_WORKSPACE.slug, {});
+    expect(view.total).toBe(2);
+    expect(ids.rerun).toBe(ids.overlay);
+    const byLabel = Object.fromEntries(view.scenarios.map((s) => [s.label, s]));
+    expect(byLabel["Cilium Overlay"]?.bundleCount).toBe(2);
+    expect(byLabel["Cilium Overlay"]?.keyFigures.shortRps?.value).toBe(14193);
+    expect(byLabel["kube-proxy iptables"]?.keyFigures.shortRps?.value).toBe(30966);
+    expect(view.facets.find((f) => f.key === "provider")?.values).toEqual([
+      { value: "tke", label: "Tencent Kubernetes Engine", count: 2, selected: false },
+    ]);
+  });
+
+  it("filters, and says what to drop when nothing matches", async () => {
+    const one = await exploreView(db, DEFAULT_WORKSPACE.slug, { mode: ["iptables"] });
+    expect(one.scenarios.map((s) => s.label)).toEqual(["kube-proxy iptables"]);
+    const none = await exploreView(db, DEFAULT_WORKSPACE.slug, { provider: ["eks"] });
+    expect(none.scenarios).toEqual([]);
+    expect(none.dropHints).toEqual([{ key: "provider", title: "Cloud", values: ["eks"], matchesWithout: 2 }]);
+  });
+
+  it("shows the newest run of a figure and keeps the older one as history", async () => {
+    const view = await scenarioView(db, DEFAULT_WORKSPACE.slug, ids.overlay ?? "");
+    const rps = view?.groups.find((g) => g.metric === "http.rps");
+    expect(rps?.rows.map((r) => r.params.services)).toEqual([0, 5000, 10000, 20000, 30000]);
+    const at20k = rps?.rows.find((r) => r.params.services === 20000);
+    expect(at20k?.current.value).toBe(13300);
+    expect(at20k?.history.map((h) => h.value)).toEqual([13080]);
+    expect(view?.bundles.map((b) => b.measurementCount)).toEqual([1, 5]);
+    expect(view?.bundles[1]?.sourceTitle).toBe("Cilium Network Performance Benchmark");
+    expect(view?.measurementCount).toBe(6);
+  });
+
+  it("finds no scenario of another workspace, nor an unknown id", async () => {
+    const foreign = await db.scenario.findFirstOrThrow({ where: { workspace: { slug: "team-x" } } });
+    expect(await scenarioView(db, DEFAULT_WORKSPACE.slug, foreign.id)).toBeNull();
+    expect(await scenarioView(db, DEFAULT_WORKSPACE.slug, "no-such-id")).toBeNull();
+  });
+});

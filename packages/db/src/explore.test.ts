@@ -5,7 +5,7 @@ import type { ScenarioSummary } from "./scenarios.ts";
 
 function scenario(
   id: string,
-  over: Partial<ScenarioSummary> & { cni?: Partial<ScenarioSummary["cni"]> },
+  over: Partial<Omit<ScenarioSummary, "cni">> & { cni?: Partial<ScenarioSummary["cni"]> },
 ): ScenarioSummary {
   const { cni, ...rest } = over;
   return {

@@ -39,5 +39,5 @@ export {
   TokenNameTakenError,
   type TokenSummary,
 } from "./tokens.ts";
-export { exploreView, scenarioView } from "./views.ts";
+export { chartView, exploreView, scenarioView } from "./views.ts";
 export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";

@@ -9,9 +9,10 @@ import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
 // The example bundle is TKE's Cilium Overlay column of the Service-scale table; the variants below
 // are the iptables column and a later re-run of the overlay at 20,000 Services.
 const overlay = { ...exampleBundle(), runAt: "2026-02-09T22:23:39Z" };
+const cluster = (overlay as Record<string, unknown>).cluster as Record<string, unknown>;
 const iptables = {
   ...overlay,
-  cluster: { ...(overlay.cluster as object), name: "tke-a" },
+  cluster: { ...cluster, name: "tke-a" },
   cni: {
     name: "tke-vpc-cni",
     version: "unknown",
@@ -60,7 +61,10 @@ describe("explore and scenario views over PostgreSQL", () => {
     await ingestBundle(db, {
       workspaceId: other.id,
       tokenId: null,
-      text: JSON.stringify({ ...overlay, cluster: { ...(overlay.cluster as object), provider: "eks" } }),
+      text: JSON.stringify({
+        ...overlay,
+        cluster: { ...cluster, provider: "eks" },
+      }),
     });
   });
   afterAll(async () => {

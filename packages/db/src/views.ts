@@ -31,3 +31,18 @@ export async function scenarioView(db: Db, workspaceSlug: string, id: string) {
   const [figures, bundles] = await Promise.all([scenarioFigures(db, id), scenarioBundles(db, id)]);
   return { scenario, groups: groupFigures(figures), bundles, measurementCount: figures.length };
 }
+
+/**
+ * What charts are drawn from: the scenarios matching the explorer's filters (or exactly the given
+ * ids) and their current figures of the given metrics.
+ */
+export async function chartView(
+  db: Db,
+  workspaceSlug: string,
+  query: { filters: ExploreFilters; scenarioIds?: readonly string[]; metrics: readonly string[] },
+) {
+  const all = await listScenarios(db, workspaceSlug, query.scenarioIds?.length ? query.scenarioIds : undefined);
+  const { matching } = applyFilters(all, query.filters);
+  const figures = await latestFigures(db, { scenarioIds: matching.map((s) => s.id), metrics: query.metrics });
+  return { scenarios: matching, figures };
+}

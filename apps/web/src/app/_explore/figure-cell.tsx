@@ -1,5 +1,5 @@
+import { formatParams, formatValue, qualifierWords } from "@cnibench/charts";
 import type { Qualifier } from "@cnibench/schema";
-import { formatParams, formatValue, qualifierWords } from "~/lib/format";
 
 type Props = {
   figure?: {

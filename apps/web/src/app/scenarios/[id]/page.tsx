@@ -1,3 +1,4 @@
+import { formatDate, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/charts";
 import { vocabularyLabel } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
@@ -5,7 +6,6 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { webEnv } from "~/env";
-import { formatDate, formatFigure, formatNumber, formatParams, qualifierWords } from "~/lib/format";
 import { api } from "~/trpc/server";
 
 type Props = { params: Promise<{ id: string }> };

@@ -47,3 +47,8 @@ export function formatParams(params: Record<string, string | number | boolean>):
 export function formatDate(d: Date | null): string {
   return d ? d.toISOString().slice(0, 10) : "—";
 }
+
+/** Axis ticks: 20000 → "20k", 1500000 → "1.5M", 0.25 → "0.25". */
+export function compactNumber(value: number): string {
+  return new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 }).format(value);
+}

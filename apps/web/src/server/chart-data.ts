@@ -1,0 +1,251 @@
+// Shapes current figures into what the chart components draw: series per scenario, bars per params.
+// Pure, so it is tested with seed figures; the crossover arithmetic itself is @cnibench/analysis's.
+import {
+  degradation,
+  findCrossovers,
+  formatCrossover,
+  formatNumber,
+  formatUndecidedCrossing,
+  readAt,
+  resolveBetter,
+  type Series,
+} from "@cnibench/analysis";
+import type { Figure, ScenarioSummary } from "@cnibench/db";
+import { findMetric } from "@cnibench/schema";
+
+export type SeriesInfo = { id: string; label: string };
+type Params = Figure["params"];
+
+/**
+ * Legend labels: the scenario's label, with what tells it apart from another scenario of the same
+ * label (cloud, instance type, kernel, settings) when several share one.
+ */
+export function seriesLabels(scenarios: readonly ScenarioSummary[]): Map<string, string> {
+  const byLabel = new Map<string, ScenarioSummary[]>();
+  for (const s of scenarios) byLabel.set(s.label, [...(byLabel.get(s.label) ?? []), s]);
+  const out = new Map<string, string>();
+  for (const [label, group] of byLabel) {
+    if (group.length === 1) {
+      out.set(group[0]?.id ?? "", label);
+      continue;
+    }
+    const distinguishers: ((s: ScenarioSummary) => string)[] = [
+      (s) => s.provider,
+      (s) => s.sku,
+      (s) => s.kernel,
+      (s) => s.kubernetesVersion,
+      (s) =>
+        Object.entries(s.cni.settings)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(" "),
+    ];
+    const useful = distinguishers.filter((d) => new Set(group.map(d)).size > 1);
+    for (const s of group) {
+      const extra = useful.map((d) => d(s)).filter(Boolean);
+      out.set(s.id, extra.length > 0 ? `${label} (${extra.join(", ")})` : `${label} (${s.id.slice(-6)})`);
+    }
+  }
+  return out;
+}
+
+const withoutKeys = (params: Params, keys: readonly string[]): Params =>
+  Object.fromEntries(Object.entries(params).filter(([k]) => !keys.includes(k)));
+
+const paramsLabel = (params: Params): string => {
+  const entries = Object.entries(params).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return "all";
+  return entries
+    .map(([k, v]) => (typeof v === "number" ? `${k} ${new Intl.NumberFormat("en-US").format(v)}` : `${k} ${String(v)}`))
+    .join(" · ");
+};
+
+export type BarsData = {
+  metric: string;
+  title: string;
+  unit: string;
+  series: SeriesInfo[];
+  data: {
+    category: string;
+    values: Record<
+      string,
+      { y: number; qualifier: Figure["qualifier"]; low: number | null; high: number | null; params: Params } | undefined
+    >;
+  }[];
+};
+
+/**
+ * One bar chart of a metric: a group per distinct params (less the keys already fixed by the view,
+ * e.g. the chosen percentile), a bar per scenario. Empty when no scenario measured it.
+ */
+export function barsOf(
+  metric: string,
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  options: { fixed?: Params; hideKeys?: readonly string[] } = {},
+): BarsData | null {
+  const def = findMetric(metric);
+  const fixed = options.fixed ?? {};
+  const hide = [...Object.keys(fixed), ...(options.hideKeys ?? [])];
+  // A figure without a fixed key is kept: e.g. pod RTT published as a mean has no percentile.
+  const selected = figures.filter(
+    (f) =>
+      f.metric === metric && Object.entries(fixed).every(([k, v]) => f.params[k] === undefined || f.params[k] === v),
+  );
+  if (selected.length === 0) return null;
+  const labels = seriesLabels(scenarios);
+  const present = new Set(selected.map((f) => f.scenarioId));
+  const series = scenarios
+    .filter((s) => present.has(s.id))
+    .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
+  const categories = new Map<string, BarsData["data"][number]>();
+  for (const f of selected) {
+    const category = paramsLabel(withoutKeys(f.params, hide));
+    const entry = categories.get(category) ?? { category, values: {} };
+    entry.values[f.scenarioId] = { y: f.value, qualifier: f.qualifier, low: f.low, high: f.high, params: f.params };
+    categories.set(category, entry);
+  }
+  const data = [...categories.values()].sort((a, b) => a.category.localeCompare(b.category, "en", { numeric: true }));
+  return { metric, title: def?.label ?? metric, unit: selected[0]?.unit ?? def?.unit ?? "", series, data };
+}
+
+/** The NIC line rates of the scenarios' instance types, to draw over throughput. */
+export function nicCeilings(scenarios: readonly ScenarioSummary[]): { y: number; label: string }[] {
+  const bySpeed = new Map<number, Set<string>>();
+  for (const s of scenarios) {
+    if (s.nicGbps === null) continue;
+    bySpeed.set(s.nicGbps, (bySpeed.get(s.nicGbps) ?? new Set()).add(s.sku));
+  }
+  return [...bySpeed.entries()].map(([y, skus]) => ({ y, label: `NIC ${y} Gbit/s (${[...skus].join(", ")})` }));
+}
+
+export type CrossoverQuery = {
+  metric: string;
+  /** The numeric param along the x axis, e.g. "services". */
+  x: string;
+  /** Params every figure must have, e.g. { connection: "short" }. */
+  where: Params;
+  y: "absolute" | "degradation";
+};
+
+export type CrossoverPoint = {
+  x: number;
+  y: number;
+  qualifier: Figure["qualifier"];
+  low: number | null;
+  high: number | null;
+  params: Params;
+  bundleId: string;
+  scenarioId: string;
+};
+
+export type CrossoverData = {
+  metric: string;
+  title: string;
+  /** Unit of y: the metric's, or "%" for degradation. */
+  unit: string;
+  xParam: string;
+  series: { id: string; label: string; scenarioId: string; points: CrossoverPoint[] }[];
+  /** Where one line overtakes another, computed on absolute values; y is on the drawn scale. */
+  markers: { x: number; y: number; label: string }[];
+  sentences: string[];
+  /** Crossings that rest on approximate or bounded figures: said, never marked. */
+  undecided: string[];
+};
+
+const xWords: Record<string, string> = { services: "Services", qps: "QPS", pods: "pods", streams: "streams" };
+
+/**
+ * Lines of one metric along a numeric param, one per scenario (per scenario and remaining params when
+ * a scenario measured several variants), with the crossovers between them.
+ */
+export function crossoverOf(
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  query: CrossoverQuery,
+): CrossoverData {
+  const def = findMetric(query.metric);
+  const better = resolveBetter(query.metric, def?.better);
+  const labels = seriesLabels(scenarios);
+  const selected = figures.filter(
+    (f) =>
+      f.metric === query.metric &&
+      typeof f.params[query.x] === "number" &&
+      Object.entries(query.where).every(([k, v]) => f.params[k] === v),
+  );
+  // Group per scenario and per the params that are neither x nor fixed (e.g. concurrency 64 vs 256).
+  const groups = new Map<string, { scenarioId: string; rest: Params; figures: Figure[] }>();
+  for (const f of selected) {
+    const rest = withoutKeys(f.params, [query.x, ...Object.keys(query.where)]);
+    const key = `${f.scenarioId}\u0000${JSON.stringify(Object.entries(rest).sort())}`;
+    const g = groups.get(key) ?? { scenarioId: f.scenarioId, rest, figures: [] };
+    g.figures.push(f);
+    groups.set(key, g);
+  }
+  const perScenario = new Map<string, number>();
+  for (const g of groups.values()) perScenario.set(g.scenarioId, (perScenario.get(g.scenarioId) ?? 0) + 1);
+  const order = new Map(scenarios.map((s, i) => [s.id, i]));
+  const lines = [...groups.entries()]
+    .filter(([, g]) => g.figures.length >= 2)
+    .sort(([, a], [, b]) => (order.get(a.scenarioId) ?? 0) - (order.get(b.scenarioId) ?? 0))
+    .map(([id, g]) => {
+      const base = labels.get(g.scenarioId) ?? g.scenarioId;
+      const label = (perScenario.get(g.scenarioId) ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
+      const figs = [...g.figures].sort((a, b) => Number(a.params[query.x]) - Number(b.params[query.x]));
+      return { id, label, scenarioId: g.scenarioId, figs };
+    });
+
+  const absolute: Series[] = lines.map((l) => ({
+    id: l.id,
+    label: l.label,
+    points: l.figs.map((f) => ({
+      x: Number(f.params[query.x]),
+      value: f.value,
+      qualifier: f.qualifier,
+      low: f.low,
+      high: f.high,
+    })),
+  }));
+  const result = findCrossovers(absolute, better);
+  const words = { xLabel: xWords[query.x] ?? query.x };
+  const drawn =
+    query.y === "absolute"
+      ? absolute
+      : absolute.map((s) => ({
+          ...s,
+          points: degradation(s.points, { better }).steps.map((d) => ({
+            x: d.x,
+            value: d.percent ?? 0,
+            qualifier: d.approximate ? ("approx" as const) : null,
+          })),
+        }));
+  const drawnById = new Map(drawn.map((s) => [s.id, s]));
+
+  return {
+    metric: query.metric,
+    title: def?.label ?? query.metric,
+    unit: query.y === "absolute" ? (selected[0]?.unit ?? def?.unit ?? "") : "%",
+    xParam: query.x,
+    series: lines.map((l) => ({
+      id: l.id,
+      label: l.label,
+      scenarioId: l.scenarioId,
+      points: l.figs.map((f, i) => ({
+        x: Number(f.params[query.x]),
+        y: drawnById.get(l.id)?.points[i]?.value ?? f.value,
+        qualifier: f.qualifier,
+        low: query.y === "absolute" ? f.low : null,
+        high: query.y === "absolute" ? f.high : null,
+        params: f.params,
+        bundleId: f.bundleId,
+        scenarioId: f.scenarioId,
+      })),
+    })),
+    markers: result.crossovers.map((c) => {
+      const line = drawnById.get(c.overtaker.id);
+      const y = query.y === "absolute" ? c.value : ((line && readAt(line.points, c.x)?.value) ?? 0);
+      return { x: c.x, y, label: `≈${formatNumber(c.x)}` };
+    }),
+    sentences: result.crossovers.map((c) => formatCrossover(c, words)),
+    undecided: result.undecided.map((c) => formatUndecidedCrossing(c, words)),
+  };
+}

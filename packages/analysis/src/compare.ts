@@ -1,0 +1,56 @@
+import { canonicalJson } from "@cnibench/schema";
+import type { Measurement, Params } from "./types.ts";
+import { compareFigures, type VerdictOptions, type VerdictResult } from "./verdict.ts";
+
+/** One (metric, params) of a scenario diff, with both figures and the verdict. */
+export type ComparisonRow = {
+  /** metric + canonical JSON of params: stable across key order, usable as a React key or URL part. */
+  key: string;
+  metric: string;
+  params: Params;
+  baseline: Measurement | null;
+  candidate: Measurement | null;
+  result: VerdictResult;
+};
+
+export function figureKey(metric: string, params: Params | undefined): string {
+  return `${metric} ${canonicalJson(params ?? {})}`;
+}
+
+function index(side: string, measurements: readonly Measurement[]): Map<string, Measurement> {
+  const map = new Map<string, Measurement>();
+  for (const m of measurements) {
+    const key = figureKey(m.metric, m.params);
+    // Two figures for one (metric, params) on one side mean the caller skipped the latest-figure pick.
+    if (map.has(key)) throw new RangeError(`${side} has two figures for ${key}`);
+    map.set(key, m);
+  }
+  return map;
+}
+
+/**
+ * A scenario diff: every (metric, params) either side has, matched by exact params, sorted by key.
+ * A figure only one side has is a "missing" row rather than dropped, so gaps show.
+ */
+export function compareMeasurementSets(
+  baseline: readonly Measurement[],
+  candidate: readonly Measurement[],
+  options: VerdictOptions = {},
+): ComparisonRow[] {
+  const b = index("baseline", baseline);
+  const c = index("candidate", candidate);
+  const keys = [...new Set([...b.keys(), ...c.keys()])].sort();
+  return keys.map((key) => {
+    const bm = b.get(key) ?? null;
+    const cm = c.get(key) ?? null;
+    const any = (cm ?? bm)!;
+    return {
+      key,
+      metric: any.metric,
+      params: { ...(any.params ?? {}) },
+      baseline: bm,
+      candidate: cm,
+      result: compareFigures(bm, cm, options),
+    };
+  });
+}

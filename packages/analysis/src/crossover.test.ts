@@ -1,0 +1,287 @@
+import { describe, expect, it } from "vitest";
+import { crossoversBetween, findCrossovers, formatCrossover, formatUndecidedCrossing } from "./crossover.ts";
+import { shortConnRpsByServices } from "./testing/tke-seed.ts";
+import type { Point, Series } from "./types.ts";
+
+const line = (id: string, points: [number, number][], label = id): Series => ({
+  id,
+  label,
+  points: points.map(([x, value]) => ({ x, value })),
+});
+
+const [iptables, native, overlay] = shortConnRpsByServices as [Series, Series, Series];
+
+describe("crossovers in the TKE short-connection Service-scale table (http.rps, short, c64)", () => {
+  const result = findCrossovers(shortConnRpsByServices, "higher");
+
+  it("finds Cilium Overlay overtaking kube-proxy iptables at ≈19,650 Services", () => {
+    // overlay − iptables: at 10,000 12,746 − 17,261 = −4,515; at 20,000 13,080 − 12,916 = +164.
+    // x = 10,000 + 10,000 × 4,515 / (4,515 + 164) = 10,000 + 45,150,000 / 4,679 = 19,649.498
+    // value = 17,261 − 0.9649498 × (17,261 − 12,916) = 17,261 − 4,192.707 = 13,068.29 req/s
+    const c = result.crossovers.find((x) => x.overtaker.id === "overlay" && x.overtaken.id === "iptables");
+    expect(c).toBeDefined();
+    expect(Math.abs(c!.x - 19_649.498)).toBeLessThanOrEqual(1);
+    expect(c!.value).toBeCloseTo(13_068.29, 1);
+    expect(c!.from).toEqual({ x: 10_000, values: { iptables: 17_261, overlay: 12_746 }, interpolated: [] });
+    expect(c!.to).toEqual({ x: 20_000, values: { iptables: 12_916, overlay: 13_080 }, interpolated: [] });
+    expect(formatCrossover(c!, { xLabel: "Services" })).toBe(
+      "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services",
+    );
+  });
+
+  it("finds Cilium Native overtaking kube-proxy iptables at ≈24,725 Services", () => {
+    // native − iptables: at 20,000 11,815 − 12,916 = −1,101; at 30,000 10,286 − 9,057 = +1,229.
+    // x = 20,000 + 10,000 × 1,101 / (1,101 + 1,229) = 20,000 + 11,010,000 / 2,330 = 24,725.32
+    // value = 12,916 − 0.4725322 × (12,916 − 9,057) = 12,916 − 1,823.50 = 11,092.50 req/s
+    const c = result.crossovers.find((x) => x.overtaker.id === "native" && x.overtaken.id === "iptables");
+    expect(c).toBeDefined();
+    expect(Math.abs(c!.x - 24_725.32)).toBeLessThanOrEqual(1);
+    expect(c!.value).toBeCloseTo(11_092.5, 1);
+    expect([c!.from.x, c!.to.x]).toEqual([20_000, 30_000]);
+    expect(formatCrossover(c!, { xLabel: "Services" })).toBe(
+      "Cilium Native overtakes kube-proxy iptables at ≈24,730 Services",
+    );
+  });
+
+  it("finds exactly those two, in order of x, and none between the two Cilium modes", () => {
+    // Native stays below Overlay at every step (13,826 < 14,193 … 10,286 < 12,879).
+    expect(result.crossovers.map((c) => [c.overtaker.id, c.overtaken.id])).toEqual([
+      ["overlay", "iptables"],
+      ["native", "iptables"],
+    ]);
+    expect(result.undecided).toEqual([]);
+    const cilium = crossoversBetween(native, overlay, "higher");
+    expect(cilium.crossovers).toEqual([]);
+    expect(cilium.range).toEqual({ from: 0, to: 30_000 });
+  });
+
+  it("does not report the Overlay crossing when a bracketing figure is approximate", () => {
+    const approx: Series = {
+      ...overlay,
+      points: overlay.points.map((p): Point => (p.x === 20_000 ? { ...p, qualifier: "approx" } : p)),
+    };
+    const r = findCrossovers([iptables, native, approx], "higher");
+    expect(r.crossovers.map((c) => c.overtaker.id)).toEqual(["native"]);
+    expect(r.undecided).toHaveLength(1);
+    const u = r.undecided[0]!;
+    expect([u.overtaker.id, u.overtaken.id, u.from.x, u.to.x]).toEqual(["overlay", "iptables", 10_000, 20_000]);
+    expect(u.qualified).toEqual([{ seriesId: "overlay", x: 20_000, qualifier: "approx" }]);
+    expect(formatUndecidedCrossing(u, { xLabel: "Services" })).toBe(
+      "Cilium Overlay may overtake kube-proxy iptables between 10,000 and 20,000 Services (approximate or bounded figures)",
+    );
+  });
+
+  it("keeps a crossing decidable when the qualified figure lies outside its bracket", () => {
+    const bounded: Series = {
+      ...iptables,
+      points: iptables.points.map((p): Point => (p.x === 5_000 ? { ...p, qualifier: "at-most" } : p)),
+    };
+    const r = crossoversBetween(bounded, overlay, "higher");
+    expect(r.crossovers).toHaveLength(1);
+    expect(r.undecided).toEqual([]);
+  });
+});
+
+describe("crossoversBetween", () => {
+  it("reads unequal step grids on their union within the common range", () => {
+    // a: 0→10 over x 0..10; b: 8 at x 5, 12 at x 15. Common range 5..10, grid {5, 10}.
+    // At 5: a = 5 (interpolated), b = 8. At 10: a = 10, b = 10 (interpolated) → a tie at the end.
+    const tieAtEnd = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [10, 10],
+      ]),
+      line("b", [
+        [5, 8],
+        [15, 12],
+      ]),
+      "higher",
+    );
+    expect(tieAtEnd.range).toEqual({ from: 5, to: 10 });
+    expect(tieAtEnd.crossovers).toEqual([]);
+
+    // b: 8 at 5, 8 at 15 → at 10 b = 8 < a = 10. d: −3 at 5, +2 at 10 → x = 5 + 5 × 3/5 = 8, value 8.
+    const r = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [10, 10],
+      ]),
+      line("b", [
+        [5, 8],
+        [15, 8],
+      ]),
+      "higher",
+    );
+    expect(r.crossovers).toHaveLength(1);
+    const c = r.crossovers[0]!;
+    expect(c.x).toBeCloseTo(8, 10);
+    expect(c.value).toBeCloseTo(8, 10);
+    expect(c.overtaker.id).toBe("a");
+    expect(c.from).toEqual({ x: 5, values: { a: 5, b: 8 }, interpolated: ["a"] });
+    expect(c.to).toEqual({ x: 10, values: { a: 10, b: 8 }, interpolated: ["b"] });
+  });
+
+  it("never extrapolates beyond the common range", () => {
+    // a would meet b = 8 at x = 8, but b is only sampled up to 5.
+    const r = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [10, 10],
+      ]),
+      line("b", [
+        [0, 8],
+        [5, 8],
+      ]),
+      "higher",
+    );
+    expect(r.range).toEqual({ from: 0, to: 5 });
+    expect(r.crossovers).toEqual([]);
+
+    const apart = crossoversBetween(line("a", [[0, 1]]), line("b", [[5, 2]]), "higher");
+    expect(apart.range).toBeNull();
+    expect(apart.crossovers).toEqual([]);
+  });
+
+  it("finds several crossings, alternating who leads", () => {
+    const r = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [1, 10],
+        [2, 0],
+        [3, 10],
+      ]),
+      line("b", [
+        [0, 5],
+        [3, 5],
+      ]),
+      "higher",
+    );
+    expect(r.crossovers.map((c) => [c.x, c.overtaker.id])).toEqual([
+      [0.5, "a"],
+      [1.5, "b"],
+      [2.5, "a"],
+    ]);
+  });
+
+  it("does not count touching without crossing", () => {
+    const r = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [1, 5],
+        [2, 0],
+      ]),
+      line("b", [
+        [0, 5],
+        [2, 5],
+      ]),
+      "higher",
+    );
+    expect(r.crossovers).toEqual([]);
+    expect(r.undecided).toEqual([]);
+  });
+
+  it("places a crossing through a tie where the lines first meet, with the tied stretch", () => {
+    const through = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [1, 5],
+        [2, 10],
+      ]),
+      line("b", [
+        [0, 5],
+        [2, 5],
+      ]),
+      "higher",
+    );
+    expect(through.crossovers).toHaveLength(1);
+    expect(through.crossovers[0]).toMatchObject({ x: 1, value: 5, tie: { from: 1, to: 1 } });
+
+    const stretch = crossoversBetween(
+      line("a", [
+        [0, 0],
+        [1, 5],
+        [2, 5],
+        [3, 10],
+      ]),
+      line("b", [
+        [0, 5],
+        [3, 5],
+      ]),
+      "higher",
+    );
+    expect(stretch.crossovers).toHaveLength(1);
+    expect(stretch.crossovers[0]).toMatchObject({ x: 1, tie: { from: 1, to: 2 } });
+    expect(stretch.crossovers[0]!.from.x).toBe(0);
+    expect(stretch.crossovers[0]!.to.x).toBe(3);
+  });
+
+  it("does not count lines that start level and part", () => {
+    const r = crossoversBetween(
+      line("a", [
+        [0, 5],
+        [1, 10],
+      ]),
+      line("b", [
+        [0, 5],
+        [1, 5],
+      ]),
+      "higher",
+    );
+    expect(r.crossovers).toEqual([]);
+  });
+
+  it("follows the better-direction: with lower-is-better the line that ends below overtakes", () => {
+    // Latency: a rises 100 → 200 µs, b flat at 150 µs; they meet at x = 5 and b is better after.
+    const a = line("a", [
+      [0, 100],
+      [10, 200],
+    ]);
+    const b = line("b", [
+      [0, 150],
+      [10, 150],
+    ]);
+    const lower = crossoversBetween(a, b, "lower").crossovers[0]!;
+    expect([lower.x, lower.overtaker.id, lower.overtaken.id]).toEqual([5, "b", "a"]);
+    const higher = crossoversBetween(a, b, "higher").crossovers[0]!;
+    expect([higher.overtaker.id, higher.overtaken.id]).toEqual(["a", "b"]);
+    const none = crossoversBetween(a, b, "none").crossovers[0]!;
+    expect(none.overtaker.id).toBe("a");
+    expect(formatCrossover(none, { xLabel: "pods" })).toBe("a rises above b at ≈5 pods");
+  });
+
+  it("marks a crossing undecidable when an interpolated value rests on a qualified sample", () => {
+    // a is sampled at 0 and 10 (≈10); b at 0, 4, 6. The crossing between steps 4 and 6 reads a
+    // from the segment 0..10, which rests on the approximate sample at 10.
+    const a: Series = {
+      id: "a",
+      label: "a",
+      points: [
+        { x: 0, value: 0 },
+        { x: 10, value: 10, qualifier: "approx" },
+      ],
+    };
+    const b = line("b", [
+      [0, 5],
+      [4, 5],
+      [6, 5],
+    ]);
+    const r = crossoversBetween(a, b, "higher");
+    expect(r.crossovers).toEqual([]);
+    expect(r.undecided).toHaveLength(1);
+    expect(r.undecided[0]!.qualified).toEqual([{ seriesId: "a", x: 10, qualifier: "approx" }]);
+  });
+
+  it("rejects repeated x values and shared ids", () => {
+    expect(() =>
+      crossoversBetween(
+        line("a", [
+          [1, 1],
+          [1, 2],
+        ]),
+        line("b", [[1, 1]]),
+        "higher",
+      ),
+    ).toThrow(/two points at x = 1/);
+    expect(() => findCrossovers([line("a", [[1, 1]]), line("a", [[1, 2]])], "higher")).toThrow(/share the id/);
+  });
+});

@@ -1,0 +1,29 @@
+import { type Verdict, verdicts } from "./verdict.ts";
+
+export type VerdictCounts = Record<Verdict, number>;
+
+export function countVerdicts(items: readonly (Verdict | { verdict: Verdict })[]): VerdictCounts {
+  const counts = Object.fromEntries(verdicts.map((v) => [v, 0])) as VerdictCounts;
+  for (const item of items) counts[typeof item === "string" ? item : item.verdict] += 1;
+  return counts;
+}
+
+const words: Record<Verdict, string> = {
+  better: "better",
+  worse: "worse",
+  "within-noise": "within noise",
+  "not-comparable": "not comparable",
+  missing: "missing",
+};
+
+/**
+ * "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 within noise". Better, worse and
+ * within noise are always said (a zero is information); not comparable and missing only when present.
+ */
+export function formatVerdictSummary(candidateLabel: string, baselineLabel: string, counts: VerdictCounts): string {
+  const format = new Intl.NumberFormat("en-US");
+  const parts = verdicts
+    .filter((v) => counts[v] > 0 || v === "better" || v === "worse" || v === "within-noise")
+    .map((v) => `${format.format(counts[v])} ${words[v]}`);
+  return `${candidateLabel} vs ${baselineLabel}: ${parts.join(", ")}`;
+}

@@ -1,0 +1,48 @@
+import type { Better, Qualifier } from "@cnibench/schema";
+
+export type { Better, Qualifier };
+
+/** A param value as stored; null is accepted so database rows pass through unchanged. */
+export type ParamValue = string | number | boolean | null;
+export type Params = Record<string, ParamValue>;
+
+/**
+ * One figure as the analysis sees it: the shape of a database row (packages/db's Figure fits it), so
+ * a server can hand rows over without reshaping. `better` falls back to the metric catalogue.
+ */
+export type Measurement = {
+  metric: string;
+  params?: Params;
+  value: number;
+  unit: string;
+  qualifier?: Qualifier | null;
+  low?: number | null;
+  high?: number | null;
+  samples?: readonly number[];
+  better?: Better;
+};
+
+/** One sampled step of a line: x is the varied param (Service count, pods, …). */
+export type Point = {
+  x: number;
+  value: number;
+  qualifier?: Qualifier | null;
+  low?: number | null;
+  high?: number | null;
+};
+
+/** A chart line: one scenario (or one cluster) across a varied param. */
+export type Series = {
+  id: string;
+  label: string;
+  points: readonly Point[];
+};
+
+export type SeriesRef = { id: string; label: string };
+
+/** Absolute and relative change of a candidate figure against a baseline figure. */
+export type Delta = {
+  absolute: number;
+  /** (candidate − baseline) / |baseline| × 100; null when the baseline is 0. */
+  percent: number | null;
+};

@@ -1,0 +1,203 @@
+import { resolveBetter } from "./better.ts";
+import { percentDelta } from "./delta.ts";
+import { noiseBandPercent } from "./noise-bands.ts";
+import type { Better, Delta, Measurement } from "./types.ts";
+import { welchTTest } from "./welch.ts";
+
+/**
+ * Noise-aware verdict (issue 7): is a candidate figure better or worse than a baseline figure for
+ * one (metric, params), or can the data not tell?
+ *
+ * Rules, in order:
+ * 1. A side absent (or not a finite number) → "missing".
+ * 2. Different metrics or units → "not-comparable" (the server compares like with like; units are
+ *    normalised on ingest, so a mismatch is a caller error shown rather than hidden).
+ * 3. A metric with better "none" (counts such as iptables.rules) → "not-comparable": there is no
+ *    winner, and "different/same" would read like one. The delta is still reported.
+ * 4. Either figure qualified (approx, at-most, at-least, range) → "not-comparable", unless the
+ *    bounds decide it: each figure stands for the interval it allows (at-most v → (−∞, v],
+ *    at-least v → [v, ∞), range → [low, high], exact → [v, v]; approx allows anything, so it never
+ *    decides). When the intervals do not overlap and even their closest ends differ by more than the
+ *    noise band, the direction is certain. E.g. baseline ≤ 100 millicores vs candidate 300 millicores
+ *    with better "lower": the candidate is worse.
+ * 5. At least `minSamples` (3) samples on both sides → Welch's t-test, two-sided, α = 0.05: p < α
+ *    gives "better"/"worse" by the means and the better-direction, else "within-noise".
+ * 6. Otherwise the headline values against the metric's noise band (noise-bands.ts): a change of at
+ *    most the band (inclusive) is "within-noise". The band is relative to the baseline; against a
+ *    baseline of 0 it is relative to the candidate (so 0 vs 0 is within noise, 0 vs 0.03 is not).
+ */
+export type Verdict = "better" | "worse" | "within-noise" | "not-comparable" | "missing";
+
+export const verdicts: readonly Verdict[] = ["better", "worse", "within-noise", "not-comparable", "missing"];
+
+/** The values a figure allows; ends may be infinite. */
+export type Interval = { low: number; high: number };
+
+export type VerdictEvidence =
+  | { method: "missing"; side: "baseline" | "candidate" | "both" }
+  | {
+      method: "welch";
+      /** (candidate mean − baseline mean) / standard error. */
+      t: number;
+      df: number;
+      /** Two-sided p-value. */
+      p: number;
+      alpha: number;
+      baselineMean: number;
+      candidateMean: number;
+      baselineSamples: number;
+      candidateSamples: number;
+    }
+  | { method: "noise-band"; bandPercent: number; deltaPercent: number | null }
+  | { method: "bounds"; bandPercent: number; baseline: Interval | null; candidate: Interval | null; reason: string }
+  | { method: "none"; reason: string };
+
+export type VerdictResult = {
+  verdict: Verdict;
+  metric: string;
+  unit: string | null;
+  better: Better;
+  /** Candidate headline value against the baseline's; null when a side is missing. */
+  delta: Delta | null;
+  /** Either figure is approximate or bounded. */
+  qualified: boolean;
+  evidence: VerdictEvidence;
+};
+
+export type VerdictOptions = {
+  /** Significance level of the t-test; 0.05 by default. */
+  alpha?: number;
+  /** Samples needed on each side for the t-test; 3 by default (and never fewer than 2). */
+  minSamples?: number;
+  /** Noise bands in ± % by metric key, overriding defaultNoiseBands. */
+  noiseBands?: Readonly<Record<string, number>>;
+};
+
+const present = (m: Measurement | null | undefined): m is Measurement => m != null && Number.isFinite(m.value);
+
+/** The interval a figure allows; null for approximate figures, which allow anything near. */
+export function figureInterval(m: Measurement): Interval | null {
+  switch (m.qualifier ?? null) {
+    case null:
+      return { low: m.value, high: m.value };
+    case "approx":
+      return null;
+    case "at-most":
+      return { low: Number.NEGATIVE_INFINITY, high: m.value };
+    case "at-least":
+      return { low: m.value, high: Number.POSITIVE_INFINITY };
+    case "range":
+      return { low: m.low ?? m.value, high: m.high ?? m.value };
+  }
+}
+
+/** −1, 0 or 1: is the candidate below, within or above the band around the baseline? */
+function sideOf(candidate: number, baseline: number, bandPercent: number): -1 | 0 | 1 {
+  const reference = baseline !== 0 ? Math.abs(baseline) : Math.abs(candidate);
+  if (reference === 0) return 0;
+  // Multiply before dividing: 210 vs 200 is exactly 5 %, so it lands inside a ±5 % band.
+  const percent = ((candidate - baseline) * 100) / reference;
+  if (Math.abs(percent) <= bandPercent) return 0;
+  return percent > 0 ? 1 : -1;
+}
+
+function verdictOf(side: -1 | 0 | 1, better: Better): Verdict {
+  if (side === 0) return "within-noise";
+  const candidateHigher = side > 0;
+  return candidateHigher === (better === "higher") ? "better" : "worse";
+}
+
+export function compareFigures(
+  baseline: Measurement | null | undefined,
+  candidate: Measurement | null | undefined,
+  options: VerdictOptions = {},
+): VerdictResult {
+  const hasBaseline = present(baseline);
+  const hasCandidate = present(candidate);
+  const any = hasCandidate ? candidate : hasBaseline ? baseline : undefined;
+  const metric = any?.metric ?? "";
+  const unit = any?.unit ?? null;
+  const better = resolveBetter(metric, candidate?.better ?? baseline?.better);
+  if (!hasBaseline || !hasCandidate) {
+    const side = hasBaseline ? "candidate" : hasCandidate ? "baseline" : "both";
+    const qualified = Boolean(any?.qualifier);
+    return { verdict: "missing", metric, unit, better, delta: null, qualified, evidence: { method: "missing", side } };
+  }
+
+  const qualified = Boolean(baseline.qualifier || candidate.qualifier);
+  const delta = percentDelta(candidate.value, baseline.value);
+  const result = (verdict: Verdict, evidence: VerdictEvidence): VerdictResult => ({
+    verdict,
+    metric,
+    unit,
+    better,
+    delta,
+    qualified,
+    evidence,
+  });
+
+  if (baseline.metric !== candidate.metric) {
+    return result("not-comparable", {
+      method: "none",
+      reason: `different metrics: ${baseline.metric} vs ${candidate.metric}`,
+    });
+  }
+  if (baseline.unit !== candidate.unit) {
+    return result("not-comparable", {
+      method: "none",
+      reason: `different units: ${baseline.unit} vs ${candidate.unit}`,
+    });
+  }
+  if (better === "none") {
+    return result("not-comparable", { method: "none", reason: `${metric} has no better direction` });
+  }
+
+  const bandPercent = noiseBandPercent(metric, options.noiseBands);
+
+  if (qualified) {
+    const b = figureInterval(baseline);
+    const c = figureInterval(candidate);
+    const bounds = (verdict: Verdict, reason: string) =>
+      result(verdict, { method: "bounds", bandPercent, baseline: b, candidate: c, reason });
+    if (!b || !c) return bounds("not-comparable", "an approximate figure has no bound to decide by");
+    // Compare the closest ends: if even they differ by more than the band, the direction is certain.
+    if (c.low > b.high) {
+      const side = sideOf(c.low, b.high, bandPercent);
+      if (side !== 0)
+        return bounds(verdictOf(side, better), "the candidate's lower bound clears the baseline's upper bound");
+    } else if (c.high < b.low) {
+      const side = sideOf(c.high, b.low, bandPercent);
+      if (side !== 0)
+        return bounds(verdictOf(side, better), "the candidate's upper bound is below the baseline's lower bound");
+    } else {
+      return bounds("not-comparable", "the bounds overlap");
+    }
+    return bounds("not-comparable", "the bounds are apart by less than the noise band");
+  }
+
+  const alpha = options.alpha ?? 0.05;
+  const minSamples = Math.max(2, options.minSamples ?? 3);
+  const bs = baseline.samples ?? [];
+  const cs = candidate.samples ?? [];
+  if (bs.length >= minSamples && cs.length >= minSamples) {
+    const w = welchTTest(cs, bs);
+    const side = w.p < alpha ? (Math.sign(w.meanX - w.meanY) as -1 | 0 | 1) : 0;
+    return result(verdictOf(side, better), {
+      method: "welch",
+      t: w.t,
+      df: w.df,
+      p: w.p,
+      alpha,
+      baselineMean: w.meanY,
+      candidateMean: w.meanX,
+      baselineSamples: w.nY,
+      candidateSamples: w.nX,
+    });
+  }
+
+  return result(verdictOf(sideOf(candidate.value, baseline.value, bandPercent), better), {
+    method: "noise-band",
+    bandPercent,
+    deltaPercent: delta.percent,
+  });
+}

@@ -1,0 +1,181 @@
+"use client";
+
+import { useState } from "react";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { ChartFrame, type Selected } from "./chart-frame";
+import { compactNumber, formatFigure, formatParams, qualifierWords } from "./format";
+import { colorAt } from "./palette";
+import type { BarDatum, ChartPoint } from "./types";
+
+type Props = {
+  title: string;
+  summary?: React.ReactNode;
+  /** The bars of each group, in legend order. */
+  series: { id: string; label: string }[];
+  data: BarDatum[];
+  categoryLabel: string;
+  yLabel: string;
+  unit: string;
+  /** Horizontal lines such as a NIC's line rate. */
+  references?: { y: number; label: string }[];
+  filename: string;
+  height?: number;
+};
+
+type Row = { category: string } & Record<string, number | string | undefined>;
+
+/** Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. */
+export function GroupedBarChart({ height = 340, ...props }: Props) {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useState<Selected>(null);
+  const toggle = (id: string) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const rows: Row[] = props.data.map((d) => ({
+    category: d.category,
+    ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
+  }));
+  const point = (category: string, id: string): ChartPoint | undefined => {
+    const v = props.data.find((d) => d.category === category)?.values[id];
+    return v && { ...v, x: 0 };
+  };
+  const labelOf = new Map(props.series.map((s) => [s.id, s.label]));
+  const csv = [
+    [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "params"],
+    ...props.data.flatMap((d) =>
+      props.series
+        .filter((s) => d.values[s.id])
+        .map((s) => {
+          const v = d.values[s.id];
+          return [
+            d.category,
+            s.label,
+            v?.y,
+            props.unit,
+            v?.qualifier ?? "",
+            v?.low ?? "",
+            v?.high ?? "",
+            v?.params ? JSON.stringify(v.params) : "",
+          ];
+        }),
+    ),
+  ];
+
+  return (
+    <ChartFrame
+      title={props.title}
+      summary={props.summary}
+      filename={props.filename}
+      csv={csv}
+      series={props.series}
+      hidden={hidden}
+      onToggle={toggle}
+      selected={selected}
+    >
+      <ResponsiveContainer width="100%" height={height}>
+        <BarChart data={rows} margin={{ top: 16, right: 16, bottom: 28, left: 16 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+          <XAxis
+            dataKey="category"
+            stroke="currentColor"
+            interval={0}
+            label={{ value: props.categoryLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
+          />
+          <YAxis
+            tickFormatter={compactNumber}
+            stroke="currentColor"
+            width={56}
+            label={{
+              value: props.yLabel,
+              angle: -90,
+              position: "insideLeft",
+              offset: 4,
+              fill: "currentColor",
+              style: { textAnchor: "middle" },
+            }}
+          />
+          <Tooltip
+            cursor={{ fill: "currentColor", fillOpacity: 0.06 }}
+            content={({ active, label, payload }) =>
+              active && payload?.length ? (
+                <div className="rounded border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100">
+                  <div className="font-medium">{String(label)}</div>
+                  {payload.map((item) => {
+                    const id = String(item.dataKey);
+                    const p = point(String(label), id);
+                    if (!p) return null;
+                    return (
+                      <div key={id} className="tabular-nums">
+                        <span style={{ color: item.color }}>■</span> {labelOf.get(id)}:{" "}
+                        {formatFigure({
+                          value: p.y,
+                          unit: props.unit,
+                          qualifier: p.qualifier ?? null,
+                          low: p.low ?? null,
+                          high: p.high ?? null,
+                        })}
+                        {p.qualifier ? <span className="text-zinc-500"> ({qualifierWords[p.qualifier]})</span> : null}
+                        {p.params ? <span className="text-zinc-500"> · {formatParams(p.params)}</span> : null}
+                      </div>
+                    );
+                  })}
+                </div>
+              ) : null
+            }
+          />
+          {props.references?.map((r) => (
+            <ReferenceLine
+              key={r.label}
+              y={r.y}
+              stroke="currentColor"
+              strokeDasharray="6 3"
+              label={{ value: r.label, position: "insideTopRight", fill: "currentColor", fontSize: 12 }}
+            />
+          ))}
+          {props.series.map((s, i) =>
+            hidden.has(s.id) ? null : (
+              <Bar
+                key={s.id}
+                dataKey={s.id}
+                name={s.label}
+                fill={colorAt(i)}
+                isAnimationActive={false}
+                onClick={(d: { payload?: Row }) => {
+                  const category = d.payload?.category;
+                  const p = category === undefined ? undefined : point(category, s.id);
+                  if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
+                }}
+                style={{ cursor: "pointer" }}
+              >
+                {props.data.map((d) => {
+                  const qualified = Boolean(d.values[s.id]?.qualifier);
+                  return (
+                    <Cell
+                      key={d.category}
+                      fillOpacity={qualified ? 0.35 : 1}
+                      stroke={qualified ? colorAt(i) : undefined}
+                      strokeDasharray={qualified ? "3 2" : undefined}
+                    />
+                  );
+                })}
+              </Bar>
+            ),
+          )}
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,123 @@
+"use client";
+
+import { type ReactNode, useRef, useState } from "react";
+import { downloadCsv, downloadPng, downloadSvg } from "./export";
+import { formatFigure, formatParams } from "./format";
+import { colorAt } from "./palette";
+import type { ChartPoint } from "./types";
+
+export type Selected = { series: string; point: ChartPoint; unit: string } | null;
+
+type Props = {
+  title: string;
+  /** The finding in words, next to the chart (e.g. the crossover). */
+  summary?: ReactNode;
+  filename: string;
+  csv: (string | number | null | undefined)[][];
+  series: { id: string; label: string }[];
+  hidden: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  selected: Selected;
+  children: ReactNode;
+};
+
+const button =
+  "rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
+
+/** Title, finding, legend that toggles series, the chart, the selected point, and exports. */
+export function ChartFrame(props: Props) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const svg = () => ref.current?.querySelector<SVGSVGElement>("svg.recharts-surface") ?? null;
+  const exportAs = async (kind: "png" | "svg") => {
+    const el = svg();
+    if (!el) return setError("nothing to export: the chart has not rendered");
+    try {
+      setError(null);
+      if (kind === "svg") downloadSvg(el, props.filename);
+      else await downloadPng(el, props.filename);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <figure className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+      <figcaption className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h2 className="font-semibold">{props.title}</h2>
+          {props.summary ? <div className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{props.summary}</div> : null}
+        </div>
+        <fieldset className="flex items-center gap-1">
+          <legend className="sr-only">Export</legend>
+          <button type="button" className={button} onClick={() => void exportAs("png")}>
+            PNG
+          </button>
+          <button type="button" className={button} onClick={() => void exportAs("svg")}>
+            SVG
+          </button>
+          <button type="button" className={button} onClick={() => downloadCsv(props.csv, props.filename)}>
+            CSV
+          </button>
+        </fieldset>
+      </figcaption>
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+      <ul className="mt-3 flex flex-wrap gap-x-3 gap-y-1" aria-label="Series (click to hide or show)">
+        {props.series.map((s, i) => {
+          const off = props.hidden.has(s.id);
+          return (
+            <li key={s.id}>
+              <button
+                type="button"
+                aria-pressed={!off}
+                onClick={() => props.onToggle(s.id)}
+                className={`inline-flex items-center gap-1.5 rounded px-1 text-sm ${off ? "text-zinc-400 line-through" : ""} hover:bg-zinc-100 dark:hover:bg-zinc-800`}
+              >
+                <span
+                  aria-hidden
+                  className="inline-block h-2.5 w-4 rounded-sm"
+                  style={{ background: off ? "#d4d4d8" : colorAt(i) }}
+                />
+                {s.label}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div ref={ref} className="mt-2 text-zinc-600 dark:text-zinc-400">
+        {props.children}
+      </div>
+      <div className="mt-2 min-h-10 text-sm" aria-live="polite">
+        {props.selected ? (
+          <p>
+            <span className="font-medium">{props.selected.series}</span>:{" "}
+            {formatFigure({
+              value: props.selected.point.y,
+              unit: props.selected.unit,
+              qualifier: props.selected.point.qualifier ?? null,
+              low: props.selected.point.low ?? null,
+              high: props.selected.point.high ?? null,
+            })}
+            {props.selected.point.params ? ` · ${formatParams(props.selected.point.params)}` : ""}
+            {props.selected.point.links?.map((l) => (
+              <span key={l.href}>
+                {" · "}
+                <a href={l.href} className="text-blue-700 hover:underline dark:text-blue-400">
+                  {l.label}
+                </a>
+              </span>
+            ))}
+          </p>
+        ) : (
+          <p className="text-zinc-500">
+            Hover a point for its exact value; click it to keep it here with links to its bundle and source.
+          </p>
+        )}
+      </div>
+    </figure>
+  );
+}

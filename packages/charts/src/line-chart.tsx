@@ -1,0 +1,235 @@
+"use client";
+
+import { useState } from "react";
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceDot,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { ChartFrame, type Selected } from "./chart-frame";
+import { compactNumber, formatFigure, formatNumber, formatParams, qualifierWords } from "./format";
+import { colorAt, dashAt } from "./palette";
+import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
+
+type Props = {
+  title: string;
+  summary?: React.ReactNode;
+  series: ChartSeries[];
+  markers?: ChartMarker[];
+  xLabel: string;
+  yLabel: string;
+  /** Unit of the y values, for tooltips and the selected point. */
+  unit: string;
+  xScale?: "linear" | "log";
+  filename: string;
+  height?: number;
+};
+
+/**
+ * Lines over a numeric x (e.g. Service count), one per scenario, with labelled markers (crossovers).
+ * Qualified figures are drawn hollow; on a log axis, x ≤ 0 (a baseline) cannot be drawn and is said so.
+ */
+export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useState<Selected>(null);
+  const toggle = (id: string) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const drawable = (p: ChartPoint) => xScale === "linear" || p.x > 0;
+  const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
+  const csv = [
+    ["series", "x", "value", "unit", "qualifier", "low", "high", "params"],
+    ...props.series.flatMap((s) =>
+      s.points.map((p) => [
+        s.label,
+        p.x,
+        p.y,
+        props.unit,
+        p.qualifier ?? "",
+        p.low ?? "",
+        p.high ?? "",
+        p.params ? JSON.stringify(p.params) : "",
+      ]),
+    ),
+  ];
+
+  return (
+    <ChartFrame
+      title={props.title}
+      summary={props.summary}
+      filename={props.filename}
+      csv={csv}
+      series={props.series}
+      hidden={hidden}
+      onToggle={toggle}
+      selected={selected}
+    >
+      <ResponsiveContainer width="100%" height={height}>
+        <LineChart margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
+          <XAxis
+            type="number"
+            dataKey="x"
+            scale={xScale}
+            domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
+            allowDuplicatedCategory={false}
+            tickFormatter={compactNumber}
+            stroke="currentColor"
+            label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
+          />
+          <YAxis
+            type="number"
+            tickFormatter={compactNumber}
+            stroke="currentColor"
+            width={56}
+            label={{
+              value: props.yLabel,
+              angle: -90,
+              position: "insideLeft",
+              offset: 4,
+              fill: "currentColor",
+              style: { textAnchor: "middle" },
+            }}
+          />
+          <Tooltip shared={false} content={<PointTooltip unit={props.unit} />} />
+          {props.series.map((s, i) =>
+            hidden.has(s.id) ? null : (
+              <Line
+                key={s.id}
+                name={s.label}
+                data={s.points.filter(drawable)}
+                dataKey="y"
+                stroke={colorAt(i)}
+                strokeDasharray={dashAt(i)}
+                strokeWidth={2}
+                isAnimationActive={false}
+                dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
+                  <PointDot
+                    key={`${s.id}-${d.index}`}
+                    cx={d.cx}
+                    cy={d.cy}
+                    color={colorAt(i)}
+                    point={d.payload}
+                    label={s.label}
+                    unit={props.unit}
+                    onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
+                  />
+                )}
+                activeDot={{ r: 6 }}
+              />
+            ),
+          )}
+          {(props.markers ?? [])
+            .filter((m) => drawable({ x: m.x, y: m.y }))
+            .map((m) => (
+              <ReferenceLine
+                key={`line-${m.x}-${m.label}`}
+                x={m.x}
+                stroke="currentColor"
+                strokeDasharray="4 4"
+                strokeOpacity={0.6}
+              />
+            ))}
+          {(props.markers ?? [])
+            .filter((m) => drawable({ x: m.x, y: m.y }))
+            .map((m, i) => (
+              <ReferenceDot
+                key={`dot-${m.x}-${m.label}`}
+                x={m.x}
+                y={m.y}
+                r={6}
+                fill="none"
+                stroke="currentColor"
+                strokeWidth={2}
+                label={{
+                  value: m.label,
+                  position: i % 2 === 0 ? "top" : "bottom",
+                  fill: "currentColor",
+                  fontSize: 12,
+                  fontWeight: 600,
+                }}
+              />
+            ))}
+        </LineChart>
+      </ResponsiveContainer>
+      {dropped ? (
+        <p className="text-xs text-zinc-500">
+          A logarithmic axis cannot show x = 0: the baseline points are left out; the lines start at the first step.
+        </p>
+      ) : null}
+    </ChartFrame>
+  );
+}
+
+function PointDot(props: {
+  cx?: number;
+  cy?: number;
+  color: string;
+  point?: ChartPoint;
+  label: string;
+  unit: string;
+  onSelect: (p: ChartPoint) => void;
+}) {
+  const { cx, cy, point } = props;
+  if (cx === undefined || cy === undefined || !point) return null;
+  const qualified = Boolean(point.qualifier);
+  const describe = `${props.label}: ${formatFigure({ value: point.y, unit: props.unit, qualifier: point.qualifier ?? null, low: point.low ?? null, high: point.high ?? null })} at ${formatNumber(point.x)}`;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one.
+    <circle
+      cx={cx}
+      cy={cy}
+      r={4}
+      role="button"
+      tabIndex={0}
+      aria-label={describe}
+      fill={qualified ? "var(--chart-bg, white)" : props.color}
+      stroke={props.color}
+      strokeWidth={2}
+      strokeDasharray={qualified ? "2 2" : undefined}
+      style={{ cursor: "pointer" }}
+      onClick={() => props.onSelect(point)}
+      onKeyDown={(e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          props.onSelect(point);
+        }
+      }}
+    />
+  );
+}
+
+function PointTooltip(props: {
+  unit: string;
+  active?: boolean;
+  payload?: readonly { name?: string | number; payload?: ChartPoint; color?: string }[];
+}) {
+  const item = props.payload?.[0];
+  const point = item?.payload;
+  if (!props.active || !point) return null;
+  return (
+    <div className="rounded border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100">
+      <div className="font-medium">{String(item?.name ?? "")}</div>
+      <div className="tabular-nums">
+        {formatFigure({
+          value: point.y,
+          unit: props.unit,
+          qualifier: point.qualifier ?? null,
+          low: point.low ?? null,
+          high: point.high ?? null,
+        })}
+      </div>
+      {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
+      {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
+    </div>
+  );
+}

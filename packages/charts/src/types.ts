@@ -1,0 +1,24 @@
+import type { Qualifier } from "@cnibench/schema";
+
+/** One plotted figure, with what a reader needs to trust it: qualifier, params, where it came from. */
+export type ChartPoint = {
+  x: number;
+  y: number;
+  qualifier?: Qualifier | null;
+  low?: number | null;
+  high?: number | null;
+  params?: Record<string, string | number | boolean>;
+  /** Bundle and source, shown with the selected point. */
+  links?: { label: string; href: string }[];
+};
+
+export type ChartSeries = { id: string; label: string; points: ChartPoint[] };
+
+/** A labelled point drawn over the chart, e.g. where one line overtakes another. */
+export type ChartMarker = { x: number; y: number; label: string };
+
+/** Bars: one group per category (e.g. a percentile), one bar per series (e.g. a scenario). */
+export type BarDatum = {
+  category: string;
+  values: Record<string, (Omit<ChartPoint, "x"> & { y: number }) | undefined>;
+};

@@ -53,6 +53,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     return v && { ...v, x: 0 };
   };
   const labelOf = new Map(props.series.map((s) => [s.id, s.label]));
+  const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
     [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "params"],
     ...props.data.flatMap((d) =>
@@ -84,6 +85,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       hidden={hidden}
       onToggle={toggle}
       selected={selected}
+      mark="bar"
     >
       <ResponsiveContainer width="100%" height={height}>
         <BarChart data={rows} margin={{ top: 16, right: 16, bottom: 28, left: 16 }}>
@@ -92,7 +94,9 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
             dataKey="category"
             stroke="currentColor"
             interval={0}
-            label={{ value: props.categoryLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
+            height={20 + 14 * maxLines}
+            tick={<WrappedTick />}
+            label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
           />
           <YAxis
             tickFormatter={compactNumber}
@@ -153,6 +157,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                 name={s.label}
                 fill={colorAt(i)}
                 isAnimationActive={false}
+                maxBarSize={56}
                 onClick={(d: { payload?: Row }) => {
                   const category = d.payload?.category;
                   const p = category === undefined ? undefined : point(category, s.id);
@@ -177,5 +182,19 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
         </BarChart>
       </ResponsiveContainer>
     </ChartFrame>
+  );
+}
+
+/** Category ticks broken at " · " so long params stay legible under narrow groups. */
+function WrappedTick(props: { x?: number; y?: number; payload?: { value?: string } }) {
+  const lines = String(props.payload?.value ?? "").split(" · ");
+  return (
+    <text x={props.x} y={props.y} textAnchor="middle" fill="currentColor" fontSize={11}>
+      {lines.map((line, i) => (
+        <tspan key={line} x={props.x} dy={i === 0 ? 12 : 13}>
+          {line}
+        </tspan>
+      ))}
+    </text>
   );
 }

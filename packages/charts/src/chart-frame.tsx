@@ -18,6 +18,8 @@ type Props = {
   hidden: ReadonlySet<string>;
   onToggle: (id: string) => void;
   selected: Selected;
+  /** What to hover or click: "point" on lines, "bar" on bars. */
+  mark: "point" | "bar";
   children: ReactNode;
 };
 
@@ -114,7 +116,7 @@ export function ChartFrame(props: Props) {
           </p>
         ) : (
           <p className="text-zinc-500">
-            Hover a point for its exact value; click it to keep it here with links to its bundle and source.
+            Hover a {props.mark} for its exact value; click it to keep it here with links to its bundle and source.
           </p>
         )}
       </div>

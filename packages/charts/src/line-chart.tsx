@@ -72,6 +72,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
       hidden={hidden}
       onToggle={toggle}
       selected={selected}
+      mark="point"
     >
       <ResponsiveContainer width="100%" height={height}>
         <LineChart margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>

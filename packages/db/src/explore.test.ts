@@ -151,6 +151,8 @@ function figure(metric: string, value: number, params: Figure["params"], over: P
     aggregate: null,
     better: "higher",
     measuredAt: new Date("2026-02-09T22:23:39Z"),
+    sourceTitle: "Cilium Network Performance Benchmark",
+    sourceUrl: null,
     ...over,
   };
 }

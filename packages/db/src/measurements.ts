@@ -22,6 +22,9 @@ export type Figure = {
   better: Better;
   /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
   measuredAt: Date;
+  /** The bundle's source, for links next to the figure. */
+  sourceTitle: string | null;
+  sourceUrl: string | null;
 };
 
 type Row = Omit<Figure, "id"> & { id: bigint };
@@ -29,7 +32,7 @@ type Row = Omit<Figure, "id"> & { id: bigint };
 const columns = Prisma.sql`m.id, m."scenarioId", m."bundleId", m.metric, m.params, m."paramsKey", m.value, m.unit,
   m.low, m.high, m.samples, m."publishedValue", m."publishedUnit", m.qualifier::text AS qualifier,
   m.aggregate::text AS aggregate, m.better::text AS better,
-  COALESCE(b."runAt", b."receivedAt") AS "measuredAt"`;
+  COALESCE(b."runAt", b."receivedAt") AS "measuredAt", b."sourceTitle", b."sourceUrl"`;
 
 const toFigure = ({ id, ...row }: Row): Figure => ({ ...row, id: String(id) });
 

@@ -9,7 +9,10 @@ export const metadata: Metadata = {
   description: "Kubernetes CNI datapath benchmark results: explore, compare, choose.",
 };
 
-const nav = [{ href: "/", label: "Explore" }];
+const nav = [
+  { href: "/", label: "Explore" },
+  { href: "/charts", label: "Charts" },
+];
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

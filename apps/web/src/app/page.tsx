@@ -6,6 +6,7 @@ import { api } from "~/trpc/server";
 import { FacetPanel } from "./_explore/facet-panel";
 import { exploreHref, loadExploreParams } from "./_explore/params";
 import { ScenarioTable } from "./_explore/scenario-table";
+import { chartsHref } from "./charts/params";
 
 export const metadata: Metadata = { title: "Explore" };
 
@@ -25,8 +26,18 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
           <h1 id="scenarios-heading" className="text-xl font-semibold">
             Scenarios
           </h1>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status">
-            {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
+          <p className="flex items-baseline gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+            <span role="status">
+              {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
+            </span>
+            {view.scenarios.length > 0 ? (
+              <Link
+                className="text-blue-700 hover:underline dark:text-blue-400"
+                href={chartsHref("/charts", { ...filters, view: "crossover" })}
+              >
+                Chart {filtered ? "these" : "all"} →
+              </Link>
+            ) : null}
           </p>
         </div>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">

@@ -2,6 +2,7 @@
 // Pure, so it is tested with seed figures; the crossover arithmetic itself is @cnibench/analysis's.
 import {
   degradation,
+  featureOverheads,
   findCrossovers,
   formatCrossover,
   formatNumber,
@@ -53,11 +54,29 @@ const withoutKeys = (params: Params, keys: readonly string[]): Params =>
 
 const paramsLabel = (params: Params): string => {
   const entries = Object.entries(params).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return "all";
+  if (entries.length === 0) return "(no other params)";
   return entries
     .map(([k, v]) => (typeof v === "number" ? `${k} ${new Intl.NumberFormat("en-US").format(v)}` : `${k} ${String(v)}`))
     .join(" · ");
 };
+
+export type BarValue = Pick<
+  Figure,
+  "qualifier" | "low" | "high" | "params" | "bundleId" | "sourceTitle" | "sourceUrl"
+> & {
+  y: number;
+};
+
+const barValue = (f: Figure): BarValue => ({
+  y: f.value,
+  qualifier: f.qualifier,
+  low: f.low,
+  high: f.high,
+  params: f.params,
+  bundleId: f.bundleId,
+  sourceTitle: f.sourceTitle,
+  sourceUrl: f.sourceUrl,
+});
 
 export type BarsData = {
   metric: string;
@@ -66,10 +85,7 @@ export type BarsData = {
   series: SeriesInfo[];
   data: {
     category: string;
-    values: Record<
-      string,
-      { y: number; qualifier: Figure["qualifier"]; low: number | null; high: number | null; params: Params } | undefined
-    >;
+    values: Record<string, BarValue | undefined>;
   }[];
 };
 
@@ -101,7 +117,7 @@ export function barsOf(
   for (const f of selected) {
     const category = paramsLabel(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
-    entry.values[f.scenarioId] = { y: f.value, qualifier: f.qualifier, low: f.low, high: f.high, params: f.params };
+    entry.values[f.scenarioId] = barValue(f);
     categories.set(category, entry);
   }
   const data = [...categories.values()].sort((a, b) => a.category.localeCompare(b.category, "en", { numeric: true }));
@@ -136,6 +152,8 @@ export type CrossoverPoint = {
   params: Params;
   bundleId: string;
   scenarioId: string;
+  sourceTitle: string | null;
+  sourceUrl: string | null;
 };
 
 export type CrossoverData = {
@@ -206,7 +224,8 @@ export function crossoverOf(
     })),
   }));
   const result = findCrossovers(absolute, better);
-  const words = { xLabel: xWords[query.x] ?? query.x };
+  // Five significant digits: a crossing between steps of thousands reads "≈19,650", not "≈19,650.0".
+  const words = { xLabel: xWords[query.x] ?? query.x, significantDigits: 5 };
   const drawn =
     query.y === "absolute"
       ? absolute
@@ -238,14 +257,96 @@ export function crossoverOf(
         params: f.params,
         bundleId: f.bundleId,
         scenarioId: f.scenarioId,
+        sourceTitle: f.sourceTitle,
+        sourceUrl: f.sourceUrl,
       })),
     })),
     markers: result.crossovers.map((c) => {
       const line = drawnById.get(c.overtaker.id);
       const y = query.y === "absolute" ? c.value : ((line && readAt(line.points, c.x)?.value) ?? 0);
-      return { x: c.x, y, label: `≈${formatNumber(c.x)}` };
+      return { x: c.x, y, label: `≈${formatNumber(c.x, 5)}` };
     }),
     sentences: result.crossovers.map((c) => formatCrossover(c, words)),
     undecided: result.undecided.map((c) => formatUndecidedCrossing(c, words)),
   };
+}
+
+const featureWords: Record<string, Record<string, string>> = {
+  policy: { l3l4: "L3/L4 policy", l7: "L7 policy" },
+  hubble: { on: "Hubble on" },
+};
+
+/**
+ * Overheads of policies and Hubble per scenario, computed from the raw RPS pairs (policy none vs
+ * l3l4/l7, Hubble off vs on with all other params equal): a bar per scenario, a group per feature.
+ */
+export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+  const labels = seriesLabels(scenarios);
+  const categories = new Map<string, BarsData["data"][number]>();
+  const present = new Set<string>();
+  for (const s of scenarios) {
+    const own = figures.filter((f) => f.scenarioId === s.id && f.metric === "http.rps");
+    for (const [param, base] of [
+      ["policy", "none"],
+      ["hubble", "off"],
+    ] as const) {
+      for (const o of featureOverheads(own, { param, base })) {
+        if (o.overheadPercent === null) continue;
+        const variant = String(o.variant);
+        const rest = withoutKeys(o.params as Params, ["policy", "hubble", "services", "target"]);
+        const category = `${featureWords[param]?.[variant] ?? `${param} ${variant}`} · ${paramsLabel(rest)}`;
+        const entry = categories.get(category) ?? { category, values: {} };
+        // The figure with the feature on carries the link; its base is in the same bundle or beside it.
+        entry.values[s.id] = {
+          ...barValue(o.with as Figure),
+          y: o.overheadPercent,
+          qualifier: o.approximate ? "approx" : null,
+          low: null,
+          high: null,
+        };
+        categories.set(category, entry);
+        present.add(s.id);
+      }
+    }
+  }
+  if (categories.size === 0) return null;
+  return {
+    metric: "http.rps",
+    title: "Feature overhead on HTTP requests per second",
+    unit: "%",
+    series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
+    data: [...categories.values()].sort((a, b) => a.category.localeCompare(b.category, "en", { numeric: true })),
+  };
+}
+
+/** The bar-chart views and the metrics each draws, one chart per metric. */
+export const barViews = {
+  latency: {
+    title: "Latency / RTT",
+    metrics: ["tcp.rr.latency", "tcp.crr.latency", "http.latency", "pod.rtt", "dns.latency"],
+  },
+  throughput: { title: "Throughput", metrics: ["tcp.throughput", "udp.throughput", "udp.loss", "tcp.rr.rate"] },
+  resources: { title: "Resources", metrics: ["cpu.usage", "memory.usage", "bpf.map.memory", "bpf.map.count"] },
+  overheads: { title: "Overheads", metrics: ["http.rps"] },
+} as const;
+export type BarView = keyof typeof barViews;
+
+/** Every chart of a bar view for these scenarios; empty charts are left out. */
+export function barView(
+  view: BarView,
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  options: { percentile: string },
+): (BarsData & { references: { y: number; label: string }[] })[] {
+  if (view === "overheads") {
+    const o = overheadsOf(scenarios, figures);
+    return o ? [{ ...o, references: [] }] : [];
+  }
+  const fixed: Params = view === "latency" ? { percentile: options.percentile } : {};
+  return barViews[view].metrics.flatMap((metric) => {
+    const bars = barsOf(metric, scenarios, figures, { fixed });
+    if (!bars) return [];
+    const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
+    return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
+  });
 }

@@ -1,7 +1,9 @@
+import { chartsRouter } from "./routers/charts";
 import { scenariosRouter } from "./routers/scenarios";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
+  charts: chartsRouter,
   scenarios: scenariosRouter,
 });
 

@@ -67,8 +67,22 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
   },
   { id: "provider", header: "Cloud", accessorFn: (r) => r.provider },
   { id: "sku", header: "Instance type", accessorFn: (r) => r.sku },
-  { id: "kernel", header: "Kernel", accessorFn: (r) => r.kernel },
-  { id: "k8s", header: "Kubernetes", accessorFn: (r) => r.kubernetesVersion },
+  {
+    id: "kernel",
+    header: () => (
+      <span>
+        Kernel
+        <span className="block font-normal">Kubernetes</span>
+      </span>
+    ),
+    accessorFn: (r) => r.kernel,
+    cell: ({ row }) => (
+      <>
+        {row.original.kernel}
+        <div className="text-xs text-zinc-500">{row.original.kubernetesVersion}</div>
+      </>
+    ),
+  },
   ...figures.map(figureColumn),
   { id: "bundles", header: "Bundles", accessorFn: (r) => r.bundleCount, meta: { numeric: true } },
 ];

@@ -50,6 +50,8 @@ export const figureSchema = z.object({
   aggregate: z.enum(aggregates).nullable(),
   better: z.enum(betterValues),
   measuredAt: z.date(),
+  sourceTitle: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
 });
 
 const keyFigureSchema = figureSchema.pick({

@@ -1,0 +1,217 @@
+import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
+import { facetDefinitions, facetKeys } from "@cnibench/db";
+import { metricCatalogue } from "@cnibench/schema";
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { SearchParams } from "nuqs/server";
+import { webEnv } from "~/env";
+import { api } from "~/trpc/server";
+import { exploreHref } from "../_explore/params";
+import { ChartControls } from "./controls";
+import { chartsHref, loadChartParams, parseWhere, type View, views } from "./params";
+
+export const metadata: Metadata = { title: "Charts" };
+
+const viewTitles: Record<View, string> = {
+  crossover: "Crossover",
+  latency: "Latency / RTT",
+  throughput: "Throughput",
+  resources: "Resources",
+  overheads: "Overheads",
+};
+
+const xParams = ["services", "qps", "concurrency", "streams", "pods"];
+const xWords: Record<string, string> = { services: "Services", qps: "target QPS", pods: "pods" };
+
+type Link = { label: string; href: string };
+
+export default async function ChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await loadChartParams(searchParams);
+  const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
+  const scope = { filters, scenarioIds: params.scenario ?? undefined };
+  const trpc = await api();
+  const apiUrl = webEnv().publicApiUrl;
+  const linksOf = (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }): Link[] => [
+    { label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` },
+    ...(p.sourceUrl ? [{ label: p.sourceTitle ?? "source", href: p.sourceUrl }] : []),
+  ];
+  const scopeWords = [
+    ...facetKeys.flatMap((k) => (params[k]?.length ? [`${facetDefinitions[k].title}: ${params[k].join(", ")}`] : [])),
+    ...(params.scenario?.length ? [`${params.scenario.length} chosen scenarios`] : []),
+  ];
+
+  return (
+    <div className="space-y-5">
+      <header className="space-y-1">
+        <h1 className="text-xl font-semibold">Charts</h1>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {scopeWords.length > 0 ? `Scenarios where ${scopeWords.join(" · ")}.` : "All scenarios."}{" "}
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" href={exploreHref("/", params)}>
+            Change in Explore
+          </Link>
+        </p>
+      </header>
+      <nav aria-label="Chart views" className="border-b border-zinc-200 dark:border-zinc-800">
+        <ul className="-mb-px flex flex-wrap gap-1">
+          {views.map((v) => (
+            <li key={v}>
+              <Link
+                href={chartsHref("/charts", { ...params, view: v })}
+                aria-current={v === params.view ? "page" : undefined}
+                className={`inline-block border-b-2 px-3 py-2 text-sm ${v === params.view ? "border-blue-600 font-medium text-blue-800 dark:text-blue-300" : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}`}
+              >
+                {viewTitles[v]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <ChartControls
+        view={params.view}
+        metrics={metricCatalogue.map((m) => ({ key: m.key, label: `${m.label} (${m.unit})` }))}
+        xParams={xParams.includes(params.x) ? xParams : [params.x, ...xParams]}
+      />
+      {params.view === "crossover" ? (
+        <Crossover params={params} scope={scope} linksOf={linksOf} />
+      ) : (
+        <Bars view={params.view} percentile={params.percentile} scope={scope} linksOf={linksOf} />
+      )}
+    </div>
+  );
+
+  async function Crossover(props: {
+    params: typeof params;
+    scope: typeof scope;
+    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => Link[];
+  }) {
+    const where = parseWhere(props.params.where);
+    const data = await trpc.charts.crossover({
+      ...props.scope,
+      metric: props.params.metric,
+      x: props.params.x,
+      where,
+      y: props.params.y,
+    });
+    const xLabel = `${xWords[data.xParam] ?? data.xParam} (count)`;
+    const whereChips = props.params.where.map((w) => (
+      <Link
+        key={w}
+        href={chartsHref("/charts", { ...props.params, where: props.params.where.filter((x) => x !== w) })}
+        className="rounded-full border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        title="Remove this condition"
+      >
+        {w.replace("=", " = ")} ✕
+      </Link>
+    ));
+    if (data.series.length === 0) {
+      return (
+        <Empty>
+          No scenario here measured {data.title} at two or more values of “{data.xParam}”
+          {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
+        </Empty>
+      );
+    }
+    const summary = (
+      <div className="space-y-1">
+        {data.sentences.length > 0 ? (
+          <ul>
+            {data.sentences.map((s) => (
+              <li key={s} className="font-medium">
+                {s}.
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>No line overtakes another within the measured range.</p>
+        )}
+        {data.undecided.map((s) => (
+          <p key={s} className="text-amber-800 dark:text-amber-300">
+            {s}.
+          </p>
+        ))}
+        <p className="text-xs text-zinc-500">
+          Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
+          {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
+        </p>
+        {whereChips.length > 0 ? (
+          <div className="flex flex-wrap items-center gap-1 text-xs">Only figures with {whereChips}</div>
+        ) : null}
+      </div>
+    );
+    return (
+      <LineSeriesChart
+        title={`${data.title} by ${xWords[data.xParam] ?? data.xParam}`}
+        summary={summary}
+        series={data.series.map((s) => ({
+          id: s.id,
+          label: s.label,
+          points: s.points.map((p) => ({
+            x: p.x,
+            y: p.y,
+            qualifier: p.qualifier,
+            low: p.low,
+            high: p.high,
+            params: p.params,
+            links: [{ label: "scenario", href: `/scenarios/${p.scenarioId}` }, ...props.linksOf(p)],
+          })),
+        }))}
+        markers={data.markers}
+        xLabel={xLabel}
+        yLabel={props.params.y === "degradation" ? "change vs first step (%)" : `${data.title} (${data.unit})`}
+        unit={data.unit}
+        xScale={props.params.scale}
+        filename={`cnibench-${data.metric}-by-${data.xParam}${props.params.y === "degradation" ? "-degradation" : ""}`}
+      />
+    );
+  }
+
+  async function Bars(props: {
+    view: Exclude<View, "crossover">;
+    percentile: string;
+    scope: typeof scope;
+    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => Link[];
+  }) {
+    const charts = await trpc.charts.bars({ ...props.scope, view: props.view, percentile: props.percentile });
+    if (charts.length === 0) {
+      return <Empty>None of these scenarios has {viewTitles[props.view].toLowerCase()} figures.</Empty>;
+    }
+    return (
+      <div className="grid gap-5 xl:grid-cols-2">
+        {charts.map((c) => (
+          <GroupedBarChart
+            key={c.metric}
+            title={props.view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${props.percentile}` : c.title}
+            summary={
+              props.view === "overheads" ? (
+                <p className="text-xs text-zinc-500">
+                  (RPS without the feature − RPS with it) ÷ RPS without it, from the raw figures; positive means the
+                  feature costs.
+                </p>
+              ) : undefined
+            }
+            series={c.series}
+            data={c.data.map((d) => ({
+              category: d.category,
+              values: Object.fromEntries(
+                Object.entries(d.values).map(([id, v]) => [id, v && { ...v, links: props.linksOf(v) }]),
+              ),
+            }))}
+            categoryLabel={props.view === "overheads" ? "feature" : "params"}
+            yLabel={`${c.unit}`}
+            unit={c.unit}
+            references={c.references}
+            filename={`cnibench-${props.view}-${c.metric}`}
+          />
+        ))}
+      </div>
+    );
+  }
+}
+
+function Empty({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+// The chart view's state in the URL: scope (the explorer's filters or exact scenarios), view, and
+// each view's choices. Defaults open TKE's headline chart: short-connection RPS against Services.
+import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { filterParams } from "../_explore/params";
+
+export const views = ["crossover", "latency", "throughput", "resources", "overheads"] as const;
+export type View = (typeof views)[number];
+
+export const chartParams = {
+  ...filterParams,
+  scenario: parseAsNativeArrayOf(parseAsString),
+  view: parseAsStringLiteral(views).withDefault("crossover"),
+  metric: parseAsString.withDefault("http.rps"),
+  x: parseAsString.withDefault("services"),
+  /** Params every plotted figure must have, as key=value. */
+  where: parseAsNativeArrayOf(parseAsString).withDefault(["connection=short"]),
+  y: parseAsStringLiteral(["absolute", "degradation"] as const).withDefault("absolute"),
+  scale: parseAsStringLiteral(["linear", "log"] as const).withDefault("linear"),
+  percentile: parseAsStringLiteral(["p50", "p90", "p99"] as const).withDefault("p99"),
+};
+
+export const loadChartParams = createLoader(chartParams);
+export const chartsHref = createSerializer(chartParams);
+
+/** "concurrency=64" → ["concurrency", 64]; numbers and booleans are typed as stored. */
+export function parseWhere(entries: readonly string[]): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf("=");
+    if (at <= 0) continue;
+    const key = entry.slice(0, at);
+    const raw = entry.slice(at + 1);
+    out[key] = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw === "true" ? true : raw === "false" ? false : raw;
+  }
+  return out;
+}

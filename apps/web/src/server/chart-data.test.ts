@@ -1,0 +1,149 @@
+// Chart shaping with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Figure, ScenarioSummary } from "@cnibench/db";
+import { parseBundle } from "@cnibench/schema";
+import { describe, expect, it } from "vitest";
+import { barView, crossoverOf, overheadsOf, seriesLabels } from "./chart-data";
+
+const bundles = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../demo-data/bundles");
+
+function load(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: Figure[] } {
+  const scenarios: ScenarioSummary[] = [];
+  const figures: Figure[] = [];
+  for (const [id, names] of Object.entries(files)) {
+    for (const name of names) {
+      const parsed = parseBundle(JSON.parse(fs.readFileSync(path.join(bundles, name), "utf8")));
+      if (!parsed.ok) throw new Error(`${name} does not parse`);
+      const b = parsed.bundle;
+      if (!scenarios.some((s) => s.id === id)) {
+        scenarios.push({
+          id,
+          label: b.cni.label ?? b.cni.name,
+          provider: b.cluster.provider,
+          region: b.cluster.region,
+          kubernetesVersion: b.cluster.kubernetesVersion,
+          nodeCount: b.cluster.nodeCount,
+          sku: b.node.sku,
+          vcpus: b.node.vcpus,
+          memoryGiB: b.node.memoryGiB,
+          nicGbps: b.node.nicGbps,
+          os: b.node.os,
+          kernel: b.node.kernel,
+          cni: b.cni,
+          sources: [],
+          bundleCount: 1,
+          lastRunAt: null,
+        });
+      }
+      for (const m of b.measurements) {
+        figures.push({
+          ...m,
+          id: `${name}#${m.position}`,
+          scenarioId: id,
+          bundleId: name,
+          measuredAt: new Date(0),
+          sourceTitle: b.source?.title ?? null,
+          sourceUrl: b.source?.url ?? null,
+        });
+      }
+    }
+  }
+  return { scenarios, figures };
+}
+
+const tke = load({
+  a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
+  b: [
+    "tke-b-cilium-native-service-scale.json",
+    "tke-b-cilium-native-main.json",
+    "tke-b-cilium-native-hubble-policy.json",
+  ],
+  c: [
+    "tke-c-cilium-overlay-service-scale.json",
+    "tke-c-cilium-overlay-main.json",
+    "tke-c-cilium-overlay-hubble-policy.json",
+  ],
+});
+
+const shortRps = { metric: "http.rps", x: "services", where: { connection: "short" } } as const;
+
+describe("crossoverOf", () => {
+  it("draws a line per cluster and finds where Cilium overtakes iptables, by linear interpolation", () => {
+    const data = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "absolute" });
+    expect(data.series.map((s) => [s.label, s.points.length])).toEqual([
+      ["kube-proxy iptables", 5],
+      ["Cilium Native", 5],
+      ["Cilium Overlay", 5],
+    ]);
+    // Overlay vs iptables between 10k (12,746 vs 17,261) and 20k (13,080 vs 12,916):
+    // 10,000 + 10,000 × 4,515 / (4,515 + 164) = 19,649.5. Native: 20,000 + 10,000 × 1,101 / 2,330 = 24,725.3.
+    expect(data.markers.map((m) => Math.round(m.x))).toEqual([19649, 24725]);
+    expect(data.sentences).toEqual([
+      "Cilium Overlay overtakes kube-proxy iptables at ≈19,649 Services",
+      "Cilium Native overtakes kube-proxy iptables at ≈24,725 Services",
+    ]);
+    expect(data.unit).toBe("req/s");
+  });
+
+  it("draws degradation against each line's baseline and keeps the crossovers computed on the values", () => {
+    const data = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "degradation" });
+    const iptables = data.series.find((s) => s.label === "kube-proxy iptables");
+    // The seed's own column: −29.1 %, −45.0 %, −58.8 %, −71.1 %.
+    expect(iptables?.points.map((p) => Math.round(p.y * 10) / 10)).toEqual([0, -29.1, -45, -58.8, -71.1]);
+    expect(data.unit).toBe("%");
+    expect(data.markers.map((m) => Math.round(m.x))).toEqual([19649, 24725]);
+  });
+
+  it("draws nothing for a metric nobody measured along that param", () => {
+    const data = crossoverOf(tke.scenarios, tke.figures, {
+      metric: "tcp.throughput",
+      x: "services",
+      where: {},
+      y: "absolute",
+    });
+    expect(data.series).toEqual([]);
+    expect(data.sentences).toEqual([]);
+  });
+});
+
+describe("overheadsOf", () => {
+  it("computes policy and Hubble overheads from the raw RPS pairs", () => {
+    const bars = overheadsOf(tke.scenarios, tke.figures);
+    const l7 = bars?.data.find((d) => d.category.startsWith("L7 policy"));
+    // Overlay: (101,514 − 11,483) / 101,514 = 88.69 %.
+    expect(l7?.values.c?.y).toBeCloseTo(88.69, 2);
+    expect(l7?.values.b?.y).toBeGreaterThan(80);
+    expect(l7?.values.a).toBeUndefined();
+    const hubble = bars?.data.find((d) => d.category.startsWith("Hubble on"));
+    // Overlay: (101,675 − 101,434) / 101,675 = 0.24 %.
+    expect(hubble?.values.c?.y).toBeCloseTo(0.237, 2);
+  });
+});
+
+describe("barView", () => {
+  it("groups latency by the chosen percentile, a bar per cluster", () => {
+    const charts = barView("latency", tke.scenarios, tke.figures, { percentile: "p99" });
+    const rr = charts.find((c) => c.metric === "tcp.rr.latency");
+    expect(rr?.unit).toBe("µs");
+    expect(rr?.series.map((s) => s.label)).toEqual(["kube-proxy iptables", "Cilium Native", "Cilium Overlay"]);
+    expect(rr?.data).toHaveLength(1);
+    expect(rr?.data[0]?.values.c?.y).toBe(118);
+  });
+});
+
+describe("seriesLabels", () => {
+  it("tells apart scenarios that share a label by what differs", () => {
+    const [a, b] = tke.scenarios;
+    if (!a || !b) throw new Error("fixture");
+    const labels = seriesLabels([
+      { ...a, label: "Cilium", cni: { ...a.cni, settings: { "bpf.hostLegacyRouting": true } } },
+      { ...b, label: "Cilium", kernel: a.kernel, cni: { ...b.cni, settings: { "bpf.hostLegacyRouting": false } } },
+    ]);
+    expect([...labels.values()]).toEqual([
+      "Cilium (bpf.hostLegacyRouting=true)",
+      "Cilium (bpf.hostLegacyRouting=false)",
+    ]);
+  });
+});

@@ -1,0 +1,32 @@
+import { chartView, DEFAULT_WORKSPACE } from "@cnibench/db";
+import { barView, barViews, crossoverOf } from "../chart-data";
+import { createTRPCRouter, publicProcedure } from "../trpc";
+import { barsInputSchema, barsOutputSchema, crossoverInputSchema, crossoverOutputSchema } from "./charts.types";
+
+export const chartsRouter = createTRPCRouter({
+  /** A metric along a numeric param, one line per scenario, with the crossovers between lines. */
+  crossover: publicProcedure
+    .input(crossoverInputSchema)
+    .output(crossoverOutputSchema)
+    .query(async ({ ctx, input }) => {
+      const { scenarios, figures } = await chartView(ctx.db, DEFAULT_WORKSPACE.slug, {
+        filters: input.filters,
+        scenarioIds: input.scenarioIds,
+        metrics: [input.metric],
+      });
+      return crossoverOf(scenarios, figures, input);
+    }),
+
+  /** The bar charts of one view (latency, throughput, resources, overheads). */
+  bars: publicProcedure
+    .input(barsInputSchema)
+    .output(barsOutputSchema)
+    .query(async ({ ctx, input }) => {
+      const { scenarios, figures } = await chartView(ctx.db, DEFAULT_WORKSPACE.slug, {
+        filters: input.filters,
+        scenarioIds: input.scenarioIds,
+        metrics: barViews[input.view].metrics,
+      });
+      return barView(input.view, scenarios, figures, { percentile: input.percentile });
+    }),
+});

@@ -1,0 +1,85 @@
+import { qualifiers } from "@cnibench/schema";
+import { z } from "zod";
+import { exploreInputSchema } from "./scenarios.types";
+
+const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+const params = z.record(z.string(), paramValue);
+
+/** Which scenarios a chart covers: the explorer's filters, or exactly the listed ids. */
+export const chartScopeSchema = z.object({
+  filters: exploreInputSchema,
+  scenarioIds: z.array(z.string().max(100)).max(50).optional(),
+});
+
+export const crossoverInputSchema = chartScopeSchema.extend({
+  metric: z.string().min(1).max(100),
+  x: z.string().min(1).max(100),
+  where: z.record(z.string().max(100), paramValue),
+  y: z.enum(["absolute", "degradation"]),
+});
+
+export const crossoverOutputSchema = z.object({
+  metric: z.string(),
+  title: z.string(),
+  unit: z.string(),
+  xParam: z.string(),
+  series: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      scenarioId: z.string(),
+      points: z.array(
+        z.object({
+          x: z.number(),
+          y: z.number(),
+          qualifier: z.enum(qualifiers).nullable(),
+          low: z.number().nullable(),
+          high: z.number().nullable(),
+          params,
+          bundleId: z.string(),
+          scenarioId: z.string(),
+          sourceTitle: z.string().nullable(),
+          sourceUrl: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
+  sentences: z.array(z.string()),
+  undecided: z.array(z.string()),
+});
+
+export const barsInputSchema = chartScopeSchema.extend({
+  view: z.enum(["latency", "throughput", "resources", "overheads"]),
+  percentile: z.string().max(20),
+});
+
+export const barsOutputSchema = z.array(
+  z.object({
+    metric: z.string(),
+    title: z.string(),
+    unit: z.string(),
+    series: z.array(z.object({ id: z.string(), label: z.string() })),
+    data: z.array(
+      z.object({
+        category: z.string(),
+        values: z.record(
+          z.string(),
+          z
+            .object({
+              y: z.number(),
+              qualifier: z.enum(qualifiers).nullable(),
+              low: z.number().nullable(),
+              high: z.number().nullable(),
+              params,
+              bundleId: z.string(),
+              sourceTitle: z.string().nullable(),
+              sourceUrl: z.string().nullable(),
+            })
+            .optional(),
+        ),
+      }),
+    ),
+    references: z.array(z.object({ y: z.number(), label: z.string() })),
+  }),
+);

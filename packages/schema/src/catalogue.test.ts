@@ -52,6 +52,22 @@ describe("metric catalogue", () => {
     expect(findMetric("bpf.map.memory")?.params).toEqual(["map", "maxEntries"]);
   });
 
+  // Params the demo data (demo-data/bundles) uses beyond DESIGN.md's table, named once here so that
+  // uploaders copying them find them documented.
+  it.each([
+    ["pod.rtt", "stat"], // EKS: iperf3 mean RTT, stat "avg"
+    ["http.latency", "stat"], // EKS kube-proxy table: "HTTP avg"
+    ["conn.setup.latency", "stat"], // EKS: "Conn Setup Avg"
+    ["memory.usage", "measure"], // TKE: "Cilium Agent RSS", measure "rss"
+    ["cpu.usage", "pods"], // AKS scale tests: 100K / 60K pods
+    ["cpu.usage", "networkPolicies"], // AKS scale tests: 2K network policies
+    ["memory.usage", "networkPolicies"],
+    ["tcp.throughput", "services"], // EKS Service-scaling tables
+    ["dns.latency", "services"],
+  ] as const)("documents %s param %s", (key, param) => {
+    expect(findMetric(key)?.params).toContain(param);
+  });
+
   it("does not find metrics outside it", () => {
     expect(findMetric("x.dns.qps")).toBeUndefined();
     expect(findMetric("tcp.Throughput")).toBeUndefined();

@@ -23,7 +23,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "higher",
     label: "TCP throughput",
     description: "Bulk TCP bandwidth between two endpoints (iperf3, netperf TCP_STREAM).",
-    params: ["path", "streams", "sameNode", "messageSize"],
+    params: ["path", "streams", "sameNode", "messageSize", "services"],
   },
   {
     key: "udp.throughput",
@@ -55,7 +55,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "lower",
     label: "HTTP latency",
     description: "HTTP request latency at a percentile, usually at a fixed request rate.",
-    params: ["percentile", "qps", "connection", "services"],
+    params: ["percentile", "stat", "qps", "connection", "services"],
   },
   {
     key: "tcp.rr.latency",
@@ -87,7 +87,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "lower",
     label: "Pod-to-pod round-trip time",
     description: "Round-trip time between two pods (ping or a prober).",
-    params: ["percentile"],
+    params: ["percentile", "stat"],
   },
   {
     key: "dns.latency",
@@ -95,7 +95,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "lower",
     label: "DNS resolution latency",
     description: "Time to resolve a name from a pod through the cluster DNS.",
-    params: ["percentile"],
+    params: ["percentile", "services"],
   },
   {
     key: "cpu.usage",
@@ -103,7 +103,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "lower",
     label: "CPU usage",
     description: "CPU used by a datapath component (cilium-agent, kube-proxy, …) per node.",
-    params: ["component", "stat", "services"],
+    params: ["component", "stat", "services", "pods", "networkPolicies"],
   },
   {
     key: "memory.usage",
@@ -111,7 +111,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "lower",
     label: "Memory usage",
     description: "Memory used by a datapath component (cilium-agent, kube-proxy, …) per node.",
-    params: ["component", "stat", "services"],
+    params: ["component", "stat", "measure", "services", "pods", "networkPolicies"],
   },
   {
     key: "service.routing.latency",
@@ -167,7 +167,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     better: "lower",
     label: "Connection setup latency",
     description: "Time to establish a new TCP connection through a Service.",
-    params: ["services"],
+    params: ["stat", "services"],
   },
   {
     key: "kubeproxy.sync",

@@ -28,6 +28,7 @@ describe("convertValue with figures from the seeds", () => {
     [0.2, "vCPU", "millicores", 200],
     // AKS: "from 16,003.7 to 20,396.9" transactions per second; one per-second dimension
     [16003.7, "tps", "trans/s", 16003.7],
+    [20396.9, "Transactions/sec", "trans/s", 20396.9],
     [999.6, "QPS", "req/s", 999.6],
     [20.39, "percent", "%", 20.39],
     [10059, "rules", "count", 10059],
@@ -76,6 +77,7 @@ describe("unit lookup", () => {
     ["rps", "req/s"],
     ["requests/s", "req/s"],
     ["transactions/s", "trans/s"],
+    ["transactions/sec", "trans/s"],
     ["bytes", "B"],
     ["Mbit / s", "Mbit/s"],
     ["entries", "count"],

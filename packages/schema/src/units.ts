@@ -52,7 +52,12 @@ const units: readonly UnitDefinition[] = [
 
   // events per second: different words for "how many per second", so they convert 1:1
   { symbol: "req/s", dimension: "rate", factor: 1, spellings: ["requests/s", "rps", "qps", "req/sec", "queries/s"] },
-  { symbol: "trans/s", dimension: "rate", factor: 1, spellings: ["transactions/s", "tps", "trans/sec"] },
+  {
+    symbol: "trans/s",
+    dimension: "rate",
+    factor: 1,
+    spellings: ["transactions/s", "tps", "trans/sec", "transactions/sec"],
+  },
   { symbol: "ops/s", dimension: "rate", factor: 1, spellings: ["operations/s", "ops"] },
   { symbol: "conn/s", dimension: "rate", factor: 1, spellings: ["connections/s", "cps"] },
   { symbol: "pkt/s", dimension: "rate", factor: 1, spellings: ["packets/s", "pps"] },

@@ -254,7 +254,9 @@ describe("reading bundles back", () => {
       "id,scenarioId,clusterName,sourceTitle,sourceUrl,collectorName,runAt,receivedAt,measurementCount",
     );
     expect(lines.length - 1).toBe(Number(res.headers.get("x-total-count")));
-    expect(lines[1]).toContain(`,${scenarioId},tke-c,Cilium Network Performance Benchmark,,network-benchmark.sh,,`);
+    expect(lines[1]).toContain(
+      `,${scenarioId},tke-c,Cilium Network Performance Benchmark,${(exampleBundle().source as { url: string }).url},network-benchmark.sh,,`,
+    );
   });
 
   it("400 for a bad query, naming the parameter", async () => {
@@ -277,6 +279,7 @@ describe("reading bundles back", () => {
       "/readyz",
       "/v1/bundles",
       "/v1/bundles/{id}",
+      "/v1/import",
       "/v1/openapi.json",
       "/v1/schema",
     ]);

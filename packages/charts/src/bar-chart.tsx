@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import {
   Bar,
   BarChart,
@@ -12,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { ChartFrame, type Selected } from "./chart-frame";
+import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatParams, qualifierWords } from "./format";
 import { colorAt } from "./palette";
 import type { BarDatum, ChartPoint } from "./types";
@@ -36,14 +35,7 @@ type Row = { category: string } & Record<string, number | string | undefined>;
 
 /** Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. */
 export function GroupedBarChart({ height = 340, ...props }: Props) {
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const [selected, setSelected] = useState<Selected>(null);
-  const toggle = (id: string) =>
-    setHidden((h) => {
-      const next = new Set(h);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const { hidden, toggle, selected, setSelected } = useChartState();
   const rows: Row[] = props.data.map((d) => ({
     category: d.category,
     ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),

@@ -123,3 +123,16 @@ export function ChartFrame(props: Props) {
     </figure>
   );
 }
+
+/** What a chart's reader changes: series hidden from the legend, and the point kept below it. */
+export function useChartState() {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useState<Selected>(null);
+  const toggle = (id: string) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  return { hidden, toggle, selected, setSelected };
+}

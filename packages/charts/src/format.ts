@@ -38,9 +38,10 @@ export const qualifierWords: Record<Qualifier, string> = {
 
 /** Params as people read them: "connection short · concurrency 64 · services 20,000". */
 export function formatParams(params: Record<string, string | number | boolean>): string {
-  const parts = Object.entries(params).map(
-    ([k, v]) => `${k} ${typeof v === "number" ? new Intl.NumberFormat("en-US").format(v) : String(v)}`,
-  );
+  // Sorted by name: the database returns JSON keys in its own order, and rows must read alike.
+  const parts = Object.entries(params)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k} ${typeof v === "number" ? new Intl.NumberFormat("en-US").format(v) : String(v)}`);
   return parts.length > 0 ? parts.join(" · ") : "—";
 }
 

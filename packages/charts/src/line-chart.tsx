@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import {
   CartesianGrid,
   Line,
@@ -12,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { ChartFrame, type Selected } from "./chart-frame";
+import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatNumber, formatParams, qualifierWords } from "./format";
 import { colorAt, dashAt } from "./palette";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
@@ -36,14 +35,7 @@ type Props = {
  * Qualified figures are drawn hollow; on a log axis, x ≤ 0 (a baseline) cannot be drawn and is said so.
  */
 export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
-  const [selected, setSelected] = useState<Selected>(null);
-  const toggle = (id: string) =>
-    setHidden((h) => {
-      const next = new Set(h);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const { hidden, toggle, selected, setSelected } = useChartState();
   const drawable = (p: ChartPoint) => xScale === "linear" || p.x > 0;
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
   const csv = [

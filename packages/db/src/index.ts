@@ -39,5 +39,6 @@ export {
   TokenNameTakenError,
   type TokenSummary,
 } from "./tokens.ts";
-export { chartView, exploreView, scenarioView } from "./views.ts";
+export { createPermalink, getPermalink, type Pin } from "./permalinks.ts";
+export { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";

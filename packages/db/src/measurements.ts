@@ -42,7 +42,12 @@ const toFigure = ({ id, ...row }: Row): Figure => ({ ...row, id: String(id) });
  */
 export async function latestFigures(
   db: Db,
-  filter: { scenarioIds: readonly string[]; metrics?: readonly string[] },
+  filter: {
+    scenarioIds: readonly string[];
+    metrics?: readonly string[];
+    /** Only figures of these bundles: what a permalink pinned. */
+    bundleIds?: readonly string[];
+  },
 ): Promise<Figure[]> {
   if (filter.scenarioIds.length === 0) return [];
   const rows = await db.$queryRaw<Row[]>`
@@ -50,6 +55,7 @@ export async function latestFigures(
     FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
     WHERE m."scenarioId" = ANY(${filter.scenarioIds}::text[])
       AND (${filter.metrics ?? null}::text[] IS NULL OR m.metric = ANY(${filter.metrics ?? null}::text[]))
+      AND (${filter.bundleIds ?? null}::text[] IS NULL OR m."bundleId" = ANY(${filter.bundleIds ?? null}::text[]))
     ORDER BY m."scenarioId", m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC,
       m.position`;
   return rows.map(toFigure);

@@ -32,6 +32,7 @@ describe("migrations from an empty database", () => {
       "Kernel",
       "Measurement",
       "NodeSku",
+      "Permalink",
       "Scenario",
       "Workspace",
       "_prisma_migrations",

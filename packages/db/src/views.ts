@@ -46,3 +46,19 @@ export async function chartView(
   const figures = await latestFigures(db, { scenarioIds: matching.map((s) => s.id), metrics: query.metrics });
   return { scenarios: matching, figures };
 }
+
+/**
+ * What a comparison is drawn from: the scenarios in the order given (the first is the baseline) and
+ * their current figures — or only those of the given bundles, for a permalink.
+ */
+export async function compareView(
+  db: Db,
+  workspaceSlug: string,
+  query: { scenarioIds: readonly string[]; bundleIds?: readonly string[] },
+) {
+  const found = await listScenarios(db, workspaceSlug, query.scenarioIds);
+  const byId = new Map(found.map((s) => [s.id, s]));
+  const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
+  const figures = await latestFigures(db, { scenarioIds: scenarios.map((s) => s.id), bundleIds: query.bundleIds });
+  return { scenarios, figures, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
+}

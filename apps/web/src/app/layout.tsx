@@ -12,6 +12,7 @@ export const metadata: Metadata = {
 const nav = [
   { href: "/", label: "Explore" },
   { href: "/charts", label: "Charts" },
+  { href: "/compare", label: "Compare" },
 ];
 
 export default function RootLayout({ children }: { children: ReactNode }) {

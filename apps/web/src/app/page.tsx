@@ -66,7 +66,20 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
               </ul>
             </EmptyState>
           ) : (
-            <ScenarioTable rows={view.scenarios} figureColumns={keyFigureColumns()} />
+            <>
+              <ScenarioTable rows={view.scenarios} figureColumns={keyFigureColumns()} />
+              <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
+                <button
+                  type="submit"
+                  className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+                >
+                  Compare selected
+                </button>
+                <span className="text-zinc-500">
+                  Tick 2–4 scenarios; the topmost is the baseline (you can change it on the next page).
+                </span>
+              </form>
+            </>
           )}
         </div>
       </section>

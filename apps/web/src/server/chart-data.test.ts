@@ -1,59 +1,9 @@
 // Chart shaping with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Figure, ScenarioSummary } from "@cnibench/db";
-import { parseBundle } from "@cnibench/schema";
 import { describe, expect, it } from "vitest";
 import { barView, crossoverOf, overheadsOf, seriesLabels } from "./chart-data";
+import { loadSeeds } from "./seed-figures";
 
-const bundles = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../demo-data/bundles");
-
-function load(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: Figure[] } {
-  const scenarios: ScenarioSummary[] = [];
-  const figures: Figure[] = [];
-  for (const [id, names] of Object.entries(files)) {
-    for (const name of names) {
-      const parsed = parseBundle(JSON.parse(fs.readFileSync(path.join(bundles, name), "utf8")));
-      if (!parsed.ok) throw new Error(`${name} does not parse`);
-      const b = parsed.bundle;
-      if (!scenarios.some((s) => s.id === id)) {
-        scenarios.push({
-          id,
-          label: b.cni.label ?? b.cni.name,
-          provider: b.cluster.provider,
-          region: b.cluster.region,
-          kubernetesVersion: b.cluster.kubernetesVersion,
-          nodeCount: b.cluster.nodeCount,
-          sku: b.node.sku,
-          vcpus: b.node.vcpus,
-          memoryGiB: b.node.memoryGiB,
-          nicGbps: b.node.nicGbps,
-          os: b.node.os,
-          kernel: b.node.kernel,
-          cni: b.cni,
-          sources: [],
-          bundleCount: 1,
-          lastRunAt: null,
-        });
-      }
-      for (const m of b.measurements) {
-        figures.push({
-          ...m,
-          id: `${name}#${m.position}`,
-          scenarioId: id,
-          bundleId: name,
-          measuredAt: new Date(0),
-          sourceTitle: b.source?.title ?? null,
-          sourceUrl: b.source?.url ?? null,
-        });
-      }
-    }
-  }
-  return { scenarios, figures };
-}
-
-const tke = load({
+const tke = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
   b: [
     "tke-b-cilium-native-service-scale.json",

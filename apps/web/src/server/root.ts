@@ -1,9 +1,11 @@
 import { chartsRouter } from "./routers/charts";
+import { compareRouter } from "./routers/compare";
 import { scenariosRouter } from "./routers/scenarios";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   charts: chartsRouter,
+  compare: compareRouter,
   scenarios: scenariosRouter,
 });
 

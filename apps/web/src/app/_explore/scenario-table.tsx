@@ -1,13 +1,6 @@
 "use client";
 
-import {
-  type ColumnDef,
-  flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
-  type SortingState,
-  useReactTable,
-} from "@tanstack/react-table";
+import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
@@ -37,12 +30,26 @@ const figureColumn = ({ key, title, unit }: FigureColumn): ColumnDef<ScenarioRow
     </span>
   ),
   accessorFn: (r) => r.keyFigures[key]?.value,
-  sortUndefined: "last",
   cell: ({ row }) => <FigureCell figure={row.original.keyFigures[key]} />,
   meta: { numeric: true },
 });
 
 const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
+  {
+    id: "compare",
+    header: () => <span className="sr-only">Compare</span>,
+    enableSorting: false,
+    cell: ({ row }) => (
+      <input
+        type="checkbox"
+        name="s"
+        value={row.original.id}
+        form="compare-form"
+        aria-label={`Compare ${row.original.label}`}
+        className="accent-blue-600"
+      />
+    ),
+  },
   {
     id: "scenario",
     header: "Scenario",
@@ -92,9 +99,13 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
   const columns = useMemo(() => columnsWith(figureColumns), [figureColumns]);
   const [{ sort, order }, setSort] = useQueryStates(sortParams, { history: "replace" });
   const sorting: SortingState = sort ? [{ id: sort, desc: order === "desc" }] : [];
+  // Sorted here, not by getSortedRowModel: with React 19 its sorting froze the page on the first
+  // header click (TanStack/table#5845); a handful of rows sorts in a line.
+  const sorted = useMemo(() => sortRows(rows, columns, sort, order), [rows, columns, sort, order]);
   const table = useReactTable({
-    data: rows,
+    data: sorted,
     columns,
+    manualSorting: true,
     state: { sorting },
     onSortingChange: (updater) => {
       const next = typeof updater === "function" ? updater(sorting) : updater;
@@ -102,7 +113,6 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
       void setSort(first ? { sort: first.id, order: first.desc ? "desc" : "asc" } : { sort: null, order: null });
     },
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
   });
 
   return (
@@ -160,4 +170,18 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
       </table>
     </div>
   );
+}
+
+function sortRows(rows: ScenarioRow[], columns: ColumnDef<ScenarioRow>[], sort: string, order: "asc" | "desc") {
+  const column = columns.find((c) => c.id === sort);
+  const value = column && "accessorFn" in column ? column.accessorFn : undefined;
+  if (!value) return rows;
+  const sign = order === "desc" ? -1 : 1;
+  return [...rows].sort((a, b) => {
+    const va = value(a, 0) as string | number | undefined;
+    const vb = value(b, 0) as string | number | undefined;
+    // Rows without the figure go last in either direction.
+    if (va === undefined || vb === undefined) return va === vb ? 0 : va === undefined ? 1 : -1;
+    return sign * (typeof va === "number" && typeof vb === "number" ? va - vb : String(va).localeCompare(String(vb)));
+  });
 }

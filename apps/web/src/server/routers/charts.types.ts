@@ -5,6 +5,18 @@ import { exploreInputSchema } from "./scenarios.types";
 const paramValue = z.union([z.string(), z.number(), z.boolean()]);
 const params = z.record(z.string(), paramValue);
 
+/** A plotted figure: its value on the chart's scale, qualifier, params and where it came from. */
+const plotted = z.object({
+  y: z.number(),
+  qualifier: z.enum(qualifiers).nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  params,
+  bundleId: z.string(),
+  sourceTitle: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+});
+
 /** Which scenarios a chart covers: the explorer's filters, or exactly the listed ids. */
 export const chartScopeSchema = z.object({
   filters: exploreInputSchema,
@@ -28,20 +40,7 @@ export const crossoverOutputSchema = z.object({
       id: z.string(),
       label: z.string(),
       scenarioId: z.string(),
-      points: z.array(
-        z.object({
-          x: z.number(),
-          y: z.number(),
-          qualifier: z.enum(qualifiers).nullable(),
-          low: z.number().nullable(),
-          high: z.number().nullable(),
-          params,
-          bundleId: z.string(),
-          scenarioId: z.string(),
-          sourceTitle: z.string().nullable(),
-          sourceUrl: z.string().nullable(),
-        }),
-      ),
+      points: z.array(plotted.extend({ x: z.number(), scenarioId: z.string() })),
     }),
   ),
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
@@ -63,21 +62,7 @@ export const barsOutputSchema = z.array(
     data: z.array(
       z.object({
         category: z.string(),
-        values: z.record(
-          z.string(),
-          z
-            .object({
-              y: z.number(),
-              qualifier: z.enum(qualifiers).nullable(),
-              low: z.number().nullable(),
-              high: z.number().nullable(),
-              params,
-              bundleId: z.string(),
-              sourceTitle: z.string().nullable(),
-              sourceUrl: z.string().nullable(),
-            })
-            .optional(),
-        ),
+        values: z.record(z.string(), plotted.optional()),
       }),
     ),
     references: z.array(z.object({ y: z.number(), label: z.string() })),

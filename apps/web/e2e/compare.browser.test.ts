@@ -1,0 +1,94 @@
+// Compare and share: two TKE scenarios from the explorer, a permalink that keeps its numbers after
+// a newer upload, and says so.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { collectPageErrors, launchBrowser, screenshot } from "./browser.ts";
+
+const webUrl = inject("webUrl");
+const apiUrl = inject("apiUrl");
+const token = inject("uploadToken");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const tableText = async (page: Page) => (await page.getByTestId("compare-table").innerText()).trim();
+
+describe("compare and share", () => {
+  it("compares two TKE scenarios, shares a permalink that survives a newer upload", async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const errors = collectPageErrors(page);
+    await page.goto(`${webUrl}/?provider=tke`);
+    await page.getByRole("checkbox", { name: "Compare kube-proxy iptables" }).check();
+    await page.getByRole("checkbox", { name: "Compare Cilium Overlay" }).check();
+    await page.getByRole("button", { name: "Compare selected" }).click();
+    await page.waitForURL(/\/compare\?s=.+&s=/);
+    await page.getByTestId("compare-table").waitFor();
+
+    const summary = await page.locator("section[aria-label=Summary] p").first().innerText();
+    expect(summary).toMatch(/^Cilium Overlay vs kube-proxy iptables: \d+ better, \d+ worse, \d+ within noise/);
+    // Like-for-like: same SKU and kernel; the TKE clusters differ only in their CNI configuration.
+    expect(await page.getByText("Like-for-like: only the CNI configuration differs.").isVisible()).toBe(true);
+    // The short-connection baseline: 31,365 (iptables) vs 14,193 req/s (overlay), clearly worse.
+    const baselineRow = page
+      .locator("tr", { hasText: "HTTP requests per second" })
+      .filter({ hasText: "concurrency 64 · connection short · target service" })
+      .first();
+    expect(await baselineRow.innerText()).toMatch(/31,365 req\/s[\s\S]*14,193 req\/s[\s\S]*worse/);
+    expect(await page.locator(".recharts-line").count()).toBe(2);
+    await screenshot(page, "compare-tke");
+
+    await page.getByRole("button", { name: "Share a permalink" }).click();
+    await page.waitForURL(/\/d\/[\w-]+$/);
+    const permalink = page.url();
+    const pinned = await tableText(page);
+    expect(await page.title()).toBe("Cilium Overlay vs kube-proxy iptables · cnibench");
+
+    const fresh = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    const other = await fresh.newPage();
+    await other.goto(permalink);
+    expect(await tableText(other)).toBe(pinned);
+    expect(await other.locator('meta[property="og:description"]').getAttribute("content")).toMatch(/better.*worse/);
+    await screenshot(other, "permalink-tke");
+
+    // A newer run of the overlay: 30,000 Services now at 15,000 req/s (past both crossovers, which stay put).
+    const example = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
+    example.runAt = new Date().toISOString();
+    example.results = example.results.map((r: { params: { services: number }; value: number }) =>
+      r.params.services === 30000 ? { ...r, value: 15000 } : r,
+    );
+    const res = await fetch(`${apiUrl}/v1/bundles`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(example),
+    });
+    expect(res.status).toBe(201);
+
+    await other.reload();
+    expect(await tableText(other)).toBe(pinned);
+    const notice = other.getByText(/newer bundle has been uploaded/);
+    expect(await notice.isVisible()).toBe(true);
+    await other.getByRole("link", { name: "See the live comparison" }).click();
+    await other.waitForURL(/\/compare\?/);
+    expect(await tableText(other)).toContain("15,000 req/s");
+    expect(errors).toEqual([]);
+    await fresh.close();
+    await page.close();
+  });
+
+  it("asks for 2 to 4 scenarios", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${webUrl}/compare?s=only-one`);
+    expect(await page.getByText("Choose at least 2 scenarios.").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Compare" }).isVisible()).toBe(true);
+    await page.close();
+  });
+});

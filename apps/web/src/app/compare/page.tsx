@@ -1,0 +1,143 @@
+import { TRPCError } from "@trpc/server";
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { SearchParams } from "nuqs/server";
+import { webEnv } from "~/env";
+import { api } from "~/trpc/server";
+import { shareComparison } from "./actions";
+import { compareHref, loadCompareParams } from "./params";
+import { CompareReport } from "./report";
+
+export const metadata: Metadata = { title: "Compare" };
+
+const button =
+  "rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800";
+
+export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { s } = await loadCompareParams(searchParams);
+  const chosen = [...new Set(s ?? [])];
+  const trpc = await api();
+  const problem =
+    chosen.length === 0
+      ? null
+      : chosen.length < 2
+        ? "Choose at least 2 scenarios."
+        : chosen.length > 4
+          ? "Choose at most 4 scenarios."
+          : null;
+  let data: Awaited<ReturnType<typeof trpc.compare.view>> | null = null;
+  if (!problem && chosen.length >= 2) {
+    try {
+      data = await trpc.compare.view({ scenarioIds: chosen });
+    } catch (error) {
+      if (!(error instanceof TRPCError && error.code === "BAD_REQUEST")) throw error;
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-xl font-semibold">Compare</h1>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          2 to 4 scenarios side by side; the first is the baseline the others are measured against.
+        </p>
+      </header>
+      {problem ? (
+        <p
+          role="alert"
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        >
+          {problem}
+        </p>
+      ) : null}
+      {data && data.unknownIds.length > 0 ? (
+        <p
+          role="alert"
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        >
+          No scenario {data.unknownIds.join(", ")}: left out.
+        </p>
+      ) : null}
+      {data && data.scenarios.length >= 2 ? (
+        <>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            {data.scenarios.map((sc, i) => (
+              <span
+                key={sc.id}
+                className="inline-flex items-center gap-1 rounded-full border border-zinc-300 px-2 py-0.5 dark:border-zinc-700"
+              >
+                <Link href={`/scenarios/${sc.id}`} className="hover:underline">
+                  {data.labels[i]}
+                </Link>
+                {i === 0 ? (
+                  <span className="text-xs text-zinc-500">baseline</span>
+                ) : (
+                  <Link
+                    className="text-xs text-blue-700 hover:underline dark:text-blue-400"
+                    href={compareHref("/compare", { s: [sc.id, ...chosen.filter((x) => x !== sc.id)] })}
+                  >
+                    make baseline
+                  </Link>
+                )}
+                <Link
+                  aria-label={`Remove ${data.labels[i]}`}
+                  className="text-xs text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100"
+                  href={compareHref("/compare", { s: chosen.filter((x) => x !== sc.id) })}
+                >
+                  ✕
+                </Link>
+              </span>
+            ))}
+            <form action={shareComparison} className="ml-auto">
+              {data.scenarios.map((sc) => (
+                <input key={sc.id} type="hidden" name="s" value={sc.id} />
+              ))}
+              <button type="submit" className={button}>
+                Share a permalink
+              </button>
+            </form>
+          </div>
+          <CompareReport data={data} apiUrl={webEnv().publicApiUrl} />
+        </>
+      ) : (
+        <Picker chosen={chosen} />
+      )}
+    </div>
+  );
+}
+
+/** Choose scenarios with a plain form: works with the keyboard and without scripts. */
+async function Picker({ chosen }: { chosen: string[] }) {
+  const { scenarios } = await (await api()).scenarios.explore({});
+  return (
+    <form action="/compare" method="get" className="space-y-3">
+      <fieldset className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+        <legend className="px-1 text-sm font-semibold">Scenarios (the first ticked is the baseline)</legend>
+        <ul className="grid gap-1 sm:grid-cols-2">
+          {scenarios.map((sc) => (
+            <li key={sc.id}>
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name="s"
+                  value={sc.id}
+                  defaultChecked={chosen.includes(sc.id)}
+                  className="accent-blue-600"
+                />
+                <span>
+                  {sc.label}{" "}
+                  <span className="text-xs text-zinc-500">
+                    {sc.provider} · {sc.sku}
+                  </span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <button type="submit" className={button}>
+        Compare
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,235 @@
+import {
+  formatFigure,
+  formatNumber,
+  formatParams,
+  GroupedBarChart,
+  LineSeriesChart,
+  qualifierWords,
+} from "@cnibench/charts";
+import Link from "next/link";
+import type { z } from "zod";
+import type { compareOutputSchema } from "~/server/routers/compare.types";
+
+type Comparison = z.output<typeof compareOutputSchema>;
+
+const verdictStyle: Record<string, string> = {
+  better: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
+  worse: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+  "within-noise": "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  "not-comparable": "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  missing: "text-zinc-400",
+};
+const verdictWords: Record<string, string> = {
+  better: "better",
+  worse: "worse",
+  "within-noise": "within noise",
+  "not-comparable": "not comparable",
+  missing: "—",
+};
+
+/** The comparison as the compare page and permalinks show it: verdicts, environment diff, table, charts. */
+export function CompareReport({ data, apiUrl }: { data: Comparison; apiUrl: string }) {
+  const [, ...candidates] = data.labels;
+  return (
+    <div className="space-y-6">
+      <section aria-label="Summary" className="space-y-1">
+        {data.summaries.map((s) => (
+          <p key={s} className="text-lg font-medium">
+            {s}
+          </p>
+        ))}
+      </section>
+
+      <section
+        aria-labelledby="env-heading"
+        className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
+      >
+        <h2 id="env-heading" className="text-sm font-semibold">
+          Environment differences
+        </h2>
+        {data.environment.confounders.length > 0 ? (
+          <p
+            role="alert"
+            className="mt-2 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+          >
+            Not like-for-like: {data.environment.confounders.join(", ")} also differ, so not every difference below is
+            the datapath's.
+          </p>
+        ) : (
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            Like-for-like: only the CNI configuration differs.
+          </p>
+        )}
+        {data.environment.differing.length > 0 ? (
+          <div className="mt-3 overflow-x-auto">
+            <table className="text-left text-sm">
+              <thead className="text-xs text-zinc-500">
+                <tr>
+                  <th scope="col" className="py-1 pr-4 font-medium">
+                    Field
+                  </th>
+                  {data.labels.map((l, i) => (
+                    <th key={l} scope="col" className="py-1 pr-4 font-medium">
+                      {l}
+                      {i === 0 ? " (baseline)" : ""}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {data.environment.differing.map((d) => (
+                  <tr key={d.key}>
+                    <th
+                      scope="row"
+                      className={`py-1 pr-4 font-normal ${d.cni ? "text-zinc-600 dark:text-zinc-400" : "text-amber-800 dark:text-amber-300"}`}
+                    >
+                      {d.label}
+                    </th>
+                    {d.values.map((v, i) => (
+                      <td key={`${d.key}-${data.scenarios[i]?.id}`} className="py-1 pr-4 font-mono text-xs">
+                        {v}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="table-heading">
+        <h2 id="table-heading" className="text-lg font-semibold">
+          Every figure, against {data.labels[0]}
+        </h2>
+        <p className="mt-1 text-xs text-zinc-500">
+          Verdicts: with 3 or more runs on both sides, Welch's t-test (two-sided, α = 0.05); otherwise a per-metric
+          noise band (±5 % for throughput and request rates, ±10 % for latencies and resources). Approximate and bounded
+          figures are “not comparable” unless their bounds decide. Hover a verdict for its evidence.
+        </p>
+        <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+          <table className="w-full text-left text-sm" data-testid="compare-table">
+            <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Metric · params
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  {data.labels[0]}
+                </th>
+                {candidates.map((l) => (
+                  <th key={l} scope="col" colSpan={2} className="px-3 py-2 text-right font-medium">
+                    {l}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.rows.map((r) => (
+                <tr key={r.key} className="border-b border-zinc-100 last:border-0 dark:border-zinc-800">
+                  <th scope="row" className="px-3 py-1.5 font-normal">
+                    <span className="font-medium">{r.label}</span>{" "}
+                    <span className="text-xs text-zinc-500">{formatParams(r.params)}</span>
+                  </th>
+                  {r.cells.map((c, i) => {
+                    const value = c.figure ? (
+                      <span title={c.figure.qualifier ? qualifierWords[c.figure.qualifier] : undefined}>
+                        <a className="hover:underline" href={`${apiUrl}/v1/bundles/${c.figure.bundleId}`}>
+                          {formatFigure(c.figure)}
+                        </a>
+                      </span>
+                    ) : (
+                      <span className="text-zinc-400">—</span>
+                    );
+                    if (i === 0) {
+                      return (
+                        <td key="base" className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
+                          {value}
+                        </td>
+                      );
+                    }
+                    const pct = c.delta?.percent;
+                    return [
+                      <td key={`v${i}`} className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
+                        {value}
+                        {pct !== null && pct !== undefined ? (
+                          <span className="ml-1 text-xs text-zinc-500">
+                            ({pct > 0 ? "+" : ""}
+                            {formatNumber(pct)} %)
+                          </span>
+                        ) : null}
+                      </td>,
+                      <td key={`d${i}`} className="whitespace-nowrap px-2 py-1.5">
+                        {c.verdict ? (
+                          <span
+                            title={c.why ?? undefined}
+                            className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}
+                          >
+                            {verdictWords[c.verdict]}
+                          </span>
+                        ) : null}
+                      </td>,
+                    ];
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      {data.crossover.series.length > 0 ? (
+        <LineSeriesChart
+          title={`${data.crossover.title} by Services (short connections)`}
+          summary={
+            <ul>
+              {(data.crossover.sentences.length > 0
+                ? data.crossover.sentences
+                : ["No line overtakes another within the measured range"]
+              ).map((s) => (
+                <li key={s}>{s}.</li>
+              ))}
+            </ul>
+          }
+          series={data.crossover.series.map((s) => ({
+            id: s.id,
+            label: s.label,
+            points: s.points.map((p) => ({
+              ...p,
+              links: [{ label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` }],
+            })),
+          }))}
+          markers={data.crossover.markers}
+          xLabel="Services (count)"
+          yLabel={`${data.crossover.title} (${data.crossover.unit})`}
+          unit={data.crossover.unit}
+          filename="cnibench-compare-crossover"
+        />
+      ) : null}
+      {data.latency.length > 0 ? (
+        <div className="grid gap-5 xl:grid-cols-2">
+          {data.latency.map((c) => (
+            <GroupedBarChart
+              key={c.metric}
+              title={`${c.title}, p99`}
+              series={c.series}
+              data={c.data}
+              categoryLabel="params"
+              yLabel={c.unit}
+              unit={c.unit}
+              filename={`cnibench-compare-${c.metric}`}
+            />
+          ))}
+        </div>
+      ) : null}
+      <p className="text-sm">
+        <Link
+          className="text-blue-700 hover:underline dark:text-blue-400"
+          href={`/charts?${data.scenarios.map((s) => `scenario=${s.id}`).join("&")}`}
+        >
+          All charts for these scenarios →
+        </Link>
+      </p>
+    </div>
+  );
+}

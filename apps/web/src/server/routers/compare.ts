@@ -1,0 +1,60 @@
+import { compareView, createPermalink, type Db, DEFAULT_WORKSPACE, getPermalink } from "@cnibench/db";
+import { TRPCError } from "@trpc/server";
+import { barView, crossoverOf, seriesLabels } from "../chart-data";
+import { compareRows, compareSummaries, environmentDiff } from "../compare-data";
+import { createTRPCRouter, publicProcedure } from "../trpc";
+import {
+  compareInputSchema,
+  compareOutputSchema,
+  permalinkInputSchema,
+  permalinkOutputSchema,
+  shareInputSchema,
+} from "./compare.types";
+
+/** Shapes a comparison from the scenarios' current figures, or only the pinned bundles'. */
+async function comparison(db: Db, scenarioIds: readonly string[], bundleIds?: readonly string[]) {
+  const { scenarios, figures, unknownIds } = await compareView(db, DEFAULT_WORKSPACE.slug, { scenarioIds, bundleIds });
+  const rows = compareRows(scenarios, figures);
+  const labels = seriesLabels(scenarios);
+  return {
+    scenarios,
+    labels: scenarios.map((s) => labels.get(s.id) ?? s.label),
+    unknownIds,
+    rows,
+    summaries: compareSummaries(scenarios, rows),
+    environment: environmentDiff(scenarios),
+    crossover: crossoverOf(scenarios, figures, {
+      metric: "http.rps",
+      x: "services",
+      where: { connection: "short" },
+      y: "absolute",
+    }),
+    latency: barView("latency", scenarios, figures, { percentile: "p99" }),
+  };
+}
+
+export const compareRouter = createTRPCRouter({
+  /** 2–4 scenarios side by side against the first, with verdicts and the environment diff. */
+  view: publicProcedure
+    .input(compareInputSchema)
+    .output(compareOutputSchema)
+    .query(({ ctx, input }) => comparison(ctx.db, input.scenarioIds)),
+
+  /** Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. */
+  share: publicProcedure.input(shareInputSchema).mutation(async ({ ctx, input }) => {
+    const created = await createPermalink(ctx.db, DEFAULT_WORKSPACE.slug, input);
+    if (!created) throw new TRPCError({ code: "NOT_FOUND", message: "one of these scenarios does not exist" });
+    return { slug: created.slug };
+  }),
+
+  /** A shared comparison as it was pinned, with what was deleted or uploaded since. */
+  permalink: publicProcedure
+    .input(permalinkInputSchema)
+    .output(permalinkOutputSchema)
+    .query(async ({ ctx, input }) => {
+      const link = await getPermalink(ctx.db, DEFAULT_WORKSPACE.slug, input.slug);
+      if (!link) throw new TRPCError({ code: "NOT_FOUND", message: `no permalink ${input.slug}` });
+      const pinned = link.pins.map((p) => p.bundleId);
+      return { ...link, comparison: await comparison(ctx.db, link.scenarioIds, pinned) };
+    }),
+});

@@ -70,6 +70,7 @@ describe("explore", () => {
         Number(t.replace(/[^\d.]/g, "")),
       );
     const first = await values();
+    expect(first).toHaveLength(3);
     expect(first).toEqual([...first].sort((a, b) => b - a));
     await page.getByRole("button", { name: /Short-conn RPS/ }).click();
     await page.waitForURL(/order=asc/);

@@ -158,6 +158,7 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
                 return (
                   <td
                     key={cell.id}
+                    data-column={cell.column.id}
                     className={`whitespace-nowrap px-3 py-2 ${numeric ? "text-right tabular-nums" : ""}`}
                   >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}

@@ -24,6 +24,17 @@ export const ingestEnvSchema = z
       .int()
       .min(1024, "must be at least 1024")
       .default(5 * 1024 * 1024),
+    /** POST /v1/import: most entries one upload's archives may hold, and most bytes they may expand to. */
+    CNIBENCH_IMPORT_MAX_ENTRIES: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1)
+      .default(5000),
+    CNIBENCH_IMPORT_MAX_UNPACKED_BYTES: z.coerce
+      .number({ error: "must be a number of bytes" })
+      .int()
+      .min(1024, "must be at least 1024")
+      .default(100 * 1024 * 1024),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .transform((env) => {

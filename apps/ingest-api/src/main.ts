@@ -11,6 +11,10 @@ const app = buildServer({
   publicApiUrl: env.publicApiUrl,
   publicWebUrl: env.publicWebUrl,
   maxBundleBytes: env.CNIBENCH_MAX_BUNDLE_BYTES,
+  importLimits: {
+    maxEntries: env.CNIBENCH_IMPORT_MAX_ENTRIES,
+    maxUnpackedBytes: env.CNIBENCH_IMPORT_MAX_UNPACKED_BYTES,
+  },
   logLevel: env.LOG_LEVEL,
 });
 

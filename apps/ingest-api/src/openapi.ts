@@ -1,12 +1,23 @@
-import { openApiComponents } from "@cnibench/schema";
+import type { ArchiveLimits } from "@cnibench/importers";
+import { environmentFields, formatNames } from "@cnibench/importers";
+import { importErrorSchema, importResultSchema, openApiComponents } from "@cnibench/schema";
+import { z } from "zod";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ "application/json": { schema } });
 const error = (description: string) => ({ description, content: json(ref("ErrorResponse")) });
 
 /** The OpenAPI 3.1 document of the ingest API; its schemas come from the zod contract. */
-export function openApiDocument(options: { serverUrl: string; maxBundleBytes: number }) {
+export function openApiDocument(options: { serverUrl: string; maxBundleBytes: number; importLimits: ArchiveLimits }) {
   const { components } = openApiComponents() as { components: { schemas: Record<string, unknown> } };
+  // Import responses come from the same zod definitions (packages/schema/src/responses.ts), inlined.
+  const inline = (schema: z.ZodType) => {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }) as Record<
+      string,
+      unknown
+    >;
+    return rest;
+  };
   const bundleSummary = {
     type: "object",
     properties: {
@@ -50,7 +61,13 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
     },
     servers: [{ url: options.serverUrl }],
     components: {
-      schemas: { ...components.schemas, BundleSummary: bundleSummary, Measurement: measurement },
+      schemas: {
+        ...components.schemas,
+        BundleSummary: bundleSummary,
+        Measurement: measurement,
+        ImportResult: inline(importResultSchema),
+        ImportError: inline(importErrorSchema),
+      },
       securitySchemes: {
         uploadToken: {
           type: "http",
@@ -124,6 +141,89 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
               },
             },
             "400": error("Invalid query parameters."),
+          },
+        },
+      },
+      "/v1/import": {
+        post: {
+          summary: "Import raw benchmark output: one file or an archive",
+          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory (as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above ${options.maxBundleBytes} bytes are refused; archives may hold at most ${options.importLimits.maxEntries} entries and expand to at most ${options.importLimits.maxUnpackedBytes} bytes.`,
+          security: [{ uploadToken: [] }],
+          parameters: [
+            {
+              name: "format",
+              in: "query",
+              schema: { enum: ["auto", ...formatNames], default: "auto" },
+              description: "How to read the body; auto detects by content.",
+            },
+            {
+              name: "filename",
+              in: "query",
+              schema: { type: "string" },
+              description:
+                "Name of the uploaded file (or Content-Disposition: filename=…); matters for context.yaml or benchmark-summary.json sent alone.",
+            },
+            ...Object.entries(environmentFields).map(([name, field]) => ({
+              name,
+              in: "query",
+              schema:
+                field.kind === "text" ? { type: "string" } : { type: field.kind === "int" ? "integer" : "number" },
+              description: `Fills ${field.path}${field.required ? " (required when the file does not state it)" : ""}.`,
+            })),
+            {
+              name: "setting",
+              in: "query",
+              schema: { type: "array", items: { type: "string" } },
+              style: "form",
+              explode: true,
+              description: "cni.settings entry as key=value (repeatable), e.g. setting=bpf.hostLegacyRouting=false.",
+            },
+            {
+              name: "param",
+              in: "query",
+              schema: { type: "array", items: { type: "string" } },
+              style: "form",
+              explode: true,
+              description:
+                "Param added to every result that does not set it, as key=value (repeatable), e.g. param=path=pod-pod.",
+            },
+            {
+              name: "X-Cnibench-Environment",
+              in: "header",
+              schema: { type: "string" },
+              description:
+                'The environment as JSON, with optional per-file entries under "files"; query parameters override its general fields.',
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              [
+                "application/octet-stream",
+                "application/json",
+                "application/gzip",
+                "application/zip",
+                "application/x-tar",
+                "text/plain",
+              ].map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+            ),
+          },
+          responses: {
+            "201": { description: "Stored (at least one bundle is new).", content: json(ref("ImportResult")) },
+            "200": {
+              description: "Every bundle had been stored before; nothing was written.",
+              content: json(ref("ImportResult")),
+            },
+            "400": error("Empty body or invalid query parameters / environment header."),
+            "401": error("Missing, unknown or revoked token."),
+            "413": error("Body above the size limit, or an archive expanding beyond the decompressed-size limit."),
+            "415": error("A body type that is not a file or an archive (e.g. a form upload)."),
+            "422": {
+              description:
+                "A file could not be imported (missing environment, malformed or truncated output, a broken archive), no file held results, or an archive has too many entries; `files` says what became of each file. Nothing was stored.",
+              content: json(ref("ImportError")),
+            },
+            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
           },
         },
       },

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type Db, databaseReady } from "@cnibench/db";
+import { type ArchiveLimits, defaultArchiveLimits } from "@cnibench/importers";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { sendError } from "./errors.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
+import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 
 export type ServerOptions = {
@@ -12,6 +14,8 @@ export type ServerOptions = {
   publicApiUrl: string;
   publicWebUrl: string;
   maxBundleBytes?: number;
+  /** POST /v1/import's archive limits (entries, decompressed bytes). */
+  importLimits?: Partial<ArchiveLimits>;
   logLevel?: string;
 };
 
@@ -63,10 +67,17 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, 404, "not_found", `No route ${req.method} ${req.url}`));
 
-  app.register(metaRoutes, { db, maxBundleBytes, publicApiUrl: options.publicApiUrl });
+  const importLimits = { ...defaultArchiveLimits, ...options.importLimits };
+  app.register(metaRoutes, { db, maxBundleBytes, importLimits, publicApiUrl: options.publicApiUrl });
   app.register(bundleRoutes, {
     db,
     publicWorkspaceId: options.publicWorkspaceId,
+    publicApiUrl: options.publicApiUrl,
+    publicWebUrl: options.publicWebUrl,
+  });
+  app.register(importRoutes, {
+    db,
+    importLimits,
     publicApiUrl: options.publicApiUrl,
     publicWebUrl: options.publicWebUrl,
   });

@@ -1,1 +1,3 @@
-export {};
+export { DEFAULT_SERVER, flagFor, type Io, run, summary } from "./cli.ts";
+export { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
+export { readInputs } from "./walk.ts";

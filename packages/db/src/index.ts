@@ -29,6 +29,7 @@ export { databaseReady } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";
+export { createPermalink, getPermalink, type Pin } from "./permalinks.ts";
 export { getScenarioSummary, listScenarios, type ScenarioSummary, scenarioLabel } from "./scenarios.ts";
 export {
   authenticateToken,
@@ -39,6 +40,5 @@ export {
   TokenNameTakenError,
   type TokenSummary,
 } from "./tokens.ts";
-export { createPermalink, getPermalink, type Pin } from "./permalinks.ts";
 export { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";

@@ -28,12 +28,20 @@ export async function createPermalink(
   if (scenarios.length !== new Set(input.scenarioIds).size) return null;
   const workspaceId = scenarios[0]?.workspaceId;
   if (!workspaceId) return null;
-  const pins = scenarios.flatMap((s) => s.bundles.map((b) => ({ bundleId: b.id, scenarioId: s.id, label: pinLabel(b) })));
+  const pins = scenarios.flatMap((s) =>
+    s.bundles.map((b) => ({ bundleId: b.id, scenarioId: s.id, label: pinLabel(b) })),
+  );
   for (let attempt = 0; ; attempt++) {
     const slug = randomBytes(6).toString("base64url");
     try {
       await db.permalink.create({
-        data: { slug, workspaceId, scenarioIds: [...input.scenarioIds], pins, view: input.view as Prisma.InputJsonObject },
+        data: {
+          slug,
+          workspaceId,
+          scenarioIds: [...input.scenarioIds],
+          pins,
+          view: input.view as Prisma.InputJsonObject,
+        },
       });
       return { slug, pins };
     } catch (error) {

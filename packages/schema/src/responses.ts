@@ -42,3 +42,63 @@ export type BundleIssue = z.infer<typeof bundleIssueSchema>;
 export type BundleWarning = z.infer<typeof bundleWarningSchema>;
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** POST /v1/import: one entry per input file (or result directory), whether it became bundles or not. */
+export const importFileReportSchema = z
+  .object({
+    file: z
+      .string()
+      .meta({ description: 'The file, archive entry ("results.tar.gz/run/context.yaml") or result directory.' }),
+    format: z.string().nullable().meta({
+      description: "Format it was read as: tke, eks, knb, iperf3, fortio, netperf or bundle; null when none fits.",
+    }),
+    status: z.enum(["imported", "skipped", "failed"]).meta({
+      description: "imported: became bundles; skipped: not results (README, empty, unknown format); failed: see error.",
+    }),
+    bundles: z.number().int().min(0).meta({ description: "Bundles built from it." }),
+    error: z.string().optional().meta({ description: "Why it failed or was skipped." }),
+    missing: z
+      .array(
+        z.object({
+          path: z.string().meta({ description: 'Bundle field, e.g. "node.sku".' }),
+          input: z.string().meta({ description: 'Query parameter / environment key that supplies it, e.g. "sku".' }),
+        }),
+      )
+      .optional()
+      .meta({ description: "Required environment fields the file does not state and nobody supplied." }),
+    issues: z
+      .array(bundleIssueSchema)
+      .optional()
+      .meta({ description: "Contract violations of the bundle built from it." }),
+    skippedParts: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Parts of an imported file that were left out, and why." }),
+    warnings: z.array(z.string()).optional(),
+  })
+  .meta({ description: "What became of one input file." });
+
+export const importedBundleSchema = uploadResultSchema
+  .extend({
+    file: z.string().meta({ description: "The file or result directory the bundle was built from." }),
+    format: z.string().meta({ description: "Format the file was read as." }),
+    created: z.boolean().meta({ description: "false when identical content was stored before (nothing written)." }),
+  })
+  .meta({ description: "A bundle built from the upload and stored." });
+
+export const importResultSchema = z
+  .object({
+    bundles: z.array(importedBundleSchema),
+    files: z.array(importFileReportSchema),
+  })
+  .meta({ description: "Every bundle of the import was stored in one transaction." });
+
+export const importErrorSchema = errorResponseSchema
+  .extend({
+    files: z.array(importFileReportSchema).optional().meta({ description: "Per-file outcome; nothing was stored." }),
+  })
+  .meta({ description: "The import failed; nothing was stored." });
+
+export type ImportFileReport = z.infer<typeof importFileReportSchema>;
+export type ImportedBundleResult = z.infer<typeof importedBundleSchema>;
+export type ImportResult = z.infer<typeof importResultSchema>;

@@ -1,14 +1,9 @@
-import { authenticateToken, type Db, getBundle, ingestBundle, listBundles } from "@cnibench/db";
+import { type Db, getBundle, ingestBundle, listBundles } from "@cnibench/db";
 import { stringify } from "csv-stringify/sync";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
-
-declare module "fastify" {
-  interface FastifyRequest {
-    uploader?: { tokenId: string; workspaceId: string };
-  }
-}
 
 export const listQuerySchema = z.object({
   scenario: z.string().min(1).max(100).optional(),
@@ -25,26 +20,8 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
 
   app.post(
     "/v1/bundles",
-    {
-      // Authenticate before the body is read: a stranger's 5 MiB upload is refused unread.
-      onRequest: async (req, reply) => {
-        const header = req.headers.authorization;
-        const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-        reply.header("www-authenticate", 'Bearer realm="cnibench"');
-        if (!token) {
-          return sendError(
-            req,
-            reply,
-            401,
-            "missing_token",
-            "Send an upload token: Authorization: Bearer <token> (npm run token -- create <name>).",
-          );
-        }
-        const uploader = await authenticateToken(db, token);
-        if (!uploader) return sendError(req, reply, 401, "invalid_token", "The upload token is unknown or revoked.");
-        req.uploader = uploader;
-      },
-    },
+    // Authenticate before the body is read: a stranger's 5 MiB upload is refused unread.
+    { onRequest: requireUploadToken(db) },
     async (req, reply) => {
       const uploader = req.uploader!;
       if (typeof req.body !== "string" || req.body.length === 0) {
@@ -81,14 +58,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
         { bundleId: stored.id, created: stored.created, measurements: stored.measurementCount },
         "bundle stored",
       );
-      return reply.status(stored.created ? 201 : 200).send({
-        id: stored.id,
-        scenarioId: stored.scenarioId,
-        measurementCount: stored.measurementCount,
-        apiUrl: `${opts.publicApiUrl}/v1/bundles/${stored.id}`,
-        webUrl: `${opts.publicWebUrl}/scenarios/${stored.scenarioId}`,
-        warnings,
-      });
+      return reply.status(stored.created ? 201 : 200).send(uploadResult(stored, warnings, opts));
     },
   );
 

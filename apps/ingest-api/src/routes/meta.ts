@@ -1,12 +1,15 @@
 import { type Db, databaseReady } from "@cnibench/db";
+import type { ArchiveLimits } from "@cnibench/importers";
 import { bundleJsonSchema } from "@cnibench/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { openApiDocument } from "../openapi.ts";
 
-export const metaRoutes: FastifyPluginAsync<{ db: Db; maxBundleBytes: number; publicApiUrl: string }> = async (
-  app,
-  opts,
-) => {
+export const metaRoutes: FastifyPluginAsync<{
+  db: Db;
+  maxBundleBytes: number;
+  importLimits: ArchiveLimits;
+  publicApiUrl: string;
+}> = async (app, opts) => {
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/readyz", async (req, reply) => {
@@ -20,6 +23,10 @@ export const metaRoutes: FastifyPluginAsync<{ db: Db; maxBundleBytes: number; pu
   const schema = bundleJsonSchema();
   app.get("/v1/schema", async (_req, reply) => reply.type("application/schema+json").send(schema));
 
-  const openapi = openApiDocument({ serverUrl: opts.publicApiUrl, maxBundleBytes: opts.maxBundleBytes });
+  const openapi = openApiDocument({
+    serverUrl: opts.publicApiUrl,
+    maxBundleBytes: opts.maxBundleBytes,
+    importLimits: opts.importLimits,
+  });
   app.get("/v1/openapi.json", async () => openapi);
 };

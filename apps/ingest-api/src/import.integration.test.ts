@@ -1,0 +1,394 @@
+/**
+ * POST /v1/import over real HTTP against a real PostgreSQL: raw tool outputs and archives in,
+ * bundles stored in one transaction (or none), with the same auth, limits and errors as /v1/bundles.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { strToU8, zipSync } from "fflate";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { rowCounts } from "../../../test-support/ingest.ts";
+import { freePort } from "../../../test-support/ports.ts";
+import { buildServer } from "./server.ts";
+import { prepareBundle, storeBundlesAtomically } from "./store-import.ts";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../packages/importers/fixtures");
+const fixture = (relative: string) => new Uint8Array(readFileSync(path.join(fixtures, relative)));
+
+type Json = Record<string, unknown>;
+type ImportBody = Json & {
+  bundles: (Json & { id: string; scenarioId: string; created: boolean; file: string })[];
+  files: (Json & { file: string; status: string; missing?: { path: string; input: string }[] })[];
+  issues?: { path: string; message: string }[];
+};
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let db: Db;
+let base: string;
+let token: string;
+let workspaceId: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = createDb(database.url);
+  const workspace = await ensureDefaultWorkspace(db);
+  workspaceId = workspace.id;
+  token = (await createToken(db, workspace.id, "import-test")).token;
+  const app = buildServer({
+    db,
+    publicWorkspaceId: workspace.id,
+    publicApiUrl: "http://api.example",
+    publicWebUrl: "http://web.example",
+    maxBundleBytes: 512 * 1024,
+    importLimits: { maxEntries: 300, maxUnpackedBytes: 4 * 1024 * 1024 },
+    logLevel: "silent",
+  });
+  base = await app.listen({ host: "127.0.0.1", port: 0 });
+  close = async () => {
+    await app.close();
+    await db.$disconnect();
+  };
+});
+afterAll(async () => {
+  await close();
+  await database.drop();
+});
+
+const envQuery = "cluster=lab-1&provider=on-prem&sku=r6i.2xlarge&kernel=6.1.0&cni=cilium&mode=native";
+
+async function importBody(
+  body: Uint8Array | string,
+  query = "",
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: ImportBody; headers: Headers }> {
+  const res = await fetch(`${base}/v1/import${query ? `?${query}` : ""}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream", ...headers },
+    body: typeof body === "string" ? body : Buffer.from(body),
+  });
+  return { status: res.status, body: (await res.json()) as ImportBody, headers: res.headers };
+}
+
+const eksZip = () =>
+  zipSync(
+    Object.fromEntries(
+      ["scenario-a-vpccni", "scenario-b-cilium-kp", "scenario-c-kpless", "scenario-d-eni", "scenario-e-eni-tuned"].map(
+        (s) => [`results/${s}.json`, fixture(`real/eks-devfloor9/${s}.json`)],
+      ),
+    ),
+  );
+const eksEnvironment = {
+  provider: "eks",
+  sku: "m6i.xlarge",
+  kernel: "6.1.159-182.297.amzn2023",
+  files: {
+    "scenario-a-vpccni.json": { cni: "aws-vpc-cni", mode: "eni", kubeProxy: "iptables" },
+    "scenario-b-cilium-kp.json": { cni: "cilium", mode: "native", kubeProxy: "iptables" },
+    "scenario-c-kpless.json": { cni: "cilium", mode: "native", kubeProxy: "ebpf" },
+    "scenario-d-eni.json": { cni: "cilium", mode: "eni", kubeProxy: "ebpf" },
+    "scenario-e-eni-tuned.json": {
+      cni: "cilium",
+      mode: "eni",
+      kubeProxy: "ebpf",
+      settings: { "bpf.masquerade": true },
+    },
+  },
+};
+
+describe("POST /v1/import", () => {
+  it("imports a raw iperf3 output with the environment as query parameters (201), then answers 200 writing nothing", async () => {
+    const before = await rowCounts(db);
+    const first = await importBody(
+      fixture("real/iperf3/iperf3_tcp_1stream_k8s_pod_cloudpilot.json"),
+      `${envQuery}&param=path=pod-pod`,
+    );
+    expect(first.status).toBe(201);
+    expect(first.body.files).toEqual([{ file: "upload", format: "iperf3", status: "imported", bundles: 1 }]);
+    const [bundle] = first.body.bundles;
+    expect(bundle).toMatchObject({ created: true, measurementCount: 3, format: "iperf3", warnings: [] });
+    expect(bundle?.apiUrl).toBe(`http://api.example/v1/bundles/${bundle?.id}`);
+    const after = await rowCounts(db);
+    expect(after.bundles - before.bundles).toBe(1);
+
+    const read = (await (await fetch(`${base}/v1/bundles/${bundle?.id}`)).json()) as Json & { measurements: Json[] };
+    // end.sum_received.bits_per_second 1709695955.1191564 bit/s, kept as published and converted to Gbit/s
+    expect(read.measurements[0]).toMatchObject({
+      metric: "tcp.throughput",
+      unit: "Gbit/s",
+      value: 1.70969595512,
+      publishedValue: expect.closeTo(1709695955.1191564, 3), // float8 through PostgreSQL
+      publishedUnit: "bit/s",
+      params: { path: "pod-pod", streams: 1 },
+    });
+
+    const again = await importBody(
+      fixture("real/iperf3/iperf3_tcp_1stream_k8s_pod_cloudpilot.json"),
+      `${envQuery}&param=path=pod-pod`,
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.bundles[0]).toMatchObject({ id: bundle?.id, created: false });
+    expect(await rowCounts(db)).toEqual(after);
+  });
+
+  it("gives the same bundle (200, same id) for the same content uploaded through POST /v1/bundles", async () => {
+    const text =
+      '{"RunType":"HTTP","ActualQPS":1234.5,"RequestedQPS":"max","NumThreads":8,"DurationHistogram":{"Percentiles":[]}}';
+    const imported = await importBody(text, envQuery, { "content-type": "application/json" });
+    expect(imported.status).toBe(201);
+    const { importFiles } = await import("@cnibench/importers");
+    const built = importFiles([{ name: "x", bytes: strToU8(text) }], {
+      cluster: "lab-1",
+      provider: "on-prem",
+      sku: "r6i.2xlarge",
+      kernel: "6.1.0",
+      cni: "cilium",
+      mode: "native",
+    }).bundles[0]!.bundle;
+    const res = await fetch(`${base}/v1/bundles`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(built, null, 2),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).id).toBe(imported.body.bundles[0]?.id);
+  });
+
+  it("imports a TKE result directory as .tar.gz (environment header), and the same as .zip answers 200", async () => {
+    const header = {
+      "x-cnibench-environment": JSON.stringify({ provider: "tke", kubeProxy: "ebpf", label: "Cilium Overlay" }),
+    };
+    const tgz = await importBody(fixture("synthetic/tke-benchmark-results-synthetic.tar.gz"), "", {
+      ...header,
+      "content-type": "application/gzip",
+    });
+    expect(tgz.status).toBe(201);
+    expect(tgz.body.files).toEqual([
+      { file: "upload/tke-benchmark-results-synthetic", format: "tke", status: "imported", bundles: 1 },
+    ]);
+    const [bundle] = tgz.body.bundles;
+    expect(bundle?.measurementCount).toBeGreaterThan(50);
+    const read = (await (await fetch(`${base}/v1/bundles/${bundle?.id}`)).json()) as Json & {
+      bundle: Json & { cluster: Json; cni: Json };
+      measurements: (Json & { params: Json })[];
+    };
+    expect(read.bundle.cluster).toMatchObject({ name: "tke-c-synthetic", provider: "tke", nodeCount: 3 });
+    expect(read.bundle.cni).toMatchObject({
+      name: "cilium",
+      mode: "overlay",
+      kubeProxy: "ebpf",
+      label: "Cilium Overlay",
+    });
+    const single = read.measurements.find(
+      (m) => m.metric === "tcp.throughput" && m.params.path === "pod-pod" && m.params.streams === 1,
+    );
+    expect(single).toMatchObject({ value: 10.75, aggregate: "mean" });
+    expect(single?.samples).toHaveLength(10);
+    expect((single!.samples as number[])[9]).toBe(10.751); // r10, after r9
+
+    const zip = await importBody(fixture("synthetic/tke-benchmark-results-synthetic.zip"), "", {
+      ...header,
+      "content-type": "application/zip",
+    });
+    expect(zip.status).toBe(200);
+    expect(zip.body.bundles[0]?.id).toBe(bundle?.id);
+  });
+
+  it("stores every bundle of an archive in one go: EKS results, one CNI per file from the header's files", async () => {
+    const before = await rowCounts(db);
+    const res = await importBody(eksZip(), "format=eks", {
+      "content-type": "application/zip",
+      "x-cnibench-environment": JSON.stringify(eksEnvironment),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.bundles.map((b) => b.file)).toEqual([
+      "upload/results/scenario-a-vpccni.json",
+      "upload/results/scenario-b-cilium-kp.json",
+      "upload/results/scenario-c-kpless.json",
+      "upload/results/scenario-d-eni.json",
+      "upload/results/scenario-e-eni-tuned.json",
+    ]);
+    expect(new Set(res.body.bundles.map((b) => b.scenarioId)).size).toBe(5);
+    const after = await rowCounts(db);
+    expect(after.bundles - before.bundles).toBe(5);
+    expect(after.measurements - before.measurements).toBe(5 * 13);
+  });
+
+  it("leaves one set of bundles after identical imports at once", async () => {
+    const zip = zipSync({ "r/scenario-a-vpccni.json": fixture("real/eks-devfloor9/scenario-a-vpccni.json") });
+    const headers = {
+      "content-type": "application/zip",
+      "x-cnibench-environment": JSON.stringify({ ...eksEnvironment, kernel: "6.1-concurrent" }),
+    };
+    const before = await rowCounts(db);
+    const responses = await Promise.all(Array.from({ length: 8 }, () => importBody(zip, "", headers)));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(responses.map((r) => r.body.bundles[0]?.id)).size).toBe(1);
+    expect((await rowCounts(db)).bundles - before.bundles).toBe(1);
+  });
+});
+
+describe("refused imports: a clear status, and nothing written", () => {
+  let before: Awaited<ReturnType<typeof rowCounts>>;
+  beforeEach(async () => {
+    before = await rowCounts(db);
+  });
+  const nothingWritten = async () => expect(await rowCounts(db)).toEqual(before);
+
+  it("422 naming each required field still missing and the parameter that supplies it", async () => {
+    const res = await importBody(fixture("real/eks-devfloor9/scenario-a-vpccni.json"), "sku=m6i.xlarge&kernel=6.1");
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe("import_failed");
+    expect(res.body.files[0]?.missing).toEqual([
+      { path: "cni.name", input: "cni" },
+      { path: "cni.mode", input: "mode" },
+    ]);
+    expect(res.body.issues).toEqual([
+      { path: "upload: cni.name", message: 'required; pass ?cni=… or "cni" in X-Cnibench-Environment' },
+      { path: "upload: cni.mode", message: 'required; pass ?mode=… or "mode" in X-Cnibench-Environment' },
+    ]);
+    expect(res.body.requestId).toBe(res.headers.get("x-request-id"));
+    await nothingWritten();
+  });
+
+  it("422 for an archive mixing good and bad files: per-file outcome, no bundle half-written", async () => {
+    const iperf = fixture("real/iperf3/iperf3_tcp_1stream_k8s_pod_cloudpilot.json");
+    const zip = zipSync({
+      "run/good.json": iperf,
+      "run/truncated.json": iperf.subarray(0, 3000),
+      "run/notes.txt": strToU8("just notes"),
+    });
+    const res = await importBody(zip, envQuery, { "content-type": "application/zip" });
+    expect(res.status).toBe(422);
+    expect(res.body.files.map((f) => [f.file, f.status])).toEqual([
+      ["upload/run/good.json", "imported"],
+      ["upload/run/truncated.json", "failed"],
+      ["upload/run/notes.txt", "skipped"],
+    ]);
+    expect(res.body.files[1]?.error).toMatch(/iperf3 JSON: malformed JSON at line \d+, column \d+/);
+    await nothingWritten();
+  });
+
+  it("422 when nothing in the upload is a result", async () => {
+    const res = await importBody("hello, world", envQuery, { "content-type": "text/plain" });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe("nothing_to_import");
+    await nothingWritten();
+  });
+
+  it("422 above the archive entry limit, 413 above the decompressed-size limit, 413 above the body limit", async () => {
+    const many = zipSync(Object.fromEntries(Array.from({ length: 301 }, (_, i) => [`f${i}.txt`, strToU8("x")])));
+    const entries = await importBody(many, envQuery, { "content-type": "application/zip" });
+    expect(entries.status).toBe(422);
+    expect(entries.body.error).toBe("too_many_entries");
+    expect(entries.body.message).toMatch(/more than 300 archive entries/);
+
+    const bomb = zipSync({ "big.json": new Uint8Array(5 * 1024 * 1024) });
+    const unpacked = await importBody(bomb, envQuery, { "content-type": "application/zip" });
+    expect(unpacked.status).toBe(413);
+    expect(unpacked.body.error).toBe("archive_too_large");
+
+    const huge = await importBody(new Uint8Array(600 * 1024).fill(65), envQuery);
+    expect(huge.status).toBe(413);
+    expect(huge.body.message).toContain(String(512 * 1024));
+    await nothingWritten();
+  });
+
+  it("422 for an archive entry that points outside the archive", async () => {
+    const zip = zipSync({ "../../etc/cron.d/x": strToU8("{}") });
+    const res = await importBody(zip, envQuery, { "content-type": "application/zip" });
+    expect(res.status).toBe(422);
+    expect(res.body.files[0]?.error).toMatch(/points outside the archive/);
+    await nothingWritten();
+  });
+
+  it("401 without a token, 415 for a form upload, 400 for an empty body and for bad parameters", async () => {
+    const anonymous = await fetch(`${base}/v1/import`, { method: "POST", body: "x" });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toContain("Bearer");
+
+    const form = await importBody("a=b", envQuery, { "content-type": "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    expect(form.body.message).toMatch(/--data-binary/);
+
+    const empty = await importBody("", envQuery);
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toBe("empty_body");
+
+    const bad = await importBody("x", "format=pcap&nodeCount=three&kubeproxy=ipvs", {
+      "x-cnibench-environment": "{not json",
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues?.map((i) => i.path)).toEqual(["kubeproxy", "format", "nodeCount", "X-Cnibench-Environment"]);
+    await nothingWritten();
+  });
+
+  it("rolls back every bundle when storing one of them fails", async () => {
+    const { importFiles } = await import("@cnibench/importers");
+    const built = importFiles(
+      [
+        { name: "a.json", bytes: fixture("real/eks-devfloor9/scenario-a-vpccni.json") },
+        { name: "b.json", bytes: fixture("real/eks-devfloor9/scenario-b-cilium-kp.json") },
+      ],
+      { provider: "eks", sku: "m6i.xlarge", kernel: "6.1-rollback", cni: "cilium", mode: "native" },
+    ).bundles;
+    const inputs = built.map((b) => {
+      const p = prepareBundle(b.bundle, { workspaceId, tokenId: null });
+      if (!p.ok) throw new Error("unexpected");
+      return p.prepared.input;
+    });
+    // The second bundle's measurement carries a value PostgreSQL refuses (not an "Aggregate" enum label).
+    inputs[1]!.bundle.measurements[0]!.aggregate = "bogus" as never;
+    await expect(storeBundlesAtomically(db, inputs)).rejects.toThrow();
+    await nothingWritten();
+  });
+});
+
+it("answers 503 with Retry-After when the database is unreachable", async () => {
+  const unreachable = createDb(`postgresql://nobody@127.0.0.1:${await freePort()}/none`);
+  const app = buildServer({
+    db: unreachable,
+    publicWorkspaceId: "w",
+    publicApiUrl: "http://api.example",
+    publicWebUrl: "http://web.example",
+    logLevel: "silent",
+  });
+  const down = await app.listen({ host: "127.0.0.1", port: 0 });
+  try {
+    const res = await fetch(`${down}/v1/import?${envQuery}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+      body: Buffer.from(fixture("real/iperf3/iperf3_tcp_1stream_k8s_pod_cloudpilot.json")),
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(await res.json()).toMatchObject({ error: "database_unavailable" });
+  } finally {
+    await app.close();
+    await unreachable.$disconnect();
+  }
+});
+
+it("documents POST /v1/import in the OpenAPI document", async () => {
+  const doc = (await (await fetch(`${base}/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { parameters: { name: string }[]; responses: Json }>>;
+    components: { schemas: Json };
+  };
+  const post = doc.paths["/v1/import"]?.post;
+  expect(Object.keys(post?.responses ?? {}).sort()).toEqual(["200", "201", "400", "401", "413", "415", "422", "503"]);
+  expect(post?.parameters.map((p) => p.name)).toEqual(
+    expect.arrayContaining([
+      "format",
+      "provider",
+      "sku",
+      "kernel",
+      "cni",
+      "mode",
+      "kubeProxy",
+      "X-Cnibench-Environment",
+    ]),
+  );
+  expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["ImportResult", "ImportError"]));
+});

@@ -1,0 +1,229 @@
+/**
+ * POST /v1/import: a raw benchmark output (iperf3, fortio, netperf, knb, an EKS or TKE collector's
+ * results — one file or an archive) in, stored bundles out. The files do not say where they ran, so
+ * the environment comes as query parameters or an X-Cnibench-Environment JSON header. Same token,
+ * size limit and error shapes as POST /v1/bundles; every bundle of one import is stored in one
+ * transaction, or none is.
+ */
+import type { Db } from "@cnibench/db";
+import {
+  ArchiveLimitError,
+  type ArchiveLimits,
+  type EnvironmentInput,
+  environmentFromJson,
+  environmentFromStrings,
+  type FileReport,
+  type FormatChoice,
+  formatNames,
+  importFiles,
+  scalarEnvironmentKeys,
+} from "@cnibench/importers";
+import type { BundleWarning } from "@cnibench/schema";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
+import { sendError } from "../errors.ts";
+import { type PreparedBundle, prepareBundle, storeBundlesAtomically } from "../store-import.ts";
+
+export type ImportRouteOptions = PublicUrls & { db: Db; importLimits: ArchiveLimits };
+
+/** Body types an import accepts: the file as it is, or an archive of files. */
+const acceptedTypes =
+  /^(application\/(octet-stream|json|[\w.-]+\+json|gzip|x-gzip|zip|x-zip-compressed|x-tar|x-gtar|x-compressed-tar|yaml|x-yaml)|text\/[\w.+-]+)\s*(;|$)/i;
+
+export const importQueryKeys = ["format", "filename", "setting", "param", ...scalarEnvironmentKeys] as const;
+
+export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, opts) => {
+  const { db } = opts;
+  // Raw bytes whatever the type: this plugin's parsers do not leak into the JSON-only routes.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+
+  app.post("/v1/import", { onRequest: requireUploadToken(db) }, async (req, reply) => {
+    const uploader = req.uploader!;
+    const type = req.headers["content-type"] ?? "";
+    if (!acceptedTypes.test(type)) {
+      return sendError(
+        req,
+        reply,
+        415,
+        "unsupported_media_type",
+        `Send the file or archive itself as the body (curl --data-binary @file) with Content-Type application/octet-stream, application/json, application/gzip, application/zip, application/x-tar or text/plain; got "${type || "none"}".`,
+      );
+    }
+    const body = req.body;
+    if (!Buffer.isBuffer(body) || body.length === 0) {
+      return sendError(req, reply, 400, "empty_body", "The body is empty; send the result file or an archive of them.");
+    }
+
+    const parsed = readParameters(req);
+    if (!parsed.ok) return sendError(req, reply, 400, "bad_query", parsed.message, { issues: parsed.issues });
+
+    let outcome: ReturnType<typeof importFiles>;
+    try {
+      outcome = importFiles([{ name: parsed.filename, bytes: new Uint8Array(body) }], parsed.environment, {
+        format: parsed.format,
+        limits: opts.importLimits,
+      });
+    } catch (error) {
+      if (!(error instanceof ArchiveLimitError)) throw error;
+      return error.limit === "unpacked-bytes"
+        ? sendError(req, reply, 413, "archive_too_large", error.message)
+        : sendError(req, reply, 422, "too_many_entries", error.message);
+    }
+    const { bundles, files } = outcome;
+
+    const failed = files.filter((f) => f.status === "failed");
+    if (failed.length > 0) {
+      return importFailed(
+        req,
+        reply,
+        files,
+        `${failed.length} of ${files.length} file(s) could not be imported; nothing was stored.`,
+      );
+    }
+    if (bundles.length === 0) {
+      return sendError(
+        req,
+        reply,
+        422,
+        "nothing_to_import",
+        "No file of the upload holds results cnibench imports; nothing was stored.",
+        {
+          files,
+        },
+      );
+    }
+
+    const prepared: (PreparedBundle & { file: string; format: string })[] = [];
+    for (const b of bundles) {
+      const result = prepareBundle(b.bundle, uploader);
+      if (!result.ok) {
+        const report = files.find((f) => b.file.startsWith(f.file));
+        if (report)
+          Object.assign(report, {
+            status: "failed",
+            issues: result.issues,
+            error: "the built bundle breaks the contract",
+          });
+        return importFailed(
+          req,
+          reply,
+          files,
+          "A bundle built from the upload breaks the contract; nothing was stored.",
+        );
+      }
+      prepared.push({ ...result.prepared, file: b.file, format: b.format });
+    }
+
+    const stored = await storeBundlesAtomically(
+      db,
+      prepared.map((p) => p.input),
+    );
+    const created = stored.some((s) => s.created);
+    req.log.info(
+      { bundles: stored.length, created: stored.filter((s) => s.created).length, format: parsed.format },
+      "import stored",
+    );
+    return reply.status(created ? 201 : 200).send({
+      bundles: stored.map((s, i) => ({
+        file: prepared[i]!.file,
+        format: prepared[i]!.format,
+        created: s.created,
+        ...uploadResult(s, prepared[i]!.warnings as BundleWarning[], opts),
+      })),
+      files,
+    });
+  });
+};
+
+function importFailed(req: FastifyRequest, reply: FastifyReply, files: FileReport[], message: string) {
+  // Flattened for clients that only read `issues`: "<file>: <path or field>" → message.
+  const issues = files
+    .filter((f) => f.status === "failed")
+    .flatMap((f) => [
+      ...(f.missing ?? []).map((m) => ({
+        path: `${f.file}: ${m.path}`,
+        message: `required; pass ?${m.input}=… or "${m.input}" in X-Cnibench-Environment`,
+      })),
+      ...(f.issues ?? []).map((i) => ({ path: `${f.file}: ${i.path}`, message: i.message })),
+      ...(!f.missing && !f.issues ? [{ path: f.file, message: f.error ?? "failed" }] : []),
+    ]);
+  return sendError(req, reply, 422, "import_failed", message, { issues, files });
+}
+
+type ImportParameters =
+  | { ok: true; format: FormatChoice; filename: string; environment: EnvironmentInput }
+  | { ok: false; message: string; issues: { path: string; message: string }[] };
+
+function readParameters(req: FastifyRequest): ImportParameters {
+  const query = (req.query ?? {}) as Record<string, string | string[] | undefined>;
+  const issues: { path: string; message: string }[] = [];
+  for (const key of Object.keys(query)) {
+    if (!(importQueryKeys as readonly string[]).includes(key)) {
+      issues.push({ path: key, message: `unknown query parameter; use one of ${importQueryKeys.join(", ")}` });
+    }
+  }
+  const format = (single(query.format) ?? "auto") as FormatChoice;
+  if (format !== "auto" && !(formatNames as readonly string[]).includes(format)) {
+    issues.push({
+      path: "format",
+      message: `must be auto, ${formatNames.filter((f) => f !== "bundle").join(", ")} or bundle`,
+    });
+  }
+  const fromQuery = environmentFromStrings(query);
+  issues.push(...fromQuery.issues.map((i) => ({ path: i.key, message: i.message })));
+
+  let fromHeader: EnvironmentInput = {};
+  const header = req.headers["x-cnibench-environment"];
+  if (typeof header === "string" && header.trim() !== "") {
+    let json: unknown;
+    try {
+      json = JSON.parse(header);
+    } catch (error) {
+      issues.push({ path: "X-Cnibench-Environment", message: `is not JSON: ${(error as Error).message}` });
+    }
+    if (json !== undefined) {
+      const read = environmentFromJson(json);
+      fromHeader = read.environment;
+      issues.push(
+        ...read.issues.map((i) => ({ path: `X-Cnibench-Environment${i.key ? `.${i.key}` : ""}`, message: i.message })),
+      );
+    }
+  }
+  if (issues.length > 0) {
+    const n = issues.length;
+    return { ok: false, message: `${n} parameter${n === 1 ? " is" : "s are"} invalid; nothing was stored.`, issues };
+  }
+  // Query parameters refine the header's general fields; the header's per-file entries stay the most specific.
+  const environment: EnvironmentInput = {
+    ...fromHeader,
+    ...fromQuery.environment,
+    ...(fromHeader.settings || fromQuery.environment.settings
+      ? { settings: { ...fromHeader.settings, ...fromQuery.environment.settings } }
+      : {}),
+    ...(fromHeader.params || fromQuery.environment.params
+      ? { params: { ...fromHeader.params, ...fromQuery.environment.params } }
+      : {}),
+  };
+  return {
+    ok: true,
+    format,
+    filename: safeFilename(single(query.filename) ?? filenameFromDisposition(req)),
+    environment,
+  };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+function filenameFromDisposition(req: FastifyRequest): string | undefined {
+  const header = req.headers["content-disposition"];
+  return typeof header === "string" ? /filename="?([^";]+)"?/i.exec(header)?.[1] : undefined;
+}
+
+/** The name matters for context.yaml / benchmark-summary.json sent alone; no directories. */
+function safeFilename(name: string | undefined): string {
+  const base = (name ?? "").split(/[\\/]/).pop()?.trim() ?? "";
+  return base === "" || base === "." || base === ".." ? "upload" : base.slice(0, 200);
+}

@@ -1,0 +1,183 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BundleInput } from "@cnibench/schema";
+import { describe, expect, it } from "vitest";
+import { flagFor, type Io, run } from "./cli.ts";
+import { uploadBundle } from "./upload.ts";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../importers/fixtures");
+const bundle = { schema: "cnibench/bundle@1" } as BundleInput;
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+function scripted(...steps: (Response | Error)[]) {
+  const calls: RequestInit[] = [];
+  const fake = (async (_url: string, init: RequestInit) => {
+    calls.push(init);
+    const step = steps.shift();
+    if (!step) throw new Error("no more answers");
+    if (step instanceof Error) throw step;
+    return step;
+  }) as unknown as typeof fetch;
+  return { fake, calls };
+}
+
+function capture(overrides: Partial<Io> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    isTTY: false,
+    env: {},
+    sleep: async () => {},
+    ...overrides,
+  };
+  return { io, out: () => out.join(""), err: () => err.join("") };
+}
+
+describe("uploadBundle", () => {
+  it("retries 5xx answers and network errors with exponential backoff, honouring Retry-After", async () => {
+    const refused = Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } });
+    const { fake, calls } = scripted(
+      answer(503, { error: "database_unavailable", message: "retry" }, { "retry-after": "3" }),
+      refused,
+      answer(500, { error: "internal_error", message: "oops" }),
+      answer(201, { id: "b1", webUrl: "http://web/scenarios/s1" }),
+    );
+    const waits: number[] = [];
+    const outcome = await uploadBundle(bundle, {
+      server: "http://api/",
+      token: "t",
+      retries: 4,
+      backoffMs: 500,
+      fetch: fake,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    expect(outcome).toEqual({ status: "created", id: "b1", webUrl: "http://web/scenarios/s1", attempts: 4 });
+    expect(waits).toEqual([3000, 1000, 2000]);
+    expect(calls[0]?.headers).toMatchObject({ authorization: "Bearer t", "content-type": "application/json" });
+  });
+
+  it("treats 200 as already there and 4xx as final, with the server's issues", async () => {
+    const exists = await uploadBundle(bundle, {
+      server: "http://api",
+      token: "t",
+      retries: 3,
+      backoffMs: 1,
+      fetch: scripted(answer(200, { id: "b1" })).fake,
+    });
+    expect(exists).toMatchObject({ status: "exists", id: "b1", attempts: 1 });
+    const invalid = await uploadBundle(bundle, {
+      server: "http://api",
+      token: "t",
+      retries: 3,
+      backoffMs: 1,
+      fetch: scripted(
+        answer(422, { message: "breaks the contract", issues: [{ path: "node.sku", message: "required" }] }),
+      ).fake,
+    });
+    expect(invalid).toEqual({
+      status: "failed",
+      error: "HTTP 422: breaks the contract (node.sku: required)",
+      attempts: 1,
+    });
+  });
+
+  it("gives up after the retries, saying so", async () => {
+    const outcome = await uploadBundle(bundle, {
+      server: "http://api",
+      token: "t",
+      retries: 2,
+      backoffMs: 1,
+      fetch: scripted(answer(502, {}), answer(502, {}), answer(502, {})).fake,
+      sleep: async () => {},
+    });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      attempts: 3,
+      error: expect.stringMatching(/^HTTP 502.*gave up after 3 attempts/),
+    });
+  });
+});
+
+describe("cnibench upload", () => {
+  it("maps environment keys to flags", () => {
+    expect(["kubeProxy", "memoryGiB", "nodeCount", "k8s", "cniVersion"].map(flagFor)).toEqual([
+      "kube-proxy",
+      "memory-gib",
+      "node-count",
+      "k8s",
+      "cni-version",
+    ]);
+  });
+
+  it("--dry-run prints the bundles and a per-file summary, exit 1 when a file failed", async () => {
+    const { io, out, err } = capture();
+    const code = await run(
+      [
+        "upload",
+        "--dry-run",
+        "--cluster=lab",
+        "--provider=on-prem",
+        "--sku=r6i.2xlarge",
+        "--cni=cilium",
+        "--mode=native",
+        "--param",
+        "path=pod-pod",
+        path.join(fixtures, "real/iperf3"),
+        path.join(fixtures, "real/netperf/netperf_omni_csv_example_from_manual.txt"),
+      ],
+      io,
+    );
+    expect(code).toBe(1);
+    const bundles = JSON.parse(out()) as BundleInput[];
+    expect(bundles).toHaveLength(2);
+    expect(bundles[0]?.node.kernel).toBe("5.4.104+"); // from the iperf3 file's start.system_info
+    expect(bundles[0]?.results[0]?.params).toEqual({ path: "pod-pod", streams: 1 });
+    expect(err()).toContain("✓ iperf3/iperf3_tcp_1stream_k8s_pod_cloudpilot.json [iperf3]: 1 bundle built");
+    expect(err()).toContain("✗ netperf_omni_csv_example_from_manual.txt [netperf]: missing node.kernel (--kernel)");
+  });
+
+  it("uploads each bundle with plain progress lines when stdout is not a terminal", async () => {
+    const { fake } = scripted(answer(201, { id: "b1" }), answer(200, { id: "b2" }));
+    const { io, out } = capture({ fetch: fake, env: { CNIBENCH_TOKEN: "from-env" } });
+    const code = await run(
+      [
+        "upload",
+        "--cluster=lab",
+        "--provider=on-prem",
+        "--sku=r6i.2xlarge",
+        "--cni=cilium",
+        "--mode=native",
+        "--kernel=6.1",
+        path.join(fixtures, "real/netperf/netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt"),
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(out()).toContain("[1/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt: created b1\n");
+    expect(out()).toContain("[2/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt#run 2: already there b2\n");
+    expect(out()).toContain("✓ netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt [netperf]: 1 created, 1 already there");
+    expect(out()).toMatch(/1 bundle\(s\) created, 1 already there, 0 upload\(s\) failed, 0 file\(s\) failed/);
+  });
+
+  it("refuses bad usage with exit 2: no token, bad flag values, unknown flags, no paths", async () => {
+    const cases: [string[], RegExp][] = [
+      [["upload", "x.json"], /no upload token/],
+      [["upload", "--token=t", "--node-count=three", "x.json"], /--node-count: must be a positive whole number/],
+      [["upload", "--token=t", "--colour=red", "x.json"], /Unknown option '--colour'/],
+      [["upload", "--token=t"], /give at least one file or directory/],
+      [["download"], /unknown command "download"/],
+    ];
+    for (const [argv, message] of cases) {
+      const { io, err } = capture();
+      expect(await run(argv, io), argv.join(" ")).toBe(2);
+      expect(err()).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,291 @@
+/**
+ * `cnibench upload <path…>`: reads result files and directories, builds bundles locally with
+ * @cnibench/importers (format detection, environment from flags), and uploads each to
+ * POST /v1/bundles with retries. Exits non-zero with a per-file summary when anything failed.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import {
+  ArchiveLimitError,
+  type EnvironmentInput,
+  environmentFromJson,
+  environmentFromStrings,
+  type FileReport,
+  type FormatChoice,
+  formatNames,
+  type ImportedBundle,
+  importFiles,
+  type MissingField,
+  type ScalarEnvironmentKey,
+  scalarEnvironmentKeys,
+} from "@cnibench/importers";
+import { createReporter } from "./progress.ts";
+import { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
+import { readInputs } from "./walk.ts";
+
+export type Io = {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Whether stdout is a terminal: a progress bar there, plain lines otherwise. */
+  isTTY: boolean;
+  env: Record<string, string | undefined>;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+};
+
+export const DEFAULT_SERVER = "http://127.0.0.1:4000";
+
+/** --kube-proxy → kubeProxy, --memory-gib → memoryGiB: environment keys as CLI flags. */
+export function flagFor(key: ScalarEnvironmentKey | string): string {
+  if (key === "memoryGiB") return "memory-gib";
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+const usage = `Usage: cnibench upload [options] <file or directory>…
+
+Reads benchmark outputs — iperf3 -J, fortio JSON/text, netperf omni, knb reports, EKS cni-benchmark
+results/*.json, TKE network-benchmark.sh result directories (or .tar.gz/.zip of them), bundles —
+builds cnibench bundles and uploads each to the ingest API (POST /v1/bundles).
+
+Options:
+  --server <url>        ingest API (default ${DEFAULT_SERVER})
+  --token <token>       upload token (default: $CNIBENCH_TOKEN)
+  --format <format>     auto (default), ${formatNames.join(", ")}
+  --dry-run             print the bundles as JSON instead of uploading them
+  --retries <n>         retries for 5xx answers and network errors (default 4)
+  --env-file <file>     environment as JSON ({"provider": "eks", …, "files": {"<name or *pattern>": {…}}})
+
+Environment (what raw outputs do not say; a cnibench-environment.json among the files works too):
+  --cluster --provider --region --k8s --node-count
+  --sku --vcpus --memory-gib --nic-gbps --os --kernel
+  --cni --cni-version --mode --kube-proxy --label
+  --setting key=value   CNI setting (repeatable), e.g. --setting bpf.hostLegacyRouting=false
+  --param key=value     param for every result that does not set it (repeatable), e.g. --param path=pod-pod
+  --source-title --source-url
+
+Example:
+  npx cnibench upload --provider tke --kube-proxy ebpf ./benchmark-results-tke-c
+`;
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    io.stdout(usage);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== "upload") {
+    io.stderr(`cnibench: unknown command "${command}"\n\n${usage}`);
+    return 2;
+  }
+
+  const envOptions = Object.fromEntries(
+    scalarEnvironmentKeys.map((key) => [flagFor(key), { type: "string" as const }]),
+  );
+  let parsed: ReturnType<typeof parseUpload>;
+  try {
+    parsed = parseUpload(rest, envOptions);
+  } catch (error) {
+    io.stderr(`cnibench upload: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(usage);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.stderr(`cnibench upload: give at least one file or directory\n\n${usage}`);
+    return 2;
+  }
+  const format = (values.format ?? "auto") as FormatChoice;
+  if (format !== "auto" && !(formatNames as readonly string[]).includes(format)) {
+    io.stderr(`cnibench upload: --format must be auto or one of ${formatNames.join(", ")}\n`);
+    return 2;
+  }
+  const retries = Number(values.retries ?? 4);
+  if (!Number.isInteger(retries) || retries < 0) {
+    io.stderr("cnibench upload: --retries must be a whole number ≥ 0\n");
+    return 2;
+  }
+
+  // Environment: --env-file, then flags (flags win).
+  let environment: EnvironmentInput = {};
+  const problems: string[] = [];
+  if (values["env-file"]) {
+    try {
+      const read = environmentFromJson(JSON.parse(readFileSync(values["env-file"], "utf8")));
+      environment = read.environment;
+      problems.push(...read.issues.map((i) => `--env-file ${i.key}: ${i.message}`));
+    } catch (error) {
+      problems.push(`--env-file: ${(error as Error).message}`);
+    }
+  }
+  const flagValues: Record<string, string | string[] | undefined> = {
+    setting: values.setting,
+    param: values.param,
+  };
+  const raw = values as Record<string, unknown>;
+  for (const key of scalarEnvironmentKeys) flagValues[key] = raw[flagFor(key)] as string | undefined;
+  const fromFlags = environmentFromStrings(flagValues);
+  problems.push(...fromFlags.issues.map((i) => `--${flagFor(i.key)}: ${i.message}`));
+  if (problems.length > 0) {
+    io.stderr(`cnibench upload: ${problems.join("\n  ")}\n`);
+    return 2;
+  }
+  environment = {
+    ...environment,
+    ...fromFlags.environment,
+    ...(environment.settings || fromFlags.environment.settings
+      ? { settings: { ...environment.settings, ...fromFlags.environment.settings } }
+      : {}),
+    ...(environment.params || fromFlags.environment.params
+      ? { params: { ...environment.params, ...fromFlags.environment.params } }
+      : {}),
+  };
+
+  const token = values.token ?? io.env.CNIBENCH_TOKEN;
+  if (!values["dry-run"] && !token) {
+    io.stderr(
+      "cnibench upload: no upload token; pass --token or set CNIBENCH_TOKEN (npm run token -- create <name>)\n",
+    );
+    return 2;
+  }
+
+  // Read and build.
+  const { files, unreadable } = await readInputs(positionals, 256 * 1024 * 1024);
+  let outcome: ReturnType<typeof importFiles>;
+  try {
+    outcome = importFiles(files, environment, { format });
+  } catch (error) {
+    if (error instanceof ArchiveLimitError) {
+      io.stderr(`cnibench upload: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const reports: FileReport[] = [
+    ...unreadable.map(
+      (u): FileReport => ({
+        file: u.file,
+        format: null,
+        status: "failed",
+        bundles: 0,
+        error: `cannot read: ${u.error}`,
+      }),
+    ),
+    ...outcome.files,
+  ];
+
+  if (values["dry-run"]) {
+    io.stdout(
+      `${JSON.stringify(
+        outcome.bundles.map((b) => b.bundle),
+        null,
+        2,
+      )}\n`,
+    );
+    io.stderr(summary(reports, new Map(), true));
+    return reports.some((r) => r.status === "failed") ? 1 : 0;
+  }
+
+  const server = values.server ?? DEFAULT_SERVER;
+  const uploadOptions: UploadOptions = {
+    server,
+    token: token!,
+    retries,
+    backoffMs: 500,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+    ...(io.sleep ? { sleep: io.sleep } : {}),
+  };
+  const reporter = createReporter(io, outcome.bundles.length);
+  const uploads = new Map<ImportedBundle, UploadOutcome>();
+  for (const bundle of outcome.bundles) {
+    const result = await uploadBundle(bundle.bundle, uploadOptions);
+    uploads.set(bundle, result);
+    reporter.done(bundle.file, result);
+  }
+  reporter.stop();
+  io.stdout(summary(reports, groupByFile(outcome.bundles, uploads), false, server));
+  const failed = reports.some((r) => r.status === "failed") || [...uploads.values()].some((u) => u.status === "failed");
+  return failed ? 1 : 0;
+}
+
+function parseUpload(args: string[], envOptions: Record<string, { type: "string" }>) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      server: { type: "string" },
+      token: { type: "string" },
+      format: { type: "string" },
+      "dry-run": { type: "boolean" },
+      retries: { type: "string" },
+      "env-file": { type: "string" },
+      setting: { type: "string", multiple: true },
+      param: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" },
+      ...envOptions,
+    },
+  });
+}
+
+/** Upload outcomes by the file (report) they came from: "x.txt#run 2" belongs to "x.txt". */
+function groupByFile(bundles: ImportedBundle[], uploads: Map<ImportedBundle, UploadOutcome>) {
+  const byFile = new Map<string, UploadOutcome[]>();
+  for (const b of bundles) {
+    const file = b.file.replace(/#[^/]*$/, "");
+    byFile.set(file, [...(byFile.get(file) ?? []), uploads.get(b)!]);
+  }
+  return byFile;
+}
+
+function describeMissingForCli(missing: MissingField[]): string {
+  return missing.map((m) => `${m.path} (--${flagFor(m.input)})`).join(", ");
+}
+
+/** One line per file: what became of it and of its bundles; then the totals. */
+export function summary(
+  reports: FileReport[],
+  uploads: Map<string, UploadOutcome[]>,
+  dryRun: boolean,
+  server?: string,
+): string {
+  const lines: string[] = [];
+  let created = 0;
+  let existed = 0;
+  let failedUploads = 0;
+  for (const r of reports) {
+    const what = r.format ? ` [${r.format}]` : "";
+    if (r.status === "failed") {
+      const detail = r.missing
+        ? `missing ${describeMissingForCli(r.missing)}`
+        : `${r.error ?? "failed"}${r.issues ? `: ${r.issues.map((i) => `${i.path} ${i.message}`).join("; ")}` : ""}`;
+      lines.push(`  ✗ ${r.file}${what}: ${detail}`);
+      continue;
+    }
+    if (r.status === "skipped") {
+      lines.push(`  - ${r.file}: skipped (${r.error})`);
+      continue;
+    }
+    const outcomes = uploads.get(r.file) ?? [];
+    const c = outcomes.filter((o) => o.status === "created").length;
+    const e = outcomes.filter((o) => o.status === "exists").length;
+    const f = outcomes.filter((o) => o.status === "failed");
+    created += c;
+    existed += e;
+    failedUploads += f.length;
+    const parts = dryRun
+      ? [`${r.bundles} bundle${r.bundles === 1 ? "" : "s"} built`]
+      : [c ? `${c} created` : "", e ? `${e} already there` : "", f.length ? `${f.length} failed` : ""].filter(Boolean);
+    lines.push(`  ${f.length ? "✗" : "✓"} ${r.file}${what}: ${parts.join(", ")}`);
+    for (const o of f) if (o.status === "failed") lines.push(`      ${o.error}`);
+    for (const s of r.skippedParts ?? []) lines.push(`      skipped: ${s}`);
+    for (const w of r.warnings ?? []) lines.push(`      warning: ${w}`);
+  }
+  const failedFiles = reports.filter((r) => r.status === "failed").length;
+  const totals = dryRun
+    ? `${reports.filter((r) => r.status === "imported").length} file(s) imported, ${failedFiles} failed (dry run: nothing sent)`
+    : `${created} bundle(s) created, ${existed} already there, ${failedUploads} upload(s) failed, ${failedFiles} file(s) failed — ${server}`;
+  return `${lines.join("\n")}\n${totals}\n`;
+}

@@ -1,0 +1,46 @@
+import cliProgress from "cli-progress";
+import type { Io } from "./cli.ts";
+import type { UploadOutcome } from "./upload.ts";
+
+export type Reporter = { done: (file: string, outcome: UploadOutcome) => void; stop: () => void };
+
+/**
+ * A progress bar with counts on a terminal; one plain line per bundle otherwise (CI logs, pipes),
+ * where a redrawn bar would be noise.
+ */
+export function createReporter(io: Io, total: number): Reporter {
+  const counts = { created: 0, exists: 0, failed: 0 };
+  if (io.isTTY && total > 0) {
+    const bar = new cliProgress.SingleBar(
+      {
+        format:
+          "uploading |{bar}| {value}/{total} bundles · {created} created · {exists} already there · {failed} failed",
+        stream: process.stdout,
+        hideCursor: true,
+        clearOnComplete: false,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total, 0, counts);
+    return {
+      done: (_file, outcome) => {
+        counts[outcome.status] += 1;
+        bar.increment(1, counts);
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  let n = 0;
+  return {
+    done: (file, outcome) => {
+      n += 1;
+      counts[outcome.status] += 1;
+      const detail =
+        outcome.status === "failed"
+          ? `failed: ${outcome.error}`
+          : `${outcome.status === "created" ? "created" : "already there"} ${outcome.id}`;
+      io.stdout(`[${n}/${total}] ${file}: ${detail}\n`);
+    },
+    stop: () => {},
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * The CLI against a real ingest API on a real PostgreSQL: a folder of real EKS results (with a
+ * cnibench-environment.json), a TKE archive, and bad files; then the same folder again.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { rowCounts, startIngest } from "../../../test-support/ingest.ts";
+import { freePort } from "../../../test-support/ports.ts";
+import { type Io, run } from "./cli.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.resolve(here, "../../importers/fixtures");
+const bin = path.resolve(here, "../bin/cnibench.js");
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let api: Awaited<ReturnType<typeof startIngest>>;
+let dir: string;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  api = await startIngest(database.url);
+  dir = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-"));
+  const results = path.join(dir, "results");
+  cpSync(path.join(fixtures, "real/eks-devfloor9"), results, { recursive: true });
+  writeFileSync(
+    path.join(results, "cnibench-environment.json"),
+    JSON.stringify({
+      provider: "eks",
+      sku: "m6i.xlarge",
+      kernel: "6.1.159-182.297.amzn2023",
+      files: {
+        "scenario-a-vpccni.json": { cni: "aws-vpc-cni", mode: "eni", kubeProxy: "iptables" },
+        "scenario-b-cilium-kp.json": { cni: "cilium", mode: "native", kubeProxy: "iptables" },
+        "scenario-c-kpless.json": { cni: "cilium", mode: "native", kubeProxy: "ebpf" },
+        "scenario-d-eni.json": { cni: "cilium", mode: "eni", kubeProxy: "ebpf" },
+        "scenario-e-eni-tuned.json": { cni: "cilium", mode: "eni", kubeProxy: "ebpf" },
+      },
+    }),
+  );
+  cpSync(path.join(fixtures, "synthetic/tke-benchmark-results-synthetic.tar.gz"), path.join(dir, "tke-run.tar.gz"));
+  writeFileSync(path.join(dir, "README.md"), "# how these were measured\n");
+  writeFileSync(
+    path.join(dir, "results", "scenario-z-truncated.json"),
+    '{\n  "scenario": "scenario-z",\n  "network": {\n',
+  );
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await api.close();
+  await database.drop();
+});
+
+function capture(): { io: Io; out: () => string } {
+  const out: string[] = [];
+  return {
+    io: { stdout: (t) => out.push(t), stderr: (t) => out.push(t), isTTY: false, env: { CNIBENCH_TOKEN: api.token } },
+    out: () => out.join(""),
+  };
+}
+
+describe("cnibench upload against a real ingest API", () => {
+  it("uploads every good file's bundles, reports the bad ones per file, exits 1", async () => {
+    const before = await rowCounts(api.db);
+    const { io, out } = capture();
+    const code = await run(["upload", "--server", api.base, "--provider", "tke", "--kube-proxy", "ebpf", dir], io);
+    expect(code).toBe(1);
+    const text = out();
+    // The TKE archive takes --provider/--kube-proxy from flags; flags also win over the EKS sidecar's provider.
+    expect(text).toMatch(/✓ \S+\/tke-run\.tar\.gz\/tke-benchmark-results-synthetic \[tke\]: 1 created/);
+    expect(text).toMatch(/✓ \S+\/results\/scenario-a-vpccni\.json \[eks\]: 1 created/);
+    expect(text).toMatch(
+      /✗ \S+\/results\/scenario-z-truncated\.json \[eks\]: EKS cni-benchmark JSON: malformed JSON at line 4/,
+    );
+    expect(text).toMatch(/- \S+\/README\.md: skipped \(not a format cnibench imports\)/);
+    expect(text).toMatch(/6 bundle\(s\) created, 0 already there, 0 upload\(s\) failed, 1 file\(s\) failed/);
+    const after = await rowCounts(api.db);
+    expect(after.bundles - before.bundles).toBe(6);
+
+    const { items } = (await (await fetch(`${api.base}/v1/bundles?pageSize=50`)).json()) as {
+      items: { collectorName: string; clusterName: string }[];
+    };
+    expect(items.filter((b) => b.collectorName === "run-benchmark.sh").map((b) => b.clusterName)).toEqual(
+      Array(5).fill("cni-bench"),
+    );
+  });
+
+  it("is idempotent: the same folder again writes nothing and says so", async () => {
+    const before = await rowCounts(api.db);
+    const { io, out } = capture();
+    const code = await run(["upload", "--server", api.base, "--provider", "tke", "--kube-proxy", "ebpf", dir], io);
+    expect(code).toBe(1); // the truncated file still fails
+    expect(out()).toMatch(/0 bundle\(s\) created, 6 already there/);
+    expect(await rowCounts(api.db)).toEqual(before);
+  });
+
+  it("runs as a command through bin/cnibench.js; network errors are retried, then reported", async () => {
+    const clean = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-clean-"));
+    try {
+      cpSync(path.join(fixtures, "real/knb/knb_text_output_example_calico_ipip.txt"), path.join(clean, "knb.txt"));
+      const args = [
+        bin,
+        "upload",
+        "--server",
+        api.base,
+        "--cluster=lab",
+        "--provider=on-prem",
+        "--sku=bare-metal-xeon",
+        "--cni=calico",
+        "--mode=ipip",
+        clean,
+      ];
+      const { stdout } = await promisify(execFile)(process.execPath, args, {
+        env: { ...process.env, CNIBENCH_TOKEN: api.token },
+      });
+      expect(stdout).toMatch(/\[1\/1\] \S+\/knb\.txt: created \S+/);
+      expect(stdout).toMatch(/1 bundle\(s\) created/);
+
+      // Nothing listens on this port: network errors are retried, then the file is reported failed (exit 1).
+      const nobody = `http://127.0.0.1:${await freePort()}`;
+      const refused = await promisify(execFile)(
+        process.execPath,
+        [...args.slice(0, 3), nobody, ...args.slice(4), "--retries=1"],
+        {
+          env: { ...process.env, CNIBENCH_TOKEN: api.token },
+        },
+      ).catch((error: { code: number; stdout: string }) => error);
+      expect((refused as { code: number }).code).toBe(1);
+      expect((refused as { stdout: string }).stdout).toMatch(
+        /network error: ECONNREFUSED \(gave up after 2 attempts\)/,
+      );
+    } finally {
+      rmSync(clean, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * Archives read from bytes (no disk): .tar, .tar.gz/.tgz, .gz and .zip. The whole upload shares one
+ * budget of entries and decompressed bytes, checked while inflating, so a small compressed body
+ * cannot expand without bound; entry names that leave the archive (absolute, "..") refuse it.
+ */
+import { Gunzip, unzipSync } from "fflate";
+import { ArchiveLimitError, type ArchiveLimits, ImportError } from "./types.ts";
+
+export const defaultArchiveLimits: ArchiveLimits = { maxEntries: 5000, maxUnpackedBytes: 100 * 1024 * 1024 };
+
+export type ArchiveEntry = { name: string; bytes: Uint8Array };
+
+/** What is left of the upload's allowance; archives draw from it as they expand. */
+export class ArchiveBudget {
+  entries = 0;
+  bytes = 0;
+  constructor(readonly limits: ArchiveLimits) {}
+
+  addEntry(archive: string): void {
+    this.entries += 1;
+    if (this.entries > this.limits.maxEntries) {
+      throw new ArchiveLimitError(
+        `${archive}: more than ${this.limits.maxEntries} archive entries (CNIBENCH_IMPORT_MAX_ENTRIES); nothing was imported`,
+        "entries",
+      );
+    }
+  }
+
+  addBytes(archive: string, n: number): void {
+    this.bytes += n;
+    if (this.bytes > this.limits.maxUnpackedBytes) {
+      throw new ArchiveLimitError(
+        `${archive}: the archive expands beyond ${this.limits.maxUnpackedBytes} bytes (CNIBENCH_IMPORT_MAX_UNPACKED_BYTES); nothing was imported`,
+        "unpacked-bytes",
+      );
+    }
+  }
+}
+
+export type ArchiveKind = "gzip" | "zip" | "tar";
+
+export function archiveKind(bytes: Uint8Array): ArchiveKind | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return "gzip";
+  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 0x03 || bytes[2] === 0x05))
+    return "zip";
+  if (isTar(bytes)) return "tar";
+  return undefined;
+}
+
+function isTar(bytes: Uint8Array): boolean {
+  if (bytes.length < 512) return false;
+  const magic = String.fromCharCode(...bytes.subarray(257, 262));
+  return magic === "ustar" || (tarChecksumOk(bytes.subarray(0, 512)) && bytes[0] !== 0);
+}
+
+/** Entries of an archive, names relative to it; junk (directories, __MACOSX, .DS_Store) left out. */
+export function expandArchive(archiveName: string, bytes: Uint8Array, budget: ArchiveBudget): ArchiveEntry[] {
+  const kind = archiveKind(bytes);
+  if (kind === "zip") return readZip(archiveName, bytes, budget);
+  if (kind === "tar") return readTar(archiveName, bytes, budget);
+  if (kind === "gzip") {
+    const inner = gunzipWithin(archiveName, bytes, budget);
+    if (isTar(inner)) return readTar(archiveName, inner, budget, true);
+    budget.addEntry(archiveName);
+    const base = archiveName.split("/").pop() ?? archiveName;
+    return [{ name: base.replace(/\.gz$/i, "") || "content", bytes: inner }];
+  }
+  throw new ImportError(`${archiveName}: not a tar, gzip or zip archive`);
+}
+
+function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBudget): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let ended = false;
+  const stream = new Gunzip((chunk, final) => {
+    size += chunk.length;
+    budget.addBytes(archiveName, chunk.length);
+    chunks.push(chunk);
+    if (final) ended = true;
+  });
+  try {
+    stream.push(bytes, true);
+  } catch (error) {
+    if (error instanceof ArchiveLimitError) throw error;
+    throw new ImportError(`${archiveName}: the gzip data is corrupt or truncated (${(error as Error).message})`);
+  }
+  if (!ended) throw new ImportError(`${archiveName}: the gzip data is truncated`);
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** Refuses names that would leave the archive when unpacked; returns the cleaned relative name. */
+export function safeEntryName(archiveName: string, raw: string): string {
+  const name = raw.replace(/^(\.\/)+/, "");
+  const parts = name.split("/");
+  if (
+    name.startsWith("/") ||
+    name.includes("\\") ||
+    /^[A-Za-z]:/.test(name) ||
+    parts.some((p) => p === "..") ||
+    name.includes("\u0000")
+  ) {
+    throw new ImportError(`${archiveName}: entry "${raw}" points outside the archive (absolute path or ".."); refused`);
+  }
+  return parts.filter((p) => p !== "" && p !== ".").join("/");
+}
+
+function isJunk(name: string): boolean {
+  return name === "" || name.startsWith("__MACOSX/") || /(^|\/)\.DS_Store$/.test(name) || /(^|\/)\._[^/]*$/.test(name);
+}
+
+function readZip(archiveName: string, bytes: Uint8Array, budget: ArchiveBudget): ArchiveEntry[] {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter: (file) => {
+        if (file.name.endsWith("/")) return false;
+        safeEntryName(archiveName, file.name);
+        budget.addEntry(archiveName);
+        // The declared size is checked before inflating, the real one after.
+        budget.addBytes(archiveName, file.originalSize);
+        return true;
+      },
+    });
+  } catch (error) {
+    if (error instanceof ArchiveLimitError || error instanceof ImportError) throw error;
+    throw new ImportError(`${archiveName}: the zip archive is corrupt or truncated (${(error as Error).message})`);
+  }
+  return Object.entries(files).flatMap(([raw, content]) => {
+    const name = safeEntryName(archiveName, raw);
+    return isJunk(name) ? [] : [{ name, bytes: content }];
+  });
+}
+
+function readString(block: Uint8Array, start: number, length: number): string {
+  const slice = block.subarray(start, start + length);
+  const end = slice.indexOf(0);
+  return new TextDecoder().decode(end === -1 ? slice : slice.subarray(0, end));
+}
+
+function readOctal(block: Uint8Array, start: number, length: number): number {
+  if ((block[start]! & 0x80) !== 0) {
+    // GNU base-256 for sizes above 8 GiB: far above any limit here.
+    return Number.MAX_SAFE_INTEGER;
+  }
+  const text = readString(block, start, length).trim();
+  return text === "" ? 0 : Number.parseInt(text, 8);
+}
+
+function tarChecksumOk(header: Uint8Array): boolean {
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
+  return sum === readOctal(header, 148, 8);
+}
+
+/** ustar/GNU/pax tar: regular files only (links and devices are not results). */
+function readTar(archiveName: string, data: Uint8Array, budget: ArchiveBudget, counted = false): ArchiveEntry[] {
+  const entries: ArchiveEntry[] = [];
+  let offset = 0;
+  let longName: string | undefined;
+  let paxPath: string | undefined;
+  while (offset + 512 <= data.length) {
+    const header = data.subarray(offset, offset + 512);
+    if (header.every((b) => b === 0)) break;
+    if (!tarChecksumOk(header)) throw new ImportError(`${archiveName}: corrupt tar header at byte ${offset}`);
+    const size = readOctal(header, 124, 12);
+    const type = String.fromCharCode(header[156]!);
+    const prefix = readString(header, 345, 155);
+    const baseName = readString(header, 0, 100);
+    offset += 512;
+    if (offset + size > data.length) throw new ImportError(`${archiveName}: the tar archive is truncated`);
+    const body = data.subarray(offset, offset + size);
+    offset += Math.ceil(size / 512) * 512;
+    if (type === "L") {
+      longName = readString(body, 0, body.length);
+      continue;
+    }
+    if (type === "x") {
+      paxPath = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(new TextDecoder().decode(body))?.[1] ?? paxPath;
+      continue;
+    }
+    if (type === "g") continue;
+    const raw = paxPath ?? longName ?? (prefix ? `${prefix}/${baseName}` : baseName);
+    longName = undefined;
+    paxPath = undefined;
+    if (type !== "0" && type !== "\u0000" && type !== "7") continue;
+    const name = safeEntryName(archiveName, raw);
+    if (isJunk(name)) continue;
+    budget.addEntry(archiveName);
+    if (!counted) budget.addBytes(archiveName, size);
+    entries.push({ name, bytes: body.slice() });
+  }
+  return entries;
+}

@@ -1,0 +1,63 @@
+/** Format detection for `auto`: by content first, the file name only as a hint. */
+import { looksLikeEks } from "./formats/eks.ts";
+import { looksLikeFortio, looksLikeFortioText } from "./formats/fortio.ts";
+import { looksLikeIperf3 } from "./formats/iperf3.ts";
+import { looksLikeKnbDocument, looksLikeKnbText } from "./formats/knb.ts";
+import { looksLikeNetperf } from "./formats/netperf.ts";
+import { TKE_MARKERS } from "./formats/tke.ts";
+import type { FormatName } from "./types.ts";
+import { basename, isObject } from "./util.ts";
+
+export type Detection = { format: FormatName } | { format: null; reason: string };
+
+export function isBundleDocument(doc: unknown): boolean {
+  return isObject(doc) && typeof doc.schema === "string" && doc.schema.startsWith("cnibench/bundle@");
+}
+
+/** benchmark-summary.json of TKE's network-benchmark.sh, sent on its own under another name. */
+export function looksLikeTkeSummary(doc: unknown): boolean {
+  return (
+    isObject(doc) && isObject(doc.cluster) && isObject(doc.throughput) && isObject(doc.rps) && isObject(doc.latency)
+  );
+}
+
+export function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, 4096).includes(0);
+}
+
+/** Which format a single file is in; a reason when none fits. */
+export function detectFormat(name: string, text: string): Detection {
+  if ((TKE_MARKERS as readonly string[]).includes(basename(name))) return { format: "tke" };
+  const trimmed = text.trimStart();
+  if (trimmed === "") return { format: null, reason: "the file is empty" };
+  if (trimmed.startsWith("{")) {
+    let doc: unknown;
+    let malformed = false;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      malformed = true;
+    }
+    if (!malformed) {
+      if (isBundleDocument(doc)) return { format: "bundle" };
+      if (looksLikeIperf3(doc)) return { format: "iperf3" };
+      if (looksLikeFortio(doc)) return { format: "fortio" };
+      if (looksLikeEks(doc)) return { format: "eks" };
+      if (isObject(doc) && isObject(doc.metadata) && doc.metadata.generator === "knb") return { format: "knb" };
+      if (looksLikeTkeSummary(doc)) return { format: "tke" };
+      return { format: null, reason: "JSON, but not a format cnibench imports" };
+    }
+    // Malformed (e.g. truncated) JSON: recognise it by its keys so the error can say what broke.
+    if (looksLikeKnbDocument(text)) return { format: "knb" };
+    if (/"cnibench\/bundle@/.test(text)) return { format: "bundle" };
+    if (/"(test_start|connecting_to|system_info|sum_received)"/.test(text)) return { format: "iperf3" };
+    if (/"(ActualQPS|DurationHistogram|RequestedQPS)"/.test(text)) return { format: "fortio" };
+    if (/"scenario"/.test(text) && /"(network|http_httpbin|tcp_throughput_gbps)"/.test(text)) return { format: "eks" };
+    if (/^\{\s*"start"\s*:/.test(trimmed)) return { format: "iperf3" };
+    return { format: null, reason: "malformed JSON of no recognised format" };
+  }
+  if (looksLikeKnbText(text) || looksLikeKnbDocument(text)) return { format: "knb" };
+  if (looksLikeFortioText(text)) return { format: "fortio" };
+  if (looksLikeNetperf(text)) return { format: "netperf" };
+  return { format: null, reason: "not a format cnibench imports" };
+}

@@ -1,0 +1,245 @@
+/**
+ * The environment of a run: raw tool outputs do not say which cloud, instance type or CNI they ran
+ * on, so users supply it (flags, query parameters, a JSON header, a cnibench-environment.json next
+ * to the files). Values read from the files themselves fill what users leave out; a required field
+ * nobody supplies is named, never guessed. "unknown" counts only when a user passes it.
+ */
+import type { EnvironmentFields, EnvironmentInput, MissingField, Params, ParamValue } from "./types.ts";
+
+type FieldKind = "text" | "int" | "number";
+
+/** Every environment key, the bundle field it fills, and whether the contract requires it. */
+export const environmentFields = {
+  cluster: { path: "cluster.name", kind: "text", required: true },
+  provider: { path: "cluster.provider", kind: "text", required: true },
+  region: { path: "cluster.region", kind: "text", required: false },
+  k8s: { path: "cluster.kubernetesVersion", kind: "text", required: false },
+  nodeCount: { path: "cluster.nodeCount", kind: "int", required: false },
+  sku: { path: "node.sku", kind: "text", required: true },
+  vcpus: { path: "node.vcpus", kind: "number", required: false },
+  memoryGiB: { path: "node.memoryGiB", kind: "number", required: false },
+  nicGbps: { path: "node.nicGbps", kind: "number", required: false },
+  os: { path: "node.os", kind: "text", required: false },
+  kernel: { path: "node.kernel", kind: "text", required: true },
+  cni: { path: "cni.name", kind: "text", required: true },
+  cniVersion: { path: "cni.version", kind: "text", required: false },
+  mode: { path: "cni.mode", kind: "text", required: true },
+  kubeProxy: { path: "cni.kubeProxy", kind: "text", required: false },
+  label: { path: "cni.label", kind: "text", required: false },
+  sourceTitle: { path: "source.title", kind: "text", required: false },
+  sourceUrl: { path: "source.url", kind: "text", required: false },
+} as const satisfies Record<string, { path: string; kind: FieldKind; required: boolean }>;
+
+export type ScalarEnvironmentKey = keyof typeof environmentFields;
+export const scalarEnvironmentKeys = Object.keys(environmentFields) as ScalarEnvironmentKey[];
+
+/** File name of the optional sidecar that gives the environment of the files beside and below it. */
+export const ENVIRONMENT_FILE = "cnibench-environment.json";
+
+export type EnvironmentIssue = { key: string; message: string };
+
+/**
+ * Reads environment fields given as strings (query parameters, CLI flags): numbers are parsed,
+ * "setting" and "param" entries are `key=value` pairs. Unknown keys are returned so callers can
+ * ignore or refuse them.
+ */
+export function environmentFromStrings(input: Record<string, string | string[] | undefined>): {
+  environment: EnvironmentFields;
+  issues: EnvironmentIssue[];
+} {
+  const environment: EnvironmentFields = {};
+  const issues: EnvironmentIssue[] = [];
+  for (const [key, raw] of Object.entries(input)) {
+    if (raw === undefined) continue;
+    const values = Array.isArray(raw) ? raw : [raw];
+    if (key === "setting" || key === "param") {
+      const target: Record<string, ParamValue | null> = {};
+      for (const pair of values) {
+        const at = pair.indexOf("=");
+        if (at <= 0) {
+          issues.push({ key, message: `"${pair}" is not key=value` });
+          continue;
+        }
+        const value = scalarFromString(pair.slice(at + 1));
+        if (key === "param" && value === null) {
+          issues.push({ key, message: `param "${pair.slice(0, at)}" needs a value` });
+          continue;
+        }
+        target[pair.slice(0, at)] = value;
+      }
+      if (key === "setting") environment.settings = { ...environment.settings, ...target };
+      else environment.params = { ...environment.params, ...(target as Params) };
+      continue;
+    }
+    if (!(key in environmentFields)) continue;
+    const field = environmentFields[key as ScalarEnvironmentKey];
+    const value = values[values.length - 1]?.trim() ?? "";
+    if (value === "") {
+      issues.push({ key, message: "is empty" });
+      continue;
+    }
+    if (field.kind === "text") {
+      (environment as Record<string, unknown>)[key] = value;
+    } else {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0 || (field.kind === "int" && !Number.isInteger(n))) {
+        issues.push({
+          key,
+          message: `must be a positive ${field.kind === "int" ? "whole " : ""}number, not "${value}"`,
+        });
+      } else {
+        (environment as Record<string, unknown>)[key] = n;
+      }
+    }
+  }
+  return { environment, issues };
+}
+
+/** Checks a JSON environment (header or sidecar file) and keeps only what is well-formed. */
+export function environmentFromJson(value: unknown): { environment: EnvironmentInput; issues: EnvironmentIssue[] } {
+  const issues: EnvironmentIssue[] = [];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { environment: {}, issues: [{ key: "", message: "the environment must be a JSON object" }] };
+  }
+  const read = (object: Record<string, unknown>, prefix: string): EnvironmentFields => {
+    const out: EnvironmentFields = {};
+    for (const [key, raw] of Object.entries(object)) {
+      const where = `${prefix}${key}`;
+      if (key === "files" && prefix === "") continue;
+      if (key === "settings" || key === "params") {
+        if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+          issues.push({ key: where, message: "must be an object of key: value" });
+          continue;
+        }
+        const entries = Object.entries(raw).filter(([k, v]) => {
+          const ok =
+            typeof v === "string" ||
+            typeof v === "boolean" ||
+            (typeof v === "number" && Number.isFinite(v)) ||
+            (v === null && key === "settings");
+          if (!ok) issues.push({ key: `${where}.${k}`, message: "must be a string, number or boolean" });
+          return ok;
+        });
+        (out as Record<string, unknown>)[key] = Object.fromEntries(entries);
+        continue;
+      }
+      if (!(key in environmentFields)) {
+        issues.push({ key: where, message: `is not an environment field (${scalarEnvironmentKeys.join(", ")})` });
+        continue;
+      }
+      const field = environmentFields[key as ScalarEnvironmentKey];
+      if (field.kind === "text") {
+        if (typeof raw !== "string" || raw.trim() === "")
+          issues.push({ key: where, message: "must be a non-empty string" });
+        else (out as Record<string, unknown>)[key] = raw.trim();
+      } else {
+        const n = typeof raw === "string" ? Number(raw) : raw;
+        if (typeof n !== "number" || !Number.isFinite(n) || n <= 0 || (field.kind === "int" && !Number.isInteger(n))) {
+          issues.push({ key: where, message: "must be a positive number" });
+        } else {
+          (out as Record<string, unknown>)[key] = n;
+        }
+      }
+    }
+    return out;
+  };
+  const object = value as Record<string, unknown>;
+  const environment: EnvironmentInput = read(object, "");
+  if (object.files !== undefined) {
+    if (typeof object.files !== "object" || object.files === null || Array.isArray(object.files)) {
+      issues.push({ key: "files", message: "must map file names or patterns to environment objects" });
+    } else {
+      environment.files = {};
+      for (const [pattern, fields] of Object.entries(object.files)) {
+        if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+          issues.push({ key: `files.${pattern}`, message: "must be an object" });
+          continue;
+        }
+        environment.files[pattern] = read(fields as Record<string, unknown>, `files.${pattern}.`);
+      }
+    }
+  }
+  return { environment, issues };
+}
+
+function scalarFromString(raw: string): ParamValue | null {
+  const value = raw.trim();
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (value === "null" || value === "") return null;
+  if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Values that say nothing: a file's "unknown" or an empty string is not an answer. */
+function informative(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === "string") {
+    const v = value.trim().toLowerCase();
+    return v !== "" && v !== "unknown" && v !== "n/a" && v !== "<none>";
+  }
+  return true;
+}
+
+/** Keeps the informative values of environment fields read from a file. */
+export function cleanDerived(derived: EnvironmentFields): EnvironmentFields {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(derived)) {
+    if (informative(value)) out[key] = typeof value === "string" ? value.trim() : value;
+  }
+  return out as EnvironmentFields;
+}
+
+/** Does a `files` key of an environment apply to this file path? Name, path suffix or `*` pattern. */
+export function matchesFile(pattern: string, file: string): boolean {
+  const normalised = file.replaceAll("\\", "/");
+  if (pattern.includes("*")) {
+    const regex = new RegExp(`(^|/)${pattern.split("*").map(escapeRegex).join("[^/]*")}$`);
+    return regex.test(normalised);
+  }
+  return normalised === pattern || normalised.endsWith(`/${pattern}`);
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Layers, lowest first: what the file says; then every layer's general fields (in layer order);
+ * then every layer's entries for this file (in layer order). The more specific an entry, the more
+ * it weighs: a sidecar's entry for scenario-a.json beats a --cni given for the whole folder.
+ */
+export function resolveEnvironment(
+  file: string,
+  derived: EnvironmentFields,
+  layers: EnvironmentInput[],
+): EnvironmentFields {
+  const merged: EnvironmentFields = { ...cleanDerived(derived) };
+  const apply = (fields: EnvironmentFields) => {
+    for (const [key, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      if (key === "settings" || key === "params") {
+        const current = (merged as Record<string, Record<string, unknown> | undefined>)[key] ?? {};
+        (merged as Record<string, unknown>)[key] = { ...current, ...(value as Record<string, unknown>) };
+      } else {
+        (merged as Record<string, unknown>)[key] = value;
+      }
+    }
+  };
+  for (const { files: _perFile, ...general } of layers) apply(general);
+  for (const layer of layers) {
+    for (const [pattern, fields] of Object.entries(layer.files ?? {})) if (matchesFile(pattern, file)) apply(fields);
+  }
+  return merged;
+}
+
+export function missingFields(environment: EnvironmentFields): MissingField[] {
+  return scalarEnvironmentKeys
+    .filter((key) => environmentFields[key].required && environment[key] === undefined)
+    .map((key) => ({ path: environmentFields[key].path, input: key }));
+}
+
+/** "node.sku (sku), cni.mode (mode)": the message part naming what is missing. */
+export function describeMissing(missing: MissingField[]): string {
+  return missing.map((m) => `${m.path} (${m.input})`).join(", ");
+}

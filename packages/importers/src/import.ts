@@ -1,0 +1,327 @@
+/**
+ * importFiles: files (and archives, and result directories) in, contract bundles out, with a report
+ * per file. Pure: no network, no disk; callers read the files and store or upload the bundles.
+ */
+import { BUNDLE_SCHEMA, type BundleInput, parseBundle } from "@cnibench/schema";
+import { ArchiveBudget, archiveKind, defaultArchiveLimits, expandArchive } from "./archive.ts";
+import { detectFormat, isBundleDocument, looksBinary, looksLikeTkeSummary } from "./detect.ts";
+import {
+  describeMissing,
+  ENVIRONMENT_FILE,
+  environmentFromJson,
+  missingFields,
+  resolveEnvironment,
+} from "./environment.ts";
+import { parseEks } from "./formats/eks.ts";
+import { parseFortio, parseFortioText } from "./formats/fortio.ts";
+import { parseIperf3 } from "./formats/iperf3.ts";
+import { looksLikeKnbText, parseKnbDocument, parseKnbText } from "./formats/knb.ts";
+import { parseNetperf } from "./formats/netperf.ts";
+import { parseTkeDirectory, TKE_MARKERS } from "./formats/tke.ts";
+import {
+  type EnvironmentInput,
+  type FileReport,
+  type FormatName,
+  ImportError,
+  type ImportedBundle,
+  type ImportFile,
+  type ImportOptions,
+  type ImportOutcome,
+  type ParsedRun,
+} from "./types.ts";
+import { basename, decodeText, parseJson } from "./util.ts";
+
+type Unit = { name: string; bytes: Uint8Array };
+
+/**
+ * Builds bundles from files. `environment` holds what the files do not say (provider, SKU, CNI…);
+ * per-file entries (`files`) and cnibench-environment.json files among the inputs refine it.
+ * Archives are expanded in memory within `options.limits`; breaking a limit throws ArchiveLimitError.
+ */
+export function importFiles(
+  files: ImportFile[],
+  environment: EnvironmentInput = {},
+  options: ImportOptions = {},
+): ImportOutcome {
+  const format = options.format ?? "auto";
+  const budget = new ArchiveBudget({ ...defaultArchiveLimits, ...options.limits });
+  const reports: FileReport[] = [];
+  const bundles: ImportedBundle[] = [];
+
+  // 1. Archives become their entries, named "<archive>/<entry>".
+  const units: Unit[] = [];
+  for (const file of files) {
+    const name = file.name.replaceAll("\\", "/");
+    if (archiveKind(file.bytes)) {
+      try {
+        for (const entry of expandArchive(name, file.bytes, budget))
+          units.push({ name: `${name}/${entry.name}`, bytes: entry.bytes });
+      } catch (error) {
+        if (!(error instanceof ImportError)) throw error;
+        reports.push({ file: name, format: null, status: "failed", bundles: 0, error: error.message });
+      }
+    } else {
+      units.push({ name, bytes: file.bytes });
+    }
+  }
+
+  // 2. cnibench-environment.json files give the environment of the files beside and below them.
+  const sidecars: { dir: string; environment: EnvironmentInput }[] = [];
+  const rest: Unit[] = [];
+  for (const unit of units) {
+    if (basename(unit.name) !== ENVIRONMENT_FILE) {
+      rest.push(unit);
+      continue;
+    }
+    try {
+      const { environment: env, issues } = environmentFromJson(parseJson(decodeText(unit.bytes), ENVIRONMENT_FILE));
+      if (issues.length > 0) throw new ImportError(issues.map((i) => `${i.key}: ${i.message}`).join("; "));
+      sidecars.push({ dir: dirname(unit.name), environment: env });
+      reports.push({
+        file: unit.name,
+        format: null,
+        status: "skipped",
+        bundles: 0,
+        error: "environment file, read as the environment of its folder",
+      });
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      reports.push({
+        file: unit.name,
+        format: null,
+        status: "failed",
+        bundles: 0,
+        error: `${ENVIRONMENT_FILE}: ${error.message}`,
+      });
+    }
+  }
+  const layersFor = (file: string): EnvironmentInput[] => [
+    ...sidecars
+      .filter((s) => s.dir === "" || file === s.dir || file.startsWith(`${s.dir}/`))
+      .sort((a, b) => a.dir.length - b.dir.length)
+      .map((s) => s.environment),
+    environment,
+  ];
+
+  const emit = (file: string, fmt: FormatName, runs: ParsedRun[]) => {
+    const report: FileReport = { file, format: fmt, status: "imported", bundles: 0 };
+    const skippedParts = runs.flatMap((r) => r.skipped);
+    if (skippedParts.length > 0) report.skippedParts = skippedParts;
+    const built: ImportedBundle[] = [];
+    try {
+      for (const run of runs) built.push(buildBundle(file, fmt, run, layersFor(file)));
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      reports.push(failure(file, fmt, error));
+      return;
+    }
+    const warnings = built.flatMap((b) => b.warnings);
+    if (warnings.length > 0) report.warnings = warnings;
+    report.bundles = built.length;
+    bundles.push(...built);
+    reports.push(report);
+  };
+
+  // 3. network-benchmark.sh result directories: every folder holding context.yaml or benchmark-summary.json.
+  const roots =
+    format === "auto" || format === "tke"
+      ? [
+          ...new Set(
+            rest
+              .filter((u) => (TKE_MARKERS as readonly string[]).includes(basename(u.name)))
+              .map((u) => dirname(u.name)),
+          ),
+        ].sort((a, b) => b.length - a.length)
+      : [];
+  const claimed = new Set<Unit>();
+  for (const root of roots) {
+    const members = rest.filter((u) => !claimed.has(u) && (root === "" || u.name.startsWith(`${root}/`)));
+    for (const m of members) claimed.add(m);
+    const map = new Map(members.map((m) => [root === "" ? m.name : m.name.slice(root.length + 1), m.bytes]));
+    const label = root === "" ? "." : root;
+    try {
+      emit(label, "tke", [parseTkeDirectory(map)]);
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      reports.push(failure(label, "tke", error));
+    }
+  }
+
+  // 4. Everything else, one file at a time.
+  for (const unit of rest) {
+    if (claimed.has(unit)) continue;
+    if (looksBinary(unit.bytes)) {
+      const nested = archiveKind(unit.bytes) ? "an archive inside an archive is not expanded" : "a binary file";
+      reports.push({ file: unit.name, format: null, status: "skipped", bundles: 0, error: nested });
+      continue;
+    }
+    const text = decodeText(unit.bytes);
+    let fmt: FormatName;
+    if (format === "auto") {
+      const detection = detectFormat(unit.name, text);
+      if (detection.format === null) {
+        reports.push({ file: unit.name, format: null, status: "skipped", bundles: 0, error: detection.reason });
+        continue;
+      }
+      fmt = detection.format;
+    } else {
+      fmt = format;
+    }
+    if (fmt === "bundle") {
+      importBundleFile(unit.name, text, reports, bundles);
+      continue;
+    }
+    if (fmt === "tke") {
+      // A benchmark-summary.json sent on its own (e.g. as the body of POST /v1/import).
+      const summary = text.trimStart().startsWith("{") ? safeJson(text) : undefined;
+      if (looksLikeTkeSummary(summary)) {
+        try {
+          emit(unit.name, "tke", [parseTkeDirectory(new Map([["benchmark-summary.json", unit.bytes]]))]);
+        } catch (error) {
+          if (!(error instanceof ImportError)) throw error;
+          reports.push(failure(unit.name, "tke", error));
+        }
+      } else {
+        reports.push(
+          failure(
+            unit.name,
+            "tke",
+            new ImportError(
+              "not a network-benchmark.sh result: send its result directory as an archive (context.yaml, benchmark-summary.json and the raw folders)",
+            ),
+          ),
+        );
+      }
+      continue;
+    }
+    try {
+      emit(unit.name, fmt, parseSingle(fmt, text));
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      reports.push(failure(unit.name, fmt, error));
+    }
+  }
+  return { bundles, files: reports };
+}
+
+function parseSingle(format: Exclude<FormatName, "bundle" | "tke">, text: string): ParsedRun[] {
+  switch (format) {
+    case "iperf3":
+      return [parseIperf3(text)];
+    case "fortio":
+      return [text.trimStart().startsWith("{") ? parseFortio(text) : parseFortioText(text)];
+    case "netperf":
+      return parseNetperf(text);
+    case "eks":
+      return [parseEks(text)];
+    case "knb":
+      return [looksLikeKnbText(text) ? parseKnbText(text) : parseKnbDocument(text)];
+  }
+}
+
+function importBundleFile(file: string, text: string, reports: FileReport[], bundles: ImportedBundle[]): void {
+  try {
+    const doc = parseJson(text, "bundle JSON");
+    if (!isBundleDocument(doc)) throw new ImportError(`not a cnibench bundle: "schema" is not "${BUNDLE_SCHEMA}"`);
+    const parsed = parseBundle(doc);
+    if (!parsed.ok) {
+      throw new ImportError(`the bundle breaks the contract in ${parsed.issues.length} place(s)`, {
+        issues: parsed.issues,
+      });
+    }
+    const warnings = parsed.warnings.map((w) => w.message);
+    bundles.push({ file, format: "bundle", bundle: doc as BundleInput, warnings });
+    reports.push({ file, format: "bundle", status: "imported", bundles: 1, ...(warnings.length ? { warnings } : {}) });
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    reports.push(failure(file, "bundle", error));
+  }
+}
+
+function failure(file: string, format: FormatName, error: ImportError): FileReport {
+  return {
+    file,
+    format,
+    status: "failed",
+    bundles: 0,
+    error: error.message,
+    ...(error.details.missing ? { missing: error.details.missing } : {}),
+    ...(error.details.issues ? { issues: error.details.issues } : {}),
+  };
+}
+
+/** One parsed run plus the environment → a bundle that passes the contract, or an ImportError saying why not. */
+function buildBundle(file: string, format: FormatName, run: ParsedRun, layers: EnvironmentInput[]): ImportedBundle {
+  const env = resolveEnvironment(file, run.derived, layers);
+  const missing = missingFields(env);
+  if (missing.length > 0) {
+    throw new ImportError(
+      `missing required environment: ${describeMissing(missing)}; the ${format} output does not say, so pass them (CLI flags, query parameters or the environment JSON)`,
+      { missing },
+    );
+  }
+  const extra = env.params ?? {};
+  const results = run.results.map((r) => {
+    const params = { ...extra, ...r.params };
+    return Object.keys(params).length > 0 ? { ...r, params } : { ...r };
+  });
+  const source = {
+    ...(env.sourceTitle ? { title: env.sourceTitle } : {}),
+    ...(env.sourceUrl ? { url: env.sourceUrl } : {}),
+  };
+  const bundle: BundleInput = {
+    schema: BUNDLE_SCHEMA,
+    ...(Object.keys(source).length > 0 ? { source } : {}),
+    collector: run.collector,
+    ...(run.runAt ? { runAt: run.runAt } : {}),
+    cluster: {
+      name: env.cluster!,
+      provider: env.provider!,
+      ...(env.region ? { region: env.region } : {}),
+      ...(env.k8s ? { kubernetesVersion: env.k8s } : {}),
+      ...(env.nodeCount !== undefined ? { nodeCount: env.nodeCount } : {}),
+    },
+    node: {
+      sku: env.sku!,
+      ...(env.vcpus !== undefined ? { vcpus: env.vcpus } : {}),
+      ...(env.memoryGiB !== undefined ? { memoryGiB: env.memoryGiB } : {}),
+      ...(env.nicGbps !== undefined ? { nicGbps: env.nicGbps } : {}),
+      ...(env.os ? { os: env.os } : {}),
+      kernel: env.kernel!,
+    },
+    cni: {
+      name: env.cni!,
+      ...(env.cniVersion ? { version: env.cniVersion } : {}),
+      mode: env.mode!,
+      ...(env.kubeProxy ? { kubeProxy: env.kubeProxy } : {}),
+      ...(env.label ? { label: env.label } : {}),
+      ...(env.settings && Object.keys(env.settings).length > 0 ? { settings: env.settings } : {}),
+    },
+    results,
+  };
+  const parsed = parseBundle(bundle);
+  if (!parsed.ok) {
+    throw new ImportError(`the bundle built from this file breaks the contract in ${parsed.issues.length} place(s)`, {
+      issues: parsed.issues,
+    });
+  }
+  return {
+    file: run.part ? `${file}#${run.part}` : file,
+    format,
+    bundle,
+    warnings: parsed.warnings.map((w) => w.message),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function dirname(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at === -1 ? "" : path.slice(0, at);
+}

@@ -1,0 +1,63 @@
+import { parseJsonText } from "@cnibench/schema";
+import { ImportError } from "./types.ts";
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** JSON.parse that names the line and column of a malformed (e.g. truncated) document. */
+export function parseJson(text: string, what: string): unknown {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new ImportError(`${what}: ${parsed.message}`);
+  return parsed.value;
+}
+
+/** Follows a dotted path ("end.sum_received.bits_per_second"); undefined when any step is missing. */
+export function at(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const key of path.split(".")) {
+    if (Array.isArray(current) && /^\d+$/.test(key)) current = current[Number(key)];
+    else if (isObject(current)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}
+
+export function finite(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** A number that must be there: names the JSON path when it is not. */
+export function requireNumber(doc: unknown, path: string, what: string): number {
+  const value = finite(at(doc, path));
+  if (value === undefined) throw new ImportError(`${what}: ${path} is missing or not a number`);
+  return value;
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** "99.9" → "p99.9", 50 → "p50": the percentile param convention. */
+export function percentileName(percentile: number): string {
+  return `p${Number(percentile.toPrecision(6))}`;
+}
+
+/** Epoch seconds to an ISO instant the contract accepts. */
+export function isoFromEpochSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.000Z$/, "Z");
+}
+
+export function basename(path: string): string {
+  const parts = path.split("/");
+  return parts[parts.length - 1] ?? path;
+}

@@ -4,6 +4,7 @@ export * from "./crossover.ts";
 export * from "./degradation.ts";
 export * from "./delta.ts";
 export * from "./format.ts";
+export * from "./guide/index.ts";
 export * from "./noise-bands.ts";
 export * from "./overhead.ts";
 export * from "./series.ts";

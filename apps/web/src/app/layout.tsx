@@ -13,6 +13,7 @@ const nav = [
   { href: "/", label: "Explore" },
   { href: "/charts", label: "Charts" },
   { href: "/compare", label: "Compare" },
+  { href: "/guide", label: "Guide" },
 ];
 
 export default function RootLayout({ children }: { children: ReactNode }) {

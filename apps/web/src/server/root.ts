@@ -1,11 +1,13 @@
 import { chartsRouter } from "./routers/charts";
 import { compareRouter } from "./routers/compare";
+import { guideRouter } from "./routers/guide";
 import { scenariosRouter } from "./routers/scenarios";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   charts: chartsRouter,
   compare: compareRouter,
+  guide: guideRouter,
   scenarios: scenariosRouter,
 });
 

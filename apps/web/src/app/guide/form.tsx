@@ -1,0 +1,168 @@
+"use client";
+
+import { useQueryStates } from "nuqs";
+import { type FormEvent, useState, useTransition } from "react";
+import { connectionChoices, defaultServices, guideParams, needChoices } from "./params";
+
+const connectionWords: Record<(typeof connectionChoices)[number], { label: string; hint: string }> = {
+  keepalive: { label: "Keepalive", hint: "connection pools, HTTP keepalive, gRPC" },
+  short: { label: "Short-lived", hint: "a new TCP connection per request" },
+  mixed: { label: "Mixed", hint: "some of each" },
+};
+
+const needWords: Record<(typeof needChoices)[number], { label: string; hint: string }> = {
+  l7Policy: { label: "L7 (HTTP) policy", hint: "rules on paths, methods, headers" },
+  fqdnPolicy: { label: "FQDN egress policy", hint: "allow egress by DNS name" },
+  flowObservability: { label: "Flow observability", hint: "per-flow visibility (e.g. Hubble)" },
+  udpHeavy: { label: "UDP-heavy traffic", hint: "media, DNS, QUIC at high rates" },
+  latencySensitive: { label: "Latency-sensitive", hint: "every round trip counts" },
+  podIpRoutable: { label: "Pod IPs routable in the VPC", hint: "reach Pods directly from the network" },
+  podIpScarcity: { label: "Pod IP scarcity", hint: "few VPC addresses to spare" },
+};
+
+const field =
+  "w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+
+export type CloudChoice = { value: string; label: string };
+export type SkuChoice = { value: string; provider: string; label: string };
+
+/**
+ * The guide's questions. A plain GET form, so it works without JavaScript and every answer is a URL;
+ * with JavaScript the same values go through nuqs, and the page re-renders on the server.
+ */
+export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
+  const [pending, startTransition] = useTransition();
+  const [state, set] = useQueryStates(guideParams, { shallow: false, history: "push", startTransition });
+  const [cloud, setCloud] = useState(state.cloud);
+  const skus = props.skus.filter((s) => cloud === "" || s.provider === cloud);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const services = Number(data.get("services"));
+    void set({
+      cloud: String(data.get("cloud") ?? ""),
+      sku: String(data.get("sku") ?? "").trim(),
+      services: Number.isInteger(services) && services >= 0 ? services : defaultServices,
+      connections: (data.get("connections") as (typeof connectionChoices)[number] | null) ?? "keepalive",
+      need: data.getAll("need").filter((n): n is (typeof needChoices)[number] => needChoices.includes(n as never)),
+    });
+  }
+
+  return (
+    <form
+      action="/guide"
+      method="get"
+      onSubmit={submit}
+      aria-label="Your cluster"
+      aria-busy={pending}
+      className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-2 xl:grid-cols-4 dark:border-zinc-800 dark:bg-zinc-900"
+    >
+      <div className="space-y-3">
+        <label className="block space-y-1 text-sm">
+          <span className="font-medium">Cloud</span>
+          <select name="cloud" className={field} defaultValue={state.cloud} onChange={(e) => setCloud(e.target.value)}>
+            <option value="">Any cloud</option>
+            {props.clouds.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block space-y-1 text-sm">
+          <span className="font-medium">
+            Instance type <span className="font-normal text-zinc-500">(optional)</span>
+          </span>
+          <input
+            name="sku"
+            list="guide-skus"
+            className={field}
+            defaultValue={state.sku}
+            placeholder="any, e.g. m6i.xlarge"
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <datalist id="guide-skus">
+            {skus.map((s) => (
+              <option key={`${s.provider} ${s.value}`} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </datalist>
+        </label>
+        <label className="block space-y-1 text-sm">
+          <span className="font-medium">Expected number of Services</span>
+          <input
+            name="services"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={10_000_000}
+            step={1}
+            required
+            className={`${field} tabular-nums`}
+            defaultValue={state.services}
+          />
+        </label>
+      </div>
+      <fieldset className="space-y-1 text-sm">
+        <legend className="mb-1 font-medium">Connection pattern</legend>
+        {connectionChoices.map((c) => (
+          <label
+            key={c}
+            className="flex cursor-pointer items-start gap-2 rounded px-1 py-0.5 hover:bg-zinc-50 dark:hover:bg-zinc-800"
+          >
+            <input
+              type="radio"
+              name="connections"
+              value={c}
+              defaultChecked={state.connections === c}
+              className="mt-1 accent-blue-600"
+            />
+            <span>
+              {connectionWords[c].label}
+              <span className="block text-xs text-zinc-500">{connectionWords[c].hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="space-y-1 text-sm md:col-span-2 xl:col-span-2">
+        <legend className="mb-1 font-medium">Needs</legend>
+        <div className="grid gap-x-4 sm:grid-cols-2">
+          {needChoices.map((n) => (
+            <label
+              key={n}
+              className="flex cursor-pointer items-start gap-2 rounded px-1 py-0.5 hover:bg-zinc-50 dark:hover:bg-zinc-800"
+            >
+              <input
+                type="checkbox"
+                name="need"
+                value={n}
+                defaultChecked={state.need.includes(n)}
+                className="mt-1 accent-blue-600"
+              />
+              <span>
+                {needWords[n].label}
+                <span className="block text-xs text-zinc-500">{needWords[n].hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex items-center gap-3 md:col-span-2 xl:col-span-4">
+        <button
+          type="submit"
+          className="rounded-md bg-blue-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-600 dark:hover:bg-blue-500"
+        >
+          Show the answer
+        </button>
+        {pending ? (
+          <span role="status" className="text-xs text-zinc-500">
+            Working it out…
+          </span>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+import { connectionPatterns, guideNeeds } from "@cnibench/analysis";
+import { qualifiers } from "@cnibench/schema";
+import { z } from "zod";
+
+// The selection guide's contract: the answers in, the ranked answer with its evidence out.
+
+export const guideInputSchema = z.object({
+  /** A provider slug; null for any cloud. */
+  cloud: z.string().trim().min(1).max(50).nullable(),
+  /** An instance type; null for any. */
+  sku: z.string().trim().min(1).max(100).nullable(),
+  services: z.number().int().min(0).max(10_000_000),
+  connections: z.enum(connectionPatterns),
+  needs: z.array(z.enum(guideNeeds)).max(guideNeeds.length),
+});
+
+const paramValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const evidenceSchema = z.object({
+  scenarioId: z.string(),
+  scenarioLabel: z.string(),
+  bundleId: z.string(),
+  metric: z.string(),
+  params: z.record(z.string(), paramValue),
+  value: z.number(),
+  unit: z.string(),
+  qualifier: z.enum(qualifiers).nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+});
+
+const reasonSchema = z.object({
+  text: z.string(),
+  kind: z.enum(["measured", "extrapolated", "capability", "caveat"]),
+  effect: z.enum(["for", "against", "neutral"]),
+  evidence: z.array(evidenceSchema),
+  sources: z.array(z.object({ label: z.string(), url: z.string() })),
+  approximate: z.boolean(),
+});
+
+const needCheckSchema = z.object({
+  need: z.enum(guideNeeds),
+  status: z.enum(["met", "partial", "unmet", "unknown"]),
+  hard: z.boolean(),
+});
+
+export const guideOutputSchema = z.object({
+  answers: guideInputSchema,
+  scope: z.object({
+    clouds: z.array(z.string()),
+    skus: z.array(z.string()),
+    scenarioCount: z.number().int(),
+    fallback: z.enum(["cloud", "sku"]).nullable(),
+  }),
+  summary: z.array(reasonSchema),
+  caveats: z.array(reasonSchema),
+  performanceMatters: z.boolean(),
+  options: z.array(
+    z.object({
+      rank: z.number().int(),
+      id: z.string(),
+      label: z.string(),
+      capabilityRows: z.array(z.string()),
+      scenarios: z.array(
+        z.object({ id: z.string(), label: z.string(), provider: z.string(), sku: z.string(), inScope: z.boolean() }),
+      ),
+      clouds: z.array(z.string()),
+      fit: z.enum(["good", "partial", "poor"]),
+      needs: z.array(needCheckSchema),
+      performance: z.number(),
+      features: z.number(),
+      reasons: z.array(reasonSchema),
+    }),
+  ),
+  unmeasured: z.array(
+    z.object({ id: z.string(), label: z.string(), needs: z.array(needCheckSchema), reasons: z.array(reasonSchema) }),
+  ),
+  capabilitiesVersion: z.string(),
+  /** What the form offers: the clouds and instance types with measurements, and how many scenarios each. */
+  choices: z.object({
+    clouds: z.array(z.object({ value: z.string(), scenarios: z.number().int() })),
+    skus: z.array(z.object({ value: z.string(), provider: z.string(), scenarios: z.number().int() })),
+  }),
+});
+
+export type GuideOutput = z.infer<typeof guideOutputSchema>;

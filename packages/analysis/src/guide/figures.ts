@@ -1,0 +1,149 @@
+// Small helpers the guide's criteria share: testbeds, picking figures, evidence, wording.
+import { vocabularyLabel } from "@cnibench/schema";
+import { resolveBetter } from "../better.ts";
+import type { Better, Measurement, Params } from "../types.ts";
+import { compareFigures } from "../verdict.ts";
+import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect, ReasonKind } from "./types.ts";
+
+/** Where figures can be compared: one cloud and one instance type. */
+export type Testbed = { key: string; provider: string; sku: string; label: string; scenarios: GuideScenario[] };
+
+const shortProviders: Record<string, string> = { tke: "TKE", eks: "EKS", aks: "AKS", gke: "GKE", ack: "ACK" };
+
+export function providerName(slug: string): string {
+  return shortProviders[slug] ?? vocabularyLabel("provider", slug) ?? slug;
+}
+
+export function testbedOf(s: GuideScenario): { key: string; label: string } {
+  const sku = s.sku === "unknown" ? "instance type not published" : s.sku;
+  return { key: `${s.provider}\u0000${s.sku}`, label: `${providerName(s.provider)} ${sku}` };
+}
+
+/** Testbeds in the order their first scenario comes. */
+export function testbedsOf(scenarios: readonly GuideScenario[]): Testbed[] {
+  const out = new Map<string, Testbed>();
+  for (const s of scenarios) {
+    const { key, label } = testbedOf(s);
+    const t = out.get(key);
+    if (t) t.scenarios.push(s);
+    else out.set(key, { key, provider: s.provider, sku: s.sku, label, scenarios: [s] });
+  }
+  return [...out.values()];
+}
+
+export function toEvidence(f: GuideFigure, scenario: GuideScenario | undefined): Evidence {
+  return {
+    scenarioId: f.scenarioId,
+    scenarioLabel: scenario?.label ?? f.scenarioId,
+    bundleId: f.bundleId,
+    metric: f.metric,
+    params: { ...f.params },
+    value: f.value,
+    unit: f.unit,
+    qualifier: f.qualifier ?? null,
+    low: f.low ?? null,
+    high: f.high ?? null,
+  };
+}
+
+const grouped = (maximumFractionDigits: number) => new Intl.NumberFormat("en-US", { maximumFractionDigits });
+const big = grouped(1);
+const small = grouped(3);
+
+/** A figure's number: 115434 → "115,434", 16003.7 → "16,003.7", 2.508 → "2.508"; Unicode minus. */
+export function formatValue(value: number): string {
+  return (Math.abs(value) >= 100 ? big : small).format(value).replace("-", "−");
+}
+
+/** A computed (interpolated, extrapolated) number, with no more precision than it deserves. */
+export function formatComputed(value: number): string {
+  return grouped(Math.abs(value) >= 100 ? 0 : 2)
+    .format(value)
+    .replace("-", "−");
+}
+
+export function withUnit(text: string, unit: string): string {
+  return unit === "%" ? `${text}%` : `${text} ${unit}`;
+}
+
+/** "12,879 req/s", "≈1.5 s", "≤100 millicores", "4–6 millicores". */
+export function formatFigure(f: Pick<Measurement, "value" | "unit" | "qualifier" | "low" | "high">): string {
+  switch (f.qualifier ?? null) {
+    case "approx":
+      return `≈${withUnit(formatValue(f.value), f.unit)}`;
+    case "at-most":
+      return `≤${withUnit(formatValue(f.value), f.unit)}`;
+    case "at-least":
+      return `≥${withUnit(formatValue(f.value), f.unit)}`;
+    case "range":
+      return withUnit(`${formatValue(f.low ?? f.value)}–${formatValue(f.high ?? f.value)}`, f.unit);
+    default:
+      return withUnit(formatValue(f.value), f.unit);
+  }
+}
+
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }).format(n);
+}
+
+export function reason(
+  kind: ReasonKind,
+  effect: ReasonEffect,
+  text: string,
+  evidence: Evidence[] = [],
+  sources: Reason["sources"] = [],
+): Reason {
+  const approximate = evidence.some((e) => e.qualifier !== null);
+  // An approximate or bounded figure is never used without saying so.
+  const said = approximate && !/approximate/.test(text) ? `${text} (rests on an approximate or bounded figure)` : text;
+  return { text: said, kind, effect, evidence, sources, approximate };
+}
+
+/** Params equal to `want` on every key of `want`, and without any of `absent`. */
+export function paramsMatch(params: Params, want: Params, absent: readonly string[] = []): boolean {
+  return Object.entries(want).every(([k, v]) => params[k] === v) && absent.every((k) => params[k] === undefined);
+}
+
+/**
+ * The best of some figures by the metric's direction; exact figures win over qualified ones, which
+ * count only when nothing exact exists (as in the explorer's key figures).
+ */
+export function bestOf(figures: readonly GuideFigure[], better?: Better): GuideFigure | undefined {
+  const exact = figures.filter((f) => !f.qualifier);
+  const pool = exact.length > 0 ? exact : figures;
+  const first = pool[0];
+  if (!first) return undefined;
+  const direction = better ?? resolveBetter(first.metric, first.better);
+  return pool.reduce((a, f) => ((direction === "lower" ? f.value < a.value : f.value > a.value) ? f : a));
+}
+
+export type Scored<T> = { item: T; score: number; withinNoise: boolean };
+
+/**
+ * Places values between the worst (0) and the best (1) of a set. A value within the metric's noise
+ * band of the best (compareFigures against the best) scores 1: the data cannot tell them apart.
+ * `level` says every value is within noise of the best, i.e. the measurement does not separate them.
+ */
+export function scoreAgainstBest<T>(
+  entries: readonly { item: T; figure: Measurement }[],
+  better: Better,
+): { scored: Scored<T>[]; level: boolean; best: Measurement | undefined; worst: Measurement | undefined } {
+  if (entries.length === 0) return { scored: [], level: true, best: undefined, worst: undefined };
+  const pick = (cmp: (a: number, b: number) => boolean) =>
+    entries.reduce((a, e) => (cmp(e.figure.value, a.figure.value) ? e : a)).figure;
+  const best = pick(better === "lower" ? (a, b) => a < b : (a, b) => a > b);
+  const worst = pick(better === "lower" ? (a, b) => a > b : (a, b) => a < b);
+  const span = best.value - worst.value;
+  const scored = entries.map((e) => {
+    const withinNoise = compareFigures(best, e.figure).verdict === "within-noise";
+    const score = withinNoise || span === 0 ? 1 : (e.figure.value - worst.value) / span;
+    return { item: e.item, score, withinNoise };
+  });
+  return { scored, level: scored.every((s) => s.withinNoise), best, worst };
+}
+
+/** "a, b and c". */
+export function listWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { loadDemoData } from "../testing/demo-bundles.ts";
+import { capabilityMatrix } from "./capabilities.ts";
+import { describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
+
+const demo = loadDemoData();
+const scenario = (bundle: string) => demo.scenarios.find((s) => s.id === demo.scenarioOf(bundle))!;
+
+describe("datapath options from the seed scenarios", () => {
+  it("groups the 13 scenarios by CNI, mode and Service proxy into 8 options", () => {
+    const groups = groupDatapaths(demo.scenarios);
+    expect(demo.scenarios).toHaveLength(13);
+    expect(
+      groups
+        .map((g) => [g.id, g.scenarios.map((s) => s.label).sort()])
+        .sort(([a], [b]) => String(a).localeCompare(String(b))),
+    ).toEqual([
+      ["aws-vpc-cni:eni:iptables", ["AWS VPC CNI (A)"]],
+      ["azure-cni-cilium:overlay:ebpf", ["Azure CNI powered by Cilium (overlay)"]],
+      [
+        "azure-cni-cilium:unknown:unknown",
+        [
+          "Azure CNI powered by Cilium, CiliumEndpointSlice off",
+          "Azure CNI powered by Cilium, CiliumEndpointSlice on",
+          "Azure CNI powered by Cilium, eBPF host routing off",
+          "Azure CNI powered by Cilium, eBPF host routing on",
+        ],
+      ],
+      ["cilium:eni:ebpf", ["Cilium ENI (D)", "Cilium ENI + tuning (E)"]],
+      ["cilium:native:ebpf:chained-tke-vpc-cni", ["Cilium Native"]],
+      ["cilium:overlay-vxlan:ebpf", ["Cilium Overlay", "Cilium kube-proxy-less (C)"]],
+      ["cilium:overlay-vxlan:iptables", ["Cilium + kube-proxy (B)"]],
+      ["tke-vpc-cni:vpc:iptables", ["kube-proxy iptables"]],
+    ]);
+  });
+
+  it("matches each to capability rows, the Service proxy first when kube-proxy runs", () => {
+    const rows = (bundle: string) => describeDatapath(scenario(bundle)).layers;
+    expect(rows("tke-a-iptables-main")).toEqual([["kube-proxy-iptables"], ["tke-vpc-cni"]]);
+    // TKE's "Cilium Native" is Cilium chained on VPC-CNI (cniChaining in its settings).
+    expect(rows("tke-b-cilium-native-main")).toEqual([["cilium-chaining"]]);
+    expect(rows("tke-c-cilium-overlay-main")).toEqual([["cilium-overlay"]]);
+    expect(rows("eks-a-vpc-cni-main")).toEqual([["kube-proxy-iptables"], ["aws-vpc-cni"]]);
+    expect(rows("eks-b-cilium-kube-proxy-main")).toEqual([["kube-proxy-iptables"], ["cilium-overlay"]]);
+    expect(rows("eks-d-cilium-eni-main")).toEqual([["cilium-native-kpr"]]);
+    expect(rows("aks-ebpf-host-routing-on")).toEqual([["azure-cni-cilium-overlay", "azure-cni-cilium-vnet"]]);
+    const ids = new Set(capabilityMatrix.options.map((o) => o.id));
+    for (const s of demo.scenarios) {
+      for (const id of describeDatapath(s).layers.flat()) expect(ids.has(id), id).toBe(true);
+    }
+    for (const id of Object.keys(standaloneRows)) expect(ids.has(id), id).toBe(true);
+  });
+
+  it("knows which datapaths exist on one cloud only", () => {
+    const cloud = (bundle: string) => describeDatapath(scenario(bundle)).cloud;
+    expect(cloud("tke-a-iptables-main")).toBe("tke");
+    expect(cloud("tke-b-cilium-native-main")).toBe("tke");
+    expect(cloud("tke-c-cilium-overlay-main")).toBeNull();
+    expect(cloud("eks-d-cilium-eni-main")).toBe("eks");
+    expect(cloud("aks-cilium-ga-scale-1-100k-pods-no-policy")).toBe("aks");
+  });
+});

@@ -1,0 +1,191 @@
+// Datapath options: scenarios grouped by what a user would choose (CNI, mode, Service proxy) and
+// matched to rows of the capability matrix.
+import { vocabularyLabel } from "@cnibench/schema";
+import type { GuideScenario } from "./types.ts";
+
+export type ServiceProxy = "iptables" | "ipvs" | "nftables" | "ebpf" | "unknown";
+export type Routing = "overlay" | "native" | "unknown";
+
+export type Datapath = {
+  /** `cni:mode:kubeProxy`, plus `:chained-<cni>` for CNI chaining. */
+  id: string;
+  label: string;
+  /** Capability rows, most specific layer first (see resolveCapability). */
+  layers: string[][];
+  proxy: ServiceProxy;
+  routing: Routing;
+  cni: string;
+  /** The only cloud this datapath exists on (a managed or cloud-specific CNI), else null. */
+  cloud: string | null;
+};
+
+export type DatapathOption = Datapath & { scenarios: GuideScenario[] };
+
+const proxyRows: Partial<Record<string, string>> = {
+  iptables: "kube-proxy-iptables",
+  ipvs: "kube-proxy-ipvs",
+  nftables: "kube-proxy-nftables",
+};
+
+const proxyWords: Partial<Record<string, string>> = {
+  iptables: " + kube-proxy iptables",
+  ipvs: " + kube-proxy IPVS",
+  nftables: " + kube-proxy nftables",
+  ebpf: ", kube-proxy replacement",
+};
+
+const cloudOfCni: Partial<Record<string, string>> = { "aws-vpc-cni": "eks", "tke-vpc-cni": "tke" };
+
+const asProxy = (v: string): ServiceProxy =>
+  v === "iptables" || v === "ipvs" || v === "nftables" || v === "ebpf" ? v : "unknown";
+
+const isOverlay = (mode: string) => mode.startsWith("overlay") || mode === "ipip";
+
+/** What a scenario's datapath is, in the user's words and the matrix's rows. */
+export function describeDatapath(s: GuideScenario): Datapath {
+  const { name, mode, kubeProxy } = s.cni;
+  const proxy = asProxy(kubeProxy);
+  const proxyLayer = proxyRows[kubeProxy] ? [[proxyRows[kubeProxy]!]] : [];
+  const suffix = proxyWords[kubeProxy] ?? "";
+  const chain =
+    typeof s.cni.settings.cniChaining === "string" ? s.cni.settings.cniChaining : mode === "chaining" ? "" : null;
+  const id = `${name}:${mode}:${kubeProxy}${chain ? `:chained-${chain}` : ""}`;
+  const base = { id, proxy, cni: name };
+
+  switch (name) {
+    case "cilium": {
+      if (chain !== null) {
+        const on = chain ? (vocabularyLabel("cniName", chain) ?? chain) : "another CNI";
+        return {
+          ...base,
+          label: `Cilium native routing, chained on ${on}${suffix}`,
+          layers: [...proxyLayer, ["cilium-chaining"]],
+          routing: "native",
+          cloud: chain ? (cloudOfCni[chain] ?? null) : null,
+        };
+      }
+      if (mode === "native" || mode === "eni") {
+        return {
+          ...base,
+          label: `${mode === "eni" ? "Cilium ENI (native routing)" : "Cilium native routing"}${suffix}`,
+          layers: [...proxyLayer, ["cilium-native-kpr"]],
+          routing: "native",
+          // ENI IPAM is AWS's; plain native routing runs anywhere the network routes Pod IPs.
+          cloud: mode === "eni" ? "eks" : null,
+        };
+      }
+      if (isOverlay(mode)) {
+        const encap = mode === "overlay-geneve" ? "Geneve" : "VXLAN";
+        return {
+          ...base,
+          label: `Cilium overlay (${encap})${suffix}`,
+          layers: [...proxyLayer, ["cilium-overlay"]],
+          routing: "overlay",
+          cloud: null,
+        };
+      }
+      return {
+        ...base,
+        label: `Cilium (${mode === "unknown" ? "mode not published" : mode})${suffix}`,
+        layers: [...proxyLayer, ["cilium-native-kpr", "cilium-overlay"]],
+        routing: "unknown",
+        cloud: null,
+      };
+    }
+    case "azure-cni-cilium": {
+      const overlay = isOverlay(mode);
+      const vnet = mode === "vpc" || mode === "native";
+      return {
+        ...base,
+        label: `Azure CNI powered by Cilium (${overlay ? "overlay" : vnet ? "VNet / pod subnet" : "mode not published"})`,
+        layers: [
+          ...proxyLayer,
+          overlay
+            ? ["azure-cni-cilium-overlay"]
+            : vnet
+              ? ["azure-cni-cilium-vnet"]
+              : ["azure-cni-cilium-overlay", "azure-cni-cilium-vnet"],
+        ],
+        routing: overlay ? "overlay" : vnet ? "native" : "unknown",
+        cloud: "aks",
+      };
+    }
+    case "aws-vpc-cni":
+    case "tke-vpc-cni":
+      return {
+        ...base,
+        label: `${name === "aws-vpc-cni" ? "AWS VPC CNI" : "TKE VPC-CNI"}${suffix}`,
+        layers: [...proxyLayer, [name]],
+        routing: "native",
+        cloud: cloudOfCni[name] ?? null,
+      };
+    case "calico": {
+      const ebpf = mode === "ebpf" || kubeProxy === "ebpf";
+      return {
+        ...base,
+        label: `Calico ${ebpf ? "eBPF" : "iptables"} dataplane${ebpf ? "" : suffix}`,
+        layers: [...(ebpf ? [] : proxyLayer), [ebpf ? "calico-ebpf" : "calico-iptables"]],
+        routing: isOverlay(mode) || mode === "overlay" ? "overlay" : mode === "bgp" ? "native" : "unknown",
+        cloud: null,
+      };
+    }
+    case "flannel":
+      return {
+        ...base,
+        label: `Flannel${suffix}`,
+        layers: [...proxyLayer, ["flannel"]],
+        routing: mode === "host-gw" ? "native" : "overlay",
+        cloud: null,
+      };
+    case "gke-dataplane-v2":
+      return {
+        ...base,
+        label: "GKE Dataplane V2",
+        layers: [["gke-dataplane-v2"]],
+        routing: "native",
+        cloud: "gke",
+      };
+    default: {
+      const cniLabel = vocabularyLabel("cniName", name) ?? name;
+      const modeLabel = mode === "unknown" ? "" : ` (${vocabularyLabel("cniMode", mode) ?? mode})`;
+      return {
+        ...base,
+        label: `${cniLabel}${modeLabel}${suffix}`,
+        layers: proxyLayer,
+        routing: "unknown",
+        cloud: null,
+      };
+    }
+  }
+}
+
+/** Scenarios grouped into datapath options, in the order their first scenario comes. */
+export function groupDatapaths(scenarios: readonly GuideScenario[]): DatapathOption[] {
+  const byId = new Map<string, DatapathOption>();
+  for (const s of scenarios) {
+    const d = describeDatapath(s);
+    const found = byId.get(d.id);
+    if (found) found.scenarios.push(s);
+    else byId.set(d.id, { ...d, scenarios: [s] });
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Matrix rows that are whole datapaths (kube-proxy rows only pair with a CNI), with the clouds they
+ * exist on (null: any).
+ */
+export const standaloneRows: Record<string, { label: string; clouds: readonly string[] | null }> = {
+  "cilium-native-kpr": { label: "Cilium native routing, kube-proxy replacement", clouds: null },
+  "cilium-overlay": { label: "Cilium overlay (VXLAN/Geneve), kube-proxy replacement", clouds: null },
+  "cilium-chaining": { label: "Cilium chained on the cloud's VPC CNI", clouds: ["eks", "tke"] },
+  "azure-cni-cilium-overlay": { label: "Azure CNI powered by Cilium (overlay)", clouds: ["aks"] },
+  "azure-cni-cilium-vnet": { label: "Azure CNI powered by Cilium (VNet / pod subnet)", clouds: ["aks"] },
+  "aws-vpc-cni": { label: "AWS VPC CNI + kube-proxy", clouds: ["eks"] },
+  "aws-vpc-cni-network-policy": { label: "AWS VPC CNI + EKS network policy agent", clouds: ["eks"] },
+  "tke-vpc-cni": { label: "TKE VPC-CNI + kube-proxy", clouds: ["tke"] },
+  "calico-iptables": { label: "Calico iptables dataplane (OSS)", clouds: null },
+  "calico-ebpf": { label: "Calico eBPF dataplane (OSS)", clouds: null },
+  flannel: { label: "Flannel", clouds: null },
+  "gke-dataplane-v2": { label: "GKE Dataplane V2", clouds: ["gke"] },
+};

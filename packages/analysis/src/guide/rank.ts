@@ -1,0 +1,396 @@
+// The selection guide (issue 8): "what should I run?", answered from the figures and the capability
+// matrix. Pure: the server hands over the scenarios and their current figures.
+import {
+  type CapabilityKey,
+  type CapabilityMatrix,
+  capabilityLabel,
+  capabilityMatrix,
+  type ResolvedCapability,
+  resolveCapability,
+} from "./capabilities.ts";
+import {
+  type CriterionResult,
+  featureCost,
+  type GuideContext,
+  keepaliveCriterion,
+  latencyCriterion,
+  serviceScaleCriterion,
+  udpCriterion,
+} from "./criteria.ts";
+import { listWords, providerName, reason, testbedsOf } from "./figures.ts";
+import { type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
+import {
+  type GuideAnswers,
+  type GuideFigure,
+  type GuideNeed,
+  type GuideResult,
+  type GuideScenario,
+  guideNeedLabels,
+  type NeedCheck,
+  type NeedStatus,
+  type RankedOption,
+  type Reason,
+  type UnmeasuredOption,
+} from "./types.ts";
+
+/** The metrics the guide reads: what a server fetches for it. */
+export const guideMetrics = [
+  "http.rps",
+  "http.latency",
+  "udp.loss",
+  "udp.throughput",
+  "pod.rtt",
+  "tcp.rr.latency",
+  "tcp.rr.rate",
+  "tcp.crr.latency",
+  "conn.setup.latency",
+] as const;
+
+export type GuideInput = {
+  answers: GuideAnswers;
+  scenarios: readonly GuideScenario[];
+  figures: readonly GuideFigure[];
+  capabilities?: CapabilityMatrix;
+};
+
+/**
+ * Needs answered by a capability. Hard needs order the list (an option missing one ranks below every
+ * option that has it); soft ones only weigh in the features score.
+ */
+const needCapability: Record<GuideNeed, CapabilityKey> = {
+  l7Policy: "l7_http_policy",
+  fqdnPolicy: "fqdn_egress_policy",
+  flowObservability: "flow_observability",
+  podIpRoutable: "pod_ip_vpc_routable",
+  // Overlay Pod IPs do not come from the VPC, so scarce VPC addresses favour "no" here.
+  podIpScarcity: "pod_ip_vpc_routable",
+  udpHeavy: "bandwidth_manager_edt",
+  latencySensitive: "ebpf_host_routing",
+};
+const hardNeeds: readonly GuideNeed[] = [
+  "l7Policy",
+  "fqdnPolicy",
+  "flowObservability",
+  "podIpRoutable",
+  "podIpScarcity",
+];
+
+/** Capabilities counted in the features score, the tie-break when performance does not separate. */
+const featureKeys: readonly CapabilityKey[] = [
+  "k8s_networkpolicy",
+  "l7_http_policy",
+  "fqdn_egress_policy",
+  "clusterwide_policy",
+  "flow_observability",
+  "kube_proxy_replacement",
+  "encryption_wireguard_ipsec",
+  "bandwidth_manager_edt",
+  "ebpf_host_routing",
+  "multi_cluster",
+];
+
+function statusOf(need: GuideNeed, value: string): NeedStatus {
+  const v = need === "podIpScarcity" ? ({ yes: "no", no: "yes" }[value] ?? value) : value;
+  if (v === "yes") return "met";
+  if (v === "partial") return "partial";
+  if (v === "unknown") return "unknown";
+  return "unmet";
+}
+
+const credit = (value: string) => (value === "yes" ? 1 : value === "partial" ? 0.5 : 0);
+
+function firstSentence(note: string | undefined): string {
+  if (!note) return "";
+  const end = note.search(/[.;](\s|$)/);
+  const s = end > 0 ? note.slice(0, end) : note;
+  return s.length > 220 ? `${s.slice(0, 217)}…` : s;
+}
+
+const sourcesOf = (r: ResolvedCapability) => r.cells.map((c) => ({ label: c.optionName, url: c.source }));
+
+function needReason(matrix: CapabilityMatrix, need: GuideNeed, r: ResolvedCapability, status: NeedStatus): Reason {
+  const label = capabilityLabel(matrix, r.key);
+  const note = r.note ?? firstSentence(r.cells.find((c) => c.value === r.value)?.note ?? r.cells[0]?.note);
+  const value =
+    need === "podIpScarcity"
+      ? r.value === "yes"
+        ? "every Pod takes a VPC address"
+        : r.value === "no"
+          ? "Pod addresses do not come from the VPC"
+          : r.value
+      : r.value;
+  const named = need === "podIpScarcity" ? `${guideNeedLabels[need]} (${label}: ${r.value})` : label;
+  const text = `${named}: ${value}${note ? ` — ${note}` : ""}`;
+  const effect = status === "met" ? "for" : status === "unmet" ? "against" : "neutral";
+  return reason("capability", effect, text, [], sourcesOf(r));
+}
+
+const mark = (v: string) =>
+  v === "yes" ? "yes" : v === "partial" ? "partly" : v === "unknown" ? "undocumented" : "no";
+
+function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, ResolvedCapability>): Reason {
+  const parts = featureKeys.map((k) => `${capabilityLabel(matrix, k)} ${mark(caps.get(k)!.value)}`);
+  const sources = [...new Map(featureKeys.flatMap((k) => sourcesOf(caps.get(k)!)).map((s) => [s.url, s])).values()];
+  return reason("capability", "neutral", `Features: ${parts.join(" · ")}.`, [], sources);
+}
+
+/** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
+export function recommendDatapaths(input: GuideInput): GuideResult {
+  const matrix = input.capabilities ?? capabilityMatrix;
+  const { answers } = input;
+  const caveats: Reason[] = [];
+  const summary: Reason[] = [];
+
+  // Scope: the chosen cloud and instance type, else what there is, said so.
+  const all = [...input.scenarios];
+  let scoped = answers.cloud ? all.filter((s) => s.provider === answers.cloud) : all;
+  let fallback: GuideResult["scope"]["fallback"] = null;
+  const measuredClouds = [...new Set(all.map((s) => providerName(s.provider)))];
+  if (answers.cloud && scoped.length === 0) {
+    fallback = "cloud";
+    scoped = all;
+    caveats.push(
+      reason(
+        "caveat",
+        "neutral",
+        `No measurements on ${providerName(answers.cloud)} yet: the figures below come from ${listWords(measuredClouds)}. Datapaths that exist only on those clouds are left out; check the rest on ${providerName(answers.cloud)} before relying on them.`,
+      ),
+    );
+  }
+  if (answers.sku) {
+    const bySku = scoped.filter((s) => s.sku === answers.sku);
+    if (bySku.length > 0) scoped = bySku;
+    else {
+      fallback ??= "sku";
+      const others = [...new Set(scoped.map((s) => s.sku))];
+      caveats.push(
+        reason(
+          "caveat",
+          "neutral",
+          `No measurements on ${answers.sku}${answers.cloud && fallback === "sku" ? ` (${providerName(answers.cloud)})` : ""}: the figures come from ${listWords(others)} instead.`,
+        ),
+      );
+    }
+  }
+  const scopedIds = new Set(scoped.map((s) => s.id));
+  const figuresBy = new Map<string, GuideFigure[]>();
+  for (const f of input.figures) figuresBy.set(f.scenarioId, [...(figuresBy.get(f.scenarioId) ?? []), f]);
+  const byId = new Map(all.map((s) => [s.id, s]));
+  const datapaths = new Map(all.map((s) => [s.id, describeDatapath(s)]));
+
+  // The options: datapaths with scenarios in scope; in a cloud fallback, those not bound to another cloud.
+  const grouped = groupDatapaths(all);
+  const options: DatapathOption[] = grouped.filter((o) =>
+    fallback === "cloud" ? o.cloud === null || o.cloud === answers.cloud : o.scenarios.some((s) => scopedIds.has(s.id)),
+  );
+
+  const ctx: GuideContext = {
+    answers,
+    scenario: (id) => byId.get(id),
+    figuresOf: (id) => figuresBy.get(id) ?? [],
+    datapathOf: (id) => datapaths.get(id),
+    scopedTestbeds: testbedsOf(scoped),
+    allTestbeds: testbedsOf(all),
+    options,
+  };
+
+  // Needs: hard unless the two IP needs are both asked for, which pull in opposite directions.
+  const needs = [...new Set(answers.needs)];
+  const ipConflict = needs.includes("podIpRoutable") && needs.includes("podIpScarcity");
+  if (ipConflict) {
+    caveats.push(
+      reason(
+        "caveat",
+        "neutral",
+        "Pod IPs routable in the VPC and Pod IP scarcity pull in opposite directions: routable Pod IPs are VPC addresses, one per Pod. Both count only as preferences here; an overlay saves addresses, native routing makes Pods reachable.",
+      ),
+    );
+  }
+  const isHard = (n: GuideNeed) =>
+    hardNeeds.includes(n) && !(ipConflict && (n === "podIpRoutable" || n === "podIpScarcity"));
+
+  // Measured criteria.
+  const criteria: CriterionResult[] = [];
+  if (answers.connections === "short" || answers.connections === "mixed") {
+    criteria.push(serviceScaleCriterion(ctx, 2));
+  }
+  const keepalive = keepaliveCriterion(ctx, answers.connections === "keepalive" ? 2 : 0);
+  if (answers.connections === "keepalive") criteria.push(keepalive);
+  if (needs.includes("udpHeavy")) criteria.push(udpCriterion(ctx, 1));
+  if (needs.includes("latencySensitive")) criteria.push(latencyCriterion(ctx, 1));
+  const costs = [
+    ...(needs.includes("l7Policy")
+      ? [featureCost(ctx, { param: "policy", base: "none", offers: (o) => offers(o, "l7_http_policy") })]
+      : []),
+    ...(needs.includes("flowObservability")
+      ? [featureCost(ctx, { param: "hubble", base: "off", offers: (o) => offers(o, "flow_observability") })]
+      : []),
+  ];
+  function offers(o: DatapathOption, key: CapabilityKey) {
+    return ["yes", "partial"].includes(resolveCapability(matrix, o.layers, key).value);
+  }
+
+  const primary = criteria[0];
+  const performanceMatters = criteria.some((c) => c.weight > 0 && c.measured && !c.level);
+
+  // Summary, in the order a reader asks: traffic first, then the needs.
+  if (answers.connections === "mixed") {
+    summary.push(
+      reason(
+        "caveat",
+        "neutral",
+        "With mixed traffic the short-lived connections are the ones the Service count slows down, so they rank the datapaths; keepalive figures follow as information.",
+      ),
+    );
+  }
+  for (const c of criteria) summary.push(...c.summary);
+  if (answers.connections === "mixed") summary.push(...keepalive.summary);
+  for (const c of costs) summary.push(...c.summary);
+  for (const c of criteria) caveats.push(...c.caveats);
+
+  // Each option: needs, capability reasons, measured reasons, scores.
+  const ranked = options.map((option) => {
+    const caps = new Map<CapabilityKey, ResolvedCapability>();
+    for (const k of matrix.capabilities.map((c) => c.key)) caps.set(k, resolveCapability(matrix, option.layers, k));
+    const checks: NeedCheck[] = needs.map((need) => ({
+      need,
+      status: statusOf(need, caps.get(needCapability[need])!.value),
+      hard: isHard(need),
+    }));
+    const reasons: Reason[] = [];
+    for (const c of criteria) reasons.push(...(c.reasons.get(option.id) ?? []));
+    if (answers.connections === "mixed") {
+      reasons.push(...(keepalive.reasons.get(option.id) ?? []).map((r) => ({ ...r, effect: "neutral" as const })));
+    }
+    for (const check of checks) {
+      reasons.push(needReason(matrix, check.need, caps.get(needCapability[check.need])!, check.status));
+    }
+    for (const c of costs) reasons.push(...(c.reasons.get(option.id) ?? []));
+    reasons.push(featuresReason(matrix, caps));
+    if (option.layers.length === 0) {
+      reasons.push(
+        reason(
+          "caveat",
+          "neutral",
+          "No row of the capability matrix describes this datapath: its features are unknown.",
+        ),
+      );
+    }
+    const performance = criteria.reduce((sum, c) => sum + c.weight * (c.scores.get(option.id) ?? 0), 0);
+    const soft = checks
+      .filter((c) => !c.hard)
+      .reduce((sum, c) => sum + 2 * credit(c.status === "met" ? "yes" : c.status === "partial" ? "partial" : "no"), 0);
+    const features = soft + featureKeys.reduce((sum, k) => sum + credit(caps.get(k)!.value), 0);
+    const hard = checks.filter((c) => c.hard);
+    const count = (s: NeedStatus) => hard.filter((c) => c.status === s).length;
+    const fit: RankedOption["fit"] =
+      count("unmet") > 0 ? "poor" : count("partial") + count("unknown") > 0 ? "partial" : "good";
+    return {
+      option,
+      order: { unmet: count("unmet"), unknown: count("unknown"), partial: count("partial") },
+      result: {
+        rank: 0,
+        id: option.id,
+        label: option.label,
+        capabilityRows: option.layers.flat(),
+        scenarios: option.scenarios
+          .map((s) => ({ id: s.id, label: s.label, provider: s.provider, sku: s.sku, inScope: scopedIds.has(s.id) }))
+          .sort((a, b) => Number(b.inScope) - Number(a.inScope)),
+        clouds: [...new Set(option.scenarios.map((s) => s.provider))],
+        fit,
+        needs: checks,
+        performance,
+        features,
+        reasons,
+      } satisfies RankedOption,
+    };
+  });
+
+  const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+  ranked.sort((a, b) => {
+    const byNeeds =
+      a.order.unmet - b.order.unmet || a.order.unknown - b.order.unknown || a.order.partial - b.order.partial;
+    if (byNeeds !== 0) return byNeeds;
+    const perf = near(a.result.performance, b.result.performance) ? 0 : b.result.performance - a.result.performance;
+    const feat = near(a.result.features, b.result.features) ? 0 : b.result.features - a.result.features;
+    return (performanceMatters ? perf || feat : feat || perf) || a.result.label.localeCompare(b.result.label);
+  });
+  const rankedOptions = ranked.map((r, i) => ({ ...r.result, rank: i + 1 }));
+
+  // The lead sentence.
+  const top = rankedOptions[0];
+  if (top) {
+    const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
+    const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
+    const why = !performanceMatters
+      ? `${primary?.measured ? "the measured differences for your traffic are within noise" : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
+      : needs.length > 0
+        ? "it meets the needs you ticked and measures best for the traffic you described"
+        : "it measures best for the traffic you described";
+    const extrapolated = top.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
+    const lead = reason(
+      extrapolated ? "extrapolated" : performanceMatters ? "measured" : "capability",
+      "for",
+      missing.length > 0
+        ? `No datapath in scope offers everything you ticked (${listWords(missing)} missing even at the top). Closest: ${top.label}.`
+        : `Start with ${top.label}: ${why}${extrapolated ? " (partly extrapolated past the measured range)" : ""}.`,
+      top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
+      // The capability cells it leads on, when features decide.
+      performanceMatters
+        ? []
+        : [
+            ...new Map(
+              top.reasons
+                .filter((r) => r.kind === "capability")
+                .flatMap((r) => r.sources)
+                .map((x) => [x.url, x]),
+            ).values(),
+          ],
+    );
+    summary.unshift(lead);
+    if (top.reasons.some((r) => r.effect === "for" && r.approximate)) {
+      caveats.push(
+        reason(
+          "caveat",
+          "neutral",
+          `Part of what puts ${top.label} first rests on approximate or bounded figures (marked ≈, ≤, ≥ or as a range).`,
+        ),
+      );
+    }
+  }
+
+  // Datapaths of the matrix with no figures in scope: listed with their needs, never ranked.
+  const shownRows = new Set(options.flatMap((o) => o.layers.at(-1) ?? []));
+  const unmeasured: UnmeasuredOption[] = Object.entries(standaloneRows)
+    .filter(
+      ([id, row]) =>
+        !shownRows.has(id) && (row.clouds === null || !answers.cloud || row.clouds.includes(answers.cloud)),
+    )
+    .map(([id, row]) => {
+      const checks: NeedCheck[] = needs.map((need) => ({
+        need,
+        status: statusOf(need, resolveCapability(matrix, [[id]], needCapability[need]).value),
+        hard: isHard(need),
+      }));
+      const reasons = checks.map((c) =>
+        needReason(matrix, c.need, resolveCapability(matrix, [[id]], needCapability[c.need]), c.status),
+      );
+      return { id, label: row.label, needs: checks, reasons };
+    });
+
+  return {
+    answers,
+    scope: {
+      clouds: [...new Set(scoped.map((s) => s.provider))],
+      skus: [...new Set(scoped.map((s) => s.sku))],
+      scenarioCount: scoped.length,
+      fallback,
+    },
+    summary,
+    caveats,
+    performanceMatters,
+    options: rankedOptions,
+    unmeasured,
+    capabilitiesVersion: matrix.version,
+  };
+}

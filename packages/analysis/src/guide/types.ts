@@ -1,0 +1,141 @@
+import type { Qualifier } from "@cnibench/schema";
+import type { Measurement, Params } from "../types.ts";
+
+/** What the guide asks. */
+export const connectionPatterns = ["keepalive", "short", "mixed"] as const;
+export type ConnectionPattern = (typeof connectionPatterns)[number];
+
+export const guideNeeds = [
+  "l7Policy",
+  "fqdnPolicy",
+  "flowObservability",
+  "udpHeavy",
+  "latencySensitive",
+  "podIpRoutable",
+  "podIpScarcity",
+] as const;
+export type GuideNeed = (typeof guideNeeds)[number];
+
+export const guideNeedLabels: Record<GuideNeed, string> = {
+  l7Policy: "L7 (HTTP) policy",
+  fqdnPolicy: "FQDN egress policy",
+  flowObservability: "Flow observability",
+  udpHeavy: "UDP-heavy traffic",
+  latencySensitive: "Latency-sensitive",
+  podIpRoutable: "Pod IPs routable in the VPC",
+  podIpScarcity: "Pod IP scarcity",
+};
+
+export type GuideAnswers = {
+  /** A provider slug (tke, eks, aks, gke, …); null for any cloud. */
+  cloud: string | null;
+  /** An instance type; null for any. */
+  sku: string | null;
+  /** Expected number of Services in the cluster. */
+  services: number;
+  connections: ConnectionPattern;
+  needs: readonly GuideNeed[];
+};
+
+/** A scenario as the guide needs it; packages/db's ScenarioSummary fits. */
+export type GuideScenario = {
+  id: string;
+  label: string;
+  provider: string;
+  sku: string;
+  kernel: string;
+  cni: {
+    name: string;
+    mode: string;
+    kubeProxy: string;
+    label?: string | null;
+    settings: Record<string, string | number | boolean | null>;
+  };
+};
+
+/** A current figure with where it came from; packages/db's Figure fits. */
+export type GuideFigure = Measurement & { scenarioId: string; bundleId: string; params: Params };
+
+/** One figure a reason was computed from: enough to show it and link to its scenario and bundle. */
+export type Evidence = {
+  scenarioId: string;
+  scenarioLabel: string;
+  bundleId: string;
+  metric: string;
+  params: Params;
+  value: number;
+  unit: string;
+  qualifier: Qualifier | null;
+  low: number | null;
+  high: number | null;
+};
+
+export type ReasonKind = "measured" | "extrapolated" | "capability" | "caveat";
+
+/** Whether a reason speaks for the option, against it, or only informs. */
+export type ReasonEffect = "for" | "against" | "neutral";
+
+export type Reason = {
+  text: string;
+  kind: ReasonKind;
+  effect: ReasonEffect;
+  /** The figures it was computed from (measured and extrapolated reasons). */
+  evidence: Evidence[];
+  /** The pages a capability reason cites. */
+  sources: { label: string; url: string }[];
+  /** It rests on an approximate or bounded figure: said in the text too. */
+  approximate: boolean;
+};
+
+export type NeedStatus = "met" | "partial" | "unmet" | "unknown";
+
+export type NeedCheck = {
+  need: GuideNeed;
+  status: NeedStatus;
+  /** Hard needs order the list; soft ones (UDP, latency, conflicting IP needs) only weigh in. */
+  hard: boolean;
+};
+
+export type RankedOption = {
+  rank: number;
+  id: string;
+  label: string;
+  /** The capability rows it was matched to, most specific first. */
+  capabilityRows: string[];
+  /** Its scenarios; `inScope` says whether they are on the chosen cloud and instance type. */
+  scenarios: { id: string; label: string; provider: string; sku: string; inScope: boolean }[];
+  /** The clouds its scenarios ran on. */
+  clouds: string[];
+  /** "good": every hard need met; "partial": some only partly or undocumented; "poor": one missing. */
+  fit: "good" | "partial" | "poor";
+  needs: NeedCheck[];
+  /** Weighted performance score from the measured criteria (0 when nothing was measured). */
+  performance: number;
+  /** Capabilities score: the tie-break when performance does not separate the options. */
+  features: number;
+  reasons: Reason[];
+};
+
+/** A datapath in the capability matrix with no measurements in scope: listed, never ranked. */
+export type UnmeasuredOption = { id: string; label: string; needs: NeedCheck[]; reasons: Reason[] };
+
+export type GuideResult = {
+  answers: GuideAnswers;
+  /** What the figures come from. */
+  scope: {
+    clouds: string[];
+    skus: string[];
+    scenarioCount: number;
+    /** "cloud": no data for the chosen cloud; "sku": none for the chosen instance type. */
+    fallback: "cloud" | "sku" | null;
+  };
+  /** The answer in a few sentences, each a reason with its evidence. */
+  summary: Reason[];
+  /** What to keep in mind about the whole answer: fallbacks, extrapolation, conflicting needs. */
+  caveats: Reason[];
+  /** False when the measured differences are within noise for the traffic described. */
+  performanceMatters: boolean;
+  options: RankedOption[];
+  unmeasured: UnmeasuredOption[];
+  capabilitiesVersion: string;
+};

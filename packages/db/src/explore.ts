@@ -4,6 +4,10 @@ import { findMetric, metricCatalogue, vocabularyLabel } from "@cnibench/schema";
 import type { Figure } from "./measurements.ts";
 import type { ScenarioSummary } from "./scenarios.ts";
 
+// One collator for every sort: localeCompare with options builds a new one per comparison, which
+// made sorting a thousand figures take a tenth of a second.
+const natural = new Intl.Collator("en", { numeric: true }).compare;
+
 export const facetKeys = ["provider", "sku", "kernel", "k8s", "cni", "mode", "kubeProxy", "source"] as const;
 export type FacetKey = (typeof facetKeys)[number];
 export type ExploreFilters = Partial<Record<FacetKey, readonly string[]>>;
@@ -71,7 +75,7 @@ export function applyFilters(scenarios: readonly ScenarioSummary[], filters: Exp
         count,
         selected: selected.includes(value),
       }))
-      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+      .sort((a, b) => b.count - a.count || natural(a.label, b.label));
     return { key, title: def.title, values };
   });
   const dropHints: DropHint[] = facetKeys
@@ -188,10 +192,10 @@ export function groupFigures(figures: readonly Figure[]): FigureGroup[] {
     return i === undefined ? Number.MAX_SAFE_INTEGER : i;
   };
   const byParams = (a: FigureGroup["rows"][number], b: FigureGroup["rows"][number]) =>
-    a.current.paramsKey.localeCompare(b.current.paramsKey, "en", { numeric: true });
+    natural(a.current.paramsKey, b.current.paramsKey);
   return [...groups.values()]
     .map((g) => ({ ...g, rows: g.rows.sort(byParams) }))
-    .sort((a, b) => order(a.metric) - order(b.metric) || a.metric.localeCompare(b.metric));
+    .sort((a, b) => order(a.metric) - order(b.metric) || natural(a.metric, b.metric));
 }
 
 const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));

@@ -1,5 +1,5 @@
 import type { Aggregate, Better, ParamValue, Qualifier } from "@cnibench/schema";
-import type { Db } from "./client.ts";
+import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 
 /** A stored figure with where it came from: what views, charts and downloads are made of. */
@@ -27,12 +27,13 @@ export type Figure = {
   sourceUrl: string | null;
 };
 
-type Row = Omit<Figure, "id"> & { id: bigint };
+// node-postgres returns int8 as a string.
+type Row = Omit<Figure, "id"> & { id: string };
 
 const columns = Prisma.sql`m.id, m."scenarioId", m."bundleId", m.metric, m.params, m."paramsKey", m.value, m.unit,
   m.low, m.high, m.samples, m."publishedValue", m."publishedUnit", m.qualifier::text AS qualifier,
   m.aggregate::text AS aggregate, m.better::text AS better,
-  COALESCE(b."runAt", b."receivedAt") AS "measuredAt", b."sourceTitle", b."sourceUrl"`;
+  COALESCE(b."runAt", b."receivedAt") AT TIME ZONE 'UTC' AS "measuredAt", b."sourceTitle", b."sourceUrl"`;
 
 const toFigure = ({ id, ...row }: Row): Figure => ({ ...row, id: String(id) });
 
@@ -50,24 +51,30 @@ export async function latestFigures(
   },
 ): Promise<Figure[]> {
   if (filter.scenarioIds.length === 0) return [];
-  const rows = await db.$queryRaw<Row[]>`
+  const rows = await readRows<Row>(
+    db,
+    Prisma.sql`
     SELECT DISTINCT ON (m."scenarioId", m.metric, m."paramsKey") ${columns}
     FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
     WHERE m."scenarioId" = ANY(${filter.scenarioIds}::text[])
       AND (${filter.metrics ?? null}::text[] IS NULL OR m.metric = ANY(${filter.metrics ?? null}::text[]))
       AND (${filter.bundleIds ?? null}::text[] IS NULL OR m."bundleId" = ANY(${filter.bundleIds ?? null}::text[]))
     ORDER BY m."scenarioId", m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC,
-      m.position`;
+      m.position`,
+  );
   return rows.map(toFigure);
 }
 
 /** Every figure of one scenario, current and history alike, newest first within each (metric, params). */
 export async function scenarioFigures(db: Db, scenarioId: string): Promise<Figure[]> {
-  const rows = await db.$queryRaw<Row[]>`
+  const rows = await readRows<Row>(
+    db,
+    Prisma.sql`
     SELECT ${columns}
     FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
     WHERE m."scenarioId" = ${scenarioId}
-    ORDER BY m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`;
+    ORDER BY m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`,
+  );
   return rows.map(toFigure);
 }
 

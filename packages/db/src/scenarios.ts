@@ -1,5 +1,6 @@
 import type { SettingValue } from "@cnibench/schema";
-import type { Db } from "./client.ts";
+import { type Db, readRows } from "./client.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 
 export type ScenarioSummary = {
   id: string;
@@ -40,8 +41,11 @@ type Row = Omit<ScenarioSummary, "label" | "cni" | "bundleCount"> & {
   kubeProxy: string;
   cniLabel: string | null;
   settings: Record<string, SettingValue>;
-  bundleCount: bigint;
+  bundleCount: string;
 };
+
+// Columns of type timestamp (Prisma's DateTime) hold UTC; AT TIME ZONE 'UTC' hands node-postgres a
+// timestamptz, so it does not read them in the process's local zone.
 
 /**
  * Every scenario of a workspace (or the given ones) with the facts people filter by, in one statement.
@@ -52,7 +56,9 @@ export async function listScenarios(
   workspaceSlug: string,
   ids?: readonly string[],
 ): Promise<ScenarioSummary[]> {
-  const rows = await db.$queryRaw<Row[]>`
+  const rows = await readRows<Row>(
+    db,
+    Prisma.sql`
     SELECT s.id, c.provider, c.region, c."kubernetesVersion", c."nodeCount",
       k.sku, k.vcpus, k."memoryGiB", k."nicGbps", kr.os, kr.version AS kernel,
       n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode", n."kubeProxy", n.label AS "cniLabel",
@@ -65,12 +71,13 @@ export async function listScenarios(
     JOIN "Kernel" kr ON kr.id = s."kernelId"
     JOIN "CniConfig" n ON n.id = s."cniConfigId"
     LEFT JOIN (
-      SELECT "scenarioId", count(*) AS count, max(COALESCE("runAt", "receivedAt")) AS "lastRunAt",
+      SELECT "scenarioId", count(*) AS count, max(COALESCE("runAt", "receivedAt")) AT TIME ZONE 'UTC' AS "lastRunAt",
         array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL) AS sources
       FROM "Bundle" GROUP BY "scenarioId"
     ) b ON b."scenarioId" = s.id
     WHERE w.slug = ${workspaceSlug} AND (${ids ?? null}::text[] IS NULL OR s.id = ANY(${ids ?? null}::text[]))
-    ORDER BY c.provider, s."createdAt", s.id`;
+    ORDER BY c.provider, s."createdAt", s.id`,
+  );
   return rows.map(({ cniName, cniVersion, cniMode, kubeProxy, cniLabel, settings, ...r }) => {
     const cni = { name: cniName, version: cniVersion, mode: cniMode, kubeProxy, label: cniLabel, settings };
     return {

@@ -14,6 +14,10 @@ import {
 import type { Figure, ScenarioSummary } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
 
+// One collator for every sort: localeCompare with options builds a new one per comparison, which
+// made sorting a thousand figures take a tenth of a second.
+const natural = new Intl.Collator("en", { numeric: true }).compare;
+
 export type SeriesInfo = { id: string; label: string };
 type Params = Figure["params"];
 
@@ -53,7 +57,7 @@ const withoutKeys = (params: Params, keys: readonly string[]): Params =>
   Object.fromEntries(Object.entries(params).filter(([k]) => !keys.includes(k)));
 
 const paramsLabel = (params: Params): string => {
-  const entries = Object.entries(params).sort(([a], [b]) => a.localeCompare(b));
+  const entries = Object.entries(params).sort(([a], [b]) => natural(a, b));
   if (entries.length === 0) return "(no other params)";
   return entries
     .map(([k, v]) => (typeof v === "number" ? `${k} ${new Intl.NumberFormat("en-US").format(v)}` : `${k} ${String(v)}`))
@@ -120,7 +124,7 @@ export function barsOf(
     entry.values[f.scenarioId] = barValue(f);
     categories.set(category, entry);
   }
-  const data = [...categories.values()].sort((a, b) => a.category.localeCompare(b.category, "en", { numeric: true }));
+  const data = [...categories.values()].sort((a, b) => natural(a.category, b.category));
   return { metric, title: def?.label ?? metric, unit: selected[0]?.unit ?? def?.unit ?? "", series, data };
 }
 
@@ -315,7 +319,7 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
     title: "Feature overhead on HTTP requests per second",
     unit: "%",
     series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
-    data: [...categories.values()].sort((a, b) => a.category.localeCompare(b.category, "en", { numeric: true })),
+    data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
   };
 }
 

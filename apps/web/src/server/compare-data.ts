@@ -12,6 +12,10 @@ import type { Figure, ScenarioSummary } from "@cnibench/db";
 import { findMetric, metricCatalogue } from "@cnibench/schema";
 import { seriesLabels } from "./chart-data";
 
+// One collator for every sort: localeCompare with options builds a new one per comparison, which
+// made sorting a thousand figures take a tenth of a second.
+const natural = new Intl.Collator("en", { numeric: true }).compare;
+
 type Shown = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "high" | "samples" | "bundleId">;
 
 export type CompareCell = {
@@ -100,9 +104,7 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
     }
   });
   const order = (m: string) => catalogueOrder.get(m) ?? Number.MAX_SAFE_INTEGER;
-  return [...rows.values()].sort(
-    (a, b) => order(a.metric) - order(b.metric) || a.key.localeCompare(b.key, "en", { numeric: true }),
-  );
+  return [...rows.values()].sort((a, b) => order(a.metric) - order(b.metric) || natural(a.key, b.key));
 }
 
 /** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 within noise" per candidate. */

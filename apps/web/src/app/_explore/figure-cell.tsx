@@ -1,4 +1,4 @@
-import { formatParams, formatValue, qualifierWords } from "@cnibench/charts";
+import { formatParams, formatValue, qualifierWords } from "@cnibench/charts/format";
 import type { Qualifier } from "@cnibench/schema";
 
 type Props = {

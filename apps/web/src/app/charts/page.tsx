@@ -23,7 +23,7 @@ const viewTitles: Record<View, string> = {
 const xParams = ["services", "qps", "concurrency", "streams", "pods"];
 const xWords: Record<string, string> = { services: "Services", qps: "target QPS", pods: "pods" };
 
-type Link = { label: string; href: string };
+type LinkRef = { label: string; href: string };
 
 export default async function ChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadChartParams(searchParams);
@@ -31,7 +31,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const scope = { filters, scenarioIds: params.scenario ?? undefined };
   const trpc = await api();
   const apiUrl = webEnv().publicApiUrl;
-  const linksOf = (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }): Link[] => [
+  const linksOf = (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }): LinkRef[] => [
     { label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` },
     ...(p.sourceUrl ? [{ label: p.sourceTitle ?? "source", href: p.sourceUrl }] : []),
   ];
@@ -82,7 +82,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   async function Crossover(props: {
     params: typeof params;
     scope: typeof scope;
-    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => Link[];
+    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => LinkRef[];
   }) {
     const where = parseWhere(props.params.where);
     const data = await trpc.charts.crossover({
@@ -169,7 +169,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     view: Exclude<View, "crossover">;
     percentile: string;
     scope: typeof scope;
-    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => Link[];
+    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => LinkRef[];
   }) {
     const charts = await trpc.charts.bars({ ...props.scope, view: props.view, percentile: props.percentile });
     if (charts.length === 0) {

@@ -7,6 +7,7 @@ import {
   qualifierWords,
 } from "@cnibench/charts";
 import Link from "next/link";
+import { Fragment } from "react";
 import type { z } from "zod";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
 
@@ -132,44 +133,38 @@ export function CompareReport({ data, apiUrl }: { data: Comparison; apiUrl: stri
                     <span className="text-xs text-zinc-500">{formatParams(r.params)}</span>
                   </th>
                   {r.cells.map((c, i) => {
-                    const value = c.figure ? (
-                      <span title={c.figure.qualifier ? qualifierWords[c.figure.qualifier] : undefined}>
-                        <a className="hover:underline" href={`${apiUrl}/v1/bundles/${c.figure.bundleId}`}>
-                          {formatFigure(c.figure)}
-                        </a>
-                      </span>
-                    ) : (
-                      <span className="text-zinc-400">—</span>
-                    );
+                    const id = data.scenarios[i]?.id ?? String(i);
                     if (i === 0) {
                       return (
-                        <td key="base" className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
-                          {value}
+                        <td key={id} className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
+                          <FigureValue figure={c.figure} apiUrl={apiUrl} />
                         </td>
                       );
                     }
                     const pct = c.delta?.percent;
-                    return [
-                      <td key={`v${i}`} className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
-                        {value}
-                        {pct !== null && pct !== undefined ? (
-                          <span className="ml-1 text-xs text-zinc-500">
-                            ({pct > 0 ? "+" : ""}
-                            {formatNumber(pct)} %)
-                          </span>
-                        ) : null}
-                      </td>,
-                      <td key={`d${i}`} className="whitespace-nowrap px-2 py-1.5">
-                        {c.verdict ? (
-                          <span
-                            title={c.why ?? undefined}
-                            className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}
-                          >
-                            {verdictWords[c.verdict]}
-                          </span>
-                        ) : null}
-                      </td>,
-                    ];
+                    return (
+                      <Fragment key={id}>
+                        <td className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
+                          <FigureValue figure={c.figure} apiUrl={apiUrl} />
+                          {pct !== null && pct !== undefined ? (
+                            <span className="ml-1 text-xs text-zinc-500">
+                              ({pct > 0 ? "+" : ""}
+                              {formatNumber(pct)} %)
+                            </span>
+                          ) : null}
+                        </td>
+                        <td className="whitespace-nowrap px-2 py-1.5">
+                          {c.verdict ? (
+                            <span
+                              title={c.why ?? undefined}
+                              className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}
+                            >
+                              {verdictWords[c.verdict]}
+                            </span>
+                          ) : null}
+                        </td>
+                      </Fragment>
+                    );
                   })}
                 </tr>
               ))}
@@ -231,5 +226,22 @@ export function CompareReport({ data, apiUrl }: { data: Comparison; apiUrl: stri
         </Link>
       </p>
     </div>
+  );
+}
+
+function FigureValue({
+  figure,
+  apiUrl,
+}: {
+  figure: Comparison["rows"][number]["cells"][number]["figure"];
+  apiUrl: string;
+}) {
+  if (!figure) return <span className="text-zinc-400">—</span>;
+  return (
+    <span title={figure.qualifier ? qualifierWords[figure.qualifier] : undefined}>
+      <a className="hover:underline" href={`${apiUrl}/v1/bundles/${figure.bundleId}`}>
+        {formatFigure(figure)}
+      </a>
+    </span>
   );
 }

@@ -1,4 +1,4 @@
-import { formatDate, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/charts";
+import { formatDate, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/charts/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";

@@ -9,7 +9,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{apps,packages}/**/src/**/*.test.ts", "test-support/**/*.test.ts", "demo-data/**/*.test.ts"],
+          include: [
+            "{apps,packages}/**/src/**/*.test.ts",
+            "test-support/**/*.test.ts",
+            "demo-data/**/*.test.ts",
+            "deploy/**/*.test.ts",
+          ],
           exclude: ["**/*.integration.test.ts", "**/node_modules/**"],
         },
       },

@@ -6,6 +6,9 @@ const config: NextConfig = {
   // Prisma's runtime loads its wasm query compiler at run time; leave it and pg unbundled.
   serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg"],
   poweredByHeader: false,
+  // Container images (apps/web/Dockerfile) ship .next/standalone: the server and only the files it needs.
+  // `next start`, which `npm start` runs, still serves this build (it warns that standalone exists).
+  output: "standalone",
 };
 
 export default config;

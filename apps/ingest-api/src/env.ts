@@ -13,6 +13,12 @@ export const ingestEnvSchema = z
     DATABASE_URL: z
       .string({ error: "is required" })
       .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL"),
+    /** Size of each of this process's two PostgreSQL pools (Prisma's, the views' reads): deploy/README.md. */
+    CNIBENCH_DB_POOL_MAX: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(10),
     CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
     CNIBENCH_API_PORT: port(4000),
     CNIBENCH_WEB_PORT: port(3000),

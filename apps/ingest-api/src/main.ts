@@ -3,7 +3,7 @@ import { readIngestEnv } from "./env.ts";
 import { buildServer } from "./server.ts";
 
 const env = readIngestEnv(process.env);
-const db = createDb(env.DATABASE_URL);
+const db = createDb(env.DATABASE_URL, { maxConnections: env.CNIBENCH_DB_POOL_MAX });
 const workspace = await ensureDefaultWorkspace(db);
 const app = buildServer({
   db,
@@ -18,12 +18,31 @@ const app = buildServer({
   logLevel: env.LOG_LEVEL,
 });
 
-async function stop(): Promise<void> {
+// SIGTERM (Kubernetes, `docker stop`, the launcher) drains: the listening socket closes, idle
+// keep-alive connections are dropped, requests in flight run to the end and are answered, then the
+// pool closes. Each upload is one transaction, so even a forced exit leaves nothing half-written; the
+// deadline only bounds a drain that a stalled client holds open, and stays under Kubernetes' default
+// 30 s grace period.
+const DRAIN_DEADLINE_MS = 25_000;
+let stopping = false;
+async function stop(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, "draining: no new connections; finishing requests in flight");
+  setTimeout(() => {
+    app.log.warn(`drain still open after ${DRAIN_DEADLINE_MS / 1000} s; exiting`);
+    process.exit(1);
+  }, DRAIN_DEADLINE_MS).unref();
+  // A keep-alive connection whose request was already running when close() began turns idle once it
+  // is answered, and would then wait out keepAliveTimeout (72 s): close such connections as they idle.
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
   await app.close();
+  clearInterval(reaper);
   await db.$disconnect();
+  app.log.info("drained; exiting");
   process.exit(0);
 }
-process.on("SIGINT", () => void stop());
-process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop("SIGINT"));
+process.on("SIGTERM", () => void stop("SIGTERM"));
 
 await app.listen({ host: env.CNIBENCH_HOST, port: env.CNIBENCH_API_PORT });

@@ -6,6 +6,7 @@ const globalForDb = globalThis as unknown as { cnibenchDb?: Db };
 
 /** One client per server process (kept across hot reloads in development). */
 export function db(): Db {
-  globalForDb.cnibenchDb ??= createDb(webEnv().DATABASE_URL);
+  const env = webEnv();
+  globalForDb.cnibenchDb ??= createDb(env.DATABASE_URL, { maxConnections: env.CNIBENCH_DB_POOL_MAX });
   return globalForDb.cnibenchDb;
 }

@@ -319,7 +319,7 @@ describe("docker-compose.yml", () => {
   it("publishes each app on the port it listens on, and checks its health there", () => {
     const apps = [
       { name: "ingest-api", portVar: "CNIBENCH_API_PORT", paths: ["/healthz", "/readyz"] },
-      { name: "web", portVar: "CNIBENCH_WEB_PORT", paths: ["/"] },
+      { name: "web", portVar: "CNIBENCH_WEB_PORT", paths: ["/readyz"] },
     ];
     for (const app of apps) {
       const service = services[app.name]!;

@@ -259,7 +259,8 @@ describe("the pods' specifics", () => {
     const runtime = stages.at(-1)!;
     const cacheDir = path.posix.join(workdir(stages, runtime), "apps/web/.next/cache");
     expect(web.volumeMounts.map((m: Doc) => m.mountPath)).toContain(cacheDir);
-    expect(web.readinessProbe.httpGet.path).toBe("/");
+    expect(web.readinessProbe.httpGet.path).toBe("/readyz");
+    expect(web.livenessProbe.httpGet.path).toBe("/healthz");
   });
 
   it("runs as the uid of the images' node user", () => {

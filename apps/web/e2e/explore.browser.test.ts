@@ -137,3 +137,14 @@ describe("scenario page", () => {
     await page.close();
   });
 });
+
+describe("health endpoints of the web app", () => {
+  it("answers /healthz without the database and /readyz once PostgreSQL answers", async () => {
+    const live = await fetch(`${webUrl}/healthz`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${webUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+  });
+});

@@ -53,3 +53,29 @@ export async function rowCounts(db: Db) {
   ]);
   return { bundles, measurements, scenarios };
 }
+
+/**
+ * Two columns of TKE's short-connection Service-scale table as bundles: Cilium Overlay (the example
+ * bundle) and kube-proxy iptables (31,365 → 9,057 req/s), both dated to the published run.
+ */
+export function tkeServiceScale() {
+  const overlay: ReturnType<typeof exampleBundle> = { ...exampleBundle(), runAt: "2026-02-09T22:23:39Z" };
+  const iptables = {
+    ...overlay,
+    cluster: { ...(overlay.cluster as Record<string, unknown>), name: "tke-a" },
+    cni: {
+      name: "tke-vpc-cni",
+      version: "unknown",
+      mode: "iptables",
+      kubeProxy: "iptables",
+      label: "kube-proxy iptables",
+    },
+    results: [31365, 22237, 17261, 12916, 9057].map((value, i) => ({
+      metric: "http.rps",
+      unit: "req/s",
+      value,
+      params: { connection: "short", concurrency: 64, target: "service", services: [0, 5000, 10000, 20000, 30000][i] },
+    })),
+  };
+  return { overlay, iptables };
+}

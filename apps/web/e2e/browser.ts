@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const screenshotDir = path.join(repoRoot, "test-artifacts", "screenshots");
@@ -50,4 +51,29 @@ export function collectPageErrors(page: Page): string[] {
     if (m.type() === "error") errors.push(m.text());
   });
   return errors;
+}
+
+/**
+ * One Chromium per test file, opened before its tests and closed after them, and `open`, which loads
+ * a path of the web app in a new page that records its errors.
+ */
+export function browserPerFile(webUrl: string) {
+  let current: Browser | undefined;
+  beforeAll(async () => {
+    current = await launchBrowser();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const browser = (): Browser => {
+    if (!current) throw new Error("the browser starts in beforeAll");
+    return current;
+  };
+  const open = async (path: string, width = 1440): Promise<{ page: Page; errors: string[] }> => {
+    const page = await browser().newPage({ viewport: { width, height: 900 } });
+    const errors = collectPageErrors(page);
+    await page.goto(`${webUrl}${path}`);
+    return { page, errors };
+  };
+  return { browser, open };
 }

@@ -1,18 +1,10 @@
 // The crossover view on the TKE seed data: three lines, two computed crossovers, toggles, CSV export.
 import fs from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { collectPageErrors, launchBrowser, screenshot } from "./browser.ts";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, collectPageErrors, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const { browser } = browserPerFile(webUrl);
 
 /** The Service counts named in "… overtakes … at ≈19,649 Services" sentences. */
 const crossings = (texts: string[]) =>
@@ -22,7 +14,7 @@ const crossings = (texts: string[]) =>
 
 describe("crossover chart", () => {
   it("draws the three TKE lines with both crossovers, toggles log x and degradation, and exports CSV", async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    const context = await browser().newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.goto(`${webUrl}/`);
@@ -76,7 +68,7 @@ describe("crossover chart", () => {
   });
 
   it("opens from a scenario page, and every other view draws labelled charts", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 1000 } });
     const errors = collectPageErrors(page);
     for (const view of ["latency", "throughput", "resources", "overheads"]) {
       await page.goto(`${webUrl}/charts?provider=tke&view=${view}`);

@@ -3,28 +3,21 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { collectPageErrors, launchBrowser, screenshot } from "./browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, collectPageErrors, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
 const token = inject("uploadToken");
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const { browser } = browserPerFile(webUrl);
 
 const tableText = async (page: Page) => (await page.getByTestId("compare-table").innerText()).trim();
 
 describe("compare and share", () => {
   it("compares two TKE scenarios, shares a permalink that survives a newer upload", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const page = await browser().newPage({ viewport: { width: 1440, height: 1000 } });
     const errors = collectPageErrors(page);
     await page.goto(`${webUrl}/?provider=tke`);
     await page.getByRole("checkbox", { name: "Compare kube-proxy iptables" }).check();
@@ -52,7 +45,7 @@ describe("compare and share", () => {
     const pinned = await tableText(page);
     expect(await page.title()).toBe("Cilium Overlay vs kube-proxy iptables · cnibench");
 
-    const fresh = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    const fresh = await browser().newContext({ viewport: { width: 390, height: 900 } });
     const other = await fresh.newPage();
     await other.goto(permalink);
     expect(await tableText(other)).toBe(pinned);
@@ -85,7 +78,7 @@ describe("compare and share", () => {
   });
 
   it("asks for 2 to 4 scenarios", async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.goto(`${webUrl}/compare?s=only-one`);
     expect(await page.getByText("Choose at least 2 scenarios.").isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Compare" }).isVisible()).toBe(true);

@@ -1,24 +1,10 @@
 // The explorer as a user meets it: the seed benchmarks, facets in the URL, scenario pages.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { collectPageErrors, launchBrowser, screenshot } from "./browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-
-async function open(path: string, width = 1440): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors = collectPageErrors(page);
-  await page.goto(`${webUrl}${path}`);
-  return { page, errors };
-}
+const { browser, open } = browserPerFile(webUrl);
 
 const scenarioRows = (page: Page) => page.locator("main table tbody tr");
 const scenarioNames = (page: Page) => page.locator("main table tbody td[data-column=scenario] a").allTextContents();
@@ -129,7 +115,7 @@ describe("scenario page", () => {
   });
 
   it("answers an unknown scenario with a 404 page that says what to do", async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     const res = await page.goto(`${webUrl}/scenarios/no-such-scenario`);
     expect(res?.status()).toBe(404);
     expect(await page.getByRole("heading", { name: "No such scenario" }).isVisible()).toBe(true);

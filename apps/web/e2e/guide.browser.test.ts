@@ -1,26 +1,12 @@
 // The selection guide on the seed data: the form writes the URL, the answer ranks the datapaths with
 // reasons that link to the scenarios and bundles they were computed from.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { collectPageErrors, launchBrowser, screenshot } from "./browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-
-async function open(path: string, width = 1440): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors = collectPageErrors(page);
-  await page.goto(`${webUrl}${path}`);
-  return { page, errors };
-}
+const { open } = browserPerFile(webUrl);
 
 const ranked = (page: Page) => page.getByRole("region", { name: "Datapaths, ranked" }).locator("ol > li h3");
 const summary = (page: Page) => page.getByRole("list", { name: "Summary" });

@@ -1,25 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle } from "../../../test-support/ingest.ts";
+import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import { createPermalink, getPermalink } from "./permalinks.ts";
 import { compareView } from "./views.ts";
 import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
 
-const overlay = { ...exampleBundle(), runAt: "2026-02-09T22:23:39Z" };
-const cluster = (overlay as Record<string, unknown>).cluster as Record<string, unknown>;
-const iptables = {
-  ...overlay,
-  cluster: { ...cluster, name: "tke-a" },
-  cni: {
-    name: "tke-vpc-cni",
-    version: "unknown",
-    mode: "iptables",
-    kubeProxy: "iptables",
-    label: "kube-proxy iptables",
-  },
-};
+const { overlay, iptables } = tkeServiceScale();
 
 describe("permalinks", () => {
   let db: Db;

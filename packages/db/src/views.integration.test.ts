@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle } from "../../../test-support/ingest.ts";
+import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import { exploreView, scenarioView } from "./views.ts";
@@ -8,25 +8,8 @@ import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
 
 // The example bundle is TKE's Cilium Overlay column of the Service-scale table; the variants below
 // are the iptables column and a later re-run of the overlay at 20,000 Services.
-const overlay = { ...exampleBundle(), runAt: "2026-02-09T22:23:39Z" };
-const cluster = (overlay as Record<string, unknown>).cluster as Record<string, unknown>;
-const iptables = {
-  ...overlay,
-  cluster: { ...cluster, name: "tke-a" },
-  cni: {
-    name: "tke-vpc-cni",
-    version: "unknown",
-    mode: "iptables",
-    kubeProxy: "iptables",
-    label: "kube-proxy iptables",
-  },
-  results: [30966, 20081, 15640, 11220, 9027].map((value, i) => ({
-    metric: "http.rps",
-    unit: "req/s",
-    value,
-    params: { connection: "short", concurrency: 64, target: "service", services: [0, 5000, 10000, 20000, 30000][i] },
-  })),
-};
+const { overlay, iptables } = tkeServiceScale();
+const cluster = overlay.cluster as Record<string, unknown>;
 const rerun = {
   ...overlay,
   runAt: "2026-03-01T10:00:00Z",
@@ -79,7 +62,7 @@ describe("explore and scenario views over PostgreSQL", () => {
     const byLabel = Object.fromEntries(view.scenarios.map((s) => [s.label, s]));
     expect(byLabel["Cilium Overlay"]?.bundleCount).toBe(2);
     expect(byLabel["Cilium Overlay"]?.keyFigures.shortRps?.value).toBe(14193);
-    expect(byLabel["kube-proxy iptables"]?.keyFigures.shortRps?.value).toBe(30966);
+    expect(byLabel["kube-proxy iptables"]?.keyFigures.shortRps?.value).toBe(31365);
     expect(view.facets.find((f) => f.key === "provider")?.values).toEqual([
       { value: "tke", label: "Tencent Kubernetes Engine", count: 2, selected: false },
     ]);

@@ -1,9 +1,10 @@
 // npm run bench:explore — read performance at scale. Builds a synthetic store of BENCH_MEASUREMENTS
 // measurements (default 1,000,000: 1,000 scenarios × 2 runs × 500 figures) in a throwaway embedded
-// PostgreSQL (or BENCH_DATABASE_URL), then times the explore, scenario and crossover views three ways:
+// PostgreSQL (or BENCH_DATABASE_URL, re-used when it holds data already), then times the explore, scenario and crossover views three ways:
 // the named query functions, hand-written SQL giving the same answer (checked equal), and end to end
 // through tRPC over HTTP against a production build of the web app. Finally it loads / and the
-// crossover view in Chromium and reports the gzipped JS they load (budget 250 kB).
+// crossover view in Chromium and reports the gzipped JS they load (budget 250 kB). BENCH_QUERIES_ONLY=1
+// stops after the query functions.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -23,63 +24,15 @@ import { startEmbeddedPostgres } from "@cnibench/launcher";
 import pg from "pg";
 import { quantile } from "simple-statistics";
 import { chromiumPath, launchBrowser } from "../apps/web/e2e/browser.ts";
-import { crossoverOf } from "../apps/web/src/server/chart-data.ts";
+import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data.ts";
 import { ensureWebBuild, nextBin } from "../packages/launcher/src/web-build.ts";
 import { freePort } from "../test-support/ports.ts";
+import { crossoverPoints, exploreFacets, exploreRows, scenarioPage } from "./hand-sql.ts";
+import { seedSynthetic } from "./synthetic.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const total = Number(process.env.BENCH_MEASUREMENTS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 30);
-const scenarios = 1000;
-const perBundle = Math.max(20, Math.round(total / scenarios / 2));
-const providers = ["tke", "eks", "aks", "gke", "kind"];
-
-/** Synthetic data generated inside PostgreSQL: no round trips for a million rows. */
-async function seed(client: pg.Client, workspaceId: string): Promise<void> {
-  const t0 = performance.now();
-  await client.query(`
-    INSERT INTO "Cluster" (id, key, provider, region, "kubernetesVersion", "nodeCount")
-      SELECT 'cl' || i, 'cl' || i, (ARRAY['${providers.join("','")}'])[1 + i % 5], 'r' || i, 'v1.3' || (i % 4), 3
-      FROM generate_series(0, 19) i;
-    INSERT INTO "NodeSku" (id, provider, sku, vcpus, "memoryGiB", "nicGbps")
-      SELECT 'sku' || i, 'p' || i, 'sku.' || i, 4, 16, 12.5 FROM generate_series(0, 19) i;
-    INSERT INTO "Kernel" (id, os, version) SELECT 'k' || i, 'Linux', '6.' || i FROM generate_series(0, 9) i;
-    INSERT INTO "CniConfig" (id, key, name, version, mode, "kubeProxy", label, settings)
-      SELECT 'cni' || i, 'cni' || i, (ARRAY['cilium','cilium','kube-proxy','aws-vpc-cni','calico','flannel'])[1 + i],
-        '1.0', (ARRAY['overlay-vxlan','native-routing','iptables','eni','bgp','vxlan'])[1 + i], 'ebpf', 'CNI ' || i, '{}'
-      FROM generate_series(0, 5) i;
-    INSERT INTO "Scenario" (id, "workspaceId", key, "clusterId", "nodeSkuId", "kernelId", "cniConfigId")
-      SELECT 'sc' || i, '${workspaceId}', 'sc' || i, 'cl' || (i % 20), 'sku' || (i % 20), 'k' || (i % 10), 'cni' || (i % 6)
-      FROM generate_series(0, ${scenarios - 1}) i;
-    INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName", "sourceTitle", "runAt")
-      SELECT 'b' || i || '_' || j, '${workspaceId}', md5(i || '_' || j), '{}', 'sc' || i, 'bench', 'bench source',
-        timestamp '2026-01-01' + (j || ' days')::interval
-      FROM generate_series(0, ${scenarios - 1}) i, generate_series(0, 1) j;`);
-  // Per bundle: the short-connection Service steps, throughput by streams, TCP_RR percentiles,
-  // keepalive RPS, and filler metrics up to perBundle.
-  await client.query(`
-    INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, samples,
-      "publishedValue", "publishedUnit", better)
-    SELECT 'b' || i || '_' || j, 'sc' || i, k, f.metric, f.params::jsonb, f.params, f.value, f.unit, '{}', f.value, f.unit,
-      f.better::"Better"
-    FROM generate_series(0, ${scenarios - 1}) i, generate_series(0, 1) j, generate_series(0, ${perBundle - 1}) k,
-    LATERAL (SELECT * FROM (VALUES
-      (k < 7, 'http.rps', '{"concurrency":64,"connection":"short","services":' || (k * 5000) || ',"target":"service"}',
-        30000 - k * 3000 * (1 + i % 3) + j * 10 + i % 97, 'req/s', 'higher'),
-      (k BETWEEN 7 AND 10, 'tcp.throughput', '{"path":"pod-pod","streams":' || (ARRAY[1,8,16,32])[k - 6] || '}',
-        9 + (i % 7) * 0.1 + k * 0.01, 'Gbit/s', 'higher'),
-      (k BETWEEN 11 AND 13, 'tcp.rr.latency', '{"percentile":"' || (ARRAY['p50','p90','p99'])[k - 10] || '"}',
-        80 + k * 10 + i % 13, 'µs', 'lower'),
-      (k BETWEEN 14 AND 15, 'http.rps', '{"concurrency":' || (ARRAY[64,256])[k - 13] || ',"connection":"keepalive","target":"service"}',
-        90000 + i % 1000 + j, 'req/s', 'higher'),
-      (k >= 16, 'x.bench.filler', '{"i":' || k || '}', k + i % 11, 'count', 'none')
-    ) AS v(ok, metric, params, value, unit, better) WHERE v.ok) f`);
-  await client.query("ANALYZE");
-  const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM "Measurement"');
-  console.log(
-    `seeded ${Number(rows[0]?.n).toLocaleString("en-US")} measurements in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-}
 
 async function time<T>(fn: () => Promise<T>): Promise<{ p50: number; p95: number; result: T }> {
   let result = await fn(); // warm-up
@@ -92,27 +45,11 @@ async function time<T>(fn: () => Promise<T>): Promise<{ p50: number; p95: number
   return { p50: quantile(ms, 0.5), p95: quantile(ms, 0.95), result };
 }
 
-// Hand-written SQL: the same answers in one statement each.
-const latestCte = `
-  latest AS (
-    SELECT DISTINCT ON (m."scenarioId", m.metric, m."paramsKey") m."scenarioId", m.metric, m.params, m.value
-    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-    WHERE m."scenarioId" IN (SELECT id FROM sc) AND m.metric = ANY($2)
-    ORDER BY m."scenarioId", m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC)`;
-const scopeCte = `
-  sc AS (SELECT s.id FROM "Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" WHERE c.provider = ANY($1))`;
-const handExplore = `WITH ${scopeCte}, ${latestCte}
-  SELECT "scenarioId" AS id,
-    max(value) FILTER (WHERE metric = 'http.rps' AND params->>'connection' = 'short'
-      AND COALESCE((params->>'services')::int, 0) = 0) AS short
-  FROM latest GROUP BY 1 ORDER BY 1`;
-const handCrossover = `WITH ${scopeCte}, ${latestCte}
-  SELECT "scenarioId", (params->>'services')::int AS x, value FROM latest
-  WHERE params->>'connection' = 'short' AND jsonb_typeof(params->'services') = 'number'`;
-// Every figure of the scenario with the bundle it came from, as the page lists them.
-const handScenario = `SELECT m.*, b."sourceTitle", b."runAt" FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-  WHERE m."scenarioId" = $1 ORDER BY m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC`;
 const sum = (rows: { value: number }[]) => rows.reduce((a, r) => a + r.value, 0);
+
+/** Equal as sets of rows (the two sides may order them differently). */
+const same = (a: unknown[][], b: unknown[][]) =>
+  JSON.stringify(a.map((r) => JSON.stringify(r)).sort()) === JSON.stringify(b.map((r) => JSON.stringify(r)).sort());
 
 function check(name: string, ok: boolean): void {
   if (!ok) throw new Error(`${name}: the query function and the hand-written SQL disagree`);
@@ -130,9 +67,8 @@ async function main() {
     await migrateDatabase(url);
     const db = createDb(url);
     const workspace = await ensureDefaultWorkspace(db);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await seed(client, workspace.id);
+    const client = new pg.Pool({ connectionString: url, max: 3 });
+    await seedSynthetic(client, workspace.id, total);
     const slug = DEFAULT_WORKSPACE.slug;
     const filters = { provider: ["tke"] };
     const rows: (string | number)[][] = [];
@@ -149,34 +85,67 @@ async function main() {
 
     const explore = await time(() => exploreView(db, slug, filters));
     const exploreSql = await time(() =>
-      client.query(handExplore, [["tke"], ["http.rps", "tcp.throughput", "tcp.rr.latency"]]),
+      Promise.all([client.query(exploreRows, [["tke"]]), client.query(exploreFacets, [["tke"]])]),
+    );
+    const keyColumns = ["throughput", "keepaliveRps", "shortRps", "tcpRrP99"] as const;
+    check(
+      "explore rows",
+      same(
+        explore.result.scenarios.map((s) => [s.id, ...keyColumns.map((k) => s.keyFigures[k]?.value ?? null)]),
+        exploreSql.result[0].rows.map((r) => [r.id, ...keyColumns.map((k) => r[k])]),
+      ),
     );
     check(
-      "explore",
-      JSON.stringify(explore.result.scenarios.map((s) => [s.id, s.keyFigures.shortRps?.value ?? null]).sort()) ===
-        JSON.stringify(exploreSql.result.rows.map((r) => [r.id, r.short]).sort()),
+      "explore facets",
+      same(
+        explore.result.facets.flatMap((f) => f.values.map((v) => [f.key, v.value, v.count])),
+        exploreSql.result[1].rows.map((r) => [r.facet, r.value, Number(r.count)]),
+      ),
     );
     row("explore (provider=tke)", explore, exploreSql);
 
     const scenario = await time(() => scenarioView(db, slug, "sc7"));
-    const scenarioSql = await time(() => client.query(handScenario, ["sc7"]));
+    const scenarioSql = await time(() =>
+      Promise.all([
+        client.query(scenarioPage.facts, ["sc7"]),
+        client.query(scenarioPage.figures, ["sc7"]),
+        client.query(scenarioPage.bundles, ["sc7"]),
+      ]),
+    );
     const figures = scenario.result?.groups.flatMap((g) => g.rows.flatMap((r) => [r.current, ...r.history])) ?? [];
+    const [, sqlFigures, sqlBundles] = scenarioSql.result;
     check(
       "scenario",
-      figures.length === scenarioSql.result.rows.length && Math.abs(sum(figures) - sum(scenarioSql.result.rows)) < 1e-6,
+      figures.length === sqlFigures.rows.length &&
+        Math.abs(sum(figures) - sum(sqlFigures.rows)) < 1e-6 &&
+        same(
+          scenario.result?.bundles.map((b) => [b.id, b.measurementCount]) ?? [],
+          sqlBundles.rows.map((b) => [b.id, b.measurementCount]),
+        ),
     );
     row("scenario page", scenario, scenarioSql);
 
+    const crossoverQuery = {
+      metric: "http.rps",
+      x: "services",
+      where: { connection: "short" },
+      y: "absolute",
+    } as const;
     const crossover = await time(async () => {
-      const { scenarios: sc, figures: fs } = await chartView(db, slug, { filters, metrics: ["http.rps"] });
-      return crossoverOf(sc, fs, { metric: "http.rps", x: "services", where: { connection: "short" }, y: "absolute" });
+      const { scenarios: sc, figures: fs } = await chartView(db, slug, {
+        filters,
+        metrics: [crossoverQuery.metric],
+        params: { contains: crossoverQuery.where, numeric: crossoverQuery.x },
+      });
+      return crossoverOf(sc, fs, crossoverQuery);
     });
-    const crossoverSql = await time(() => client.query(handCrossover, [["tke"], ["http.rps"]]));
-    const points = crossover.result.series.flatMap((s) => s.points);
+    const crossoverSql = await time(() => client.query(crossoverPoints, [["tke"], "http.rps", maxLines]));
     check(
       "crossover",
-      points.length === crossoverSql.result.rows.length &&
-        Math.abs(points.reduce((a, p) => a + p.y, 0) - sum(crossoverSql.result.rows)) < 1e-3,
+      same(
+        crossover.result.series.flatMap((s) => s.points.map((p) => [p.scenarioId, p.x, p.y])),
+        crossoverSql.result.rows.map((r) => [r.scenarioId, r.x, r.value]),
+      ),
     );
     row("crossover (provider=tke)", crossover, crossoverSql);
     await client.end();
@@ -194,6 +163,7 @@ async function main() {
       })),
     );
 
+    if (process.env.BENCH_QUERIES_ONLY) return;
     // End to end: tRPC over HTTP against a production build of the web app on this database.
     await ensureWebBuild(repoRoot, (l) => console.log(l));
     const port = await freePort();

@@ -22,7 +22,7 @@ export type BundleSummary = {
 export async function getBundle(db: Db, workspaceId: string, id: string) {
   const found = await db.bundle.findFirst({
     where: { id, workspaceId },
-    include: { measurements: { orderBy: { position: "asc" } }, _count: { select: { measurements: true } } },
+    include: { measurements: { orderBy: { position: "asc" } } },
   });
   if (!found) return null;
   return {
@@ -52,7 +52,6 @@ export async function listBundles(db: Db, workspaceId: string, filter: BundleFil
     db.bundle.count({ where }),
     db.bundle.findMany({
       where,
-      include: { _count: { select: { measurements: true } } },
       orderBy: [{ receivedAt: "desc" }, { id: "asc" }],
       skip: (filter.page - 1) * filter.pageSize,
       take: filter.pageSize,
@@ -61,7 +60,7 @@ export async function listBundles(db: Db, workspaceId: string, filter: BundleFil
   return { total, items: rows.map(toSummary) };
 }
 
-function toSummary(b: Omit<BundleSummary, "measurementCount"> & { _count: { measurements: number } }): BundleSummary {
+function toSummary(b: BundleSummary): BundleSummary {
   return {
     id: b.id,
     scenarioId: b.scenarioId,
@@ -71,6 +70,6 @@ function toSummary(b: Omit<BundleSummary, "measurementCount"> & { _count: { meas
     collectorName: b.collectorName,
     runAt: b.runAt,
     receivedAt: b.receivedAt,
-    measurementCount: b._count.measurements,
+    measurementCount: b.measurementCount,
   };
 }

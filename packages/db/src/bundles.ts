@@ -45,11 +45,9 @@ export async function storeBundle(db: Db, input: StoreBundleInput): Promise<Stor
 async function findByHash(db: Db, workspaceId: string, contentHash: string): Promise<StoredBundle | null> {
   const found = await db.bundle.findUnique({
     where: { workspaceId_contentHash: { workspaceId, contentHash } },
-    select: { id: true, scenarioId: true, _count: { select: { measurements: true } } },
+    select: { id: true, scenarioId: true, measurementCount: true },
   });
-  return (
-    found && { id: found.id, scenarioId: found.scenarioId, measurementCount: found._count.measurements, created: false }
-  );
+  return found && { ...found, created: false };
 }
 
 async function insertBundle(tx: Tx, input: StoreBundleInput): Promise<StoredBundle> {
@@ -72,10 +70,12 @@ async function insertBundle(tx: Tx, input: StoreBundleInput): Promise<StoredBund
       runAt: b.runAt ?? null,
       warnings: input.warnings,
       tokenId: input.tokenId,
+      measurementCount: b.measurements.length,
     },
     select: { id: true },
   });
   await insertMeasurements(tx, created.id, scenarioId, b.measurements);
+  await countBundle(tx, scenarioId, created.id);
   return { id: created.id, scenarioId, measurementCount: b.measurements.length, created: true };
 }
 
@@ -106,6 +106,20 @@ async function insertMeasurements(
       ${col((m) => m.aggregate)}::text[], ${col((m) => m.better)}::text[]
     ) AS m(position, metric, params, params_key, value, unit, low, high, samples, published_value, published_unit,
       qualifier, aggregate, better)`;
+}
+
+/**
+ * The scenario's materialised bundle count, latest run and source titles. Written from the row's
+ * own values, last in the transaction: a concurrent upload to the same scenario waits for this row
+ * and then re-applies the update to the committed version, so no count is lost.
+ */
+async function countBundle(tx: Tx, scenarioId: string, bundleId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "Scenario" s SET "bundleCount" = s."bundleCount" + 1,
+      "lastRunAt" = GREATEST(s."lastRunAt", COALESCE(b."runAt", b."receivedAt")),
+      sources = CASE WHEN b."sourceTitle" IS NULL OR b."sourceTitle" = ANY(s.sources) THEN s.sources
+        ELSE ARRAY(SELECT t FROM unnest(s.sources || b."sourceTitle") t ORDER BY t) END
+    FROM "Bundle" b WHERE s.id = ${scenarioId} AND b.id = ${bundleId}`;
 }
 
 /** Finds the scenario (one query when it exists, as it mostly does) or creates it and its parts. */

@@ -44,11 +44,12 @@ export type DropHint = { key: FacetKey; title: string; values: string[]; matches
 
 const active = (filters: ExploreFilters, key: FacetKey) => (filters[key]?.length ?? 0) > 0;
 
-function matches(s: ScenarioSummary, filters: ExploreFilters, except?: FacetKey): boolean {
-  return facetKeys.every((key) => {
-    if (key === except || !active(filters, key)) return true;
+/** The facets whose filter a scenario fails: it matches when none, and counts toward a facet when at most that one. */
+function failedFacets(s: ScenarioSummary, filters: ExploreFilters): FacetKey[] {
+  return facetKeys.filter((key) => {
+    if (!active(filters, key)) return false;
     const wanted = filters[key] ?? [];
-    return facetDefinitions[key].values(s).some((v) => wanted.includes(v));
+    return !facetDefinitions[key].values(s).some((v) => wanted.includes(v));
   });
 }
 
@@ -57,14 +58,16 @@ function matches(s: ScenarioSummary, filters: ExploreFilters, except?: FacetKey)
  * other facet's filter but not its own, so they say what ticking one more value would add.
  */
 export function applyFilters(scenarios: readonly ScenarioSummary[], filters: ExploreFilters) {
-  const matching = scenarios.filter((s) => matches(s, filters));
+  const failed = scenarios.map((s) => failedFacets(s, filters));
+  const matchesWithout = (key: FacetKey, i: number) => failed[i]!.every((k) => k === key);
+  const matching = scenarios.filter((_, i) => failed[i]!.length === 0);
   const facets: Facet[] = facetKeys.map((key) => {
     const def = facetDefinitions[key];
     const counts = new Map<string, number>();
-    for (const s of scenarios) {
-      const ok = matches(s, filters, key);
-      for (const v of new Set(def.values(s))) counts.set(v, (counts.get(v) ?? 0) + (ok ? 1 : 0));
-    }
+    scenarios.forEach((s, i) => {
+      const ok = matchesWithout(key, i) ? 1 : 0;
+      for (const v of def.values(s)) counts.set(v, (counts.get(v) ?? 0) + ok);
+    });
     const selected = filters[key] ?? [];
     // A selected value that no scenario has any more still shows (with 0), so it can be unticked.
     for (const v of selected) if (!counts.has(v)) counts.set(v, 0);
@@ -84,7 +87,7 @@ export function applyFilters(scenarios: readonly ScenarioSummary[], filters: Exp
       key,
       title: facetDefinitions[key].title,
       values: [...(filters[key] ?? [])],
-      matchesWithout: scenarios.filter((s) => matches(s, filters, key)).length,
+      matchesWithout: scenarios.filter((_, i) => matchesWithout(key, i)).length,
     }))
     .sort((a, b) => b.matchesWithout - a.matchesWithout);
   return { matching, facets, dropHints };
@@ -109,7 +112,7 @@ export type KeyFigure = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "h
 
 // Figures measured under extra load or features (many Services, policies, Hubble) are not the
 // scenario's headline: a baseline keeps them out of the table.
-const baseline: Record<string, readonly (string | number | boolean)[]> = {
+export const headlineBaseline: Record<string, readonly (string | number | boolean)[]> = {
   services: [0],
   policy: ["none"],
   hubble: ["off"],
@@ -118,7 +121,9 @@ const baseline: Record<string, readonly (string | number | boolean)[]> = {
 function isHeadline(f: Figure, def: KeyFigureDefinition): boolean {
   if (f.metric !== def.metric) return false;
   if (!Object.entries(def.params).every(([k, v]) => f.params[k] === v)) return false;
-  return Object.entries(baseline).every(([k, ok]) => f.params[k] === undefined || ok.includes(f.params[k] as never));
+  return Object.entries(headlineBaseline).every(
+    ([k, ok]) => f.params[k] === undefined || ok.includes(f.params[k] as never),
+  );
 }
 
 /**

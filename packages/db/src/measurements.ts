@@ -35,7 +35,11 @@ const columns = Prisma.sql`m.id, m."scenarioId", m."bundleId", m.metric, m.param
   m.aggregate::text AS aggregate, m.better::text AS better,
   COALESCE(b."runAt", b."receivedAt") AT TIME ZONE 'UTC' AS "measuredAt", b."sourceTitle", b."sourceUrl"`;
 
-const toFigure = ({ id, ...row }: Row): Figure => ({ ...row, id: String(id) });
+// In place: rows are fresh objects, and copying thousands of them per request showed in profiles.
+const toFigure = (row: Row): Figure => Object.assign(row, { id: String(row.id) });
+
+// Sorted COLLATE "C" (byte order): the keys only group rows here, and the locale's collation made the
+// sort most of the query's time. Views order what they show themselves.
 
 /**
  * The current figure of each (scenario, metric, params): where several bundles measured the same
@@ -44,23 +48,31 @@ const toFigure = ({ id, ...row }: Row): Figure => ({ ...row, id: String(id) });
 export async function latestFigures(
   db: Db,
   filter: {
-    scenarioIds: readonly string[];
+    /** The scenarios: their ids, or a subquery yielding them (`scopeIds`). */
+    scenarios: readonly string[] | Prisma.Sql;
     metrics?: readonly string[];
     /** Only figures of these bundles: what a permalink pinned. */
     bundleIds?: readonly string[];
+    /** A further condition on `m` (the measurement), so views fetch only the figures they show. */
+    where?: Prisma.Sql;
   },
 ): Promise<Figure[]> {
-  if (filter.scenarioIds.length === 0) return [];
+  const scenarios = Array.isArray(filter.scenarios)
+    ? Prisma.sql`m."scenarioId" = ANY(${filter.scenarios}::text[])`
+    : // ARRAY(…) runs the subquery once, first; as IN (…) the planner joined it per measurement row.
+      Prisma.sql`m."scenarioId" = ANY(ARRAY(${filter.scenarios}))`;
+  if (Array.isArray(filter.scenarios) && filter.scenarios.length === 0) return [];
   const rows = await readRows<Row>(
     db,
     Prisma.sql`
-    SELECT DISTINCT ON (m."scenarioId", m.metric, m."paramsKey") ${columns}
+    SELECT DISTINCT ON (m."scenarioId" COLLATE "C", m.metric COLLATE "C", m."paramsKey" COLLATE "C") ${columns}
     FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-    WHERE m."scenarioId" = ANY(${filter.scenarioIds}::text[])
+    WHERE ${scenarios}
       AND (${filter.metrics ?? null}::text[] IS NULL OR m.metric = ANY(${filter.metrics ?? null}::text[]))
       AND (${filter.bundleIds ?? null}::text[] IS NULL OR m."bundleId" = ANY(${filter.bundleIds ?? null}::text[]))
-    ORDER BY m."scenarioId", m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC,
-      m.position`,
+      AND ${filter.where ?? Prisma.sql`TRUE`}
+    ORDER BY m."scenarioId" COLLATE "C", m.metric COLLATE "C", m."paramsKey" COLLATE "C",
+      COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`,
   );
   return rows.map(toFigure);
 }
@@ -73,7 +85,8 @@ export async function scenarioFigures(db: Db, scenarioId: string): Promise<Figur
     SELECT ${columns}
     FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
     WHERE m."scenarioId" = ${scenarioId}
-    ORDER BY m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`,
+    ORDER BY m.metric COLLATE "C", m."paramsKey" COLLATE "C", COALESCE(b."runAt", b."receivedAt") DESC,
+      b."receivedAt" DESC, m.position`,
   );
   return rows.map(toFigure);
 }
@@ -95,25 +108,13 @@ export type Provenance = {
 
 /** The bundles behind a scenario, newest first: where its figures come from. */
 export async function scenarioBundles(db: Db, scenarioId: string): Promise<Provenance[]> {
-  const rows = await db.bundle.findMany({
-    where: { scenarioId },
-    select: {
-      id: true,
-      clusterName: true,
-      sourceTitle: true,
-      sourceUrl: true,
-      sourcePublishedAt: true,
-      sourceSection: true,
-      collectorName: true,
-      collectorVersion: true,
-      collectorCommand: true,
-      runAt: true,
-      receivedAt: true,
-      _count: { select: { measurements: true } },
-    },
-  });
-  const measuredAt = (b: { runAt: Date | null; receivedAt: Date }) => (b.runAt ?? b.receivedAt).getTime();
-  return rows
-    .map(({ _count, ...b }) => ({ ...b, measurementCount: _count.measurements }))
-    .sort((a, b) => measuredAt(b) - measuredAt(a) || b.receivedAt.getTime() - a.receivedAt.getTime());
+  return readRows<Provenance>(
+    db,
+    Prisma.sql`
+    SELECT id, "clusterName", "sourceTitle", "sourceUrl", "sourcePublishedAt", "sourceSection", "collectorName",
+      "collectorVersion", "collectorCommand", "runAt" AT TIME ZONE 'UTC' AS "runAt",
+      "receivedAt" AT TIME ZONE 'UTC' AS "receivedAt", "measurementCount"
+    FROM "Bundle" WHERE "scenarioId" = ${scenarioId}
+    ORDER BY COALESCE("runAt", "receivedAt") DESC, "receivedAt" DESC`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { SettingValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
+import { type ExploreFilters, type FacetKey, facetKeys } from "./explore.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 
 export type ScenarioSummary = {
@@ -34,63 +35,104 @@ export function scenarioLabel(cni: { name: string; mode: string; label: string |
   return cni.label ?? `${cni.name} ${cni.mode}`;
 }
 
-type Row = Omit<ScenarioSummary, "label" | "cni" | "bundleCount"> & {
+type Row = Omit<ScenarioSummary, "label" | "cni"> & {
   cniName: string;
   cniVersion: string;
   cniMode: string;
   kubeProxy: string;
   cniLabel: string | null;
   settings: Record<string, SettingValue>;
-  bundleCount: string;
 };
 
+/** Which scenarios a view covers: a workspace's, optionally only the given ids and/or the explorer's filters. */
+export type ScenarioScope = { workspaceSlug: string; ids?: readonly string[]; filters?: ExploreFilters };
+
+// The explorer's facets as columns, so SQL can apply the same filter as applyFilters (explore.ts):
+// values OR within a facet, facets AND across. The views integration test checks the two agree.
+const facetColumns: Record<Exclude<FacetKey, "source">, Prisma.Sql> = {
+  provider: Prisma.sql`c.provider`,
+  sku: Prisma.sql`k.sku`,
+  kernel: Prisma.sql`kr.version`,
+  k8s: Prisma.sql`c."kubernetesVersion"`,
+  cni: Prisma.sql`n.name`,
+  mode: Prisma.sql`n.mode`,
+  kubeProxy: Prisma.sql`n."kubeProxy"`,
+};
+
+const scenarioJoins = Prisma.sql`"Scenario" s
+    JOIN "Workspace" w ON w.id = s."workspaceId"
+    JOIN "Cluster" c ON c.id = s."clusterId"
+    JOIN "NodeSku" k ON k.id = s."nodeSkuId"
+    JOIN "Kernel" kr ON kr.id = s."kernelId"
+    JOIN "CniConfig" n ON n.id = s."cniConfigId"`;
+
+function scopeWhere(scope: ScenarioScope): Prisma.Sql {
+  const conditions = [
+    Prisma.sql`w.slug = ${scope.workspaceSlug}`,
+    ...(scope.ids ? [Prisma.sql`s.id = ANY(${scope.ids}::text[])`] : []),
+    ...facetKeys.flatMap((key) => {
+      const wanted = scope.filters?.[key];
+      if (!wanted?.length) return [];
+      return [
+        key === "source"
+          ? Prisma.sql`s.sources && ${wanted}::text[]`
+          : Prisma.sql`${facetColumns[key]} = ANY(${wanted}::text[])`,
+      ];
+    }),
+  ];
+  return Prisma.join(conditions, " AND ");
+}
+
+/** The ids of a scope's scenarios, as a subquery: views fetch figures with it while listing the scenarios. */
+export const scopeIds = (scope: ScenarioScope): Prisma.Sql =>
+  Prisma.sql`SELECT s.id FROM ${scenarioJoins} WHERE ${scopeWhere(scope)}`;
+
+// ORDER BY … COLLATE "C": these are keys, not words, and byte order sorts them several times faster
+// than the database's locale.
 // Columns of type timestamp (Prisma's DateTime) hold UTC; AT TIME ZONE 'UTC' hands node-postgres a
 // timestamptz, so it does not read them in the process's local zone.
 
 /**
- * Every scenario of a workspace (or the given ones) with the facts people filter by, in one statement.
- * Measurements are not counted here: that would read every measurement row on each explore request.
+ * The scenarios of a scope with the facts people filter by, in one statement. Bundle counts, latest
+ * run and sources are the columns the ingest transaction keeps (bundles.ts).
  */
-export async function listScenarios(
-  db: Db,
-  workspaceSlug: string,
-  ids?: readonly string[],
-): Promise<ScenarioSummary[]> {
+export async function listScenarios(db: Db, scope: ScenarioScope): Promise<ScenarioSummary[]> {
   const rows = await readRows<Row>(
     db,
     Prisma.sql`
     SELECT s.id, c.provider, c.region, c."kubernetesVersion", c."nodeCount",
       k.sku, k.vcpus, k."memoryGiB", k."nicGbps", kr.os, kr.version AS kernel,
       n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode", n."kubeProxy", n.label AS "cniLabel",
-      n.settings, COALESCE(b.sources, '{}') AS sources, COALESCE(b.count, 0) AS "bundleCount",
-      b."lastRunAt"
-    FROM "Scenario" s
-    JOIN "Workspace" w ON w.id = s."workspaceId"
-    JOIN "Cluster" c ON c.id = s."clusterId"
-    JOIN "NodeSku" k ON k.id = s."nodeSkuId"
-    JOIN "Kernel" kr ON kr.id = s."kernelId"
-    JOIN "CniConfig" n ON n.id = s."cniConfigId"
-    LEFT JOIN (
-      SELECT "scenarioId", count(*) AS count, max(COALESCE("runAt", "receivedAt")) AT TIME ZONE 'UTC' AS "lastRunAt",
-        array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL) AS sources
-      FROM "Bundle" GROUP BY "scenarioId"
-    ) b ON b."scenarioId" = s.id
-    WHERE w.slug = ${workspaceSlug} AND (${ids ?? null}::text[] IS NULL OR s.id = ANY(${ids ?? null}::text[]))
-    ORDER BY c.provider, s."createdAt", s.id`,
+      n.settings, COALESCE(s.sources, '{}') AS sources, s."bundleCount", s."lastRunAt" AT TIME ZONE 'UTC' AS "lastRunAt"
+    FROM ${scenarioJoins}
+    WHERE ${scopeWhere(scope)}
+    ORDER BY c.provider COLLATE "C", s."createdAt", s.id COLLATE "C"`,
   );
-  return rows.map(({ cniName, cniVersion, cniMode, kubeProxy, cniLabel, settings, ...r }) => {
-    const cni = { name: cniName, version: cniVersion, mode: cniMode, kubeProxy, label: cniLabel, settings };
+  return rows.map((r) => {
+    const cni = { name: r.cniName, version: r.cniVersion, mode: r.cniMode, kubeProxy: r.kubeProxy, label: r.cniLabel };
     return {
-      ...r,
+      id: r.id,
       label: scenarioLabel(cni),
-      cni,
-      bundleCount: Number(r.bundleCount),
+      provider: r.provider,
+      region: r.region,
+      kubernetesVersion: r.kubernetesVersion,
+      nodeCount: r.nodeCount,
+      sku: r.sku,
+      vcpus: r.vcpus,
+      memoryGiB: r.memoryGiB,
+      nicGbps: r.nicGbps,
+      os: r.os,
+      kernel: r.kernel,
+      cni: { ...cni, settings: r.settings },
+      sources: r.sources,
+      bundleCount: r.bundleCount,
+      lastRunAt: r.lastRunAt,
     };
   });
 }
 
 /** One scenario of a workspace, or null when there is none with that id there. */
 export async function getScenarioSummary(db: Db, workspaceSlug: string, id: string): Promise<ScenarioSummary | null> {
-  const [found] = await listScenarios(db, workspaceSlug, [id]);
+  const [found] = await listScenarios(db, { workspaceSlug, ids: [id] });
   return found ?? null;
 }

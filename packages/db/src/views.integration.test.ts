@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { createDb, type Db } from "./client.ts";
+import { applyFilters, type ExploreFilters } from "./explore.ts";
 import { ingestBundle } from "./ingest.ts";
-import { exploreView, scenarioView } from "./views.ts";
+import { listScenarios } from "./scenarios.ts";
+import { chartView, exploreView, scenarioView } from "./views.ts";
 import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
 
 // The example bundle is TKE's Cilium Overlay column of the Service-scale table; the variants below
@@ -86,6 +88,54 @@ describe("explore and scenario views over PostgreSQL", () => {
     expect(view?.bundles.map((b) => b.measurementCount)).toEqual([1, 5]);
     expect(view?.bundles[1]?.sourceTitle).toBe("Cilium Network Performance Benchmark");
     expect(view?.measurementCount).toBe(6);
+  });
+
+  it("keeps each scenario's bundle count, latest run and sources as bundles arrive, also at once", async () => {
+    const [scenario] = await listScenarios(db, { workspaceSlug: DEFAULT_WORKSPACE.slug, ids: [ids.overlay ?? ""] });
+    expect(scenario?.bundleCount).toBe(2);
+    expect(scenario?.lastRunAt?.toISOString()).toBe("2026-03-01T10:00:00.000Z");
+    expect(scenario?.sources).toEqual(["Cilium Network Performance Benchmark"]);
+    // Five re-runs uploaded concurrently: every one counted, the new source listed once, in order.
+    await Promise.all(
+      [1, 2, 3, 4, 5].map((day) =>
+        ingestBundle(db, {
+          workspaceId,
+          tokenId: null,
+          text: JSON.stringify({
+            ...rerun,
+            runAt: `2026-04-0${day}T00:00:00Z`,
+            source: { title: "A re-run", url: "https://example.org/rerun" },
+          }),
+        }),
+      ),
+    );
+    const [after] = await listScenarios(db, { workspaceSlug: DEFAULT_WORKSPACE.slug, ids: [ids.overlay ?? ""] });
+    expect(after?.bundleCount).toBe(7);
+    expect(after?.lastRunAt?.toISOString()).toBe("2026-04-05T00:00:00.000Z");
+    expect(after?.sources).toEqual(["A re-run", "Cilium Network Performance Benchmark"]);
+    const counted = await db.bundle.count({ where: { scenarioId: ids.overlay ?? "" } });
+    expect(counted).toBe(7);
+  });
+
+  it("applies the explorer's filters in SQL exactly as in the explorer", async () => {
+    const all = await listScenarios(db, { workspaceSlug: DEFAULT_WORKSPACE.slug });
+    const cases: ExploreFilters[] = [
+      {},
+      { mode: ["iptables"] },
+      { provider: ["tke"], cni: ["cilium", "kube-proxy"] },
+      { source: ["Cilium Network Performance Benchmark"] },
+      { source: ["A re-run"], kubeProxy: ["ebpf", "iptables"] },
+      { provider: ["eks"] },
+    ];
+    for (const filters of cases) {
+      const inSql = await chartView(db, DEFAULT_WORKSPACE.slug, { filters, metrics: ["http.rps"] });
+      const inJs = applyFilters(all, filters).matching;
+      expect(
+        inSql.scenarios.map((s) => s.id),
+        JSON.stringify(filters),
+      ).toEqual(inJs.map((s) => s.id));
+      expect(new Set(inSql.figures.map((f) => f.scenarioId))).toEqual(new Set(inJs.map((s) => s.id)));
+    }
   });
 
   it("finds no scenario of another workspace, nor an unknown id", async () => {

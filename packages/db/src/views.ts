@@ -1,15 +1,32 @@
 // Named query functions behind the web app's pages: each reads what one view needs and shapes it
 // with the pure functions of explore.ts. tRPC procedures call these and nothing else.
+import type { ParamValue } from "@cnibench/schema";
 import type { Db } from "./client.ts";
-import { applyFilters, type ExploreFilters, groupFigures, keyFigureMetrics, keyFigures } from "./explore.ts";
+import {
+  applyFilters,
+  type ExploreFilters,
+  groupFigures,
+  headlineBaseline,
+  keyFigureDefinitions,
+  keyFigureMetrics,
+  keyFigures,
+} from "./explore.ts";
+import { Prisma } from "./generated/prisma/client.ts";
 import { latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
-import { getScenarioSummary, listScenarios } from "./scenarios.ts";
+import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
 /** The explorer: facets with counts, and the matching scenarios with their headline figures. */
 export async function exploreView(db: Db, workspaceSlug: string, filters: ExploreFilters) {
-  const all = await listScenarios(db, workspaceSlug);
+  // Facets need every scenario; the figures only the matching ones, fetched at the same time.
+  const [all, figures] = await Promise.all([
+    listScenarios(db, { workspaceSlug }),
+    latestFigures(db, {
+      scenarios: scopeIds({ workspaceSlug, filters }),
+      metrics: keyFigureMetrics,
+      where: headlineCandidates,
+    }),
+  ]);
   const { matching, facets, dropHints } = applyFilters(all, filters);
-  const figures = await latestFigures(db, { scenarioIds: matching.map((s) => s.id), metrics: keyFigureMetrics });
   const byScenario = new Map<string, typeof figures>();
   for (const f of figures) {
     const list = byScenario.get(f.scenarioId);
@@ -23,6 +40,22 @@ export async function exploreView(db: Db, workspaceSlug: string, filters: Explor
     scenarios: matching.map((s) => ({ ...s, keyFigures: keyFigures(byScenario.get(s.id) ?? []) })),
   };
 }
+
+// The figures that can be a headline (keyFigures decides among them), so the explorer does not
+// fetch every Service step and percentile of every scenario.
+
+const headlineCandidates = Prisma.sql`(${Prisma.join(
+  Object.values(keyFigureDefinitions).map(
+    (d) => Prisma.sql`(m.metric = ${d.metric} AND m.params @> ${JSON.stringify(d.params)}::jsonb)`,
+  ),
+  " OR ",
+)}) AND ${Prisma.join(
+  Object.entries(headlineBaseline).map(
+    ([k, ok]) =>
+      Prisma.sql`(m.params->${k} IS NULL OR m.params->${k} = ANY(${ok.map((v) => JSON.stringify(v))}::jsonb[]))`,
+  ),
+  " AND ",
+)}`;
 
 /** A scenario page: environment, every figure grouped by metric with history, and provenance. */
 export async function scenarioView(db: Db, workspaceSlug: string, id: string) {
@@ -39,12 +72,31 @@ export async function scenarioView(db: Db, workspaceSlug: string, id: string) {
 export async function chartView(
   db: Db,
   workspaceSlug: string,
-  query: { filters: ExploreFilters; scenarioIds?: readonly string[]; metrics: readonly string[] },
+  query: {
+    filters: ExploreFilters;
+    scenarioIds?: readonly string[];
+    metrics: readonly string[];
+    /** Only figures whose params include these, and (for a line chart's x) hold a number under `numeric`. */
+    params?: { contains: Record<string, ParamValue>; numeric: string };
+  },
 ) {
-  const all = await listScenarios(db, workspaceSlug, query.scenarioIds?.length ? query.scenarioIds : undefined);
-  const { matching } = applyFilters(all, query.filters);
-  const figures = await latestFigures(db, { scenarioIds: matching.map((s) => s.id), metrics: query.metrics });
-  return { scenarios: matching, figures };
+  const scope = {
+    workspaceSlug,
+    filters: query.filters,
+    ids: query.scenarioIds?.length ? query.scenarioIds : undefined,
+  };
+  const [scenarios, figures] = await Promise.all([
+    listScenarios(db, scope),
+    latestFigures(db, {
+      scenarios: scopeIds(scope),
+      metrics: query.metrics,
+      where: query.params
+        ? Prisma.sql`m.params @> ${JSON.stringify(query.params.contains)}::jsonb
+          AND jsonb_typeof(m.params->${query.params.numeric}) = 'number'`
+        : undefined,
+    }),
+  ]);
+  return { scenarios, figures };
 }
 
 /**
@@ -56,9 +108,9 @@ export async function compareView(
   workspaceSlug: string,
   query: { scenarioIds: readonly string[]; bundleIds?: readonly string[] },
 ) {
-  const found = await listScenarios(db, workspaceSlug, query.scenarioIds);
+  const found = await listScenarios(db, { workspaceSlug, ids: query.scenarioIds });
   const byId = new Map(found.map((s) => [s.id, s]));
   const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
-  const figures = await latestFigures(db, { scenarioIds: scenarios.map((s) => s.id), bundleIds: query.bundleIds });
+  const figures = await latestFigures(db, { scenarios: scenarios.map((s) => s.id), bundleIds: query.bundleIds });
   return { scenarios, figures, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
 }

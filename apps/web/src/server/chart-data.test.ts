@@ -1,6 +1,6 @@
 // Chart shaping with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
 import { describe, expect, it } from "vitest";
-import { barView, crossoverOf, overheadsOf, seriesLabels } from "./chart-data";
+import { barView, crossoverOf, maxLines, overheadsOf, seriesLabels } from "./chart-data";
 import { loadSeeds } from "./seed-figures";
 
 const tke = loadSeeds({
@@ -44,6 +44,19 @@ describe("crossoverOf", () => {
     expect(iptables?.points.map((p) => Math.round(p.y * 10) / 10)).toEqual([0, -29.1, -45, -58.8, -71.1]);
     expect(data.unit).toBe("%");
     expect(data.markers.map((m) => Math.round(m.x))).toEqual([19649, 24725]);
+  });
+
+  it("draws the first lines in explorer order up to the limit and says how many it left out", () => {
+    // 20 copies of the three TKE clusters' lines: 60 lines, crossovers only among the first 16.
+    const copies = Array.from({ length: 20 }, (_, i) => i);
+    const scenarios = copies.flatMap((i) => tke.scenarios.map((s) => ({ ...s, id: `${s.id}${i}` })));
+    const figures = copies.flatMap((i) => tke.figures.map((f) => ({ ...f, scenarioId: `${f.scenarioId}${i}` })));
+    const data = crossoverOf(scenarios, figures, { ...shortRps, y: "absolute" });
+    expect(data.series).toHaveLength(maxLines);
+    expect(data.series.map((s) => s.scenarioId).slice(0, 4)).toEqual(["a0", "b0", "c0", "a1"]);
+    expect(data.hiddenLines).toBe(60 - maxLines);
+    // Among 16 lines (6 iptables, 5 native, 5 overlay) each Cilium line overtakes each iptables line.
+    expect(data.markers).toHaveLength(10 * 6);
   });
 
   it("draws nothing for a metric nobody measured along that param", () => {

@@ -172,7 +172,15 @@ export type CrossoverData = {
   sentences: string[];
   /** Crossings that rest on approximate or bounded figures: said, never marked. */
   undecided: string[];
+  /** Lines left out because the chart draws at most `maxLines` (the first ones in explorer order). */
+  hiddenLines: number;
 };
+
+/**
+ * The most lines a crossover chart draws: 8 colours × 2 dash patterns stay distinguishable, and
+ * more lines (with every pair's crossings) are noise. Beyond it the view asks to narrow the filter.
+ */
+export const maxLines = 16;
 
 const xWords: Record<string, string> = { services: "Services", qps: "QPS", pods: "pods", streams: "streams" };
 
@@ -206,15 +214,15 @@ export function crossoverOf(
   const perScenario = new Map<string, number>();
   for (const g of groups.values()) perScenario.set(g.scenarioId, (perScenario.get(g.scenarioId) ?? 0) + 1);
   const order = new Map(scenarios.map((s, i) => [s.id, i]));
-  const lines = [...groups.entries()]
+  const candidates = [...groups.entries()]
     .filter(([, g]) => g.figures.length >= 2)
-    .sort(([, a], [, b]) => (order.get(a.scenarioId) ?? 0) - (order.get(b.scenarioId) ?? 0))
-    .map(([id, g]) => {
-      const base = labels.get(g.scenarioId) ?? g.scenarioId;
-      const label = (perScenario.get(g.scenarioId) ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
-      const figs = [...g.figures].sort((a, b) => Number(a.params[query.x]) - Number(b.params[query.x]));
-      return { id, label, scenarioId: g.scenarioId, figs };
-    });
+    .sort(([, a], [, b]) => (order.get(a.scenarioId) ?? 0) - (order.get(b.scenarioId) ?? 0));
+  const lines = candidates.slice(0, maxLines).map(([id, g]) => {
+    const base = labels.get(g.scenarioId) ?? g.scenarioId;
+    const label = (perScenario.get(g.scenarioId) ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
+    const figs = [...g.figures].sort((a, b) => Number(a.params[query.x]) - Number(b.params[query.x]));
+    return { id, label, scenarioId: g.scenarioId, figs };
+  });
 
   const absolute: Series[] = lines.map((l) => ({
     id: l.id,
@@ -272,6 +280,7 @@ export function crossoverOf(
     }),
     sentences: result.crossovers.map((c) => formatCrossover(c, words)),
     undecided: result.undecided.map((c) => formatUndecidedCrossing(c, words)),
+    hiddenLines: candidates.length - lines.length,
   };
 }
 

@@ -13,6 +13,7 @@ export const chartsRouter = createTRPCRouter({
         filters: input.filters,
         scenarioIds: input.scenarioIds,
         metrics: [input.metric],
+        params: { contains: input.where, numeric: input.x },
       });
       return crossoverOf(scenarios, figures, input);
     }),

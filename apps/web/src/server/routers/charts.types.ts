@@ -46,6 +46,7 @@ export const crossoverOutputSchema = z.object({
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
   sentences: z.array(z.string()),
   undecided: z.array(z.string()),
+  hiddenLines: z.number().int(),
 });
 
 export const barsInputSchema = chartScopeSchema.extend({

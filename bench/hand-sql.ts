@@ -1,0 +1,72 @@
+// Hand-written SQL giving the same answers as the named query functions (bench/explore.ts checks
+// them equal): what a careful engineer would write for each view with no application code around it.
+
+const scenarioColumns = `s.id, c.provider, c.region, c."kubernetesVersion", c."nodeCount", k.sku, k.vcpus, k."memoryGiB",
+  k."nicGbps", kr.os, kr.version AS kernel, n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode",
+  n."kubeProxy", n.label AS "cniLabel", n.settings, s.sources, s."bundleCount", s."lastRunAt"`;
+const scenarioJoins = `"Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" JOIN "NodeSku" k ON k.id = s."nodeSkuId"
+  JOIN "Kernel" kr ON kr.id = s."kernelId" JOIN "CniConfig" n ON n.id = s."cniConfigId"`;
+
+const latest = (where: string) => `
+  latest AS (
+    SELECT DISTINCT ON (m."scenarioId", m.metric, m."paramsKey") m."scenarioId", m.metric, m.params, m.value, m.qualifier
+    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+    WHERE m."scenarioId" IN (SELECT id FROM sc) AND ${where}
+    ORDER BY m."scenarioId", m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC)`;
+
+// The best baseline figure per column: exact before qualified, then by the metric's direction.
+const headline = (filter: string, order: "DESC" | "ASC") =>
+  `(array_agg(l.value ORDER BY l.qualifier IS NOT NULL, l.value ${order}) FILTER (WHERE ${filter}))[1]`;
+
+/** The explorer's rows for providers $1: each scenario's facts and its four headline figures. */
+export const exploreRows = `WITH
+  sc AS (SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE c.provider = ANY($1)),
+  ${latest(`m.metric IN ('http.rps', 'tcp.throughput', 'tcp.rr.latency')
+      AND COALESCE(m.params->'services', '0') = '0' AND COALESCE(m.params->'policy', '"none"') = '"none"'
+      AND COALESCE(m.params->'hubble', '"off"') = '"off"'`)}
+  SELECT sc.id,
+    ${headline(`l.metric = 'tcp.throughput'`, "DESC")} AS throughput,
+    ${headline(`l.metric = 'http.rps' AND l.params->>'connection' = 'keepalive'`, "DESC")} AS "keepaliveRps",
+    ${headline(`l.metric = 'http.rps' AND l.params->>'connection' = 'short'`, "DESC")} AS "shortRps",
+    ${headline(`l.metric = 'tcp.rr.latency' AND l.params->>'percentile' = 'p99'`, "ASC")} AS "tcpRrP99",
+    min(sc.provider) AS provider, min(sc.sku) AS sku, min(sc."cniName") AS cni, max(sc."bundleCount") AS bundles
+  FROM sc LEFT JOIN latest l ON l."scenarioId" = sc.id
+  GROUP BY sc.id`;
+
+/** The explorer's facet counts with providers $1 ticked: a facet's counts ignore its own filter. */
+export const exploreFacets = `WITH s AS (
+    SELECT c.provider, k.sku, kr.version AS kernel, c."kubernetesVersion" AS k8s, n.name AS cni, n.mode,
+      n."kubeProxy", s.sources, c.provider = ANY($1) AS ok
+    FROM ${scenarioJoins})
+  SELECT 'provider' AS facet, provider AS value, count(*) AS count FROM s GROUP BY provider
+  UNION ALL SELECT 'sku', sku, count(*) FILTER (WHERE ok) FROM s GROUP BY sku
+  UNION ALL SELECT 'kernel', kernel, count(*) FILTER (WHERE ok) FROM s GROUP BY kernel
+  UNION ALL SELECT 'k8s', k8s, count(*) FILTER (WHERE ok) FROM s GROUP BY k8s
+  UNION ALL SELECT 'cni', cni, count(*) FILTER (WHERE ok) FROM s GROUP BY cni
+  UNION ALL SELECT 'mode', mode, count(*) FILTER (WHERE ok) FROM s GROUP BY mode
+  UNION ALL SELECT 'kubeProxy', "kubeProxy", count(*) FILTER (WHERE ok) FROM s GROUP BY "kubeProxy"
+  UNION ALL SELECT 'source', t, count(*) FILTER (WHERE ok) FROM s, unnest(s.sources) t GROUP BY t`;
+
+/** A scenario page for id $1: its facts, every figure newest first per (metric, params), its bundles. */
+export const scenarioPage = {
+  facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = $1`,
+  figures: `SELECT m.*, b."sourceTitle", b."sourceUrl", COALESCE(b."runAt", b."receivedAt") AS "measuredAt"
+    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+    WHERE m."scenarioId" = $1 ORDER BY m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC`,
+  bundles: `SELECT * FROM "Bundle" WHERE "scenarioId" = $1 ORDER BY COALESCE("runAt", "receivedAt") DESC`,
+};
+
+/**
+ * The crossover view of metric $2 along Services for providers $1 with connection=short: the points
+ * of the first $3 lines (a line is a scenario and its other params, with two or more steps).
+ */
+export const crossoverPoints = `WITH
+  sc AS (SELECT s.id, row_number() OVER (ORDER BY c.provider, s."createdAt", s.id) AS rank
+    FROM "Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" WHERE c.provider = ANY($1)),
+  ${latest(`m.metric = $2 AND m.params @> '{"connection":"short"}' AND jsonb_typeof(m.params->'services') = 'number'`)},
+  lines AS (
+    SELECT l."scenarioId", l.params - 'services' - 'connection' AS rest, min(sc.rank) AS rank
+    FROM latest l JOIN sc ON sc.id = l."scenarioId" GROUP BY 1, 2 HAVING count(*) >= 2
+    ORDER BY 3 LIMIT $3)
+  SELECT l."scenarioId", (l.params->>'services')::int AS x, l.value
+  FROM latest l JOIN lines ON lines."scenarioId" = l."scenarioId" AND lines.rest = l.params - 'services' - 'connection'`;

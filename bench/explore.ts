@@ -11,15 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import {
-  chartView,
-  createDb,
-  DEFAULT_WORKSPACE,
-  ensureDefaultWorkspace,
-  exploreView,
-  migrateDatabase,
-  scenarioView,
-} from "@cnibench/db";
+import { chartView, createDb, ensureDefaultWorkspace, exploreView, migrateDatabase, scenarioView } from "@cnibench/db";
 import { startEmbeddedPostgres } from "@cnibench/launcher";
 import pg from "pg";
 import { quantile } from "simple-statistics";
@@ -69,7 +61,7 @@ async function main() {
     const workspace = await ensureDefaultWorkspace(db);
     const client = new pg.Pool({ connectionString: url, max: 3 });
     await seedSynthetic(client, workspace.id, total);
-    const slug = DEFAULT_WORKSPACE.slug;
+    const readable = [workspace.id];
     const filters = { provider: ["tke"] };
     const rows: (string | number)[][] = [];
     const row = (view: string, fn: { p50: number; p95: number }, sql: { p50: number; p95: number }) => {
@@ -83,7 +75,7 @@ async function main() {
       ]);
     };
 
-    const explore = await time(() => exploreView(db, slug, filters));
+    const explore = await time(() => exploreView(db, readable, filters));
     const exploreSql = await time(() =>
       Promise.all([client.query(exploreRows, [["tke"]]), client.query(exploreFacets, [["tke"]])]),
     );
@@ -104,7 +96,7 @@ async function main() {
     );
     row("explore (provider=tke)", explore, exploreSql);
 
-    const scenario = await time(() => scenarioView(db, slug, "sc7"));
+    const scenario = await time(() => scenarioView(db, readable, "sc7"));
     const scenarioSql = await time(() =>
       Promise.all([
         client.query(scenarioPage.facts, ["sc7"]),
@@ -132,7 +124,7 @@ async function main() {
       y: "absolute",
     } as const;
     const crossover = await time(async () => {
-      const { scenarios: sc, figures: fs } = await chartView(db, slug, {
+      const { scenarios: sc, figures: fs } = await chartView(db, readable, {
         filters,
         metrics: [crossoverQuery.metric],
         params: { contains: crossoverQuery.where, numeric: crossoverQuery.x },

@@ -16,11 +16,37 @@ const schema = z
     CNIBENCH_API_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
     /** Where users reach the ingest API, for links to bundles (same variable as the ingest API's). */
     CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
+    // Sign-in through OpenID Connect: all three, or none (then nobody signs in and only public
+    // workspaces show). `npm start` sets them to its local provider unless they are set.
+    CNIBENCH_OIDC_ISSUER: z.url({ error: "must be a URL" }).optional(),
+    CNIBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),
+    CNIBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** Signs the session cookies (Auth.js); required with sign-in. */
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /** Who becomes the administrator; without it, the first user to sign in. */
+    CNIBENCH_ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   })
+  .refine(
+    (env) =>
+      [env.CNIBENCH_OIDC_ISSUER, env.CNIBENCH_OIDC_CLIENT_ID, env.CNIBENCH_OIDC_CLIENT_SECRET, env.AUTH_SECRET].every(
+        (v) => v === undefined,
+      ) ||
+      [env.CNIBENCH_OIDC_ISSUER, env.CNIBENCH_OIDC_CLIENT_ID, env.CNIBENCH_OIDC_CLIENT_SECRET, env.AUTH_SECRET].every(
+        (v) => v !== undefined,
+      ),
+    {
+      message:
+        "set all of CNIBENCH_OIDC_ISSUER, CNIBENCH_OIDC_CLIENT_ID, CNIBENCH_OIDC_CLIENT_SECRET and AUTH_SECRET, or none",
+      path: ["CNIBENCH_OIDC_ISSUER"],
+    },
+  )
   .transform((env) => {
     const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;
+    const { CNIBENCH_OIDC_ISSUER: issuer, CNIBENCH_OIDC_CLIENT_ID: clientId } = env;
+    const clientSecret = env.CNIBENCH_OIDC_CLIENT_SECRET;
     return {
       ...env,
+      oidc: issuer && clientId && clientSecret && env.AUTH_SECRET ? { issuer, clientId, clientSecret } : null,
       publicApiUrl: (env.CNIBENCH_PUBLIC_API_URL ?? `http://${host}:${env.CNIBENCH_API_PORT}`).replace(/\/$/, ""),
     };
   });

@@ -1,4 +1,22 @@
 export {
+  type Access,
+  accessFor,
+  atLeast,
+  createWorkspace,
+  getWorkspace,
+  type Identity,
+  listWorkspaces,
+  type Role,
+  recordSignIn,
+  removeMember,
+  roles,
+  setMember,
+  setVisibility,
+  UnknownUserError,
+  type Visibility,
+  WorkspaceSlugTakenError,
+} from "./access.ts";
+export {
   type BundleFilter,
   type BundleSummary,
   getBundle,
@@ -29,7 +47,7 @@ export { databaseReady } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";
-export { createPermalink, getPermalink, type Pin } from "./permalinks.ts";
+export { createPermalink, getPermalink, type Pin, setPermalinkPublished } from "./permalinks.ts";
 export { getScenarioSummary, listScenarios, type ScenarioSummary, scenarioLabel } from "./scenarios.ts";
 export {
   authenticateToken,

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../test-support/ingest.ts";
+import { type Access, accessFor, createWorkspace, recordSignIn } from "./access.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
-import { createPermalink, getPermalink } from "./permalinks.ts";
+import { createPermalink, getPermalink, setPermalinkPublished } from "./permalinks.ts";
 import { compareView } from "./views.ts";
-import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
+import { ensureDefaultWorkspace } from "./workspace.ts";
 
 const { overlay, iptables } = tkeServiceScale();
 
@@ -13,8 +14,9 @@ describe("permalinks", () => {
   let db: Db;
   let drop: () => Promise<void>;
   let workspaceId: string;
-  const put = async (bundle: object) => {
-    const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text: JSON.stringify(bundle) });
+  let anonymous: Access;
+  const put = async (bundle: object, into = workspaceId) => {
+    const outcome = await ingestBundle(db, { workspaceId: into, tokenId: null, text: JSON.stringify(bundle) });
     if (!outcome.ok) throw new Error("bundle did not ingest");
     return outcome.stored;
   };
@@ -24,6 +26,7 @@ describe("permalinks", () => {
     drop = fresh.drop;
     db = createDb(fresh.url);
     workspaceId = (await ensureDefaultWorkspace(db)).id;
+    anonymous = await accessFor(db, null);
   });
   afterAll(async () => {
     await db.$disconnect();
@@ -33,7 +36,7 @@ describe("permalinks", () => {
   it("pins the bundles current when shared, and says what changed since", async () => {
     const a = await put(iptables);
     const c = await put(overlay);
-    const link = await createPermalink(db, DEFAULT_WORKSPACE.slug, {
+    const link = await createPermalink(db, anonymous, {
       scenarioIds: [a.scenarioId, c.scenarioId],
       view: {},
     });
@@ -45,30 +48,57 @@ describe("permalinks", () => {
       runAt: "2026-03-01T00:00:00Z",
       results: [{ ...overlay.results[0], value: 15000 }],
     });
-    const later = await getPermalink(db, DEFAULT_WORKSPACE.slug, link?.slug ?? "");
+    const later = await getPermalink(db, anonymous, link?.slug ?? "");
     expect(later?.newer).toEqual([{ bundleId: newer.id, scenarioId: c.scenarioId }]);
     expect(later?.missing).toEqual([]);
 
     // The pinned view still shows the first run's 14,193 req/s at 0 Services; the live view the new one.
-    const pinned = await compareView(db, DEFAULT_WORKSPACE.slug, {
+    const pinned = await compareView(db, [workspaceId], {
       scenarioIds: later?.scenarioIds ?? [],
       bundleIds: later?.pins.map((p) => p.bundleId),
     });
-    const live = await compareView(db, DEFAULT_WORKSPACE.slug, { scenarioIds: later?.scenarioIds ?? [] });
+    const live = await compareView(db, [workspaceId], { scenarioIds: later?.scenarioIds ?? [] });
     const at0 = (v: typeof live) =>
       v.figures.find((f) => f.scenarioId === c.scenarioId && f.params.services === 0)?.value;
     expect(at0(pinned)).toBe(14193);
     expect(at0(live)).toBe(15000);
 
     await db.bundle.delete({ where: { id: a.id } });
-    const afterDelete = await getPermalink(db, DEFAULT_WORKSPACE.slug, link?.slug ?? "");
+    const afterDelete = await getPermalink(db, anonymous, link?.slug ?? "");
     expect(afterDelete?.missing.map((m) => [m.bundleId, m.label])).toEqual([
       [a.id, "Cilium Network Performance Benchmark — Service scale: short-connection RPS, Cilium Overlay column"],
     ]);
   });
 
+  it("keeps a private workspace's permalink to its readers until an owner publishes it, then shows only its pins", async () => {
+    const owner = await recordSignIn(db, { issuer: "t", subject: "owner", email: "o@example.test", name: "o" });
+    const stranger = await recordSignIn(db, { issuer: "t", subject: "s", email: "s@example.test", name: "s" });
+    const team = await createWorkspace(db, owner.id, { slug: "team-p", name: "Team", visibility: "private" });
+    const ownerAccess = await accessFor(db, owner.id);
+    const strangerAccess = await accessFor(db, stranger.id);
+    const preProd = { ...overlay, cluster: { ...(overlay.cluster as object), name: "pre-prod" } };
+    const mine = await put(preProd, team.id);
+    const open = await put({ ...iptables, runAt: "2026-05-01T00:00:00Z" });
+    // A stranger cannot pin a private scenario; its owner can, beside a public one.
+    expect(await createPermalink(db, strangerAccess, { scenarioIds: [mine.scenarioId], view: {} })).toBeNull();
+    const link = await createPermalink(db, ownerAccess, { scenarioIds: [open.scenarioId, mine.scenarioId], view: {} });
+    const slug = link?.slug ?? "";
+    expect((await getPermalink(db, ownerAccess, slug))?.canPublish).toBe(true);
+    expect(await getPermalink(db, strangerAccess, slug)).toBeNull();
+    expect(await getPermalink(db, anonymous, slug)).toBeNull();
+    expect(await setPermalinkPublished(db, strangerAccess, slug, true)).toBe(false);
+
+    expect(await setPermalinkPublished(db, ownerAccess, slug, true)).toBe(true);
+    await put({ ...preProd, runAt: "2026-06-01T00:00:00Z" }, team.id);
+    const seen = await getPermalink(db, anonymous, slug);
+    expect(seen?.pinnedOnly).toBe(true);
+    expect(seen?.canPublish).toBe(false);
+    expect(seen?.newer).toEqual([]); // the later private upload is not revealed
+    expect(seen?.pins.map((p) => p.bundleId).sort()).toEqual(link?.pins.map((p) => p.bundleId).sort());
+  });
+
   it("refuses unknown scenarios and finds no unknown slug", async () => {
-    expect(await createPermalink(db, DEFAULT_WORKSPACE.slug, { scenarioIds: ["nope", "nada"], view: {} })).toBeNull();
-    expect(await getPermalink(db, DEFAULT_WORKSPACE.slug, "missing1")).toBeNull();
+    expect(await createPermalink(db, anonymous, { scenarioIds: ["nope", "nada"], view: {} })).toBeNull();
+    expect(await getPermalink(db, anonymous, "missing1")).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type Access, atLeast } from "./access.ts";
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 
@@ -11,23 +12,26 @@ const pinLabel = (b: { sourceTitle: string | null; sourceSection: string | null;
 /**
  * Shares a comparison: pins every bundle the scenarios have now, so the permalink shows the same
  * numbers after newer uploads. Slugs are 8 random URL-safe characters (48 bits), retried on collision.
+ * It belongs to the first private workspace among its scenarios' (whose owners may publish it), else
+ * to the first scenario's.
  */
 export async function createPermalink(
   db: Db,
-  workspaceSlug: string,
+  access: Access,
   input: { scenarioIds: readonly string[]; view: Record<string, unknown> },
 ): Promise<{ slug: string; pins: Pin[] } | null> {
   const scenarios = await db.scenario.findMany({
-    where: { id: { in: [...input.scenarioIds] }, workspace: { slug: workspaceSlug } },
+    where: { id: { in: [...input.scenarioIds] }, workspaceId: { in: access.readable } },
     select: {
       id: true,
-      workspaceId: true,
+      workspace: { select: { id: true, visibility: true } },
       bundles: { select: { id: true, sourceTitle: true, sourceSection: true, clusterName: true } },
     },
   });
   if (scenarios.length !== new Set(input.scenarioIds).size) return null;
-  const workspaceId = scenarios[0]?.workspaceId;
-  if (!workspaceId) return null;
+  const home = scenarios.find((s) => s.workspace.visibility === "private") ?? scenarios[0];
+  if (!home) return null;
+  const workspaceId = home.workspace.id;
   const pins = scenarios.flatMap((s) =>
     s.bundles.map((b) => ({ bundleId: b.id, scenarioId: s.id, label: pinLabel(b) })),
   );
@@ -52,28 +56,56 @@ export async function createPermalink(
 }
 
 /**
- * A permalink with what changed since it was made: pinned bundles that are gone, and newer bundles
- * of its scenarios (which the permalink does not show, but can point to).
+ * A permalink as a visitor may see it, with what changed since it was made: pinned bundles that are
+ * gone, and newer bundles of its scenarios. A visitor who may read every scenario's workspace sees
+ * all of that; anyone else sees a published permalink's pinned bundles only (`pinnedOnly`), and an
+ * unpublished one not at all (null, as if it did not exist).
  */
-export async function getPermalink(db: Db, workspaceSlug: string, slug: string) {
-  const found = await db.permalink.findFirst({ where: { slug, workspace: { slug: workspaceSlug } } });
+export async function getPermalink(db: Db, access: Access, slug: string) {
+  const found = await db.permalink.findUnique({ where: { slug } });
   if (!found) return null;
   const pins = found.pins as Pin[];
-  const current = await db.bundle.findMany({
-    where: { scenarioId: { in: found.scenarioIds } },
-    select: { id: true, scenarioId: true },
+  const scenarios = await db.scenario.findMany({
+    where: { id: { in: found.scenarioIds } },
+    select: { id: true, workspaceId: true },
   });
+  const workspaceIds = [...new Set(scenarios.map((s) => s.workspaceId))];
+  const reader = workspaceIds.every((id) => access.readable.includes(id));
+  if (!reader && !found.published) return null;
+  const current = reader
+    ? await db.bundle.findMany({
+        where: { scenarioId: { in: found.scenarioIds } },
+        select: { id: true, scenarioId: true },
+      })
+    : await db.bundle.findMany({
+        where: { id: { in: pins.map((p) => p.bundleId) } },
+        select: { id: true, scenarioId: true },
+      });
   const currentIds = new Set(current.map((b) => b.id));
   const pinned = new Set(pins.map((p) => p.bundleId));
   return {
     slug: found.slug,
     scenarioIds: found.scenarioIds,
+    /** The workspaces of its scenarios: what a view of the pinned bundles reads from. */
+    workspaceIds,
     view: found.view as Record<string, unknown>,
     createdAt: found.createdAt,
+    published: found.published,
+    pinnedOnly: !reader,
+    /** Whether this visitor may publish or unpublish it: an owner of the workspace it belongs to. */
+    canPublish: reader && atLeast(access, found.workspaceId, "owner"),
     pins,
     /** Pinned bundles that no longer exist. */
     missing: pins.filter((p) => !currentIds.has(p.bundleId)),
-    /** Bundles of these scenarios uploaded after the permalink was made. */
+    /** Bundles of these scenarios uploaded after the permalink was made (readers only). */
     newer: current.filter((b) => !pinned.has(b.id)).map((b) => ({ bundleId: b.id, scenarioId: b.scenarioId })),
   };
+}
+
+/** Publishes or unpublishes a permalink; false when the visitor does not own its workspace. */
+export async function setPermalinkPublished(db: Db, access: Access, slug: string, published: boolean) {
+  const found = await db.permalink.findUnique({ where: { slug }, select: { id: true, workspaceId: true } });
+  if (!found || !atLeast(access, found.workspaceId, "owner")) return false;
+  await db.permalink.update({ where: { id: found.id }, data: { published } });
+  return true;
 }

@@ -44,8 +44,11 @@ type Row = Omit<ScenarioSummary, "label" | "cni"> & {
   settings: Record<string, SettingValue>;
 };
 
-/** Which scenarios a view covers: a workspace's, optionally only the given ids and/or the explorer's filters. */
-export type ScenarioScope = { workspaceSlug: string; ids?: readonly string[]; filters?: ExploreFilters };
+/**
+ * Which scenarios a view covers: those of the workspaces the visitor may read (`Access.readable`),
+ * optionally only the given ids and/or those the explorer's filters match.
+ */
+export type ScenarioScope = { workspaceIds: readonly string[]; ids?: readonly string[]; filters?: ExploreFilters };
 
 // The explorer's facets as columns, so SQL can apply the same filter as applyFilters (explore.ts):
 // values OR within a facet, facets AND across. The views integration test checks the two agree.
@@ -60,7 +63,6 @@ const facetColumns: Record<Exclude<FacetKey, "source">, Prisma.Sql> = {
 };
 
 const scenarioJoins = Prisma.sql`"Scenario" s
-    JOIN "Workspace" w ON w.id = s."workspaceId"
     JOIN "Cluster" c ON c.id = s."clusterId"
     JOIN "NodeSku" k ON k.id = s."nodeSkuId"
     JOIN "Kernel" kr ON kr.id = s."kernelId"
@@ -68,7 +70,7 @@ const scenarioJoins = Prisma.sql`"Scenario" s
 
 function scopeWhere(scope: ScenarioScope): Prisma.Sql {
   const conditions = [
-    Prisma.sql`w.slug = ${scope.workspaceSlug}`,
+    Prisma.sql`s."workspaceId" = ANY(${scope.workspaceIds}::text[])`,
     ...(scope.ids ? [Prisma.sql`s.id = ANY(${scope.ids}::text[])`] : []),
     ...facetKeys.flatMap((key) => {
       const wanted = scope.filters?.[key];
@@ -131,8 +133,12 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
   });
 }
 
-/** One scenario of a workspace, or null when there is none with that id there. */
-export async function getScenarioSummary(db: Db, workspaceSlug: string, id: string): Promise<ScenarioSummary | null> {
-  const [found] = await listScenarios(db, { workspaceSlug, ids: [id] });
+/** One scenario of the given workspaces, or null when there is none with that id there. */
+export async function getScenarioSummary(
+  db: Db,
+  workspaceIds: readonly string[],
+  id: string,
+): Promise<ScenarioSummary | null> {
+  const [found] = await listScenarios(db, { workspaceIds, ids: [id] });
   return found ?? null;
 }

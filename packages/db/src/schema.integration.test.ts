@@ -31,9 +31,11 @@ describe("migrations from an empty database", () => {
       "CniConfig",
       "Kernel",
       "Measurement",
+      "Membership",
       "NodeSku",
       "Permalink",
       "Scenario",
+      "User",
       "Workspace",
       "_prisma_migrations",
     ]);

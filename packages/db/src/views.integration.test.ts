@@ -6,7 +6,7 @@ import { applyFilters, type ExploreFilters } from "./explore.ts";
 import { ingestBundle } from "./ingest.ts";
 import { listScenarios } from "./scenarios.ts";
 import { chartView, exploreView, scenarioView } from "./views.ts";
-import { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
+import { ensureDefaultWorkspace } from "./workspace.ts";
 
 // The example bundle is TKE's Cilium Overlay column of the Service-scale table; the variants below
 // are the iptables column and a later re-run of the overlay at 20,000 Services.
@@ -58,7 +58,7 @@ describe("explore and scenario views over PostgreSQL", () => {
   });
 
   it("lists the workspace's scenarios with facets and headline figures", async () => {
-    const view = await exploreView(db, DEFAULT_WORKSPACE.slug, {});
+    const view = await exploreView(db, [workspaceId], {});
     expect(view.total).toBe(2);
     expect(ids.rerun).toBe(ids.overlay);
     const byLabel = Object.fromEntries(view.scenarios.map((s) => [s.label, s]));
@@ -71,15 +71,15 @@ describe("explore and scenario views over PostgreSQL", () => {
   });
 
   it("filters, and says what to drop when nothing matches", async () => {
-    const one = await exploreView(db, DEFAULT_WORKSPACE.slug, { mode: ["iptables"] });
+    const one = await exploreView(db, [workspaceId], { mode: ["iptables"] });
     expect(one.scenarios.map((s) => s.label)).toEqual(["kube-proxy iptables"]);
-    const none = await exploreView(db, DEFAULT_WORKSPACE.slug, { provider: ["eks"] });
+    const none = await exploreView(db, [workspaceId], { provider: ["eks"] });
     expect(none.scenarios).toEqual([]);
     expect(none.dropHints).toEqual([{ key: "provider", title: "Cloud", values: ["eks"], matchesWithout: 2 }]);
   });
 
   it("shows the newest run of a figure and keeps the older one as history", async () => {
-    const view = await scenarioView(db, DEFAULT_WORKSPACE.slug, ids.overlay ?? "");
+    const view = await scenarioView(db, [workspaceId], ids.overlay ?? "");
     const rps = view?.groups.find((g) => g.metric === "http.rps");
     expect(rps?.rows.map((r) => r.params.services)).toEqual([0, 5000, 10000, 20000, 30000]);
     const at20k = rps?.rows.find((r) => r.params.services === 20000);
@@ -91,7 +91,7 @@ describe("explore and scenario views over PostgreSQL", () => {
   });
 
   it("keeps each scenario's bundle count, latest run and sources as bundles arrive, also at once", async () => {
-    const [scenario] = await listScenarios(db, { workspaceSlug: DEFAULT_WORKSPACE.slug, ids: [ids.overlay ?? ""] });
+    const [scenario] = await listScenarios(db, { workspaceIds: [workspaceId], ids: [ids.overlay ?? ""] });
     expect(scenario?.bundleCount).toBe(2);
     expect(scenario?.lastRunAt?.toISOString()).toBe("2026-03-01T10:00:00.000Z");
     expect(scenario?.sources).toEqual(["Cilium Network Performance Benchmark"]);
@@ -109,7 +109,7 @@ describe("explore and scenario views over PostgreSQL", () => {
         }),
       ),
     );
-    const [after] = await listScenarios(db, { workspaceSlug: DEFAULT_WORKSPACE.slug, ids: [ids.overlay ?? ""] });
+    const [after] = await listScenarios(db, { workspaceIds: [workspaceId], ids: [ids.overlay ?? ""] });
     expect(after?.bundleCount).toBe(7);
     expect(after?.lastRunAt?.toISOString()).toBe("2026-04-05T00:00:00.000Z");
     expect(after?.sources).toEqual(["A re-run", "Cilium Network Performance Benchmark"]);
@@ -118,7 +118,7 @@ describe("explore and scenario views over PostgreSQL", () => {
   });
 
   it("applies the explorer's filters in SQL exactly as in the explorer", async () => {
-    const all = await listScenarios(db, { workspaceSlug: DEFAULT_WORKSPACE.slug });
+    const all = await listScenarios(db, { workspaceIds: [workspaceId] });
     const cases: ExploreFilters[] = [
       {},
       { mode: ["iptables"] },
@@ -128,7 +128,7 @@ describe("explore and scenario views over PostgreSQL", () => {
       { provider: ["eks"] },
     ];
     for (const filters of cases) {
-      const inSql = await chartView(db, DEFAULT_WORKSPACE.slug, { filters, metrics: ["http.rps"] });
+      const inSql = await chartView(db, [workspaceId], { filters, metrics: ["http.rps"] });
       const inJs = applyFilters(all, filters).matching;
       expect(
         inSql.scenarios.map((s) => s.id),
@@ -140,7 +140,7 @@ describe("explore and scenario views over PostgreSQL", () => {
 
   it("finds no scenario of another workspace, nor an unknown id", async () => {
     const foreign = await db.scenario.findFirstOrThrow({ where: { workspace: { slug: "team-x" } } });
-    expect(await scenarioView(db, DEFAULT_WORKSPACE.slug, foreign.id)).toBeNull();
-    expect(await scenarioView(db, DEFAULT_WORKSPACE.slug, "no-such-id")).toBeNull();
+    expect(await scenarioView(db, [workspaceId], foreign.id)).toBeNull();
+    expect(await scenarioView(db, [workspaceId], "no-such-id")).toBeNull();
   });
 });

@@ -16,12 +16,12 @@ import { latestFigures, scenarioBundles, scenarioFigures } from "./measurements.
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
 /** The explorer: facets with counts, and the matching scenarios with their headline figures. */
-export async function exploreView(db: Db, workspaceSlug: string, filters: ExploreFilters) {
+export async function exploreView(db: Db, workspaceIds: readonly string[], filters: ExploreFilters) {
   // Facets need every scenario; the figures only the matching ones, fetched at the same time.
   const [all, figures] = await Promise.all([
-    listScenarios(db, { workspaceSlug }),
+    listScenarios(db, { workspaceIds }),
     latestFigures(db, {
-      scenarios: scopeIds({ workspaceSlug, filters }),
+      scenarios: scopeIds({ workspaceIds, filters }),
       metrics: keyFigureMetrics,
       where: headlineCandidates,
     }),
@@ -58,8 +58,8 @@ const headlineCandidates = Prisma.sql`(${Prisma.join(
 )}`;
 
 /** A scenario page: environment, every figure grouped by metric with history, and provenance. */
-export async function scenarioView(db: Db, workspaceSlug: string, id: string) {
-  const scenario = await getScenarioSummary(db, workspaceSlug, id);
+export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string) {
+  const scenario = await getScenarioSummary(db, workspaceIds, id);
   if (!scenario) return null;
   const [figures, bundles] = await Promise.all([scenarioFigures(db, id), scenarioBundles(db, id)]);
   return { scenario, groups: groupFigures(figures), bundles, measurementCount: figures.length };
@@ -71,7 +71,7 @@ export async function scenarioView(db: Db, workspaceSlug: string, id: string) {
  */
 export async function chartView(
   db: Db,
-  workspaceSlug: string,
+  workspaceIds: readonly string[],
   query: {
     filters: ExploreFilters;
     scenarioIds?: readonly string[];
@@ -81,7 +81,7 @@ export async function chartView(
   },
 ) {
   const scope = {
-    workspaceSlug,
+    workspaceIds,
     filters: query.filters,
     ids: query.scenarioIds?.length ? query.scenarioIds : undefined,
   };
@@ -105,10 +105,10 @@ export async function chartView(
  */
 export async function compareView(
   db: Db,
-  workspaceSlug: string,
+  workspaceIds: readonly string[],
   query: { scenarioIds: readonly string[]; bundleIds?: readonly string[] },
 ) {
-  const found = await listScenarios(db, { workspaceSlug, ids: query.scenarioIds });
+  const found = await listScenarios(db, { workspaceIds, ids: query.scenarioIds });
   const byId = new Map(found.map((s) => [s.id, s]));
   const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
   const figures = await latestFigures(db, { scenarios: scenarios.map((s) => s.id), bundleIds: query.bundleIds });

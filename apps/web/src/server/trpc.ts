@@ -1,11 +1,9 @@
-import { initTRPC } from "@trpc/server";
+import type { Access, Db } from "@cnibench/db";
+import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
-import { db } from "./db";
 
-export async function createContext() {
-  return { db: db() };
-}
-export type Context = Awaited<ReturnType<typeof createContext>>;
+/** Every procedure sees the database and what this visitor may read and do (packages/db access.ts). */
+export type Context = { db: Db; access: Access };
 
 const t = initTRPC.context<Context>().create({
   errorFormatter: ({ shape, error }) => ({
@@ -20,3 +18,10 @@ const t = initTRPC.context<Context>().create({
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
+
+/** Procedures for signed-in users only: ctx.userId is theirs. */
+export const signedInProcedure = t.procedure.use(({ ctx, next }) => {
+  const userId = ctx.access.userId;
+  if (!userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
+  return next({ ctx: { ...ctx, userId } });
+});

@@ -1,4 +1,4 @@
-import { chartView, DEFAULT_WORKSPACE } from "@cnibench/db";
+import { chartView } from "@cnibench/db";
 import { barView, barViews, crossoverOf } from "../chart-data";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { barsInputSchema, barsOutputSchema, crossoverInputSchema, crossoverOutputSchema } from "./charts.types";
@@ -9,7 +9,7 @@ export const chartsRouter = createTRPCRouter({
     .input(crossoverInputSchema)
     .output(crossoverOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartView(ctx.db, DEFAULT_WORKSPACE.slug, {
+      const { scenarios, figures } = await chartView(ctx.db, ctx.access.readable, {
         filters: input.filters,
         scenarioIds: input.scenarioIds,
         metrics: [input.metric],
@@ -23,7 +23,7 @@ export const chartsRouter = createTRPCRouter({
     .input(barsInputSchema)
     .output(barsOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartView(ctx.db, DEFAULT_WORKSPACE.slug, {
+      const { scenarios, figures } = await chartView(ctx.db, ctx.access.readable, {
         filters: input.filters,
         scenarioIds: input.scenarioIds,
         metrics: barViews[input.view].metrics,

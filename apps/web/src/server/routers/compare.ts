@@ -1,4 +1,4 @@
-import { compareView, createPermalink, type Db, DEFAULT_WORKSPACE, getPermalink } from "@cnibench/db";
+import { compareView, createPermalink, type Db, getPermalink, setPermalinkPublished } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { barView, crossoverOf, seriesLabels } from "../chart-data";
 import { compareRows, compareSummaries, environmentDiff } from "../compare-data";
@@ -8,12 +8,18 @@ import {
   compareOutputSchema,
   permalinkInputSchema,
   permalinkOutputSchema,
+  publishInputSchema,
   shareInputSchema,
 } from "./compare.types";
 
 /** Shapes a comparison from the scenarios' current figures, or only the pinned bundles'. */
-async function comparison(db: Db, scenarioIds: readonly string[], bundleIds?: readonly string[]) {
-  const { scenarios, figures, unknownIds } = await compareView(db, DEFAULT_WORKSPACE.slug, { scenarioIds, bundleIds });
+async function comparison(
+  db: Db,
+  workspaceIds: readonly string[],
+  scenarioIds: readonly string[],
+  bundleIds?: readonly string[],
+) {
+  const { scenarios, figures, unknownIds } = await compareView(db, workspaceIds, { scenarioIds, bundleIds });
   const rows = compareRows(scenarios, figures);
   const labels = seriesLabels(scenarios);
   return {
@@ -38,11 +44,11 @@ export const compareRouter = createTRPCRouter({
   view: publicProcedure
     .input(compareInputSchema)
     .output(compareOutputSchema)
-    .query(({ ctx, input }) => comparison(ctx.db, input.scenarioIds)),
+    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds)),
 
   /** Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. */
   share: publicProcedure.input(shareInputSchema).mutation(async ({ ctx, input }) => {
-    const created = await createPermalink(ctx.db, DEFAULT_WORKSPACE.slug, input);
+    const created = await createPermalink(ctx.db, ctx.access, input);
     if (!created) throw new TRPCError({ code: "NOT_FOUND", message: "one of these scenarios does not exist" });
     return { slug: created.slug };
   }),
@@ -52,9 +58,18 @@ export const compareRouter = createTRPCRouter({
     .input(permalinkInputSchema)
     .output(permalinkOutputSchema)
     .query(async ({ ctx, input }) => {
-      const link = await getPermalink(ctx.db, DEFAULT_WORKSPACE.slug, input.slug);
+      const link = await getPermalink(ctx.db, ctx.access, input.slug);
       if (!link) throw new TRPCError({ code: "NOT_FOUND", message: `no permalink ${input.slug}` });
       const pinned = link.pins.map((p) => p.bundleId);
-      return { ...link, comparison: await comparison(ctx.db, link.scenarioIds, pinned) };
+      // A published permalink reads the pinned bundles from its workspaces whoever the visitor is.
+      const comparisonOf = await comparison(ctx.db, link.workspaceIds, link.scenarioIds, pinned);
+      return { ...link, comparison: comparisonOf };
     }),
+
+  /** Publishes (or withdraws) a permalink into a private workspace: owners of that workspace only. */
+  publish: publicProcedure.input(publishInputSchema).mutation(async ({ ctx, input }) => {
+    const done = await setPermalinkPublished(ctx.db, ctx.access, input.slug, input.published);
+    if (!done) throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of its workspace may publish it" });
+    return { slug: input.slug, published: input.published };
+  }),
 });

@@ -12,6 +12,7 @@ const scenarioIds = z
 export const compareInputSchema = z.object({ scenarioIds });
 export const shareInputSchema = z.object({ scenarioIds, view: z.record(z.string(), z.unknown()).default({}) });
 export const permalinkInputSchema = z.object({ slug: z.string().min(1).max(40) });
+export const publishInputSchema = permalinkInputSchema.extend({ published: z.boolean() });
 
 export const compareOutputSchema = z.object({
   scenarios: z.array(scenarioSummarySchema),
@@ -61,5 +62,9 @@ export const permalinkOutputSchema = z.object({
   missing: z.array(z.object({ bundleId: z.string(), scenarioId: z.string(), label: z.string() })),
   newer: z.array(z.object({ bundleId: z.string(), scenarioId: z.string() })),
   scenarioIds: z.array(z.string()),
+  published: z.boolean(),
+  /** The visitor may not read the workspace: they see a published permalink's pinned bundles only. */
+  pinnedOnly: z.boolean(),
+  canPublish: z.boolean(),
   comparison: compareOutputSchema,
 });

@@ -1,5 +1,5 @@
 import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
-import { chartView, DEFAULT_WORKSPACE } from "@cnibench/db";
+import { chartView } from "@cnibench/db";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { guideInputSchema, guideOutputSchema } from "./guide.types";
 
@@ -22,7 +22,7 @@ export const guideRouter = createTRPCRouter({
     .input(guideInputSchema)
     .output(guideOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartView(ctx.db, DEFAULT_WORKSPACE.slug, {
+      const { scenarios, figures } = await chartView(ctx.db, ctx.access.readable, {
         filters: {},
         metrics: guideMetrics,
       });

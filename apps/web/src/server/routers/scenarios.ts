@@ -1,4 +1,4 @@
-import { DEFAULT_WORKSPACE, exploreView, scenarioView } from "@cnibench/db";
+import { exploreView, scenarioView } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, publicProcedure } from "../trpc";
@@ -9,14 +9,14 @@ export const scenariosRouter = createTRPCRouter({
   explore: publicProcedure
     .input(exploreInputSchema)
     .output(exploreOutputSchema)
-    .query(({ ctx, input }) => exploreView(ctx.db, DEFAULT_WORKSPACE.slug, input)),
+    .query(({ ctx, input }) => exploreView(ctx.db, ctx.access.readable, input)),
 
   /** One scenario with every figure, its history and provenance; NOT_FOUND for an unknown id. */
   byId: publicProcedure
     .input(z.object({ id: z.string().min(1).max(100) }))
     .output(scenarioViewSchema)
     .query(async ({ ctx, input }) => {
-      const view = await scenarioView(ctx.db, DEFAULT_WORKSPACE.slug, input.id);
+      const view = await scenarioView(ctx.db, ctx.access.readable, input.id);
       if (!view) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
       return view;
     }),

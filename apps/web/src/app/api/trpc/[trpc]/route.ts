@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { createContext } from "~/server/context";
 import { appRouter } from "~/server/root";
-import { createContext } from "~/server/trpc";
 
 const handler = (req: Request) => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext });
 

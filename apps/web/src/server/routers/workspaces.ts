@@ -1,0 +1,137 @@
+import {
+  type Access,
+  atLeast,
+  createToken,
+  createWorkspace,
+  type Db,
+  getWorkspace,
+  ingestBundle,
+  listWorkspaces,
+  type Role,
+  removeMember,
+  revokeToken,
+  setMember,
+  setVisibility,
+  TokenNameTakenError,
+  UnknownUserError,
+  WorkspaceSlugTakenError,
+} from "@cnibench/db";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
+import {
+  createWorkspaceInputSchema,
+  memberInputSchema,
+  removeMemberInputSchema,
+  tokenInputSchema,
+  uploadInputSchema,
+  visibilityInputSchema,
+  workspaceDetailSchema,
+  workspaceRefSchema,
+  workspaceSummarySchema,
+} from "./workspaces.types";
+
+/**
+ * The workspace of a slug when the visitor holds `role` there. A workspace they may not read is
+ * NOT_FOUND, as if it did not exist; one they read without the role is FORBIDDEN.
+ */
+async function workspaceAs(db: Db, access: Access, slug: string, role: Role): Promise<{ id: string; slug: string }> {
+  const found = await db.workspace.findUnique({ where: { slug }, select: { id: true, slug: true } });
+  if (!found || !access.readable.includes(found.id)) {
+    throw new TRPCError({ code: "NOT_FOUND", message: `no workspace ${slug}` });
+  }
+  if (!atLeast(access, found.id, role)) {
+    throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${role} role in ${slug}` });
+  }
+  return found;
+}
+
+const conflict = (error: unknown): never => {
+  if (
+    error instanceof WorkspaceSlugTakenError ||
+    error instanceof TokenNameTakenError ||
+    error instanceof UnknownUserError
+  ) {
+    throw new TRPCError({ code: "CONFLICT", message: error.message });
+  }
+  throw error;
+};
+
+export const workspacesRouter = createTRPCRouter({
+  /** The workspaces the visitor may read, with their role in each. */
+  list: publicProcedure.output(z.array(workspaceSummarySchema)).query(({ ctx }) => listWorkspaces(ctx.db, ctx.access)),
+
+  /** One readable workspace; members see its members, members and owners its tokens. */
+  bySlug: publicProcedure
+    .input(workspaceRefSchema)
+    .output(workspaceDetailSchema)
+    .query(async ({ ctx, input }) => {
+      const found = await getWorkspace(ctx.db, ctx.access, input.slug);
+      if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `no workspace ${input.slug}` });
+      return found;
+    }),
+
+  /** A new workspace owned by the signed-in user. */
+  create: signedInProcedure
+    .input(createWorkspaceInputSchema)
+    .mutation(({ ctx, input }) => createWorkspace(ctx.db, ctx.userId, input).catch(conflict)),
+
+  setVisibility: signedInProcedure.input(visibilityInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
+    await setVisibility(ctx.db, w.id, input.visibility);
+    return { slug: w.slug, visibility: input.visibility };
+  }),
+
+  /** Adds someone who has signed in before (by e-mail), or changes their role. */
+  setMember: signedInProcedure.input(memberInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
+    await setMember(ctx.db, w.id, input.email, input.role).catch(conflict);
+    return { slug: w.slug, email: input.email, role: input.role };
+  }),
+
+  removeMember: signedInProcedure.input(removeMemberInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
+    if (!(await removeMember(ctx.db, w.id, input.userId))) {
+      throw new TRPCError({ code: "CONFLICT", message: "a workspace keeps at least one owner" });
+    }
+    return { slug: w.slug, userId: input.userId };
+  }),
+
+  /** An upload token for this workspace; the value is in this answer only. */
+  createToken: signedInProcedure.input(tokenInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "member");
+    const { token } = await createToken(ctx.db, w.id, input.name).catch(conflict);
+    return { slug: w.slug, name: input.name, token };
+  }),
+
+  revokeToken: signedInProcedure.input(tokenInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
+    if (!(await revokeToken(ctx.db, w.id, input.name))) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `no live token named ${input.name}` });
+    }
+    return { slug: w.slug, name: input.name };
+  }),
+
+  /** A bundle dropped on the workspace page: validated and stored like an upload to the API. */
+  upload: signedInProcedure.input(uploadInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "member");
+    const outcome = await ingestBundle(ctx.db, { workspaceId: w.id, tokenId: null, text: input.text });
+    if (!outcome.ok) {
+      const message =
+        outcome.reason === "malformed_json"
+          ? `${input.filename} is not JSON: ${outcome.message}`
+          : `${input.filename} is not a valid bundle: ${outcome.issues
+              .slice(0, 5)
+              .map((i) => `${i.path} ${i.message}`)
+              .join("; ")}`;
+      throw new TRPCError({ code: "BAD_REQUEST", message });
+    }
+    return {
+      scenarioId: outcome.stored.scenarioId,
+      bundleId: outcome.stored.id,
+      measurementCount: outcome.stored.measurementCount,
+      created: outcome.stored.created,
+      warnings: outcome.warnings.map((w) => w.message),
+    };
+  }),
+});

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+const role = z.enum(["viewer", "member", "owner"]);
+const visibility = z.enum(["public", "private"]);
+export const slugSchema = z
+  .string()
+  .min(2, "at least 2 characters")
+  .max(40, "at most 40 characters")
+  .regex(/^[a-z0-9][a-z0-9-]*$/, "lowercase letters, digits and dashes, starting with a letter or digit");
+
+export const workspaceRefSchema = z.object({ slug: slugSchema });
+export const createWorkspaceInputSchema = z.object({
+  slug: slugSchema,
+  name: z.string().trim().min(1, "give it a name").max(100),
+  visibility,
+});
+export const visibilityInputSchema = workspaceRefSchema.extend({ visibility });
+export const memberInputSchema = workspaceRefSchema.extend({ email: z.email(), role });
+export const removeMemberInputSchema = workspaceRefSchema.extend({ userId: z.string().min(1).max(100) });
+export const tokenInputSchema = workspaceRefSchema.extend({
+  name: z
+    .string()
+    .trim()
+    .min(1, "give it a name")
+    .max(60)
+    .regex(/^[\w.-]+$/, "letters, digits, dots, dashes and underscores"),
+});
+export const uploadInputSchema = workspaceRefSchema.extend({
+  filename: z.string().max(300),
+  // The web upload takes a bundle's JSON text; the ingest API takes the same (and larger) files.
+  text: z
+    .string()
+    .min(1, "the file is empty")
+    .max(10 * 1024 * 1024, "larger than 10 MiB: upload it with the CLI"),
+});
+
+export const workspaceSummarySchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  visibility,
+  bundles: z.number().int(),
+  role: role.nullable(),
+});
+
+export const workspaceDetailSchema = workspaceSummarySchema.extend({
+  members: z.array(z.object({ id: z.string(), email: z.string().nullable(), name: z.string().nullable(), role })),
+  tokens: z.array(
+    z.object({
+      name: z.string(),
+      createdAt: z.date(),
+      lastUsedAt: z.date().nullable(),
+      revokedAt: z.date().nullable(),
+    }),
+  ),
+});

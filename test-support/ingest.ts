@@ -18,7 +18,6 @@ export async function startIngest(databaseUrl: string, options: { maxBundleBytes
   const { token } = await createToken(db, workspace.id, `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
   const app = buildServer({
     db,
-    publicWorkspaceId: workspace.id,
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
     maxBundleBytes: options.maxBundleBytes,

@@ -8,14 +8,16 @@ declare module "fastify" {
   }
 }
 
+const bearer = (req: FastifyRequest) => req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+
 /**
  * onRequest hook of every upload route: authenticates before the body is read, so a stranger's
- * large upload is refused unread. Sets req.uploader.
+ * large upload is refused unread. Sets req.uploader. A token writes into its own workspace only:
+ * `?workspace=<slug>` naming another one is refused (403), never redirected.
  */
 export function requireUploadToken(db: Db) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const header = req.headers.authorization;
-    const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    const token = bearer(req);
     reply.header("www-authenticate", 'Bearer realm="cnibench"');
     if (!token) {
       return sendError(
@@ -28,8 +30,34 @@ export function requireUploadToken(db: Db) {
     }
     const uploader = await authenticateToken(db, token);
     if (!uploader) return sendError(req, reply, 401, "invalid_token", "The upload token is unknown or revoked.");
+    const named = (req.query as { workspace?: unknown }).workspace;
+    if (named !== undefined) {
+      const own = await db.workspace.findUnique({ where: { id: uploader.workspaceId }, select: { slug: true } });
+      if (named !== own?.slug) {
+        return sendError(
+          req,
+          reply,
+          403,
+          "wrong_workspace",
+          `This token uploads into the workspace "${own?.slug}" only, not "${String(named)}".`,
+        );
+      }
+    }
     req.uploader = uploader;
   };
+}
+
+/**
+ * The workspaces a read may see: every public one, and the bearer token's own (so a collector can
+ * read back what it uploaded into a private workspace). An unknown token reads like no token.
+ */
+export async function readableWorkspaces(db: Db, req: FastifyRequest): Promise<string[]> {
+  const token = bearer(req);
+  const [open, uploader] = await Promise.all([
+    db.workspace.findMany({ where: { visibility: "public" }, select: { id: true } }),
+    token ? authenticateToken(db, token) : null,
+  ]);
+  return [...open.map((w) => w.id), ...(uploader ? [uploader.workspaceId] : [])];
 }
 
 export type PublicUrls = { publicApiUrl: string; publicWebUrl: string };

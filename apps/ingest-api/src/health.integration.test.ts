@@ -8,7 +8,6 @@ import { buildServer } from "./server.ts";
 async function serve(db: Db): Promise<{ app: FastifyInstance; base: string }> {
   const app = buildServer({
     db,
-    publicWorkspaceId: "none",
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
     logLevel: "silent",

@@ -39,7 +39,6 @@ beforeAll(async () => {
   token = (await createToken(db, workspace.id, "import-test")).token;
   const app = buildServer({
     db,
-    publicWorkspaceId: workspace.id,
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
     maxBundleBytes: 512 * 1024,
@@ -350,7 +349,6 @@ it("answers 503 with Retry-After when the database is unreachable", async () => 
   const unreachable = createDb(`postgresql://nobody@127.0.0.1:${await freePort()}/none`);
   const app = buildServer({
     db: unreachable,
-    publicWorkspaceId: "w",
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
     logLevel: "silent",

@@ -4,10 +4,9 @@ import { buildServer } from "./server.ts";
 
 const env = readIngestEnv(process.env);
 const db = createDb(env.DATABASE_URL, { maxConnections: env.CNIBENCH_DB_POOL_MAX });
-const workspace = await ensureDefaultWorkspace(db);
+await ensureDefaultWorkspace(db);
 const app = buildServer({
   db,
-  publicWorkspaceId: workspace.id,
   publicApiUrl: env.publicApiUrl,
   publicWebUrl: env.publicWebUrl,
   maxBundleBytes: env.CNIBENCH_MAX_BUNDLE_BYTES,

@@ -9,8 +9,6 @@ import { metaRoutes } from "./routes/meta.ts";
 
 export type ServerOptions = {
   db: Db;
-  /** The workspace anonymous reads see (until sign-in exists: the default one). */
-  publicWorkspaceId: string;
   publicApiUrl: string;
   publicWebUrl: string;
   maxBundleBytes?: number;
@@ -71,7 +69,6 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.register(metaRoutes, { db, maxBundleBytes, importLimits, publicApiUrl: options.publicApiUrl });
   app.register(bundleRoutes, {
     db,
-    publicWorkspaceId: options.publicWorkspaceId,
     publicApiUrl: options.publicApiUrl,
     publicWebUrl: options.publicWebUrl,
   });

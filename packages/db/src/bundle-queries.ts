@@ -19,9 +19,9 @@ export type BundleSummary = {
 };
 
 /** One bundle as uploaded (verbatim text) with its normalised measurements. */
-export async function getBundle(db: Db, workspaceId: string, id: string) {
+export async function getBundle(db: Db, workspaceIds: readonly string[], id: string) {
   const found = await db.bundle.findFirst({
-    where: { id, workspaceId },
+    where: { id, workspaceId: { in: [...workspaceIds] } },
     include: { measurements: { orderBy: { position: "asc" } } },
   });
   if (!found) return null;
@@ -41,10 +41,10 @@ export async function getBundle(db: Db, workspaceId: string, id: string) {
 
 export type BundleFilter = { scenarioId?: string; metric?: string; page: number; pageSize: number };
 
-/** Bundles of a workspace, newest first, optionally of one scenario and/or holding one metric. */
-export async function listBundles(db: Db, workspaceId: string, filter: BundleFilter) {
+/** Bundles of the given workspaces, newest first, optionally of one scenario and/or holding one metric. */
+export async function listBundles(db: Db, workspaceIds: readonly string[], filter: BundleFilter) {
   const where: Prisma.BundleWhereInput = {
-    workspaceId,
+    workspaceId: { in: [...workspaceIds] },
     ...(filter.scenarioId ? { scenarioId: filter.scenarioId } : {}),
     ...(filter.metric ? { measurements: { some: { metric: filter.metric } } } : {}),
   };

@@ -22,7 +22,7 @@ export async function startLocalIdentityProvider(options: {
   host: string;
   port: number;
   /** Where the web app takes the answer: …/api/auth/callback/oidc. */
-  redirectUri: string;
+  redirectUris: string[];
   clientSecret: string;
 }): Promise<LocalIdentityProvider> {
   const issuer = `http://${options.host}:${options.port}`;
@@ -32,8 +32,7 @@ export async function startLocalIdentityProvider(options: {
       {
         client_id: clientId,
         client_secret: options.clientSecret,
-        redirect_uris: [options.redirectUri],
-        post_logout_redirect_uris: [new URL(options.redirectUri).origin],
+        redirect_uris: options.redirectUris,
         grant_types: ["authorization_code"],
         response_types: ["code"],
       },

@@ -21,6 +21,8 @@ export const launcherEnvSchema = z.object({
   CNIBENCH_PG_PORT: port(54329),
   CNIBENCH_API_PORT: port(4000),
   CNIBENCH_WEB_PORT: port(3000),
+  /** The local OpenID Connect provider's port, when CNIBENCH_OIDC_ISSUER names no other provider. */
+  CNIBENCH_OIDC_PORT: port(4100),
   CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -4,11 +4,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
+import type { LocalIdentityProvider } from "@cnibench/identity";
 import { type DatabaseHandle, openDatabase } from "./database.ts";
 import { loadDemoData } from "./demo-data.ts";
 import { runningEmbeddedPostgres } from "./embedded-postgres.ts";
 import { type LauncherEnv, readLauncherEnv } from "./env.ts";
 import { ensureLocalUploadToken } from "./local-token.ts";
+import { signInSettings } from "./sign-in.ts";
 import { ensureWebBuild, nextBin } from "./web-build.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -17,6 +19,7 @@ const log = (line: string) => console.log(`[cnibench] ${line}`);
 
 const children: ChildProcess[] = [];
 let database: DatabaseHandle | undefined;
+let identity: LocalIdentityProvider | null = null;
 let stopping = false;
 
 async function main(): Promise<void> {
@@ -38,13 +41,25 @@ async function main(): Promise<void> {
   const demo = await loadDemoData(db, workspace.id, path.join(repoRoot, "demo-data/bundles"));
   if (demo.files > 0) log(`demo data: ${demo.files} bundles, ${demo.measurements} measurements (${demo.created} new)`);
   await db.$disconnect();
+  const signIn = await signInSettings({
+    env: process.env,
+    host: env.CNIBENCH_HOST,
+    webPort: env.CNIBENCH_WEB_PORT,
+    oidcPort: env.CNIBENCH_OIDC_PORT,
+    dataDir: database.embeddedDataDir,
+  });
+  identity = signIn.local;
   await build;
   if (stopping) return;
 
-  startApps(env, database.url);
+  startApps(env, database.url, signIn.env);
   const api = `http://${env.CNIBENCH_HOST}:${env.CNIBENCH_API_PORT}`;
   log(`ingest API on ${api}  (GET /healthz, /readyz, /v1/openapi.json)`);
   log(`web app   on http://${env.CNIBENCH_HOST}:${env.CNIBENCH_WEB_PORT}`);
+  if (identity) {
+    log(`sign-in through the local OpenID Connect provider on ${identity.issuer}: any login name and password`);
+    log("(the first to sign in administers this installation; set CNIBENCH_OIDC_ISSUER for a real provider)");
+  }
   if (tokenFile) {
     log(`upload token in ${tokenFile}; upload the example bundle with:`);
     console.log(
@@ -59,9 +74,10 @@ function shellQuote(s: string): string {
   return /^[\w./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
-function startApps(env: LauncherEnv, databaseUrl: string): void {
+function startApps(env: LauncherEnv, databaseUrl: string, signIn: Record<string, string>): void {
   const shared = {
     ...process.env,
+    ...signIn,
     DATABASE_URL: databaseUrl,
     CNIBENCH_HOST: env.CNIBENCH_HOST,
     CNIBENCH_API_PORT: String(env.CNIBENCH_API_PORT),
@@ -105,6 +121,7 @@ async function shutdown(exitCode: number): Promise<void> {
   stopping = true;
   log("stopping…");
   await Promise.all(children.map((child) => stopChild(child)));
+  await identity?.stop();
   await database?.stop();
   log("stopped");
   process.exit(exitCode);

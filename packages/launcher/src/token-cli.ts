@@ -1,5 +1,6 @@
-// `npm run token -- create|revoke|list [name]`: upload tokens of the default workspace. Works with
-// DATABASE_URL, with a running `npm start`, or by starting the embedded PostgreSQL for the moment.
+// `npm run token -- create|revoke|list [name] [--workspace <slug>]`: upload tokens of a workspace
+// (the public one by default). Works with DATABASE_URL, with a running `npm start`, or by starting the
+// embedded PostgreSQL for the moment.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -14,8 +15,12 @@ import { openDatabase } from "./database.ts";
 import { readLauncherEnv } from "./env.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const usage = "usage: npm run token -- create <name> | revoke <name> | list";
-const [command, name, ...rest] = process.argv.slice(2);
+const usage = "usage: npm run token -- create <name> | revoke <name> | list  [--workspace <slug>]";
+const args = process.argv.slice(2);
+const at = args.indexOf("--workspace");
+const workspaceSlug = at >= 0 ? args[at + 1] : undefined;
+if (at >= 0) args.splice(at, 2);
+const [command, name, ...rest] = args;
 
 function fail(message: string): never {
   console.error(message);
@@ -24,6 +29,7 @@ function fail(message: string): never {
 
 if (!command || !["create", "revoke", "list"].includes(command) || rest.length > 0) fail(usage);
 if (command !== "list" && !name) fail(`${command} needs a token name\n${usage}`);
+if (at >= 0 && !workspaceSlug) fail(`--workspace needs a workspace's slug\n${usage}`);
 if (name && !/^[\w.-]{1,64}$/.test(name)) fail("a token name has 1 to 64 letters, digits, '.', '_' or '-'");
 
 const env = readLauncherEnv(process.env, repoRoot);
@@ -31,7 +37,10 @@ const database = await openDatabase(env, repoRoot, (line) => console.error(`[cni
 const db = createDb(database.url, { maxConnections: 1 });
 let exitCode = 0;
 try {
-  const workspace = await ensureDefaultWorkspace(db);
+  const workspace = workspaceSlug
+    ? await db.workspace.findUnique({ where: { slug: workspaceSlug }, select: { id: true, slug: true } })
+    : await ensureDefaultWorkspace(db);
+  if (!workspace) fail(`No workspace "${workspaceSlug}": create it in the web app first (Workspaces).`);
   if (command === "create") {
     try {
       const { token } = await createToken(db, workspace.id, name!);

@@ -2,7 +2,7 @@ import { type Db, getBundle, ingestBundle, listBundles } from "@cnibench/db";
 import { stringify } from "csv-stringify/sync";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { requireUploadToken, uploadResult } from "../auth.ts";
+import { readableWorkspaces, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
 
 export const listQuerySchema = z.object({
@@ -13,7 +13,7 @@ export const listQuerySchema = z.object({
   format: z.enum(["json", "csv"]).optional(),
 });
 
-export type BundleRouteOptions = { db: Db; publicWorkspaceId: string; publicApiUrl: string; publicWebUrl: string };
+export type BundleRouteOptions = { db: Db; publicApiUrl: string; publicWebUrl: string };
 
 export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, opts) => {
   const { db } = opts;
@@ -63,7 +63,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
   );
 
   app.get<{ Params: { id: string } }>("/v1/bundles/:id", async (req, reply) => {
-    const found = await getBundle(db, opts.publicWorkspaceId, req.params.id);
+    const found = await getBundle(db, await readableWorkspaces(db, req), req.params.id);
     if (!found) return sendError(req, reply, 404, "not_found", `No bundle with id ${req.params.id}.`);
     return {
       ...found.summary,
@@ -81,7 +81,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
       });
     }
     const { scenario, metric, page, pageSize } = query.data;
-    const { total, items } = await listBundles(db, opts.publicWorkspaceId, {
+    const { total, items } = await listBundles(db, await readableWorkspaces(db, req), {
       scenarioId: scenario,
       metric,
       page,

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { ReactNode } from "react";
+import { Account } from "./account";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -43,7 +44,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 </li>
               ))}
             </ul>
-            <span className="ml-auto hidden text-sm text-zinc-500 sm:inline">Kubernetes CNI benchmark explorer</span>
+            <span className="ml-auto hidden text-sm text-zinc-500 lg:inline">Kubernetes CNI benchmark explorer</span>
+            <div className="ml-auto lg:ml-0">
+              <Account />
+            </div>
           </nav>
         </header>
         <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">

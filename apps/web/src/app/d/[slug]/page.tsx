@@ -7,6 +7,7 @@ import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
 import { compareHref } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
+import { publishAction } from "./actions";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -43,6 +44,28 @@ export default async function PermalinkPage({ params }: Props) {
           <code className="select-all rounded bg-zinc-100 px-1 dark:bg-zinc-800">/d/{link.slug}</code>
         </p>
       </header>
+      {link.canPublish ? (
+        <form action={publishAction} className="flex flex-wrap items-center gap-2 text-sm">
+          <input type="hidden" name="slug" value={link.slug} />
+          <input type="hidden" name="published" value={link.published ? "false" : "true"} />
+          <span>
+            {link.published
+              ? "Published: anyone with the link sees these pinned bundles, and nothing else of the workspace."
+              : "Private: only readers of its workspaces can open this permalink."}
+          </span>
+          <button
+            type="submit"
+            className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            {link.published ? "Unpublish" : "Publish this permalink"}
+          </button>
+        </form>
+      ) : null}
+      {link.pinnedOnly ? (
+        <p role="note" className="text-sm text-zinc-600 dark:text-zinc-400">
+          Published from a private workspace: this page shows the pinned bundles only.
+        </p>
+      ) : null}
       {link.newer.length > 0 ? (
         <p
           role="status"

@@ -1,0 +1,98 @@
+"use server";
+
+import { TRPCError } from "@trpc/server";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { api } from "~/trpc/server";
+
+/** What a form shows after it was sent: an error in words, or what was done. */
+export type ActionState = { error?: string; done?: string; token?: string; scenarioId?: string } | null;
+
+const field = (form: FormData, name: string) => String(form.get(name) ?? "");
+
+/** Runs a procedure for a form; refusals and bad input come back as words, not as an error page. */
+async function attempt(run: () => Promise<ActionState>): Promise<ActionState> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TRPCError) {
+      const issues = (error.cause as { issues?: { path: PropertyKey[]; message: string }[] } | undefined)?.issues;
+      return {
+        error: issues?.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : error.message,
+      };
+    }
+    throw error;
+  }
+}
+
+export async function createWorkspaceAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const result = await attempt(async () => {
+    const created = await (await api()).workspaces.create({
+      slug: field(form, "slug"),
+      name: field(form, "name"),
+      visibility: field(form, "visibility") === "public" ? "public" : "private",
+    });
+    return { done: created.slug };
+  });
+  if (result?.done) redirect(`/workspaces/${result.done}`);
+  return result;
+}
+
+export async function setVisibilityAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    const visibility = field(form, "visibility") === "public" ? "public" : "private";
+    await (await api()).workspaces.setVisibility({ slug, visibility });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: `Now ${visibility}.` };
+  });
+}
+
+export async function setMemberAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    const role = field(form, "role") as "viewer" | "member" | "owner";
+    await (await api()).workspaces.setMember({ slug, email: field(form, "email"), role });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: `${field(form, "email")} is a ${role}.` };
+  });
+}
+
+export async function removeMemberAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    await (await api()).workspaces.removeMember({ slug, userId: field(form, "userId") });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: "Removed." };
+  });
+}
+
+export async function createTokenAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    const { token, name } = await (await api()).workspaces.createToken({ slug, name: field(form, "name") });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: name, token };
+  });
+}
+
+export async function revokeTokenAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    await (await api()).workspaces.revokeToken({ slug, name: field(form, "name") });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: `Revoked ${field(form, "name")}.` };
+  });
+}
+
+/** A dropped bundle file, stored in the workspace. */
+export async function uploadAction(slug: string, filename: string, text: string): Promise<ActionState> {
+  return attempt(async () => {
+    const stored = await (await api()).workspaces.upload({ slug, filename, text });
+    revalidatePath(`/workspaces/${slug}`);
+    return {
+      done: `${filename}: ${stored.created ? "stored" : "already stored"}, ${stored.measurementCount} measurements.`,
+      scenarioId: stored.scenarioId,
+    };
+  });
+}

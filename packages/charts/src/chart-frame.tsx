@@ -1,7 +1,6 @@
 "use client";
 
 import { type ReactNode, useRef, useState } from "react";
-import { downloadCsv, downloadPng, downloadSvg } from "./export";
 import { formatFigure, formatParams } from "./format";
 import { colorAt } from "./palette";
 import type { ChartPoint } from "./types";
@@ -31,11 +30,14 @@ export function ChartFrame(props: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const svg = () => ref.current?.querySelector<SVGSVGElement>("svg.recharts-surface") ?? null;
-  const exportAs = async (kind: "png" | "svg") => {
-    const el = svg();
-    if (!el) return setError("nothing to export: the chart has not rendered");
+  const exportAs = async (kind: "png" | "svg" | "csv") => {
     try {
       setError(null);
+      // The exporters (CSV writer, SVG serialiser, PNG rasteriser) load on the first click, not with the page.
+      const { downloadCsv, downloadPng, downloadSvg } = await import("./export");
+      if (kind === "csv") return downloadCsv(props.csv, props.filename);
+      const el = svg();
+      if (!el) return setError("nothing to export: the chart has not rendered");
       if (kind === "svg") downloadSvg(el, props.filename);
       else await downloadPng(el, props.filename);
     } catch (e) {
@@ -58,7 +60,7 @@ export function ChartFrame(props: Props) {
           <button type="button" className={button} onClick={() => void exportAs("svg")}>
             SVG
           </button>
-          <button type="button" className={button} onClick={() => downloadCsv(props.csv, props.filename)}>
+          <button type="button" className={button} onClick={() => void exportAs("csv")}>
             CSV
           </button>
         </fieldset>

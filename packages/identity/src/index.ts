@@ -60,6 +60,10 @@ export async function startLocalIdentityProvider(options: {
     // oidc-provider logs a warning at start that the development login page is on: that is the point.
     features: { devInteractions: { enabled: true } },
   });
+  // Why a token request was refused (invalid_grant says only "grant request is invalid").
+  provider.on("grant.error", (_ctx: unknown, error: Error & { error_detail?: string }) => {
+    console.error(`[identity] token request refused: ${error.message} ${error.error_detail ?? ""}`);
+  });
   const server = http.createServer(provider.callback());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

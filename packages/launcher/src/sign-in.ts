@@ -24,9 +24,9 @@ export async function signInSettings(options: {
   oidcPort: number;
   dataDir: string | undefined;
 }): Promise<{ env: Record<string, string>; local: LocalIdentityProvider | null }> {
-  const authSecret = options.env.AUTH_SECRET ?? keptSecret(options.dataDir, "auth-secret");
-  if (options.env.CNIBENCH_OIDC_ISSUER) return { env: { AUTH_SECRET: authSecret }, local: null };
   const host = options.host === "0.0.0.0" ? "127.0.0.1" : options.host;
+  const shared = { AUTH_SECRET: options.env.AUTH_SECRET ?? keptSecret(options.dataDir, "auth-secret") };
+  if (options.env.CNIBENCH_OIDC_ISSUER) return { env: shared, local: null };
   const local = await startLocalIdentityProvider({
     host,
     port: options.oidcPort,
@@ -36,7 +36,7 @@ export async function signInSettings(options: {
   });
   return {
     env: {
-      AUTH_SECRET: authSecret,
+      ...shared,
       CNIBENCH_OIDC_ISSUER: local.issuer,
       CNIBENCH_OIDC_CLIENT_ID: local.clientId,
       CNIBENCH_OIDC_CLIENT_SECRET: local.clientSecret,

@@ -1,5 +1,6 @@
 import { headers } from "next/headers";
 import Link from "next/link";
+import { connection } from "next/server";
 import { auth, signIn, signInEnabled, signOut } from "~/auth";
 
 const button =
@@ -15,6 +16,8 @@ async function here(): Promise<string> {
 
 /** Sign in / the signed-in user with their workspaces and sign out: the header's right end. */
 export async function Account() {
+  // Per request: who is signed in, and the environment (absent while `next build` prerenders).
+  await connection();
   if (!signInEnabled()) return null;
   const session = await auth();
   if (!session?.user?.id) {

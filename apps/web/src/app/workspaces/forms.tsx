@@ -82,7 +82,7 @@ export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
 
 /** Drop (or pick) bundle files to store them in the workspace, one after the other, with progress. */
 export function UploadDrop({ slug }: { slug: string }) {
-  const [results, setResults] = useState<(ActionState & { file: string })[]>([]);
+  const [results, setResults] = useState<(ActionState & { file: string; n: number })[]>([]);
   const [over, setOver] = useState(false);
   const [pending, startTransition] = useTransition();
   const send = (files: FileList | null) => {
@@ -91,7 +91,7 @@ export function UploadDrop({ slug }: { slug: string }) {
     startTransition(async () => {
       for (const file of list) {
         const outcome = await uploadAction(slug, file.name, await file.text());
-        setResults((r) => [...r, { ...outcome, file: file.name }]);
+        setResults((r) => [...r, { ...outcome, file: file.name, n: r.length }]);
       }
     });
   };
@@ -121,8 +121,8 @@ export function UploadDrop({ slug }: { slug: string }) {
         />
       </label>
       <ul aria-live="polite" className="space-y-1 text-sm">
-        {results.map((r, i) => (
-          <li key={`${r.file}-${i}`} className={r.error ? "text-red-700 dark:text-red-400" : ""}>
+        {results.map((r) => (
+          <li key={r.n} className={r.error ? "text-red-700 dark:text-red-400" : ""}>
             {r.error ?? r.done}{" "}
             {r.scenarioId ? (
               <Link href={`/scenarios/${r.scenarioId}`} className="text-blue-700 underline dark:text-blue-400">

@@ -24,7 +24,7 @@ export default async function setup(project: TestProject) {
   chromiumPath(); // fail at once, with what to install, rather than in every test
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-e2e-"));
   fs.chmodSync(dataDir, 0o755);
-  const [pg, api, web] = [await freePort(), await freePort(), await freePort()];
+  const [pg, api, web, oidc] = [await freePort(), await freePort(), await freePort(), await freePort()];
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "packages/launcher/src/start.ts"], {
     cwd: repoRoot,
@@ -34,6 +34,7 @@ export default async function setup(project: TestProject) {
       CNIBENCH_PG_PORT: String(pg),
       CNIBENCH_API_PORT: String(api),
       CNIBENCH_WEB_PORT: String(web),
+      CNIBENCH_OIDC_PORT: String(oidc),
       LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "pipe", "pipe"],

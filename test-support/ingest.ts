@@ -12,7 +12,10 @@ export function exampleBundle(): Record<string, unknown> & { results: Record<str
 }
 
 /** A real ingest-api on a free loopback port over the given database, with one upload token. */
-export async function startIngest(databaseUrl: string, options: { maxBundleBytes?: number } = {}) {
+export async function startIngest(
+  databaseUrl: string,
+  options: { maxBundleBytes?: number; rateLimitPerMinute?: number } = {},
+) {
   const db: Db = createDb(databaseUrl);
   const workspace = await ensureDefaultWorkspace(db);
   const { token } = await createToken(db, workspace.id, `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
@@ -21,6 +24,7 @@ export async function startIngest(databaseUrl: string, options: { maxBundleBytes
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
     maxBundleBytes: options.maxBundleBytes,
+    rateLimitPerMinute: options.rateLimitPerMinute,
     logLevel: "silent",
   });
   const base = await app.listen({ host: "127.0.0.1", port: 0 });

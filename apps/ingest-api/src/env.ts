@@ -41,6 +41,12 @@ export const ingestEnvSchema = z
       .int()
       .min(1024, "must be at least 1024")
       .default(100 * 1024 * 1024),
+    /** Requests a minute per upload token (per client address without one); over it: 429 with Retry-After. */
+    CNIBENCH_RATE_LIMIT_PER_MINUTE: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(600),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .transform((env) => {

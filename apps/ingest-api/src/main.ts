@@ -10,6 +10,7 @@ const app = buildServer({
   publicApiUrl: env.publicApiUrl,
   publicWebUrl: env.publicWebUrl,
   maxBundleBytes: env.CNIBENCH_MAX_BUNDLE_BYTES,
+  rateLimitPerMinute: env.CNIBENCH_RATE_LIMIT_PER_MINUTE,
   importLimits: {
     maxEntries: env.CNIBENCH_IMPORT_MAX_ENTRIES,
     maxUnpackedBytes: env.CNIBENCH_IMPORT_MAX_UNPACKED_BYTES,

@@ -1,6 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { type Db, databaseReady } from "@cnibench/db";
 import { type ArchiveLimits, defaultArchiveLimits } from "@cnibench/importers";
+import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { sendError } from "./errors.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
@@ -14,6 +15,8 @@ export type ServerOptions = {
   maxBundleBytes?: number;
   /** POST /v1/import's archive limits (entries, decompressed bytes). */
   importLimits?: Partial<ArchiveLimits>;
+  /** Requests a minute per upload token (per client address without one). */
+  rateLimitPerMinute?: number;
   logLevel?: string;
 };
 
@@ -35,6 +38,22 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     done(null, body),
   );
 
+  // Per token, so one busy collector cannot starve the others; probes are never limited. In-process
+  // counters: each replica counts its own (deploy/README.md).
+  app.register(rateLimit, {
+    max: options.rateLimitPerMinute ?? 600,
+    timeWindow: 60_000,
+    allowList: (req) => req.url === "/healthz" || req.url === "/readyz",
+    keyGenerator: (req) => {
+      const token = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+      return token ? `token:${createHash("sha256").update(token).digest("hex")}` : `address:${req.ip}`;
+    },
+    errorResponseBuilder: (_req, context) => ({
+      statusCode: 429,
+      message: `More than ${context.max} requests a minute with this token; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+    }),
+  });
+
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", req.id);
   });
@@ -44,6 +63,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (known) {
       return sendError(req, reply, known.status, known.error, known.message(error, maxBundleBytes));
     }
+    if (error.statusCode === 429) return sendError(req, reply, 429, "rate_limited", error.message);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(req, reply, error.statusCode, "bad_request", error.message);
     }

@@ -219,3 +219,31 @@ async function fillSkuFacts(
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
+
+/**
+ * Deletes a bundle and its measurements, and recounts its scenario (which goes too when this was its
+ * last bundle). Permalinks that pinned it keep standing and name it as deleted. The scenario row is
+ * locked first, so an upload into it at the same time is counted after the recount.
+ */
+export async function deleteBundle(
+  db: Db,
+  bundleId: string,
+): Promise<{ scenarioId: string; scenarioDeleted: boolean } | null> {
+  return db.$transaction(async (tx) => {
+    const bundle = await tx.bundle.findUnique({ where: { id: bundleId }, select: { scenarioId: true } });
+    if (!bundle) return null;
+    const { scenarioId } = bundle;
+    await tx.$executeRaw`SELECT 1 FROM "Scenario" WHERE id = ${scenarioId} FOR UPDATE`;
+    await tx.bundle.delete({ where: { id: bundleId } });
+    const left = await tx.$executeRaw`
+      UPDATE "Scenario" s SET "bundleCount" = agg.count, "lastRunAt" = agg.last, sources = agg.sources
+      FROM (
+        SELECT count(*)::int AS count, max(COALESCE("runAt", "receivedAt")) AS last,
+          COALESCE(array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL), '{}') AS sources
+        FROM "Bundle" WHERE "scenarioId" = ${scenarioId}
+      ) agg
+      WHERE s.id = ${scenarioId} AND agg.count > 0`;
+    if (left === 0) await tx.scenario.delete({ where: { id: scenarioId } });
+    return { scenarioId, scenarioDeleted: left === 0 };
+  });
+}

@@ -10,6 +10,7 @@ function scenario(
   const { cni, ...rest } = over;
   return {
     id,
+    workspaceId: "w",
     label: id,
     provider: "tke",
     region: "unknown",

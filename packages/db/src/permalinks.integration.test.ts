@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { type Access, accessFor, createWorkspace, recordSignIn } from "./access.ts";
+import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import { createPermalink, getPermalink, setPermalinkPublished } from "./permalinks.ts";
@@ -63,7 +64,8 @@ describe("permalinks", () => {
     expect(at0(pinned)).toBe(14193);
     expect(at0(live)).toBe(15000);
 
-    await db.bundle.delete({ where: { id: a.id } });
+    expect(await deleteBundle(db, a.id)).toEqual({ scenarioId: a.scenarioId, scenarioDeleted: true });
+    expect(await db.measurement.count({ where: { bundleId: a.id } })).toBe(0);
     const afterDelete = await getPermalink(db, anonymous, link?.slug ?? "");
     expect(afterDelete?.missing.map((m) => [m.bundleId, m.label])).toEqual([
       [a.id, "Cilium Network Performance Benchmark — Service scale: short-connection RPS, Cilium Overlay column"],
@@ -95,6 +97,30 @@ describe("permalinks", () => {
     expect(seen?.canPublish).toBe(false);
     expect(seen?.newer).toEqual([]); // the later private upload is not revealed
     expect(seen?.pins.map((p) => p.bundleId).sort()).toEqual(link?.pins.map((p) => p.bundleId).sort());
+  });
+
+  it("recounts a scenario when one of its bundles is deleted, and keeps the other's figures", async () => {
+    const first = await put({ ...overlay, cluster: { ...(overlay.cluster as object), name: "recount" } });
+    const second = await put({
+      ...overlay,
+      cluster: { ...(overlay.cluster as object), name: "recount" },
+      runAt: "2026-07-01T00:00:00Z",
+      source: { title: "Second run" },
+    });
+    expect(second.scenarioId).toBe(first.scenarioId);
+    const stats = () =>
+      db.scenario.findUniqueOrThrow({
+        where: { id: first.scenarioId },
+        select: { bundleCount: true, lastRunAt: true, sources: true },
+      });
+    expect((await stats()).bundleCount).toBeGreaterThanOrEqual(2);
+    const before = await stats();
+    expect(await deleteBundle(db, second.id)).toEqual({ scenarioId: first.scenarioId, scenarioDeleted: false });
+    const after = await stats();
+    expect(after.bundleCount).toBe(before.bundleCount - 1);
+    expect(after.sources).not.toContain("Second run");
+    expect(after.lastRunAt?.getTime()).toBeLessThan(new Date("2026-07-01T00:00:00Z").getTime());
+    expect(await deleteBundle(db, second.id)).toBeNull();
   });
 
   it("refuses unknown scenarios and finds no unknown slug", async () => {

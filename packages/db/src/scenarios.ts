@@ -5,6 +5,8 @@ import { Prisma } from "./generated/prisma/client.ts";
 
 export type ScenarioSummary = {
   id: string;
+  /** The workspace it belongs to (what a visitor's role there allows on it). */
+  workspaceId: string;
   label: string;
   provider: string;
   region: string;
@@ -102,7 +104,7 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
   const rows = await readRows<Row>(
     db,
     Prisma.sql`
-    SELECT s.id, c.provider, c.region, c."kubernetesVersion", c."nodeCount",
+    SELECT s.id, s."workspaceId", c.provider, c.region, c."kubernetesVersion", c."nodeCount",
       k.sku, k.vcpus, k."memoryGiB", k."nicGbps", kr.os, kr.version AS kernel,
       n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode", n."kubeProxy", n.label AS "cniLabel",
       n.settings, COALESCE(s.sources, '{}') AS sources, s."bundleCount", s."lastRunAt" AT TIME ZONE 'UTC' AS "lastRunAt"
@@ -114,6 +116,7 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
     const cni = { name: r.cniName, version: r.cniVersion, mode: r.cniMode, kubeProxy: r.kubeProxy, label: r.cniLabel };
     return {
       id: r.id,
+      workspaceId: r.workspaceId,
       label: scenarioLabel(cni),
       provider: r.provider,
       region: r.region,

@@ -59,6 +59,7 @@ const attempts: Record<string, (ids: Ids) => unknown[]> = {
   "workspaces.removeMember": () => [{ slug: "secret-team", userId: "anyone" }],
   "workspaces.createToken": () => [{ slug: "secret-team", name: "mine" }],
   "workspaces.revokeToken": () => [{ slug: "secret-team", name: "ci" }],
+  "workspaces.deleteBundle": (ids) => [{ bundleId: ids.secretBundle }],
   "workspaces.upload": () => [{ slug: "secret-team", filename: "x.json", text: JSON.stringify(iptables) }],
 };
 

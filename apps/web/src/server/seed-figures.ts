@@ -19,6 +19,7 @@ export function loadSeeds(files: Record<string, string[]>): { scenarios: Scenari
       if (!scenarios.some((s) => s.id === id)) {
         scenarios.push({
           id,
+          workspaceId: "seed",
           label: b.cni.label ?? b.cni.name,
           provider: b.cluster.provider,
           region: b.cluster.region,

@@ -8,6 +8,7 @@ const settingValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const scenarioSummarySchema = z.object({
   id: z.string(),
+  workspaceId: z.string(),
   label: z.string(),
   provider: z.string(),
   region: z.string(),

@@ -4,6 +4,7 @@ import {
   createToken,
   createWorkspace,
   type Db,
+  deleteBundle,
   getWorkspace,
   ingestBundle,
   listWorkspaces,
@@ -20,6 +21,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
+  bundleRefSchema,
   createWorkspaceInputSchema,
   memberInputSchema,
   removeMemberInputSchema,
@@ -110,6 +112,19 @@ export const workspacesRouter = createTRPCRouter({
       throw new TRPCError({ code: "NOT_FOUND", message: `no live token named ${input.name}` });
     }
     return { slug: w.slug, name: input.name };
+  }),
+
+  /** Deletes a bundle and its figures (owners); permalinks that pinned it then name it as deleted. */
+  deleteBundle: signedInProcedure.input(bundleRefSchema).mutation(async ({ ctx, input }) => {
+    const found = await ctx.db.bundle.findUnique({
+      where: { id: input.bundleId },
+      select: { workspace: { select: { slug: true } } },
+    });
+    if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
+    await workspaceAs(ctx.db, ctx.access, found.workspace.slug, "owner");
+    const done = await deleteBundle(ctx.db, input.bundleId);
+    if (!done) throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
+    return done;
   }),
 
   /** A bundle dropped on the workspace page: validated and stored like an upload to the API. */

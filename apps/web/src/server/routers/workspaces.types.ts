@@ -9,6 +9,7 @@ export const slugSchema = z
   .regex(/^[a-z0-9][a-z0-9-]*$/, "lowercase letters, digits and dashes, starting with a letter or digit");
 
 export const workspaceRefSchema = z.object({ slug: slugSchema });
+export const bundleRefSchema = z.object({ bundleId: z.string().min(1).max(100) });
 export const createWorkspaceInputSchema = z.object({
   slug: slugSchema,
   name: z.string().trim().min(1, "give it a name").max(100),

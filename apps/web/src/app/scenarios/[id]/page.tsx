@@ -5,8 +5,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
+import { deleteBundleAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -33,6 +35,7 @@ export default async function ScenarioPage({ params }: Props) {
   const { scenario: s } = view;
   const bundleById = new Map(view.bundles.map((b) => [b.id, b]));
   const apiUrl = webEnv().publicApiUrl;
+  const owner = (await currentAccess()).roles[s.workspaceId] === "owner";
 
   const environment: [string, string][] = [
     ["Cloud", `${vocabularyLabel("provider", s.provider) ?? s.provider} (${s.provider})`],
@@ -249,6 +252,20 @@ export default async function ScenarioPage({ params }: Props) {
               </p>
               {b.collectorCommand ? (
                 <code className="mt-1 block break-all text-xs text-zinc-500">{b.collectorCommand}</code>
+              ) : null}
+              {owner ? (
+                <details className="mt-1 text-xs">
+                  <summary className="cursor-pointer text-red-700 dark:text-red-400">Delete this bundle…</summary>
+                  <form action={deleteBundleAction} className="mt-1 flex items-center gap-2">
+                    <input type="hidden" name="bundleId" value={b.id} />
+                    <span>
+                      Its {b.measurementCount} figures go too; permalinks that pinned it will say it was deleted.
+                    </span>
+                    <button type="submit" className="rounded bg-red-700 px-2 py-0.5 font-medium text-white">
+                      Delete
+                    </button>
+                  </form>
+                </details>
               ) : null}
             </li>
           ))}

@@ -24,7 +24,10 @@ describe("guide", () => {
     await page.waitForURL(/cloud=tke/);
     expect(page.url()).toMatch(/services=30000/);
     expect(page.url()).toMatch(/connections=short/);
-    await expect.poll(async () => (await ranked(page).allTextContents())[0]).toMatch(/^Cilium overlay/);
+    // The answer re-renders on the server after the URL changes: give a busy machine time.
+    await expect
+      .poll(async () => (await ranked(page).allTextContents())[0], { timeout: 15_000 })
+      .toMatch(/^Cilium overlay/);
 
     const names = await ranked(page).allTextContents();
     expect(names).toHaveLength(3);

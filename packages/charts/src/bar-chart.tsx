@@ -1,19 +1,27 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import {
   Bar,
   BarChart,
   CartesianGrid,
   Cell,
+  DefaultZIndexes,
   ReferenceLine,
   ResponsiveContainer,
-  Tooltip,
+  useActiveTooltipCoordinate,
+  useActiveTooltipLabel,
+  useChartWidth,
+  useIsTooltipActive,
+  usePlotArea,
   XAxis,
   YAxis,
+  ZIndexLayer,
 } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatParams, qualifierWords } from "./format";
 import { colorAt } from "./palette";
+import { type TooltipAt, TooltipBox } from "./tooltip";
 import type { BarDatum, ChartPoint } from "./types";
 
 type Props = {
@@ -36,6 +44,7 @@ type Row = { category: string } & Record<string, number | string | undefined>;
 /** Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. */
 export function GroupedBarChart({ height = 340, ...props }: Props) {
   const { hidden, toggle, selected, setSelected } = useChartState();
+  const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
   const rows: Row[] = props.data.map((d) => ({
     category: d.category,
     ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
@@ -44,7 +53,6 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     const v = props.data.find((d) => d.category === category)?.values[id];
     return v && { ...v, x: 0 };
   };
-  const labelOf = new Map(props.series.map((s) => [s.id, s.label]));
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
     [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "params"],
@@ -103,35 +111,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
               style: { textAnchor: "middle" },
             }}
           />
-          <Tooltip
-            cursor={{ fill: "currentColor", fillOpacity: 0.06 }}
-            content={({ active, label, payload }) =>
-              active && payload?.length ? (
-                <div className="rounded border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100">
-                  <div className="font-medium">{String(label)}</div>
-                  {payload.map((item) => {
-                    const id = String(item.dataKey);
-                    const p = point(String(label), id);
-                    if (!p) return null;
-                    return (
-                      <div key={id} className="tabular-nums">
-                        <span style={{ color: item.color }}>■</span> {labelOf.get(id)}:{" "}
-                        {formatFigure({
-                          value: p.y,
-                          unit: props.unit,
-                          qualifier: p.qualifier ?? null,
-                          low: p.low ?? null,
-                          high: p.high ?? null,
-                        })}
-                        {p.qualifier ? <span className="text-zinc-500"> ({qualifierWords[p.qualifier]})</span> : null}
-                        {p.params ? <span className="text-zinc-500"> · {formatParams(p.params)}</span> : null}
-                      </div>
-                    );
-                  })}
-                </div>
-              ) : null
-            }
-          />
+          <ActiveGroup count={rows.length} onChange={setActive} />
           {props.references?.map((r) => (
             <ReferenceLine
               key={r.label}
@@ -173,7 +153,64 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           )}
         </BarChart>
       </ResponsiveContainer>
+      {active ? (
+        <TooltipBox at={active.at}>
+          <div className="font-medium">{active.category}</div>
+          {props.series.map((s, i) => {
+            const p = hidden.has(s.id) ? undefined : point(active.category, s.id);
+            if (!p) return null;
+            return (
+              <div key={s.id} className="tabular-nums">
+                <span style={{ color: colorAt(i) }}>■</span> {s.label}:{" "}
+                {formatFigure({
+                  value: p.y,
+                  unit: props.unit,
+                  qualifier: p.qualifier ?? null,
+                  low: p.low ?? null,
+                  high: p.high ?? null,
+                })}
+                {p.qualifier ? <span className="text-zinc-500"> ({qualifierWords[p.qualifier]})</span> : null}
+                {p.params ? <span className="text-zinc-500"> · {formatParams(p.params)}</span> : null}
+              </div>
+            );
+          })}
+        </TooltipBox>
+      ) : null}
     </ChartFrame>
+  );
+}
+
+/**
+ * The group under the pointer, or picked with the arrow keys once the chart has the focus: draws a
+ * band behind its bars, as Recharts' Tooltip cursor did, and reports the group and where it is to
+ * the chart, whose tooltip is HTML outside the SVG, out of reach of these hooks.
+ */
+function ActiveGroup(props: { count: number; onChange: (active: { category: string; at: TooltipAt } | null) => void }) {
+  const shown = useIsTooltipActive();
+  const label = useActiveTooltipLabel();
+  const at = useActiveTooltipCoordinate();
+  const plot = usePlotArea();
+  const width = useChartWidth() ?? 0;
+  const category = shown && label !== undefined ? String(label) : undefined;
+  const { onChange } = props;
+  const [x, y] = [at?.x, at?.y];
+  useEffect(() => {
+    onChange(category === undefined || x === undefined || y === undefined ? null : { category, at: { x, y, width } });
+  }, [onChange, category, x, y, width]);
+  if (category === undefined || x === undefined || !plot) return null;
+  const band = plot.width / props.count;
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.cursorRectangle}>
+      <rect
+        x={x - band / 2}
+        y={plot.y + 0.5}
+        width={band}
+        height={plot.height - 1}
+        fill="currentColor"
+        fillOpacity={0.06}
+        pointerEvents="none"
+      />
+    </ZIndexLayer>
   );
 }
 

@@ -92,7 +92,7 @@ export function ChartFrame(props: Props) {
           );
         })}
       </ul>
-      <div ref={ref} className="mt-2 text-zinc-600 dark:text-zinc-400">
+      <div ref={ref} className="relative mt-2 text-zinc-600 dark:text-zinc-400">
         {props.children}
       </div>
       <div className="mt-2 min-h-10 text-sm" aria-live="polite">

@@ -1,5 +1,6 @@
 "use client";
 
+import { useMemo, useState } from "react";
 import {
   CartesianGrid,
   Line,
@@ -7,14 +8,25 @@ import {
   ReferenceDot,
   ReferenceLine,
   ResponsiveContainer,
-  Tooltip,
+  useChartWidth,
   XAxis,
   YAxis,
 } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatNumber, formatParams, qualifierWords } from "./format";
 import { colorAt, dashAt } from "./palette";
+import { type TooltipAt, TooltipBox } from "./tooltip";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
+
+// Module-level, like the data kept in useMemo below: Recharts compares props shallowly, and a
+// nested object that is new on a re-render makes it recompute the chart and remount the dots,
+// losing the hovered or focused point.
+const centred = { textAnchor: "middle" } as const;
+
+type Scale = "linear" | "log";
+
+/** Whether a point can be drawn: a log axis has no x ≤ 0. */
+const drawableOn = (xScale: Scale) => (p: { x: number }) => xScale === "linear" || p.x > 0;
 
 type Props = {
   title: string;
@@ -25,7 +37,7 @@ type Props = {
   yLabel: string;
   /** Unit of the y values, for tooltips and the selected point. */
   unit: string;
-  xScale?: "linear" | "log";
+  xScale?: Scale;
   filename: string;
   height?: number;
 };
@@ -36,7 +48,10 @@ type Props = {
  */
 export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
   const { hidden, toggle, selected, setSelected } = useChartState();
-  const drawable = (p: ChartPoint) => xScale === "linear" || p.x > 0;
+  const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
+  const drawable = drawableOn(xScale);
+  // The same arrays until the data or scale change: a new data array also remounts the dots.
+  const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
   const csv = [
     ["series", "x", "value", "unit", "qualifier", "low", "high", "params"],
@@ -90,16 +105,15 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
               position: "insideLeft",
               offset: 4,
               fill: "currentColor",
-              style: { textAnchor: "middle" },
+              style: centred,
             }}
           />
-          <Tooltip shared={false} content={<PointTooltip unit={props.unit} />} />
           {props.series.map((s, i) =>
             hidden.has(s.id) ? null : (
               <Line
                 key={s.id}
                 name={s.label}
-                data={s.points.filter(drawable)}
+                data={drawn[i]}
                 dataKey="y"
                 stroke={colorAt(i)}
                 strokeDasharray={dashAt(i)}
@@ -115,45 +129,48 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
                     label={s.label}
                     unit={props.unit}
                     onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
+                    onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
                   />
                 )}
-                activeDot={{ r: 6 }}
+                // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
+                activeDot={{ r: 6, pointerEvents: "none" }}
               />
             ),
           )}
-          {(props.markers ?? [])
-            .filter((m) => drawable({ x: m.x, y: m.y }))
-            .map((m) => (
-              <ReferenceLine
-                key={`line-${m.x}-${m.label}`}
-                x={m.x}
-                stroke="currentColor"
-                strokeDasharray="4 4"
-                strokeOpacity={0.6}
-              />
-            ))}
-          {(props.markers ?? [])
-            .filter((m) => drawable({ x: m.x, y: m.y }))
-            .map((m, i) => (
-              <ReferenceDot
-                key={`dot-${m.x}-${m.label}`}
-                x={m.x}
-                y={m.y}
-                r={6}
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={2}
-                label={{
-                  value: m.label,
-                  position: i % 2 === 0 ? "top" : "bottom",
-                  fill: "currentColor",
-                  fontSize: 12,
-                  fontWeight: 600,
-                }}
-              />
-            ))}
+          {(props.markers ?? []).filter(drawable).map((m) => (
+            <ReferenceLine
+              key={`line-${m.x}-${m.label}`}
+              x={m.x}
+              stroke="currentColor"
+              strokeDasharray="4 4"
+              strokeOpacity={0.6}
+            />
+          ))}
+          {(props.markers ?? []).filter(drawable).map((m, i) => (
+            <ReferenceDot
+              key={`dot-${m.x}-${m.label}`}
+              x={m.x}
+              y={m.y}
+              r={6}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth={2}
+              label={{
+                value: m.label,
+                position: i % 2 === 0 ? "top" : "bottom",
+                fill: "currentColor",
+                fontSize: 12,
+                fontWeight: 600,
+              }}
+            />
+          ))}
         </LineChart>
       </ResponsiveContainer>
+      {hovered ? (
+        <TooltipBox at={hovered.at}>
+          <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />
+        </TooltipBox>
+      ) : null}
       {dropped ? (
         <p className="text-xs text-zinc-500">
           A logarithmic axis cannot show x = 0: the baseline points are left out; the lines start at the first step.
@@ -171,11 +188,16 @@ function PointDot(props: {
   label: string;
   unit: string;
   onSelect: (p: ChartPoint) => void;
+  /** Where the point is while it is under the pointer or has the keyboard focus; null when it leaves. */
+  onHover: (at: TooltipAt | null) => void;
 }) {
+  const width = useChartWidth() ?? 0;
   const { cx, cy, point } = props;
   if (cx === undefined || cy === undefined || !point) return null;
   const qualified = Boolean(point.qualifier);
   const describe = `${props.label}: ${formatFigure({ value: point.y, unit: props.unit, qualifier: point.qualifier ?? null, low: point.low ?? null, high: point.high ?? null })} at ${formatNumber(point.x)}`;
+  const enter = () => props.onHover({ x: cx, y: cy, width });
+  const leave = () => props.onHover(null);
   return (
     // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one.
     <circle
@@ -197,21 +219,20 @@ function PointDot(props: {
           props.onSelect(point);
         }
       }}
+      onMouseEnter={enter}
+      onMouseLeave={leave}
+      onFocus={enter}
+      onBlur={leave}
     />
   );
 }
 
-function PointTooltip(props: {
-  unit: string;
-  active?: boolean;
-  payload?: readonly { name?: string | number; payload?: ChartPoint; color?: string }[];
-}) {
-  const item = props.payload?.[0];
-  const point = item?.payload;
-  if (!props.active || !point) return null;
+/** What a hovered point says: its series, the figure as published, and its params. */
+function PointTooltip(props: { series: string; point: ChartPoint; unit: string }) {
+  const { point } = props;
   return (
-    <div className="rounded border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100">
-      <div className="font-medium">{String(item?.name ?? "")}</div>
+    <>
+      <div className="font-medium">{props.series}</div>
       <div className="tabular-nums">
         {formatFigure({
           value: point.y,
@@ -223,6 +244,6 @@ function PointTooltip(props: {
       </div>
       {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
       {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
-    </div>
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { ReactNode } from "react";
 import { Account } from "./account";
 import "./globals.css";
@@ -28,7 +27,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-          <nav aria-label="Main" className="mx-auto flex max-w-screen-2xl items-center gap-6 px-4 py-3">
+          <nav
+            aria-label="Main"
+            className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3"
+          >
             <Link href="/" className="font-semibold tracking-tight">
               cnibench
             </Link>
@@ -45,13 +47,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               ))}
             </ul>
             <span className="ml-auto hidden text-sm text-zinc-500 lg:inline">Kubernetes CNI benchmark explorer</span>
-            <div className="ml-auto lg:ml-0">
+            <div className="ml-auto lg:ml-0" data-testid="account">
               <Account />
             </div>
           </nav>
         </header>
         <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">
-          <NuqsAdapter>{children}</NuqsAdapter>
+          {children}
         </main>
       </body>
     </html>

@@ -1,6 +1,7 @@
 import { keyFigureColumns } from "@cnibench/db";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { api } from "~/trpc/server";
 import { FacetPanel } from "./_explore/facet-panel";
@@ -18,72 +19,76 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
   );
   const filtered = view.scenarios.length !== view.total;
 
+  // URL state for the facets and the table's sort; only the explorer and the guide ship nuqs.
   return (
-    <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
-      <FacetPanel facets={view.facets} />
-      <section aria-labelledby="scenarios-heading" className="min-w-0">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h1 id="scenarios-heading" className="text-xl font-semibold">
-            Scenarios
-          </h1>
-          <p className="flex items-baseline gap-3 text-sm text-zinc-600 dark:text-zinc-400">
-            <span role="status">
-              {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
-            </span>
-            {view.scenarios.length > 0 ? (
-              <Link
-                className="text-blue-700 hover:underline dark:text-blue-400"
-                href={chartsHref("/charts", { ...filters, view: "crossover" })}
-              >
-                Chart {filtered ? "these" : "all"} →
-              </Link>
-            ) : null}
-          </p>
-        </div>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          Each scenario is one environment — cluster, node and CNI configuration — that results were measured in.
-          Figures are each scenario's best baseline result (no extra Services, policy or Hubble); hover for its params.
-        </p>
-        <div className="mt-4">
-          {view.total === 0 ? (
-            <EmptyState title="No results yet.">
-              Upload a bundle to the ingest API (<code>POST /v1/bundles</code>) and it will appear here.
-            </EmptyState>
-          ) : view.scenarios.length === 0 ? (
-            <EmptyState title="No scenarios match these filters.">
-              <ul className="mt-2 space-y-1">
-                {view.dropHints.map((hint) => (
-                  <li key={hint.key}>
-                    <Link
-                      className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
-                      href={exploreHref("/", { ...params, [hint.key]: null })}
-                    >
-                      Drop “{hint.title}: {hint.values.join(", ")}”
-                    </Link>{" "}
-                    to see {hint.matchesWithout} {hint.matchesWithout === 1 ? "scenario" : "scenarios"}
-                  </li>
-                ))}
-              </ul>
-            </EmptyState>
-          ) : (
-            <>
-              <ScenarioTable rows={view.scenarios} figureColumns={keyFigureColumns()} />
-              <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
-                <button
-                  type="submit"
-                  className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+    <NuqsAdapter>
+      <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+        <FacetPanel facets={view.facets} />
+        <section aria-labelledby="scenarios-heading" className="min-w-0">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h1 id="scenarios-heading" className="text-xl font-semibold">
+              Scenarios
+            </h1>
+            <p className="flex items-baseline gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+              <span role="status">
+                {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
+              </span>
+              {view.scenarios.length > 0 ? (
+                <Link
+                  className="text-blue-700 hover:underline dark:text-blue-400"
+                  href={chartsHref("/charts", { ...filters, view: "crossover" })}
                 >
-                  Compare selected
-                </button>
-                <span className="text-zinc-500">
-                  Tick 2–4 scenarios; the topmost is the baseline (you can change it on the next page).
-                </span>
-              </form>
-            </>
-          )}
-        </div>
-      </section>
-    </div>
+                  Chart {filtered ? "these" : "all"} →
+                </Link>
+              ) : null}
+            </p>
+          </div>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            Each scenario is one environment — cluster, node and CNI configuration — that results were measured in.
+            Figures are each scenario's best baseline result (no extra Services, policy or Hubble); hover for its
+            params.
+          </p>
+          <div className="mt-4">
+            {view.total === 0 ? (
+              <EmptyState title="No results yet.">
+                Upload a bundle to the ingest API (<code>POST /v1/bundles</code>) and it will appear here.
+              </EmptyState>
+            ) : view.scenarios.length === 0 ? (
+              <EmptyState title="No scenarios match these filters.">
+                <ul className="mt-2 space-y-1">
+                  {view.dropHints.map((hint) => (
+                    <li key={hint.key}>
+                      <Link
+                        className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
+                        href={exploreHref("/", { ...params, [hint.key]: null })}
+                      >
+                        Drop “{hint.title}: {hint.values.join(", ")}”
+                      </Link>{" "}
+                      to see {hint.matchesWithout} {hint.matchesWithout === 1 ? "scenario" : "scenarios"}
+                    </li>
+                  ))}
+                </ul>
+              </EmptyState>
+            ) : (
+              <>
+                <ScenarioTable rows={view.scenarios} figureColumns={keyFigureColumns()} />
+                <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
+                  <button
+                    type="submit"
+                    className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+                  >
+                    Compare selected
+                  </button>
+                  <span className="text-zinc-500">
+                    Tick 2–4 scenarios; the topmost is the baseline (you can change it on the next page).
+                  </span>
+                </form>
+              </>
+            )}
+          </div>
+        </section>
+      </div>
+    </NuqsAdapter>
   );
 }
 

@@ -3,11 +3,11 @@ import { facetDefinitions, facetKeys } from "@cnibench/db";
 import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { SearchParams } from "nuqs/server";
+import type { Nullable, SearchParams } from "nuqs/server";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
-import { ChartControls } from "./controls";
+import { ChartControls, type Choice, type Control } from "./controls";
 import { chartsHref, loadChartParams, parseWhere, type View, views } from "./params";
 
 export const metadata: Metadata = { title: "Charts" };
@@ -24,6 +24,60 @@ const xParams = ["services", "qps", "concurrency", "streams", "pods"];
 const xWords: Record<string, string> = { services: "Services", qps: "target QPS", pods: "pods" };
 
 type LinkRef = { label: string; href: string };
+type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
+
+/** The current view's controls, each choice with the address that shows it. */
+function controlsOf(params: ChartParams): Control[] {
+  const choice = (value: string, label: string, change: Partial<Nullable<ChartParams>>): Choice => ({
+    value,
+    label,
+    href: chartsHref("/charts", { ...params, ...change }),
+  });
+  if (params.view === "latency") {
+    const percentiles = ["p50", "p90", "p99"] as const;
+    return [
+      {
+        kind: "toggle",
+        label: "Percentile",
+        value: params.percentile,
+        choices: percentiles.map((p) => choice(p, p, { percentile: p })),
+      },
+    ];
+  }
+  if (params.view !== "crossover") return [];
+  return [
+    {
+      kind: "select",
+      label: "Metric",
+      value: params.metric,
+      // Conditions on params belong to a metric: back to the default for RPS, none for the others.
+      choices: metricCatalogue.map((m) =>
+        choice(m.key, `${m.label} (${m.unit})`, { metric: m.key, where: m.key === "http.rps" ? null : [] }),
+      ),
+    },
+    {
+      kind: "select",
+      label: "against",
+      value: params.x,
+      choices: (xParams.includes(params.x) ? xParams : [params.x, ...xParams]).map((x) => choice(x, x, { x })),
+    },
+    {
+      kind: "toggle",
+      label: "Values",
+      value: params.y,
+      choices: [
+        choice("absolute", "absolute", { y: "absolute" }),
+        choice("degradation", "degradation %", { y: "degradation" }),
+      ],
+    },
+    {
+      kind: "toggle",
+      label: "x axis",
+      value: params.scale,
+      choices: [choice("linear", "linear", { scale: "linear" }), choice("log", "log", { scale: "log" })],
+    },
+  ];
+}
 
 export default async function ChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadChartParams(searchParams);
@@ -66,11 +120,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           ))}
         </ul>
       </nav>
-      <ChartControls
-        view={params.view}
-        metrics={metricCatalogue.map((m) => ({ key: m.key, label: `${m.label} (${m.unit})` }))}
-        xParams={xParams.includes(params.x) ? xParams : [params.x, ...xParams]}
-      />
+      <ChartControls controls={controlsOf(params)} />
       {params.view === "crossover" ? (
         <Crossover params={params} scope={scope} linksOf={linksOf} />
       ) : (
@@ -124,6 +174,15 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         ) : (
           <p>No line overtakes another within the measured range.</p>
         )}
+        {data.hiddenLines > 0 ? (
+          <p role="note" className="text-amber-800 dark:text-amber-300">
+            Showing the first {data.series.length} lines; {data.hiddenLines} more match. Narrow the scenarios in{" "}
+            <Link className="underline" href={exploreHref("/", props.params)}>
+              Explore
+            </Link>{" "}
+            to see them.
+          </p>
+        ) : null}
         {data.undecided.map((s) => (
           <p key={s} className="text-amber-800 dark:text-amber-300">
             {s}.

@@ -2,6 +2,7 @@ import { formatFigure, guideNeedLabels, providerName } from "@cnibench/analysis"
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { webEnv } from "~/env";
 import type { GuideOutput } from "~/server/routers/guide.types";
@@ -64,7 +65,9 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
           the documentation behind every reason. Figures are compared only within one cloud and instance type.
         </p>
       </header>
-      <GuideForm key={guideHref("", params)} clouds={clouds} skus={skus} />
+      <NuqsAdapter>
+        <GuideForm key={guideHref("", params)} clouds={clouds} skus={skus} />
+      </NuqsAdapter>
 
       <section aria-labelledby="answer" className="space-y-3">
         <div>

@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+
+/** A point of the chart, in its pixels, and the chart's width. */
+export type TooltipAt = { x: number; y: number; width: number };
+
+/**
+ * A tooltip beside a point, on the side with more room, in HTML over the chart (ChartFrame's chart
+ * box is its positioned parent), so the SVG does not clip it and exports never contain it.
+ * Hand-made rather than Recharts' Tooltip, which weighs about 7 kB gzipped on every chart page.
+ */
+export function TooltipBox(props: { at: TooltipAt; children: ReactNode }) {
+  const { x, y, width } = props.at;
+  const left = x > width / 2;
+  return (
+    <div
+      className="pointer-events-none absolute top-0 left-0 z-10 w-max rounded border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      style={{
+        maxWidth: (left ? x : width - x) - 10,
+        transform: `translate(${left ? `calc(${x - 10}px - 100%)` : `${x + 10}px`}, ${y + 10}px)`,
+      }}
+    >
+      {props.children}
+    </div>
+  );
+}

@@ -195,7 +195,6 @@ export function crossoverOf(
 ): CrossoverData {
   const def = findMetric(query.metric);
   const better = resolveBetter(query.metric, def?.better);
-  const labels = seriesLabels(scenarios);
   const selected = figures.filter(
     (f) =>
       f.metric === query.metric &&
@@ -217,7 +216,11 @@ export function crossoverOf(
   const candidates = [...groups.entries()]
     .filter(([, g]) => g.figures.length >= 2)
     .sort(([, a], [, b]) => (order.get(a.scenarioId) ?? 0) - (order.get(b.scenarioId) ?? 0));
-  const lines = candidates.slice(0, maxLines).map(([id, g]) => {
+  const shown = candidates.slice(0, maxLines);
+  // Legend labels tell apart the drawn lines' scenarios, not every scenario in scope.
+  const drawnScenarios = new Set(shown.map(([, g]) => g.scenarioId));
+  const labels = seriesLabels(scenarios.filter((s) => drawnScenarios.has(s.id)));
+  const lines = shown.map(([id, g]) => {
     const base = labels.get(g.scenarioId) ?? g.scenarioId;
     const label = (perScenario.get(g.scenarioId) ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
     const figs = [...g.figures].sort((a, b) => Number(a.params[query.x]) - Number(b.params[query.x]));

@@ -9,6 +9,9 @@ const config: NextConfig = {
   // Container images (apps/web/Dockerfile) ship .next/standalone: the server and only the files it needs.
   // `next start`, which `npm start` runs, still serves this build (it warns that standalone exists).
   output: "standalone",
+  // Bundles dropped on a workspace page travel in a server action: allow the upload's own limit
+  // (10 MiB, checked again by the workspaces.upload input) instead of the 1 MB default.
+  experimental: { serverActions: { bodySizeLimit: "11mb" } },
 };
 
 export default config;

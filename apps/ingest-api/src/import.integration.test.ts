@@ -375,7 +375,18 @@ it("documents POST /v1/import in the OpenAPI document", async () => {
     components: { schemas: Json };
   };
   const post = doc.paths["/v1/import"]?.post;
-  expect(Object.keys(post?.responses ?? {}).sort()).toEqual(["200", "201", "400", "401", "413", "415", "422", "503"]);
+  expect(Object.keys(post?.responses ?? {}).sort()).toEqual([
+    "200",
+    "201",
+    "400",
+    "401",
+    "403",
+    "413",
+    "415",
+    "422",
+    "429",
+    "503",
+  ]);
   expect(post?.parameters.map((p) => p.name)).toEqual(
     expect.arrayContaining([
       "format",

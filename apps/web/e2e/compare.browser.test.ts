@@ -43,7 +43,8 @@ describe("compare and share", () => {
     await page.waitForURL(/\/d\/[\w-]+$/);
     const permalink = page.url();
     const pinned = await tableText(page);
-    expect(await page.title()).toBe("Cilium Overlay vs kube-proxy iptables · cnibench");
+    // Metadata streams in after the page's shell on a client-side navigation.
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe("Cilium Overlay vs kube-proxy iptables · cnibench");
 
     const fresh = await browser().newContext({ viewport: { width: 390, height: 900 } });
     const other = await fresh.newPage();

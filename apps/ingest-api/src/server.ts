@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type Db, databaseReady } from "@cnibench/db";
+import { type Db, databaseReady, isDatabaseOutage } from "@cnibench/db";
 import { type ArchiveLimits, defaultArchiveLimits } from "@cnibench/importers";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
@@ -68,7 +68,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       return sendError(req, reply, error.statusCode, "bad_request", error.message);
     }
     // Anything unexpected while PostgreSQL is away is an outage, not a bug: ask the caller to retry.
-    if (!(await databaseReady(db))) {
+    if (isDatabaseOutage(error) || !(await databaseReady(db))) {
       req.log.warn({ err: error }, "database unreachable");
       reply.header("retry-after", "5");
       return sendError(

@@ -11,6 +11,19 @@ const readPool = Symbol.for("cnibench.readPool");
 type WithPool = Db & { [readPool]?: pg.Pool };
 
 /**
+ * A connection whose "error" event always has a listener. When the server ends a connection that is
+ * checked out but idle between queries (PostgreSQL shutting down during an upload's transaction),
+ * pg emits "error" on it; with no listener that crashed the whole process (npm run test:load). The
+ * query in progress, or the next one, still fails with the error.
+ */
+class ListenedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", () => {});
+  }
+}
+
+/**
  * A Prisma client over node-postgres (driver adapter: no native query engine to download), and
  * beside it a plain node-postgres pool for the views' read queries (see `readRows`).
  */
@@ -20,6 +33,7 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     max: options.maxConnections ?? 10,
     // Fail fast when the database is down, so callers can answer 503 instead of hanging.
     connectionTimeoutMillis: 5_000,
+    Client: ListenedClient,
   };
   const db = new PrismaClient({ adapter: new PrismaPg(settings) });
   const pool = new pg.Pool({ ...settings, allowExitOnIdle: true });

@@ -9,3 +9,30 @@ export async function databaseReady(db: Db): Promise<boolean> {
     return false;
   }
 }
+
+// What an error looks like when the database, not the request, is the problem: PostgreSQL shutting
+// down or starting (57P01–57P03), connection failures (class 08), no connection to be had, and how
+// Prisma and pg report a connection that went away mid-transaction.
+const outageCodes = /^(57P0[123]|08\d{3}|53300|P1001|P1002|P1008|P1017|P2024|P2028)$/;
+const outageWords =
+  /connection terminated|terminating connection|ECONNREFUSED|ECONNRESET|EPIPE|timeout exceeded when trying to connect|database system is (shutting down|starting up|in recovery mode)|transaction already closed|ConnectionClosed|DatabaseNotReachable|Connection is closed/i;
+
+/**
+ * True when an error says the database is unreachable or went away, judged from the error itself
+ * (its causes included): a probe afterwards can race a server that is still closing connections.
+ */
+export function isDatabaseOutage(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number): boolean => {
+    if (!e || typeof e !== "object" || seen.has(e) || depth > 6) return false;
+    seen.add(e);
+    const { code, message, cause, meta } = e as { code?: unknown; message?: unknown; cause?: unknown; meta?: unknown };
+    if (typeof code === "string" && outageCodes.test(code)) return true;
+    if (typeof message === "string" && outageWords.test(message)) return true;
+    const kind = (e as { kind?: unknown }).kind;
+    if (typeof kind === "string" && outageWords.test(kind)) return true;
+    const nested = meta && typeof meta === "object" ? Object.values(meta) : [];
+    return [cause, ...nested].some((c) => visit(c, depth + 1));
+  };
+  return visit(error, 0);
+}

@@ -43,7 +43,7 @@ export {
   keyFigureKeys,
   keyFigures,
 } from "./explore.ts";
-export { databaseReady } from "./health.ts";
+export { databaseReady, isDatabaseOutage } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";

@@ -194,14 +194,39 @@ export function cleanDerived(derived: EnvironmentFields): EnvironmentFields {
 export function matchesFile(pattern: string, file: string): boolean {
   const normalised = file.replaceAll("\\", "/");
   if (pattern.includes("*")) {
-    const regex = new RegExp(`(^|/)${pattern.split("*").map(escapeRegex).join("[^/]*")}$`);
-    return regex.test(normalised);
+    // `*` stays within one path segment, so the pattern matches the file's last segments one by one.
+    // (It was a regular expression of `[^/]*` per star: "*****a" took seconds against a long name.)
+    const wanted = pattern.split("/");
+    const parts = normalised.split("/");
+    if (wanted.length > parts.length) return false;
+    const tail = parts.slice(parts.length - wanted.length);
+    return wanted.every((segment, i) => globSegment(segment, tail[i]!));
   }
   return normalised === pattern || normalised.endsWith(`/${pattern}`);
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+/** Wildcard match of one segment, `*` for any run of characters: greedy with one backtrack point, O(n·m). */
+function globSegment(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
 }
 
 /**

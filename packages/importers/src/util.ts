@@ -26,9 +26,14 @@ export function at(value: unknown, path: string): unknown {
 }
 
 export function finite(value: unknown): number | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value)) return Number(value);
-  return undefined;
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(value)
+        ? Number(value)
+        : undefined;
+  // "1e400" and a 400-digit string are numerals too, but Infinity is no figure.
+  return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
 /** A number that must be there: names the JSON path when it is not. */
@@ -52,9 +57,15 @@ export function percentileName(percentile: number): string {
   return `p${Number(percentile.toPrecision(6))}`;
 }
 
-/** Epoch seconds to an ISO instant the contract accepts. */
-export function isoFromEpochSeconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.000Z$/, "Z");
+/**
+ * Epoch seconds to an ISO instant the contract accepts; undefined outside years 1–9999 (toISOString
+ * threw a RangeError beyond Date's range, and the contract takes four-digit years only).
+ */
+export function isoFromEpochSeconds(seconds: number): string | undefined {
+  const date = new Date(seconds * 1000);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1 && year <= 9999)) return undefined;
+  return date.toISOString().replace(/\.000Z$/, "Z");
 }
 
 export function basename(path: string): string {

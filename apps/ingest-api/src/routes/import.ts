@@ -23,6 +23,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
 import { type PreparedBundle, prepareBundle, storeBundlesAtomically } from "../store-import.ts";
+import { unstorableFigures, unstorableValues } from "./storable.ts";
 
 export type ImportRouteOptions = PublicUrls & { db: Db; importLimits: ArchiveLimits };
 
@@ -96,13 +97,17 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
 
     const prepared: (PreparedBundle & { file: string; format: string })[] = [];
     for (const b of bundles) {
-      const result = prepareBundle(b.bundle, uploader);
-      if (!result.ok) {
+      // Checked before prepareBundle, whose JSON.stringify and hash recurse (./storable.ts).
+      const unstorable = unstorableValues(b.bundle);
+      const result =
+        unstorable.length > 0 ? { ok: false as const, issues: unstorable } : prepareBundle(b.bundle, uploader);
+      const issues = result.ok ? unstorableFigures(result.prepared.input.bundle) : result.issues;
+      if (!result.ok || issues.length > 0) {
         const report = files.find((f) => b.file.startsWith(f.file));
         if (report)
           Object.assign(report, {
             status: "failed",
-            issues: result.issues,
+            issues,
             error: "the built bundle breaks the contract",
           });
         return importFailed(

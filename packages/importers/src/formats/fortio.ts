@@ -67,11 +67,13 @@ export function parseFortioText(text: string): ParsedRun {
   if (!looksLikeFortioText(text))
     throw new ImportError('not fortio text output: no "All done … calls" and "# target" lines');
   const started = /^Starting at (\S+) qps with (\d+) thread/m.exec(text);
-  const ended = /^Ended after [^:]+: \d+ calls\. qps=([\d.eE+-]+)/m.exec(text);
-  const allDone = /^All done \d+ calls .*?([\d.]+) qps\s*$/m.exec(text);
+  // Linear on hostile text: [^:\n] stops at the line's end, the look-behind starts a number only once
+  // per run of digits, and [^\S\n] never spans lines (\s and .*?[\d.]+ made these O(n²)).
+  const ended = /^Ended after [^:\n]+: \d+ calls\. qps=([\d.eE+-]+)/m.exec(text);
+  const allDone = /^All done \d+ calls .*?(?<![\d.])([\d.]+) qps[^\S\n]*$/m.exec(text);
   const actual = finite(ended?.[1] ?? allDone?.[1]);
   if (actual === undefined) throw new ImportError('fortio text: no "qps=" in the "Ended after" or "All done" line');
-  const command = /^\$?\s*(fortio load\b.*)$/m.exec(text)?.[1];
+  const command = /^\$?[^\S\n]*(fortio load\b.*)$/m.exec(text)?.[1];
   const base: Params = {};
   if (command) base.connection = /-keepalive[= ]false/.test(command) ? "short" : "keepalive";
   const threads = finite(started?.[2]);

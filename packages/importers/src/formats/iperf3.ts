@@ -105,11 +105,17 @@ export function iperf3FromJson(doc: unknown, extraParams: Params = {}): ParsedRu
 
   const version = String(at(d, "start.version") ?? "").replace(/^iperf\s+/, "");
   const timesecs = finite(at(d, "start.timestamp.timesecs"));
+  const runAt = timesecs === undefined ? undefined : isoFromEpochSeconds(timesecs);
+  if (timesecs !== undefined && runAt === undefined) {
+    skipped.push(
+      `start.timestamp.timesecs ${timesecs} is not a time between years 1 and 9999, so the run time is not known`,
+    );
+  }
   return {
     results,
     derived: { kernel: kernelFromUname(at(d, "start.system_info")) },
     collector: { name: "iperf3", ...(version ? { version } : {}) },
-    ...(timesecs !== undefined ? { runAt: isoFromEpochSeconds(timesecs) } : {}),
+    ...(runAt !== undefined ? { runAt } : {}),
     skipped,
   };
 }

@@ -10,12 +10,14 @@ import { parse as parseYaml } from "yaml";
 import { ImportError, type Params, type ParsedRun, type Result } from "../types.ts";
 import { at, finite, isObject, type Json } from "../util.ts";
 
+// Line-anchored patterns use [^\S\n] (blanks other than a newline), never \s: a \s* after ^ spans
+// blank lines, so each of n blank lines rescanned all that follow: O(n²), hours for a 5 MiB upload.
 export function looksLikeKnbText(text: string): boolean {
-  return /^\s*Generator\s*:\s*knb\s*$/m.test(text);
+  return /^[^\S\n]*Generator[^\S\n]*:[^\S\n]*knb[^\S\n]*$/m.test(text);
 }
 
 export function looksLikeKnbDocument(text: string): boolean {
-  return /"generator"\s*:\s*"knb"/.test(text) || /^\s+generator:\s*"?knb"?\s*$/m.test(text);
+  return /"generator"\s*:\s*"knb"/.test(text) || /^[^\S\n]+generator:[^\S\n]*"?knb"?[^\S\n]*$/m.test(text);
 }
 
 const sections = [
@@ -31,6 +33,8 @@ export function repairKnbJson(text: string): { text: string; repaired: boolean }
   const repaired = text.replace(/:\s*(?=[,}\]])/g, ": null").replace(/,(\s*[}\]])/g, "$1");
   return { text: repaired, repaired: repaired !== text };
 }
+
+const MAX_YAML_CHARS = 64 * 1024;
 
 export function parseKnbDocument(text: string): ParsedRun {
   const trimmed = text.trimStart();
@@ -51,8 +55,16 @@ export function parseKnbDocument(text: string): ParsedRun {
       }
     }
   } else {
+    // The yaml parser takes seconds per MiB of hostile input (flow collections, blank lines) and
+    // blocks the server meanwhile; knb's YAML report is a few KiB.
+    if (text.length > MAX_YAML_CHARS) {
+      throw new ImportError(
+        `knb YAML of ${text.length} characters: a knb report is a few KiB, at most ${MAX_YAML_CHARS}`,
+      );
+    }
     try {
-      doc = parseYaml(text);
+      // Warnings (unknown tags, directives) would go to process warnings for every odd upload.
+      doc = parseYaml(text, { logLevel: "error" });
     } catch (error) {
       throw new ImportError(`knb YAML is malformed: ${(error as Error).message}`);
     }
@@ -149,7 +161,8 @@ function isoFromKnbDate(date: string): string | undefined {
 /** The text report: reads it into the JSON tree, then maps it like the JSON. */
 export function parseKnbText(text: string): ParsedRun {
   if (!looksLikeKnbText(text)) throw new ImportError('not a knb text report: no "Generator : knb" line');
-  const meta = (label: string) => new RegExp(`^\\s*${label}\\s*:\\s*(.*)$`, "m").exec(text)?.[1]?.trim() ?? "";
+  const meta = (label: string) =>
+    new RegExp(`^[^\\S\\n]*${label}[^\\S\\n]*:[^\\S\\n]*(.*)$`, "m").exec(text)?.[1]?.trim() ?? "";
   const doc: Json = {
     metadata: {
       name: meta("Name"),

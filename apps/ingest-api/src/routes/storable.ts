@@ -1,0 +1,95 @@
+/**
+ * What the contract lets through but PostgreSQL cannot keep, checked before storing so that such an
+ * upload is a 422 naming the place rather than a 500 from the database or a stack overflow while
+ * hashing. Found by the hostile-input tests (nasty.integration.test.ts, fuzz.integration.test.ts):
+ *
+ * - U+0000 in a string or key: PostgreSQL's text and jsonb refuse it (22021, 22P05);
+ * - an unpaired UTF-16 surrogate ("\ud800"): jsonb refuses it (22P02), text would silently change it;
+ * - nesting deeper than MAX_DEPTH: the canonical JSON behind the content hash recurses once per level;
+ * - 1e400 (JSON.parse gives Infinity) in a field the contract does not check: the hash refuses it;
+ * - figures that overflow to ±Infinity once converted to the catalogue unit (1e308 Tbit/s);
+ * - integral figures from 2^53 to 1e21, which the measurement insert cannot serialise (see below);
+ * - dates before year 1: PostgreSQL has no year 0.
+ *
+ * TODO(packages/schema): these belong in parseBundle, so that ingestBundle's other callers (the web
+ * app's upload, the demo data) refuse them too; until then both upload routes check here.
+ */
+import { type BundleIssue, formatPath, type NormalisedBundle } from "@cnibench/schema";
+
+/** Far above any bundle's real nesting (results → result → params is 4), far below the stack's limit. */
+export const MAX_DEPTH = 100;
+/** Enough to say what is wrong without echoing a hostile document back in full. */
+const MAX_ISSUES = 20;
+
+const unpairedSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorableText = (text: string) => text.includes("\u0000") || unpairedSurrogate.test(text);
+
+type Node = { value: unknown; key: PropertyKey | undefined; parent: Node | undefined; depth: number };
+
+/** Strings, keys and nesting of a parsed JSON document; iterative, so any depth is safe to walk. */
+export function unstorableValues(document: unknown): BundleIssue[] {
+  const issues: BundleIssue[] = [];
+  // Paths are rebuilt from parent links only for the (rare) nodes with an issue.
+  const pathOf = (node: Node, key?: PropertyKey) => {
+    const path: PropertyKey[] = key === undefined ? [] : [key];
+    for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) path.unshift(n.key);
+    return formatPath(path);
+  };
+  const stack: Node[] = [{ value: document, key: undefined, parent: undefined, depth: 0 }];
+  while (stack.length > 0 && issues.length < MAX_ISSUES) {
+    const node = stack.pop()!;
+    const { value } = node;
+    if (typeof value === "string") {
+      if (unstorableText(value)) issues.push({ path: pathOf(node), message: textMessage });
+      continue;
+    }
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      issues.push({ path: pathOf(node), message: "is beyond the range of a number (1e400 reads as Infinity)" });
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (node.depth >= MAX_DEPTH) {
+      issues.push({ path: pathOf(node), message: `nests deeper than ${MAX_DEPTH} levels` });
+      continue;
+    }
+    const entries: Iterable<[PropertyKey, unknown]> = Array.isArray(value) ? value.entries() : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (typeof key === "string" && unstorableText(key)) {
+        issues.push({ path: pathOf(node, key), message: `the key ${textMessage}` });
+      }
+      stack.push({ value: child, key, parent: node, depth: node.depth + 1 });
+    }
+  }
+  return issues.slice(0, MAX_ISSUES);
+}
+
+const textMessage = "contains U+0000 or an unpaired UTF-16 surrogate, which cannot be stored";
+
+/** Figures and dates of a normalised bundle that PostgreSQL's float8 and timestamp cannot hold. */
+export function unstorableFigures(bundle: NormalisedBundle): BundleIssue[] {
+  const issues: BundleIssue[] = [];
+  if (bundle.runAt && !(bundle.runAt.getUTCFullYear() >= 1)) {
+    issues.push({ path: "runAt", message: "must be in year 1 or later" });
+  }
+  const check = (m: NormalisedBundle["measurements"][number], field: string, figure: number | null, column = true) => {
+    if (figure === null || issues.length >= MAX_ISSUES) return;
+    let message: string;
+    if (!Number.isFinite(figure)) message = `is out of range once converted to ${m.unit} (from ${m.publishedUnit})`;
+    else if (column && Number.isInteger(figure) && Math.abs(figure) >= 2 ** 53 && Math.abs(figure) < 1e21) {
+      // Prisma's raw-query serialisation refuses integers it writes without an exponent from 2^53 on
+      // ("can't be represented as a JavaScript number"). TODO(packages/db): send the float8 columns as text.
+      message = `${figure} is an integer of 2^53 or more, which cannot be stored (yet)`;
+    } else return;
+    const path = `results[${m.position}].${field}`;
+    if (!issues.some((i) => i.path === path)) issues.push({ path, message });
+  };
+  for (const m of bundle.measurements) {
+    check(m, "value", m.value);
+    check(m, "value", m.publishedValue);
+    check(m, "low", m.low);
+    check(m, "high", m.high);
+    // Samples travel as JSON text into the insert: only their range matters.
+    for (let i = 0; i < m.samples.length; i++) check(m, `samples[${i}]`, m.samples[i]!, false);
+  }
+  return issues;
+}

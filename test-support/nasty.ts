@@ -1,0 +1,889 @@
+/**
+ * A corpus of hostile inputs for the ingest API, built in code so nothing large is committed: deep
+ * nesting, oversized bodies and fields, number literals JSON cannot or can barely hold, duplicate
+ * keys, invalid UTF-8, unicode trickery, markup and SQL fragments, archive bombs, path traversal and
+ * too many archive entries. Every case names its endpoint and the answer it must get;
+ * apps/ingest-api/src/nasty.integration.test.ts sends them all. Bodies are built on demand (the
+ * archive bombs take a moment), deterministically: the same case always sends the same bytes.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync, strToU8, zipSync } from "fflate";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export type NastyCase = {
+  /** Unique, used as the test's name. */
+  name: string;
+  /** What makes it nasty and why the expected answer is right. */
+  why: string;
+  method: "POST" | "GET";
+  /** Path (and query) of the request. */
+  endpoint: `/v1/bundles${string}` | `/v1/import${string}`;
+  headers?: Record<string, string>;
+  body?: () => Uint8Array;
+  expect: {
+    status: number;
+    /** The `error` of a 4xx body. */
+    error?: string;
+    /** A path (dotted, as in "issues.0.path") of the answer and the value it must hold there. */
+    answer?: Record<string, unknown>;
+    /**
+     * Accepted uploads: paths of `GET /v1/bundles/:id` (of the first stored bundle) and the values
+     * they must hold, i.e. what was sent, byte for byte, read back from PostgreSQL.
+     */
+    echo?: Record<string, unknown>;
+  };
+};
+
+// Strings an attacker would try. They must be stored and served back as data, never interpreted.
+export const markup = {
+  script: "<script>alert(1)</script>",
+  img: "<img src=x onerror=alert(1)>",
+  svg: '"><svg onload=alert(1)>',
+} as const;
+export const sql = {
+  dropTable: `'); DROP TABLE "Bundle";--`,
+  orTrue: "%' OR 1=1 --",
+  deleteAll: `'; DELETE FROM "Measurement"; --`,
+} as const;
+export const unicode = {
+  emoji: "🏳️‍🌈 cluster 🚀👩🏽‍💻",
+  rightToLeft: "שלום مرحبا \u202Eexe.txt\u202C",
+  combining: "Z̴̡̙͊a̷̰̓l̶̢̓g̸̱̈́o̵̥͝ n̈o᷊de",
+  zeroWidth: "zero\u200Bwidth\u200C\u200Djoiner\uFEFFbom\u2060",
+  astral: "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎𠜱",
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+const encode = (text: string) => strToU8(text);
+
+/** The example bundle of README's curl command, with a collector version naming the case (own content hash). */
+export function exampleFor(caseName: string): Record<string, unknown> & { results: Record<string, unknown>[] } {
+  const bundle = JSON.parse(readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
+  return { ...bundle, collector: { name: "nasty-corpus", version: caseName } };
+}
+
+/** JSON text of a value, with `"@@"` markers replaced by raw JSON text (literals JSON.stringify cannot write). */
+function jsonWith(value: unknown, ...raw: string[]): string {
+  let text = JSON.stringify(value);
+  for (const r of raw) text = text.replace('"@@"', () => r);
+  return text;
+}
+
+const nestedArrays = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+
+export function iperf3Fixture(): Uint8Array {
+  return new Uint8Array(
+    readFileSync(
+      path.join(repoRoot, "packages/importers/fixtures/real/iperf3/iperf3_tcp_1stream_k8s_pod_cloudpilot.json"),
+    ),
+  );
+}
+
+/** Environment of an import as query parameters (values percent-encoded). */
+export function environmentQuery(fields: Record<string, string | string[]>): string {
+  const base: Record<string, string | string[]> = {
+    cluster: "lab",
+    provider: "on-prem",
+    sku: "r6i.2xlarge",
+    kernel: "6.1.0",
+    cni: "cilium",
+    mode: "native",
+    ...fields,
+  };
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(base)) for (const v of [value].flat()) query.append(key, v);
+  return query.toString();
+}
+
+export type TarEntry = {
+  name: string;
+  bytes?: Uint8Array;
+  /** Type flag: "0" file (default), "5" directory, "L" GNU long name, "x" pax header… */
+  type?: string;
+  /** ustar prefix field, joined to the name with "/". */
+  prefix?: string;
+  /** Raw text of the size field, when it should lie (default: the octal length of bytes). */
+  size?: string;
+};
+
+/** One 512-byte ustar header with a correct checksum, whatever its fields say. */
+export function tarHeader(entry: TarEntry): Uint8Array {
+  const header = new Uint8Array(512);
+  const put = (offset: number, length: number, text: string) => header.set(encode(text).subarray(0, length), offset);
+  put(0, 100, entry.name);
+  put(100, 8, "0000644\0");
+  put(108, 8, "0000000\0");
+  put(116, 8, "0000000\0");
+  put(124, 12, entry.size ?? `${(entry.bytes?.length ?? 0).toString(8).padStart(11, "0")}\0`);
+  put(136, 12, "00000000000\0");
+  put(156, 1, entry.type ?? "0");
+  put(257, 8, "ustar\u000000");
+  if (entry.prefix) put(345, 155, entry.prefix);
+  header.fill(0x20, 148, 156);
+  const sum = header.reduce((a, b) => a + b, 0);
+  put(148, 8, `${sum.toString(8).padStart(6, "0")}\0 `);
+  return header;
+}
+
+/** A tar archive (ustar) of the entries, each padded to 512 bytes, closed by two empty blocks. */
+export function tar(entries: TarEntry[]): Uint8Array {
+  const blocks: Uint8Array[] = [];
+  for (const entry of entries) {
+    blocks.push(tarHeader(entry));
+    const bytes = entry.bytes ?? new Uint8Array(0);
+    const padded = new Uint8Array(Math.ceil(bytes.length / 512) * 512);
+    padded.set(bytes);
+    blocks.push(padded);
+  }
+  blocks.push(new Uint8Array(1024));
+  return concat(blocks);
+}
+
+export function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+const MiB = 1024 * 1024;
+let zeroBlockCache: { gzip: Uint8Array; deflated: Uint8Array; crc: number; size: number } | undefined;
+
+/** 8 MiB of zeros, gzipped once (~8 KiB): the brick of every bomb below. */
+function zeroBlock() {
+  if (!zeroBlockCache) {
+    const size = 8 * MiB;
+    const gzip = gzipSync(new Uint8Array(size), { level: 9 });
+    // fflate writes a 10-byte gzip header (no name) and a trailer of CRC-32 and length.
+    const trailer = new DataView(gzip.buffer, gzip.byteOffset + gzip.length - 8, 8);
+    zeroBlockCache = { gzip, deflated: gzip.subarray(10, gzip.length - 8), crc: trailer.getUint32(0, true), size };
+  }
+  return zeroBlockCache;
+}
+
+/** Concatenated gzip members of zeros: gunzip reads them as one stream of `blocks` × 8 MiB. */
+export function gzipOfZeros(blocks: number): Uint8Array {
+  return concat(Array.from({ length: blocks }, () => zeroBlock().gzip));
+}
+
+/**
+ * One gzip member inflating to `length` zeros (rounded up to 1 + 258·k), written bit by bit in
+ * milliseconds: a fixed-Huffman block of one literal 0 and then "copy 258 bytes from 1 back", 13 bits
+ * each. The trailer's CRC is left 0: every reader is stopped by its budget long before reaching it.
+ */
+export function gzipOfZerosOneMember(length: number): Uint8Array {
+  const copies = Math.ceil((length - 1) / 258);
+  const out = new Uint8Array(10 + Math.ceil((3 + 8 + copies * 13 + 7) / 8) + 8);
+  out.set([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+  let bit = 10 * 8;
+  const bits = (value: number, n: number) => {
+    for (let i = 0; i < n; i++, bit++) if ((value >> i) & 1) out[bit >> 3]! |= 1 << (bit & 7);
+  };
+  // Huffman codes go most significant bit first.
+  const code = (value: number, n: number) => {
+    for (let i = n - 1; i >= 0; i--, bit++) if ((value >> i) & 1) out[bit >> 3]! |= 1 << (bit & 7);
+  };
+  bits(1, 1); // last block
+  bits(1, 2); // fixed Huffman codes
+  code(0x30, 8); // literal 0
+  for (let i = 0; i < copies; i++) {
+    code(0xc5, 8); // length 258 (code 285)
+    code(0, 5); // distance 1
+  }
+  code(0, 7); // end of block
+  const trailer = new DataView(out.buffer, out.length - 8);
+  trailer.setUint32(4, (1 + copies * 258) % 2 ** 32, true);
+  return out;
+}
+
+/**
+ * A zip of `entries` deflated entries of 8 MiB of zeros each, written by hand so the same compressed
+ * block serves every entry; `declaredSize` makes the headers lie about the unpacked size.
+ */
+export function zipOfZeros(entries: number, declaredSize?: number): Uint8Array {
+  const { deflated, crc, size } = zeroBlock();
+  const locals: Uint8Array[] = [];
+  const centrals: Uint8Array[] = [];
+  let offset = 0;
+  for (let i = 0; i < entries; i++) {
+    const name = encode(`zeros-${i}.txt`);
+    const local = new DataView(new ArrayBuffer(30));
+    local.setUint32(0, 0x04034b50, true);
+    local.setUint16(4, 20, true);
+    local.setUint16(8, 8, true); // deflate
+    local.setUint16(12, 0x21, true); // 1980-01-01
+    local.setUint32(14, crc, true);
+    local.setUint32(18, deflated.length, true);
+    local.setUint32(22, declaredSize ?? size, true);
+    local.setUint16(26, name.length, true);
+    const central = new DataView(new ArrayBuffer(46));
+    central.setUint32(0, 0x02014b50, true);
+    central.setUint16(4, 20, true);
+    central.setUint16(6, 20, true);
+    central.setUint16(10, 8, true);
+    central.setUint16(14, 0x21, true);
+    central.setUint32(16, crc, true);
+    central.setUint32(20, deflated.length, true);
+    central.setUint32(24, declaredSize ?? size, true);
+    central.setUint16(28, name.length, true);
+    central.setUint32(42, offset, true);
+    locals.push(new Uint8Array(local.buffer), name, deflated);
+    centrals.push(new Uint8Array(central.buffer), name);
+    offset += 30 + name.length + deflated.length;
+  }
+  const directory = concat(centrals);
+  const end = new DataView(new ArrayBuffer(22));
+  end.setUint32(0, 0x06054b50, true);
+  end.setUint16(8, entries, true);
+  end.setUint16(10, entries, true);
+  end.setUint32(12, directory.length, true);
+  end.setUint32(16, offset, true);
+  return concat([...locals, directory, new Uint8Array(end.buffer)]);
+}
+
+/** Deterministic pseudo-random bytes (xorshift32): "random" input that is the same on every run. */
+export function noise(length: number, seed = 0x9e3779b9): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The corpus
+
+const json = { "content-type": "application/json" };
+const octets = { "content-type": "application/octet-stream" };
+const zip = { "content-type": "application/zip" };
+const gzip = { "content-type": "application/gzip" };
+
+/** Upload of a bundle: the example bundle changed by `patch`, as JSON text with optional raw literals. */
+function bundleCase(
+  name: string,
+  why: string,
+  expect: NastyCase["expect"],
+  build: (bundle: ReturnType<typeof exampleFor>) => string | Uint8Array,
+): NastyCase {
+  return {
+    name,
+    why,
+    method: "POST",
+    endpoint: "/v1/bundles",
+    headers: json,
+    body: () => {
+      const text = build(exampleFor(name));
+      return typeof text === "string" ? encode(text) : text;
+    },
+    expect,
+  };
+}
+
+const refused = (status: number, error: string, answer?: Record<string, unknown>) => ({ status, error, answer });
+
+const passwd = "../../etc/passwd";
+
+/** "<length> key=value\n", the length counting the whole record, its own digits included. */
+function paxRecord(key: string, value: string): string {
+  const rest = ` ${key}=${value}\n`;
+  let length = rest.length + 1;
+  while (`${length}${rest}`.length !== length) length += 1;
+  return `${length}${rest}`;
+}
+const traversalNames = [passwd, "/etc/passwd", "C:\\x"];
+
+export const nastyCases: NastyCase[] = [
+  // --- Nesting -------------------------------------------------------------------------------
+  bundleCase(
+    "100,000 nested arrays",
+    "JSON.parse copes with the depth; the contract refuses a document that is not an object",
+    refused(422, "invalid_bundle", { "issues.0.path": "" }),
+    () => nestedArrays(100_000),
+  ),
+  bundleCase(
+    "params nesting 100,000 objects deep",
+    "params hold scalars only; the validator must not recurse to death first",
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].params.x" }),
+    (b) => jsonWith({ ...b, results: [{ ...b.results[0], params: { x: "@@" } }] }, nestedObjects(100_000)),
+  ),
+  bundleCase(
+    "an unknown top-level field nesting 100,000 arrays deep",
+    "unknown top-level fields are kept, and hashing the canonical JSON recursed once per level: a stack overflow and a 500",
+    refused(422, "invalid_bundle", { "issues.0.message": "nests deeper than 100 levels" }),
+    (b) => jsonWith({ ...b, deep: "@@" }, nestedArrays(100_000)),
+  ),
+  bundleCase(
+    "an unknown field of source nesting 5,000 objects deep",
+    "source keeps unknown fields too; 5,000 levels already overflowed the hash's recursion (a 500)",
+    refused(422, "invalid_bundle", { "issues.0.message": "nests deeper than 100 levels" }),
+    (b) => jsonWith({ ...b, source: { ...(b.source as object), extra: "@@" } }, nestedObjects(5_000)),
+  ),
+  bundleCase(
+    "an unknown field nesting 50 levels deep",
+    "reasonable nesting in a kept field is stored as it came",
+    { status: 201, echo: { [["bundle.deep", ...Array(50).fill("a")].join(".")]: 1 } },
+    (b) => jsonWith({ ...b, deep: "@@" }, nestedObjects(50)),
+  ),
+
+  // --- Size --------------------------------------------------------------------------------
+  bundleCase(
+    "a 10 MB string",
+    "above the 5 MiB default body limit (CNIBENCH_MAX_BUNDLE_BYTES): refused before parsing",
+    refused(413, "payload_too_large"),
+    (b) => JSON.stringify({ ...b, cni: { ...(b.cni as object), label: "x".repeat(10_000_000) } }),
+  ),
+  bundleCase(
+    "a 4 MB label",
+    "within the body limit, but cni.label is at most 200 characters",
+    refused(422, "invalid_bundle", { "issues.0.path": "cni.label" }),
+    (b) => JSON.stringify({ ...b, cni: { ...(b.cni as object), label: "x".repeat(4_000_000) } }),
+  ),
+  bundleCase(
+    "5,000 results",
+    "a large but valid bundle is stored whole in one statement",
+    { status: 201, answer: { measurementCount: 5000 } },
+    (b) =>
+      JSON.stringify({
+        ...b,
+        results: Array.from({ length: 5000 }, (_, i) => ({
+          metric: "http.rps",
+          unit: "req/s",
+          value: i + 0.5,
+          params: { services: i },
+        })),
+      }),
+  ),
+
+  // --- Numbers -------------------------------------------------------------------------------
+  ...["NaN", "Infinity", "-Infinity"].map((literal) =>
+    bundleCase(`a ${literal} literal`, "not JSON: a 400 saying where", refused(400, "malformed_json"), (b) =>
+      jsonWith({ ...b, results: [{ ...b.results[0], value: "@@" }] }, literal),
+    ),
+  ),
+  bundleCase(
+    "1e400 as a value",
+    "JSON.parse reads 1e400 as Infinity, which no figure may be",
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].value" }),
+    (b) => jsonWith({ ...b, results: [{ ...b.results[0], value: "@@" }] }, "1e400"),
+  ),
+  bundleCase(
+    "1e400 in an unknown top-level field",
+    "unknown fields are kept unchecked, but the canonical JSON of the content hash cannot hold Infinity (was a 500; found by fuzz.integration.test.ts)",
+    refused(422, "invalid_bundle", { "issues.0.path": "extra" }),
+    (b) => jsonWith({ ...b, extra: "@@" }, "1e400"),
+  ),
+  bundleCase(
+    "-1e400 among the samples",
+    "-Infinity in samples",
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].samples[1]" }),
+    (b) => jsonWith({ ...b, results: [{ ...b.results[0], samples: "@@" }] }, "[1,-1e400]"),
+  ),
+  bundleCase(
+    "1e308 Tbit/s",
+    "finite as sent, but the conversion to the catalogue's Gbit/s overflows to Infinity (was a 500: NULL into a NOT NULL float8)",
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].value" }),
+    (b) => JSON.stringify({ ...b, results: [{ metric: "tcp.throughput", unit: "Tbit/s", value: 1e308 }] }),
+  ),
+  bundleCase(
+    "-0 and 1e-400",
+    "-0 is a number, 1e-400 underflows to 0: both are figures",
+    { status: 201, answer: { measurementCount: 2 }, echo: { "measurements.1.publishedValue": 0 } },
+    (b) =>
+      jsonWith(
+        {
+          ...b,
+          results: [
+            { ...b.results[0], value: "@@" },
+            { ...b.results[1], value: "@@" },
+          ],
+        },
+        "-0",
+        "1e-400",
+      ),
+  ),
+  bundleCase(
+    "integers beyond 2^53 in params and samples",
+    "kept as the nearest double, like every JSON reader does; the raw text is kept verbatim",
+    {
+      status: 201,
+      echo: {
+        "measurements.0.params.services": JSON.parse("18446744073709551616"),
+        "measurements.0.samples.0": JSON.parse("123456789012345678901234567890"),
+        "bundle.results.0.samples.1": JSON.parse("9007199254740993"),
+      },
+    },
+    (b) =>
+      jsonWith(
+        { ...b, results: [{ ...b.results[0], params: { services: "@@" }, samples: ["@@", "@@"] }] },
+        "18446744073709551616",
+        "123456789012345678901234567890",
+        "9007199254740993",
+      ),
+  ),
+  bundleCase(
+    "an integer value beyond 2^53",
+    "valid, but the measurement insert cannot serialise integers from 2^53 to 1e21 (was a 500): refused, saying so",
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].value" }),
+    (b) => jsonWith({ ...b, results: [{ ...b.results[0], value: "@@" }] }, "9007199254740993"),
+  ),
+
+  // --- Keys, encodings, unicode ------------------------------------------------------------------
+  bundleCase(
+    "duplicate keys",
+    "JSON.parse keeps the last value of a repeated key; the stored bundle says the same",
+    { status: 201, echo: { "bundle.cni.label": "second", clusterName: "second-name" } },
+    (b) =>
+      jsonWith(
+        { ...b, cluster: "@@", cni: "@@" },
+        JSON.stringify(b.cluster).replace("{", '{"name":"first-name",').replace(/}$/, ',"name":"second-name"}'),
+        JSON.stringify(b.cni).replace("{", '{"label":"first",').replace(/}$/, ',"label":"second"}'),
+      ),
+  ),
+  bundleCase(
+    "invalid UTF-8 inside a string",
+    "bytes that are not UTF-8 (a lone continuation byte, an overlong form, an encoded surrogate, 0xFF) become U+FFFD",
+    {
+      status: 201,
+      echo: {
+        "bundle.cni.label": new TextDecoder().decode(
+          new Uint8Array([0x61, 0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xff, 0x62]),
+        ),
+      },
+    },
+    (b) => {
+      const [before, after] = JSON.stringify({ ...b, cni: { ...(b.cni as object), label: "@@" } }).split("@@");
+      return concat([
+        encode(before!),
+        new Uint8Array([0x61, 0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xff, 0x62]),
+        encode(after!),
+      ]);
+    },
+  ),
+  bundleCase(
+    "invalid UTF-8 between the tokens",
+    "outside a string the replacement character is not JSON",
+    refused(400, "malformed_json"),
+    (b) => concat([encode(JSON.stringify(b).slice(0, -1)), new Uint8Array([0x2c, 0xff, 0xfe]), encode("}")]),
+  ),
+  bundleCase(
+    "unicode names",
+    "emoji with ZWJ sequences, right-to-left text with an override, combining marks, zero-width characters and astral planes are names like any other",
+    {
+      status: 201,
+      echo: {
+        clusterName: unicode.emoji,
+        sourceTitle: unicode.combining,
+        "bundle.cni.label": unicode.rightToLeft,
+        "measurements.0.params.note": unicode.zeroWidth,
+        [`measurements.0.params.${unicode.astral}`]: unicode.astral,
+      },
+    },
+    (b) =>
+      JSON.stringify({
+        ...b,
+        source: { ...(b.source as object), title: unicode.combining },
+        cluster: { ...(b.cluster as object), name: unicode.emoji },
+        cni: { ...(b.cni as object), label: unicode.rightToLeft },
+        results: [{ ...b.results[0], params: { note: unicode.zeroWidth, [unicode.astral]: unicode.astral } }],
+      }),
+  ),
+  bundleCase(
+    "markup and SQL in labels, names, titles and params",
+    "stored as data and served back byte for byte; the tables are still there afterwards",
+    {
+      status: 201,
+      echo: {
+        clusterName: markup.img,
+        sourceTitle: sql.dropTable,
+        "bundle.cni.label": markup.script,
+        'bundle.cni.settings.\'; DELETE FROM "Measurement"; --': markup.svg,
+        "measurements.0.params.note": sql.orTrue,
+        [`measurements.0.params.${markup.script}`]: sql.dropTable,
+      },
+    },
+    (b) =>
+      JSON.stringify({
+        ...b,
+        source: { ...(b.source as object), title: sql.dropTable },
+        cluster: { ...(b.cluster as object), name: markup.img },
+        cni: { ...(b.cni as object), label: markup.script, settings: { [sql.deleteAll]: markup.svg } },
+        results: [{ ...b.results[0], params: { note: sql.orTrue, [markup.script]: sql.dropTable } }],
+      }),
+  ),
+  bundleCase(
+    "markup and SQL as vocabulary slugs",
+    "an unknown provider or CNI is accepted with a warning that quotes it: as text",
+    { status: 201, echo: { "bundle.cluster.provider": sql.orTrue, "bundle.cni.name": markup.script } },
+    (b) =>
+      JSON.stringify({
+        ...b,
+        cluster: { ...(b.cluster as object), provider: sql.orTrue },
+        cni: { ...(b.cni as object), name: markup.script },
+      }),
+  ),
+  bundleCase(
+    "U+0000 in cluster.name",
+    'valid JSON ("\\u0000") the contract accepted, but PostgreSQL text cannot hold it (was a 500)',
+    refused(422, "invalid_bundle", { "issues.0.path": "cluster.name" }),
+    (b) => JSON.stringify({ ...b, cluster: { ...(b.cluster as object), name: "tke\u0000c" } }),
+  ),
+  bundleCase(
+    "U+0000 in a params key",
+    "jsonb cannot hold it either (was a 500)",
+    refused(422, "invalid_bundle", { "issues.0.path": 'results[0].params["a\\u0000b"]' }),
+    (b) => JSON.stringify({ ...b, results: [{ ...b.results[0], params: { "a\u0000b": 1 } }] }),
+  ),
+  bundleCase(
+    "an unpaired surrogate in a params value",
+    '"\\ud800" is valid JSON text but not Unicode; jsonb refuses it (was a 500)',
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].params.note" }),
+    (b) => jsonWith({ ...b, results: [{ ...b.results[0], params: { note: "@@" } }] }, '"a\\ud800b"'),
+  ),
+  bundleCase(
+    "runAt in year 0",
+    "a valid ISO date, but PostgreSQL has no year 0 (was a 500)",
+    refused(422, "invalid_bundle", { "issues.0.path": "runAt" }),
+    (b) => JSON.stringify({ ...b, runAt: "0000-01-01" }),
+  ),
+
+  // --- Not a bundle, or not JSON -------------------------------------------------------------------
+  bundleCase("null", "JSON, but not an object", refused(422, "invalid_bundle"), () => "null"),
+  bundleCase("a JSON string", "JSON, but not an object", refused(422, "invalid_bundle"), () => '"cnibench/bundle@1"'),
+  bundleCase("whitespace only", "no JSON at all", refused(400, "malformed_json"), () => " \n\t "),
+  ...[
+    ["text/plain", "cnibench"],
+    ["application/x-www-form-urlencoded", "schema=cnibench%2Fbundle%401"],
+    ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="f"\r\n\r\n{}\r\n--x--\r\n'],
+    ["text/html", markup.script],
+  ].map(
+    ([type, body]): NastyCase => ({
+      name: `Content-Type ${type!.split(";")[0]}`,
+      why: "only application/json is a bundle",
+      method: "POST",
+      endpoint: "/v1/bundles",
+      headers: { "content-type": type! },
+      body: () => encode(body!),
+      expect: refused(415, "unsupported_media_type"),
+    }),
+  ),
+
+  // --- Reads with hostile parameters -----------------------------------------------------------------
+  ...[
+    ["scenario", sql.dropTable],
+    ["metric", sql.orTrue],
+  ].map(
+    ([key, value]): NastyCase => ({
+      name: `GET /v1/bundles?${key}=<SQL>`,
+      why: "query parameters are bound, not spliced into SQL: nothing matches",
+      method: "GET",
+      endpoint: `/v1/bundles?${new URLSearchParams({ [key!]: value! })}`,
+      expect: { status: 200, answer: { total: 0 } },
+    }),
+  ),
+  {
+    name: "GET /v1/bundles/<SQL>",
+    why: "an id is a value, not SQL",
+    method: "GET",
+    endpoint: `/v1/bundles/${encodeURIComponent(sql.dropTable)}`,
+    expect: refused(404, "not_found"),
+  },
+
+  // --- Archives: bombs ---------------------------------------------------------------------------
+  {
+    name: "zip bomb: 64 entries of 8 MiB of zeros",
+    why: "512 MiB unpacked from ~520 KiB, beyond CNIBENCH_IMPORT_MAX_UNPACKED_BYTES (100 MiB): refused from the declared sizes, before inflating",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: zip,
+    body: () => zipOfZeros(64),
+    expect: refused(413, "archive_too_large"),
+  },
+  {
+    name: "zip bomb whose headers understate the sizes",
+    why: "the entries claim 16 bytes each: inflating stops as soon as one passes that, refusing the archive (it used to inflate all 512 MiB, seconds of CPU, and keep 16 bytes)",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: zip,
+    body: () => zipOfZeros(64, 16),
+    expect: refused(422, "import_failed"),
+  },
+  {
+    name: "gzip bomb: 256 MiB of zeros",
+    why: "gzip declares nothing reliable: the unpacked bytes are counted while inflating",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: gzip,
+    body: () => gzipOfZeros(32),
+    expect: refused(413, "archive_too_large"),
+  },
+  {
+    name: "gzip bomb in one member: 512 MiB of zeros",
+    why: "one deflate stream of 3.4 MB: it used to be inflated whole (512 MiB in memory at once) before the budget looked",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: gzip,
+    body: () => gzipOfZerosOneMember(512 * MiB),
+    expect: refused(413, "archive_too_large"),
+  },
+  {
+    name: "tar.gz bomb: one entry of 256 MiB of zeros",
+    why: "the tar inside the gzip is never held whole: counting stops it",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: gzip,
+    body: () =>
+      concat([
+        gzipSync(tarHeader({ name: "results/iperf3.json", size: `${(256 * MiB).toString(8).padStart(11, "0")}\0` })),
+        gzipOfZeros(32),
+      ]),
+    expect: refused(413, "archive_too_large"),
+  },
+
+  // --- Archives: names that leave the archive -------------------------------------------------------
+  ...traversalNames.map(
+    (name): NastyCase => ({
+      name: `zip entry named ${name}`,
+      why: "an entry pointing outside the archive refuses the archive",
+      method: "POST",
+      endpoint: `/v1/import?${environmentQuery({})}`,
+      headers: zip,
+      body: () => zipSync({ "results/iperf3.json": iperf3Fixture(), [name]: encode("root:x:0:0") }),
+      expect: refused(422, "import_failed"),
+    }),
+  ),
+  ...traversalNames.map(
+    (name): NastyCase => ({
+      name: `tar.gz entry named ${name}`,
+      why: "an entry pointing outside the archive refuses the archive",
+      method: "POST",
+      endpoint: `/v1/import?${environmentQuery({})}`,
+      headers: gzip,
+      body: () =>
+        gzipSync(
+          tar([
+            { name: "results/iperf3.json", bytes: iperf3Fixture() },
+            { name, bytes: encode("root:x:0:0") },
+          ]),
+        ),
+      expect: refused(422, "import_failed"),
+    }),
+  ),
+  {
+    name: "tar entry escaping through the ustar prefix field",
+    why: 'prefix "../.." joined to an innocent name',
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: { "content-type": "application/x-tar" },
+    body: () => tar([{ name: "etc/passwd", prefix: "../..", bytes: encode("root:x:0:0") }]),
+    expect: refused(422, "import_failed"),
+  },
+  {
+    name: "tar entry escaping through a pax path header",
+    why: "the pax header's path wins over the entry's own name",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: { "content-type": "application/x-tar" },
+    body: () =>
+      tar([
+        { name: "PaxHeader", type: "x", bytes: encode(paxRecord("path", passwd)) },
+        { name: "innocent.json", bytes: iperf3Fixture() },
+      ]),
+    expect: refused(422, "import_failed"),
+  },
+  {
+    name: "tar entry with a negative size",
+    why: "a size field of -512 (checksum correct) must not walk the reader backwards forever",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: { "content-type": "application/x-tar" },
+    body: () => tar([{ name: "a.json", type: "g", size: "-1000\0" }]),
+    expect: refused(422, "import_failed"),
+  },
+
+  // --- Archives: too many entries -----------------------------------------------------------------
+  {
+    name: "zip of 5,001 entries",
+    why: "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: zip,
+    body: () => zipSync(Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`r/${i}.txt`, encode("x")]))),
+    expect: refused(422, "too_many_entries"),
+  },
+  {
+    name: "tar.gz of 5,001 entries",
+    why: "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: gzip,
+    body: () => gzipSync(tar(Array.from({ length: 5001 }, (_, i) => ({ name: `r/${i}.txt`, bytes: encode("x") })))),
+    expect: refused(422, "too_many_entries"),
+  },
+  {
+    name: "an archive inside an archive",
+    why: "nested archives are not expanded (no bomb by recursion): nothing to import",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: zip,
+    body: () => zipSync({ "inner.tar.gz": gzipSync(tar([{ name: "iperf3.json", bytes: iperf3Fixture() }])) }),
+    expect: refused(422, "nothing_to_import"),
+  },
+  {
+    name: "a truncated tar.gz",
+    why: "corrupt archives are the uploader's problem: 422, not 500",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: gzip,
+    body: () => {
+      const whole = gzipSync(tar([{ name: "results/iperf3.json", bytes: iperf3Fixture() }]));
+      return whole.subarray(0, whole.length - 40);
+    },
+    expect: refused(422, "import_failed"),
+  },
+  {
+    name: "64 KiB of noise",
+    why: "bytes of no format",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: octets,
+    body: () => noise(64 * 1024),
+    expect: refused(422, "nothing_to_import"),
+  },
+
+  // --- Imports: hostile environment values ------------------------------------------------------------
+  {
+    name: "import with markup and SQL in label, cluster, source title and params",
+    why: "environment values are data: stored and served back byte for byte",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({
+      label: markup.script,
+      cluster: markup.img,
+      sourceTitle: sql.dropTable,
+      param: [`note=${sql.orTrue}`, `path=${markup.svg}`],
+      setting: [`${sql.deleteAll}=${markup.script}`],
+    })}`,
+    headers: octets,
+    body: iperf3Fixture,
+    expect: {
+      status: 201,
+      echo: {
+        clusterName: markup.img,
+        sourceTitle: sql.dropTable,
+        "bundle.cni.label": markup.script,
+        [`bundle.cni.settings.${sql.deleteAll}`]: markup.script,
+        "measurements.0.params.note": sql.orTrue,
+        "measurements.0.params.path": markup.svg,
+      },
+    },
+  },
+  {
+    name: "import with unicode names",
+    why: "percent-encoded UTF-8 in query parameters arrives as sent",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({
+      label: unicode.rightToLeft,
+      cluster: unicode.emoji,
+      sourceTitle: unicode.combining,
+      param: [`note=${unicode.zeroWidth}`],
+    })}`,
+    headers: octets,
+    body: iperf3Fixture,
+    expect: {
+      status: 201,
+      echo: {
+        clusterName: unicode.emoji,
+        sourceTitle: unicode.combining,
+        "bundle.cni.label": unicode.rightToLeft,
+        "measurements.0.params.note": unicode.zeroWidth,
+      },
+    },
+  },
+  {
+    name: "import with U+0000 in the cluster name",
+    why: "%00 decodes to U+0000, which PostgreSQL cannot store (was a 500)",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({ cluster: "lab\u0000x" })}`,
+    headers: octets,
+    body: iperf3Fixture,
+    expect: refused(422, "import_failed", { "issues.0.path": "upload: cluster.name" }),
+  },
+  {
+    name: "import of a bundle file nesting 100,000 arrays deep",
+    why: "format=bundle takes the document as it is: the nesting is refused before it is serialised (was a 500)",
+    method: "POST",
+    endpoint: "/v1/import?format=bundle",
+    headers: json,
+    body: () => encode(jsonWith({ ...exampleFor("import-deep"), deep: "@@" }, nestedArrays(100_000))),
+    expect: refused(422, "import_failed"),
+  },
+  {
+    name: "import with a path-traversal file name",
+    why: "?filename= names the file in reports only: its directories are dropped",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({ filename: passwd, label: "traversal-name" })}`,
+    headers: octets,
+    body: iperf3Fixture,
+    expect: { status: 201, answer: { "files.0.file": "passwd" } },
+  },
+  {
+    name: "import as multipart/form-data",
+    why: "a form upload is not the file: 415 with a hint",
+    method: "POST",
+    endpoint: `/v1/import?${environmentQuery({})}`,
+    headers: { "content-type": "multipart/form-data; boundary=x" },
+    body: () => encode('--x\r\nContent-Disposition: form-data; name="f"; filename="a.json"\r\n\r\n{}\r\n--x--\r\n'),
+    expect: refused(415, "unsupported_media_type"),
+  },
+];
+
+/** Reads a dotted path ("measurements.0.params.note") of a JSON answer; keys may contain dots only as the last step. */
+export function atPath(value: unknown, dotted: string): unknown {
+  let current = value;
+  const parts = dotted.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    if (typeof current !== "object" || current === null) return undefined;
+    const record = current as Record<string, unknown>;
+    // Keys with dots in them ("'; DELETE FROM …" has none, but markup might): try the rest joined first.
+    const rest = parts.slice(i).join(".");
+    if (rest in record) return record[rest];
+    current = record[parts[i]!];
+  }
+  return current;
+}
+
+/**
+ * What a partial write would leave behind: bundles whose measurementCount is not their number of
+ * measurement rows, scenarios whose bundleCount is not their number of bundles, scenarios without
+ * any bundle (nothing here deletes bundles, so every scenario was created by a stored upload).
+ */
+export async function integrityProblems(db: {
+  $queryRawUnsafe<T = unknown>(query: string): PromiseLike<T>;
+}): Promise<string[]> {
+  const bundles = await db.$queryRawUnsafe<{ id: string; said: number; rows: number }[]>(
+    `SELECT b.id, b."measurementCount" AS said, count(m.id)::int AS rows
+       FROM "Bundle" b LEFT JOIN "Measurement" m ON m."bundleId" = b.id
+      GROUP BY b.id HAVING count(m.id) <> b."measurementCount"`,
+  );
+  const scenarios = await db.$queryRawUnsafe<{ id: string; said: number; rows: number }[]>(
+    `SELECT s.id, s."bundleCount" AS said, count(b.id)::int AS rows
+       FROM "Scenario" s LEFT JOIN "Bundle" b ON b."scenarioId" = s.id
+      GROUP BY s.id HAVING count(b.id) <> s."bundleCount" OR count(b.id) = 0`,
+  );
+  return [
+    ...bundles.map((b) => `bundle ${b.id}: measurementCount ${b.said}, ${b.rows} measurement rows`),
+    ...scenarios.map((s) => `scenario ${s.id}: bundleCount ${s.said}, ${s.rows} bundle rows`),
+  ];
+}

@@ -13,6 +13,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 
 type Run = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
+const launched: Run[] = [];
+
 function launch(env: Record<string, string>): Run {
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "packages/launcher/src/start.ts"], {
@@ -23,7 +25,9 @@ function launch(env: Record<string, string>): Run {
   child.stdout?.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  const run = { child, output: () => output, exited };
+  launched.push(run);
+  return run;
 }
 
 async function waitFor(url: string, run: Run, timeoutMs = 240_000): Promise<Response> {
@@ -48,19 +52,25 @@ function processesMentioning(text: string): string[] {
 
 describe("npm start on the embedded default", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-start-"));
-  let ports: { pg: number; api: number; web: number };
+  let ports: { pg: number; api: number; web: number; oidc: number };
   const env = () => ({
     CNIBENCH_DATA_DIR: dataDir,
     CNIBENCH_PG_PORT: String(ports.pg),
     CNIBENCH_API_PORT: String(ports.api),
     CNIBENCH_WEB_PORT: String(ports.web),
+    CNIBENCH_OIDC_PORT: String(ports.oidc),
   });
 
   beforeAll(async () => {
     fs.chmodSync(dataDir, 0o755);
-    ports = { pg: await freePort(), api: await freePort(), web: await freePort() };
+    ports = { pg: await freePort(), api: await freePort(), web: await freePort(), oidc: await freePort() };
   });
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // A failed check leaves its launcher running: stop it, so the next test and the data folder are free.
+  afterAll(async () => {
+    for (const run of launched) if (run.child.exitCode === null) run.child.kill("SIGTERM");
+    await Promise.all(launched.map((run) => run.exited));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("serves the API and the web app, stops everything on SIGTERM, and keeps its data across restarts", async () => {
     const first = launch(env());
@@ -108,7 +118,7 @@ describe("npm start on the embedded default", () => {
     second.child.kill("SIGINT");
     expect(await second.exited).toBe(0);
     expect(processesMentioning(dataDir)).toEqual([]);
-  });
+  }, 240_000); // two full starts: slow when other work shares the CPUs
 
   it("says clearly when its PostgreSQL port is taken", async () => {
     const blocker = (await import("node:net")).createServer().listen(ports.pg, "127.0.0.1");

@@ -1,32 +1,37 @@
-// npm run bench:ingest — uploads synthetic bundles over HTTP at a given concurrency and, in the same
-// run, COPYs the same measurement rows into a scratch table: the practical upper bound for writing
-// them. Everything runs on loopback against a throwaway embedded PostgreSQL (or BENCH_DATABASE_URL).
-// Settings: BENCH_BUNDLES (default 200), BENCH_MEASUREMENTS per bundle (200), BENCH_CONCURRENCY (8).
-import fs from "node:fs";
+// npm run bench:ingest — for bundles of 20, 200 and 2,000 measurements: uploads synthetic bundles over
+// HTTP (POST /v1/bundles, concurrency 8) and, in the same run, COPYs the same measurement rows into a
+// scratch table by one connection: the practical upper bound for writing them. Each size sends about
+// BENCH_MEASUREMENTS measurements (default 60,000). Alone it runs against a throwaway embedded
+// PostgreSQL (or BENCH_DATABASE_URL); npm run bench calls benchIngest.
+import http from "node:http";
 import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { migrateDatabase } from "@cnibench/db";
-import { startEmbeddedPostgres } from "@cnibench/launcher";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { startIngest } from "../test-support/ingest.ts";
-import { freePort } from "../test-support/ports.ts";
+import { withDatabase } from "./database.ts";
+import { type BenchRow, printTable } from "./table.ts";
 
-const bundles = Number(process.env.BENCH_BUNDLES ?? 200);
-const perBundle = Number(process.env.BENCH_MEASUREMENTS ?? 200);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const perSize = Number(process.env.BENCH_MEASUREMENTS ?? 60_000);
+const concurrency = 8;
+/** The target of issue 12, for 200-measurement bundles. */
+const targetRatio = 0.3;
 
-function syntheticBundle(n: number) {
+type Api = Awaited<ReturnType<typeof startIngest>>;
+/** Tells this run's bundles apart from an earlier run's in a BENCH_DATABASE_URL kept between runs. */
+const run = Date.now().toString(36);
+
+function syntheticBundle(n: number, size: number) {
   return {
     schema: "cnibench/bundle@1",
-    source: { title: "cnibench ingest benchmark", section: `bundle ${n}` },
+    source: { title: "cnibench ingest benchmark", section: `run ${run}, bundle ${size}/${n}` },
     collector: { name: "bench/ingest.ts", version: String(n) },
     cluster: { name: `bench-${n % 10}`, provider: "kind", region: "local", kubernetesVersion: "v1.34.0", nodeCount: 3 },
     node: { sku: "bench.large", vcpus: 4, memoryGiB: 16, os: "Debian 12", kernel: "6.1.0" },
     cni: { name: "cilium", version: "1.19.4", mode: n % 2 ? "native" : "overlay-vxlan", kubeProxy: "ebpf" },
-    results: Array.from({ length: perBundle }, (_, i) => ({
+    results: Array.from({ length: size }, (_, i) => ({
       metric: "http.rps",
       unit: "req/s",
       value: 10_000 + ((n * 7919 + i * 104_729) % 5_000),
@@ -37,49 +42,74 @@ function syntheticBundle(n: number) {
   };
 }
 
-async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-bench-"));
-  fs.chmodSync(dataDir, 0o755);
-  const embedded = process.env.BENCH_DATABASE_URL
-    ? undefined
-    : await startEmbeddedPostgres({ dataDir, port: await freePort(), log: () => {} });
-  const url = process.env.BENCH_DATABASE_URL ?? embedded!.url;
-  try {
-    await migrateDatabase(url);
-    const api = await startIngest(url);
-    const bodies = Array.from({ length: bundles }, (_, n) => JSON.stringify(syntheticBundle(n)));
-    const latencies: number[] = [];
-    let next = 0;
-    let failures = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++]!;
-          const t0 = performance.now();
-          const res = await api.upload(body);
-          await res.arrayBuffer();
-          latencies.push(performance.now() - t0);
-          if (res.status !== 201) failures++;
-        }
-      }),
+/**
+ * One POST /v1/bundles on a kept-alive connection. node:http, not fetch: the client shares the
+ * server's process, and fetch's own work was a tenth of the server's.
+ */
+function post(api: Api, agent: http.Agent, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${api.base}/v1/bundles`,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          authorization: `Bearer ${api.token}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
     );
-    const httpSeconds = (performance.now() - started) / 1000;
-    await api.close();
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
-    // The same rows, COPYed by one connection into a table shaped like Measurement.
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
+/** Uploads the bodies at `concurrency`; measurements/s, latency percentiles (ms) and non-201 answers. */
+async function upload(api: Api, bodies: string[], measurements: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!;
+        const t0 = performance.now();
+        const status = await post(api, agent, body);
+        latencies.push(performance.now() - t0);
+        if (status !== 201) failures++;
+      }
+    }),
+  );
+  const rate = measurements / ((performance.now() - started) / 1000);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  return { rate, p50: pct(50), p99: pct(99), failures };
+}
+
+/** The same rows, COPYed by one connection into a fresh table shaped like Measurement (indexes included). */
+async function copy(url: string, bundles: number, size: number): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP TABLE IF EXISTS bench_copy`);
     await client.query(`CREATE TABLE bench_copy (LIKE "Measurement" INCLUDING DEFAULTS INCLUDING INDEXES)`);
     const rows = function* () {
       for (let n = 0; n < bundles; n++) {
-        for (const [i, r] of syntheticBundle(n).results.entries()) {
+        for (const [i, r] of syntheticBundle(n, size).results.entries()) {
           const params = JSON.stringify(r.params).replaceAll('"', '""');
           yield `b${n},s${n % 2},${i},${r.metric},"${params}","${params}",${r.value},${r.unit},,,"{${r.samples.join(",")}}",${r.value},${r.unit},,median,higher\n`;
         }
       }
     };
-    const copyStarted = performance.now();
+    const started = performance.now();
     await pipeline(
       Readable.from(rows()),
       client.query(
@@ -88,35 +118,45 @@ async function main() {
         ),
       ),
     );
-    const copySeconds = (performance.now() - copyStarted) / 1000;
-    await client.end();
-
-    const measurements = bundles * perBundle;
-    latencies.sort((a, b) => a - b);
-    const pct = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
-    const httpRate = measurements / httpSeconds;
-    const copyRate = measurements / copySeconds;
-    console.log(
-      `\ningest benchmark: ${bundles} bundles × ${perBundle} measurements, concurrency ${concurrency}, ${os.cpus().length} CPUs`,
-    );
-    console.table({
-      "HTTP upload": {
-        seconds: httpSeconds.toFixed(2),
-        "bundles/s": (bundles / httpSeconds).toFixed(1),
-        "measurements/s": Math.round(httpRate),
-        "p50 ms": pct(50),
-        "p99 ms": pct(99),
-        failures,
-      },
-      "COPY (same rows)": { seconds: copySeconds.toFixed(2), "measurements/s": Math.round(copyRate) },
-    });
-    console.log(`HTTP / COPY = ${(httpRate / copyRate).toFixed(2)}`);
-    if (failures > 0) process.exitCode = 1;
+    const rate = (bundles * size) / ((performance.now() - started) / 1000);
+    await client.query(`DROP TABLE bench_copy`);
+    return rate;
   } finally {
-    await embedded?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await client.end();
   }
 }
 
-await main();
+export async function benchIngest(url: string, sizes = [20, 200, 2000]): Promise<BenchRow[]> {
+  // No rate limit: thousands of uploads a minute from one token are the point here.
+  const api = await startIngest(url, { rateLimitPerMinute: 1e9 });
+  const rows: BenchRow[] = [];
+  const n = (x: number) => Math.round(x).toLocaleString("en-US");
+  try {
+    for (const size of sizes) {
+      const bundles = Math.max(concurrency, Math.round(perSize / size));
+      const bodies = Array.from({ length: bundles }, (_, i) => JSON.stringify(syntheticBundle(i, size)));
+      const sent = await upload(api, bodies, bundles * size);
+      const copyRate = await copy(url, bundles, size);
+      const ratio = sent.rate / copyRate;
+      const failed = sent.failures > 0 ? `, ${sent.failures} of ${bundles} not 201` : "";
+      const target = size === 200 ? `≥ ${targetRatio}× COPY` : undefined;
+      rows.push({
+        part: "ingest",
+        what: `${n(size)} measurements/bundle, measurements/s`,
+        figure: `${n(sent.rate)} (p50 ${n(sent.p50)} ms, p99 ${n(sent.p99)} ms${failed})`,
+        against: `COPY ${n(copyRate)}/s → ${ratio.toFixed(2)}×`,
+        target,
+        met: sent.failures > 0 ? false : target ? ratio >= targetRatio : undefined,
+      });
+    }
+  } finally {
+    await api.close();
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  const rows = await withDatabase((url) => benchIngest(url));
+  printTable(`npm run bench:ingest — concurrency ${concurrency}, ${os.cpus().length} CPUs`, rows);
+  if (rows.some((r) => r.met === false)) process.exitCode = 1;
+}

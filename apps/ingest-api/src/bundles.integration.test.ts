@@ -164,7 +164,7 @@ describe("bad uploads: a clear status, and nothing written", () => {
     await nothingWritten();
   });
 
-  it("401 without a token, with an unknown one, and with a revoked one at once", async () => {
+  it("401 without a token, with an unknown one, and with a revoked one at once; use is recorded", async () => {
     const missing = await api.upload(bundleFor("auth"), { authorization: "" });
     expect(missing.status).toBe(401);
     expect(missing.headers.get("www-authenticate")).toContain("Bearer");
@@ -176,7 +176,14 @@ describe("bad uploads: a clear status, and nothing written", () => {
 
     const { createToken } = await import("@cnibench/db");
     const { token } = await createToken(api.db, api.workspaceId, "soon-revoked");
+    const lastUsed = async () =>
+      (await api.db.apiToken.findFirstOrThrow({ where: { workspaceId: api.workspaceId, name: "soon-revoked" } }))
+        .lastUsedAt;
+    expect(await lastUsed()).toBeNull();
     expect((await api.upload(bundleFor("revoked-before"), { authorization: `Bearer ${token}` })).status).toBe(201);
+    // Recorded on use (at most once a minute, so uploads do not queue on the token's row).
+    const used = await lastUsed();
+    expect(Date.now() - (used?.getTime() ?? 0)).toBeLessThan(60_000);
     before = await rowCounts(api.db);
     await revokeToken(api.db, api.workspaceId, "soon-revoked");
     const revoked = await api.upload(bundleFor("revoked-after"), { authorization: `Bearer ${token}` });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   type BundleWarning,
   clusterKey,
@@ -6,10 +7,8 @@ import {
   type NormalisedMeasurement,
   scenarioKey,
 } from "@cnibench/schema";
-import type { Db } from "./client.ts";
-import { Prisma } from "./generated/prisma/client.ts";
-
-type Tx = Prisma.TransactionClient;
+import type pg from "pg";
+import { type Db, inWriteTurn } from "./client.ts";
 
 export type StoreBundleInput = {
   workspaceId: string;
@@ -26,198 +25,223 @@ export type StoredBundle = { id: string; scenarioId: string; measurementCount: n
 /**
  * Stores a bundle, its scenario and its measurements in one transaction. The same content again
  * (same workspace, same content hash) writes nothing and returns the existing bundle, also when
- * identical uploads race: the loser's insert hits the unique key and is rolled back whole.
+ * identical uploads race (see storeBundles).
+ *
+ * Straight through node-postgres: through Prisma every call went through its query compiler (the
+ * measurements included), which cost more than PostgreSQL's own work (npm run bench:ingest).
  */
 export async function storeBundle(db: Db, input: StoreBundleInput): Promise<StoredBundle> {
-  const existing = await findByHash(db, input.workspaceId, input.contentHash);
-  if (existing) return existing;
   try {
-    return await db.$transaction((tx) => insertBundle(tx, input), { timeout: 120_000, maxWait: 30_000 });
+    // Mostly the scenario exists already: then one statement, a transaction of its own, does it all.
+    const stored = await inWriteTurn(db, (pool) => storeInScenario(pool, input));
+    if (stored) return stored;
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      const winner = await findByHash(db, input.workspaceId, input.contentHash);
-      if (winner) return winner;
-    }
-    throw error;
+    if (!retryable(error)) throw error;
   }
-}
-
-async function findByHash(db: Db, workspaceId: string, contentHash: string): Promise<StoredBundle | null> {
-  const found = await db.bundle.findUnique({
-    where: { workspaceId_contentHash: { workspaceId, contentHash } },
-    select: { id: true, scenarioId: true, measurementCount: true },
-  });
-  return found && { ...found, created: false };
-}
-
-async function insertBundle(tx: Tx, input: StoreBundleInput): Promise<StoredBundle> {
-  const { bundle: b } = input;
-  const scenarioId = await ensureScenario(tx, input.workspaceId, b);
-  const created = await tx.bundle.create({
-    data: {
-      workspaceId: input.workspaceId,
-      contentHash: input.contentHash,
-      raw: input.raw,
-      scenarioId,
-      clusterName: b.cluster.name,
-      sourceTitle: b.source?.title ?? null,
-      sourceUrl: b.source?.url ?? null,
-      sourcePublishedAt: b.source?.publishedAt ?? null,
-      sourceSection: b.source?.section ?? null,
-      collectorName: b.collector?.name ?? null,
-      collectorVersion: b.collector?.version ?? null,
-      collectorCommand: b.collector?.command ?? null,
-      runAt: b.runAt ?? null,
-      warnings: input.warnings,
-      tokenId: input.tokenId,
-      measurementCount: b.measurements.length,
-    },
-    select: { id: true },
-  });
-  await insertMeasurements(tx, created.id, scenarioId, b.measurements);
-  await countBundle(tx, scenarioId, created.id);
-  return { id: created.id, scenarioId, measurementCount: b.measurements.length, created: true };
+  return (await storeBundles(db, [input]))[0]!;
 }
 
 /**
- * All measurements in one statement: each column travels as one array parameter and unnest() turns
- * them back into rows. Prisma's createMany compiles one bind parameter per cell, which made a
- * 200-measurement bundle several times slower than this (bench/ingest.ts).
+ * Stores bundles in one transaction: all of them or none. An identical upload racing this one makes
+ * PostgreSQL refuse our insert on the unique key once the other commits (or a deadlock between two
+ * imports aborts one): the whole transaction is then retried once, and the retry finds the winner's
+ * bundles and writes nothing.
  */
-async function insertMeasurements(
-  tx: Tx,
-  bundleId: string,
-  scenarioId: string,
-  ms: NormalisedMeasurement[],
-): Promise<void> {
-  if (ms.length === 0) return;
-  const col = <T>(pick: (m: NormalisedMeasurement) => T) => ms.map(pick);
-  await tx.$executeRaw`
+export async function storeBundles(db: Db, inputs: StoreBundleInput[]): Promise<StoredBundle[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction(db, async (client) => {
+        const stored: StoredBundle[] = [];
+        for (const input of inputs) {
+          const found = await storeInScenario(client, input);
+          if (found) stored.push(found);
+          else {
+            await createScenario(client, input.workspaceId, input.bundle);
+            stored.push((await storeInScenario(client, input))!);
+          }
+        }
+        return stored;
+      });
+    } catch (error) {
+      if (attempt >= 2 || !retryable(error)) throw error;
+    }
+  }
+}
+
+function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inWriteTurn(db, async (pool) => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await fn(client);
+      await client.query("COMMIT");
+      client.release();
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is broken: the pool drops it instead of reusing it.
+      const broken = await client.query("ROLLBACK").then(
+        () => false,
+        () => true,
+      );
+      client.release(broken);
+      throw error;
+    }
+  });
+}
+
+/** Unique violation (an identical upload won), deadlock, serialization failure. */
+const retryable = (error: unknown) => ["23505", "40P01", "40001"].includes((error as { code?: string })?.code ?? "");
+
+/**
+ * One statement, so one round trip and (on its own) one transaction: the bundle already stored under
+ * this hash, or else — when its scenario exists — the bundle, its measurements, an instance type's size
+ * stated for the first time, and the scenario's bundle count, latest run and source titles.
+ * Measurements travel as one JSON array of arrays: half the bytes and PostgreSQL work of an array of
+ * objects, and less work in Node than an array parameter per column. The count is written after every
+ * measurement is in (the subquery on m), from the row's own values: a concurrent upload to the same
+ * scenario waits for the row, then re-applies the update to the committed version, so no count is lost.
+ */
+const storeStatement = {
+  name: "cnibench-store-bundle",
+  text: `WITH existing AS (
+    SELECT id, "scenarioId", "measurementCount" FROM "Bundle" WHERE "workspaceId" = $2 AND "contentHash" = $3
+  ), scenario AS (
+    SELECT id, "nodeSkuId" FROM "Scenario" WHERE "workspaceId" = $2 AND key = $4 AND NOT EXISTS (SELECT FROM existing)
+  ), b AS (
+    INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName", "sourceTitle", "sourceUrl",
+      "sourcePublishedAt", "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", "receivedAt",
+      warnings, "tokenId", "measurementCount")
+    SELECT $1, $2, $3, $5, scenario.id, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() AT TIME ZONE 'UTC', $15, $16, $17
+    FROM scenario
+    RETURNING id, "scenarioId", "measurementCount"
+  ), m AS (
     INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, low, high,
       samples, "publishedValue", "publishedUnit", qualifier, aggregate, better)
-    SELECT ${bundleId}, ${scenarioId}, m.position, m.metric, m.params, m.params_key, m.value, m.unit, m.low, m.high,
-      ARRAY(SELECT jsonb_array_elements_text(m.samples)::float8), m.published_value, m.published_unit,
-      m.qualifier::"Qualifier", m.aggregate::"Aggregate", m.better::"Better"
-    FROM unnest(
-      ${col((m) => m.position)}::int[], ${col((m) => m.metric)}::text[], ${col((m) => JSON.stringify(m.params))}::jsonb[],
-      ${col((m) => m.paramsKey)}::text[], ${col((m) => m.value)}::float8[], ${col((m) => m.unit)}::text[],
-      ${col((m) => m.low)}::float8[], ${col((m) => m.high)}::float8[], ${col((m) => JSON.stringify(m.samples))}::jsonb[],
-      ${col((m) => m.publishedValue)}::float8[], ${col((m) => m.publishedUnit)}::text[], ${col((m) => m.qualifier)}::text[],
-      ${col((m) => m.aggregate)}::text[], ${col((m) => m.better)}::text[]
-    ) AS m(position, metric, params, params_key, value, unit, low, high, samples, published_value, published_unit,
-      qualifier, aggregate, better)`;
+    SELECT b.id, b."scenarioId", (e->>0)::int, e->>1, (e->>2)::jsonb, e->>2, (e->>3)::float8, e->>4, (e->>5)::float8,
+      (e->>6)::float8, translate(e->>7, '[]', '{}')::float8[], (e->>8)::float8, e->>9, (e->>10)::"Qualifier",
+      (e->>11)::"Aggregate", (e->>12)::"Better"
+    FROM b, jsonb_array_elements($18::jsonb) e
+    RETURNING 1
+  ), sku AS (
+    UPDATE "NodeSku" k SET vcpus = COALESCE(k.vcpus, $19), "memoryGiB" = COALESCE(k."memoryGiB", $20),
+      "nicGbps" = COALESCE(k."nicGbps", $21)
+    FROM scenario WHERE k.id = scenario."nodeSkuId"
+      AND (k.vcpus IS NULL AND $19::float8 IS NOT NULL OR k."memoryGiB" IS NULL AND $20::float8 IS NOT NULL
+        OR k."nicGbps" IS NULL AND $21::float8 IS NOT NULL)
+  ), counted AS (
+    UPDATE "Scenario" s SET "bundleCount" = s."bundleCount" + 1,
+      "lastRunAt" = GREATEST(s."lastRunAt", COALESCE($14::timestamp(3), now() AT TIME ZONE 'UTC')),
+      sources = CASE WHEN $7::text IS NULL OR $7 = ANY(s.sources) THEN s.sources
+        ELSE ARRAY(SELECT t FROM unnest(s.sources || $7::text) t ORDER BY t) END
+    WHERE s.id = (SELECT "scenarioId" FROM b) AND (SELECT count(*) FROM m) = $17
+    RETURNING s.id
+  )
+  SELECT id, "scenarioId", "measurementCount", false AS created FROM existing
+  UNION ALL SELECT id, "scenarioId", "measurementCount", true FROM b WHERE EXISTS (SELECT FROM counted)`,
+};
+
+/** A measurement as the store statement's JSON row; params travel once, as their canonical JSON (paramsKey). */
+const row = (m: NormalisedMeasurement) => [
+  m.position,
+  m.metric,
+  m.paramsKey,
+  m.value,
+  m.unit,
+  m.low,
+  m.high,
+  m.samples,
+  m.publishedValue,
+  m.publishedUnit,
+  m.qualifier,
+  m.aggregate,
+  m.better,
+];
+
+/** Stores the bundle in its scenario; null (and nothing written) when that scenario does not exist yet. */
+async function storeInScenario(on: pg.Pool | pg.PoolClient, input: StoreBundleInput): Promise<StoredBundle | null> {
+  const { bundle: b } = input;
+  const result = await on.query<StoredBundle>({
+    ...storeStatement,
+    values: [
+      newId(),
+      input.workspaceId,
+      input.contentHash,
+      scenarioKey(b),
+      input.raw,
+      b.cluster.name,
+      b.source?.title ?? null,
+      b.source?.url ?? null,
+      b.source?.publishedAt ?? null,
+      b.source?.section ?? null,
+      b.collector?.name ?? null,
+      b.collector?.version ?? null,
+      b.collector?.command ?? null,
+      // The columns hold UTC without a zone, which PostgreSQL reads off an ISO text ignoring its "Z".
+      b.runAt?.toISOString() ?? null,
+      JSON.stringify(input.warnings),
+      input.tokenId,
+      b.measurements.length,
+      JSON.stringify(b.measurements.map(row)),
+      b.node.vcpus,
+      b.node.memoryGiB,
+      b.node.nicGbps,
+    ],
+  });
+  return result.rows[0] ?? null;
 }
 
 /**
- * The scenario's materialised bundle count, latest run and source titles. Written from the row's
- * own values, last in the transaction: a concurrent upload to the same scenario waits for this row
- * and then re-applies the update to the committed version, so no count is lost.
+ * Creates a scenario and whichever of its parts are new: INSERT … ON CONFLICT DO NOTHING, then a read
+ * in a statement of its own (whose snapshot sees a row an identical upload committed meanwhile), so
+ * such uploads may race.
  */
-async function countBundle(tx: Tx, scenarioId: string, bundleId: string): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE "Scenario" s SET "bundleCount" = s."bundleCount" + 1,
-      "lastRunAt" = GREATEST(s."lastRunAt", COALESCE(b."runAt", b."receivedAt")),
-      sources = CASE WHEN b."sourceTitle" IS NULL OR b."sourceTitle" = ANY(s.sources) THEN s.sources
-        ELSE ARRAY(SELECT t FROM unnest(s.sources || b."sourceTitle") t ORDER BY t) END
-    FROM "Bundle" b WHERE s.id = ${scenarioId} AND b.id = ${bundleId}`;
-}
-
-/** Finds the scenario (one query when it exists, as it mostly does) or creates it and its parts. */
-async function ensureScenario(tx: Tx, workspaceId: string, b: NormalisedBundle): Promise<string> {
-  const sKey = scenarioKey(b);
-  const existing = await tx.scenario.findUnique({
-    where: { workspaceId_key: { workspaceId, key: sKey } },
-    select: { id: true, nodeSku: true },
-  });
-  if (existing) {
-    await fillSkuFacts(tx, existing.nodeSku, b);
-    return existing.id;
-  }
-  // INSERT … ON CONFLICT DO NOTHING, then read: safe when identical uploads race.
-  const cKey = clusterKey(b);
-  await tx.cluster.createMany({
-    data: [
-      {
-        key: cKey,
-        provider: b.cluster.provider,
-        region: b.cluster.region,
-        kubernetesVersion: b.cluster.kubernetesVersion,
-        nodeCount: b.cluster.nodeCount,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  const cluster = await tx.cluster.findUniqueOrThrow({ where: { key: cKey }, select: { id: true } });
-
-  await tx.nodeSku.createMany({
-    data: [
-      {
-        provider: b.cluster.provider,
-        sku: b.node.sku,
-        vcpus: b.node.vcpus,
-        memoryGiB: b.node.memoryGiB,
-        nicGbps: b.node.nicGbps,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  const sku = await tx.nodeSku.findUniqueOrThrow({
-    where: { provider_sku: { provider: b.cluster.provider, sku: b.node.sku } },
-  });
-  await fillSkuFacts(tx, sku, b);
-
-  await tx.kernel.createMany({ data: [{ os: b.node.os, version: b.node.kernel }], skipDuplicates: true });
-  const kernel = await tx.kernel.findUniqueOrThrow({
-    where: { os_version: { os: b.node.os, version: b.node.kernel } },
-    select: { id: true },
-  });
-
-  const nKey = cniKey(b);
-  await tx.cniConfig.createMany({
-    data: [
-      {
-        key: nKey,
-        name: b.cni.name,
-        version: b.cni.version,
-        mode: b.cni.mode,
-        kubeProxy: b.cni.kubeProxy,
-        label: b.cni.label,
-        settings: b.cni.settings,
-      },
-    ],
-    skipDuplicates: true,
-  });
-  const cni = await tx.cniConfig.findUniqueOrThrow({ where: { key: nKey }, select: { id: true } });
-
-  await tx.scenario.createMany({
-    data: [
-      { workspaceId, key: sKey, clusterId: cluster.id, nodeSkuId: sku.id, kernelId: kernel.id, cniConfigId: cni.id },
-    ],
-    skipDuplicates: true,
-  });
-  const scenario = await tx.scenario.findUniqueOrThrow({
-    where: { workspaceId_key: { workspaceId, key: sKey } },
-    select: { id: true },
-  });
-  return scenario.id;
-}
-
-/** An instance type's size fills in when a later bundle states what an earlier one did not. */
-async function fillSkuFacts(
-  tx: Tx,
-  sku: { id: string; vcpus: number | null; memoryGiB: number | null; nicGbps: number | null },
-  b: NormalisedBundle,
-): Promise<void> {
-  const fill = {
-    ...(sku.vcpus === null && b.node.vcpus !== null ? { vcpus: b.node.vcpus } : {}),
-    ...(sku.memoryGiB === null && b.node.memoryGiB !== null ? { memoryGiB: b.node.memoryGiB } : {}),
-    ...(sku.nicGbps === null && b.node.nicGbps !== null ? { nicGbps: b.node.nicGbps } : {}),
+async function createScenario(client: pg.PoolClient, workspaceId: string, b: NormalisedBundle): Promise<void> {
+  const upsert = async (insert: string, values: unknown[], select: string, keys: unknown[]) => {
+    await client.query(`${insert} ON CONFLICT DO NOTHING`, [newId(), ...values]);
+    return (await client.query<{ id: string }>(select, keys)).rows[0]!.id;
   };
-  if (Object.keys(fill).length > 0) await tx.nodeSku.update({ where: { id: sku.id }, data: fill });
+  const { cluster: c, node: n, cni } = b;
+  const cKey = clusterKey(b);
+  const clusterId = await upsert(
+    `INSERT INTO "Cluster" (id, key, provider, region, "kubernetesVersion", "nodeCount") VALUES ($1, $2, $3, $4, $5, $6)`,
+    [cKey, c.provider, c.region, c.kubernetesVersion, c.nodeCount],
+    `SELECT id FROM "Cluster" WHERE key = $1`,
+    [cKey],
+  );
+  // An existing instance type gets its size filled in by the store statement.
+  const skuId = await upsert(
+    `INSERT INTO "NodeSku" (id, provider, sku, vcpus, "memoryGiB", "nicGbps") VALUES ($1, $2, $3, $4, $5, $6)`,
+    [c.provider, n.sku, n.vcpus, n.memoryGiB, n.nicGbps],
+    `SELECT id FROM "NodeSku" WHERE provider = $1 AND sku = $2`,
+    [c.provider, n.sku],
+  );
+  const kernelId = await upsert(
+    `INSERT INTO "Kernel" (id, os, version) VALUES ($1, $2, $3)`,
+    [n.os, n.kernel],
+    `SELECT id FROM "Kernel" WHERE os = $1 AND version = $2`,
+    [n.os, n.kernel],
+  );
+  const nKey = cniKey(b);
+  const cniId = await upsert(
+    `INSERT INTO "CniConfig" (id, key, name, version, mode, "kubeProxy", label, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [nKey, cni.name, cni.version, cni.mode, cni.kubeProxy, cni.label, JSON.stringify(cni.settings)],
+    `SELECT id FROM "CniConfig" WHERE key = $1`,
+    [nKey],
+  );
+  await client.query(
+    `INSERT INTO "Scenario" (id, "workspaceId", key, "clusterId", "nodeSkuId", "kernelId", "cniConfigId", "createdAt")
+      VALUES ($1, $2, $3, $4, $5, $6, $7, now() AT TIME ZONE 'UTC') ON CONFLICT DO NOTHING`,
+    [newId(), workspaceId, scenarioKey(b), clusterId, skuId, kernelId, cniId],
+  );
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+let counter = 0;
+
+/** Ids shaped like Prisma's cuid() (which fills them in when Prisma writes): 25 lower-case characters. */
+function newId(): string {
+  counter = (counter + 1) % 36 ** 4;
+  const random = randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(-12);
+  return `c${Date.now().toString(36).padStart(8, "0")}${counter.toString(36).padStart(4, "0")}${random}`;
 }
 
 /**

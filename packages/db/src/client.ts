@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pLimit, { type LimitFunction } from "p-limit";
 import pg from "pg";
 import { type Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
@@ -8,7 +9,16 @@ export type Db = PrismaClient;
 // Kept on the client under a registered symbol, not in a module-level map: Next.js may load this
 // module once per server layer while sharing one client between them.
 const readPool = Symbol.for("cnibench.readPool");
-type WithPool = Db & { [readPool]?: pg.Pool };
+const writeTurns = Symbol.for("cnibench.writeTurns");
+type WithPools = Db & { [readPool]?: pg.Pool; [writeTurns]?: LimitFunction };
+
+/**
+ * Uploads store this many at a time per process (bundles.ts), through the read pool. More writers only
+ * contend in PostgreSQL for the same pages, rows and locks: on 2 cores, 8 concurrent uploads cost the
+ * database twice the CPU a bundle of 2, for less throughput (npm run bench:ingest). A limit rather than
+ * a pool of its own keeps a process's connections at two pools (deploy/README.md counts them).
+ */
+const WRITERS = 2;
 
 /**
  * A connection whose "error" event always has a listener. When the server ends a connection that is
@@ -25,7 +35,7 @@ class ListenedClient extends pg.Client {
 
 /**
  * A Prisma client over node-postgres (driver adapter: no native query engine to download), and
- * beside it a plain node-postgres pool for the views' read queries (see `readRows`).
+ * beside it a plain node-postgres pool for the views' read queries (see `readRows`) and uploads.
  */
 export function createDb(databaseUrl: string, options: { maxConnections?: number } = {}): Db {
   const settings = {
@@ -36,11 +46,11 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     Client: ListenedClient,
   };
   const db = new PrismaClient({ adapter: new PrismaPg(settings) });
-  const pool = new pg.Pool({ ...settings, allowExitOnIdle: true });
+  const read = new pg.Pool({ ...settings, allowExitOnIdle: true });
   // An idle connection the server closes (restart, DROP DATABASE … WITH (FORCE)) must not crash
   // the process; the next query opens a new one or fails with its own error.
-  pool.on("error", () => {});
-  (db as WithPool)[readPool] = pool;
+  read.on("error", () => {});
+  Object.assign(db, { [readPool]: read, [writeTurns]: pLimit(WRITERS) });
   return db;
 }
 
@@ -50,11 +60,18 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
  * than their SQL at a million measurements (npm run bench:explore).
  */
 export async function readRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
-  const pool = (db as WithPool)[readPool];
+  const pool = (db as WithPools)[readPool];
   if (!pool) throw new Error("readRows needs a client made by createDb");
   // A named (prepared) statement is planned once per connection: planning the six-way joins cost
   // several milliseconds a request. The name is the text's hash, so one name never means two texts.
   const name = createHash("sha1").update(query.text).digest("hex").slice(0, 24);
   const result = await pool.query({ name, text: query.text, values: query.values });
   return result.rows as T[];
+}
+
+/** Runs an upload's store with a connection of the read pool, in its turn (see WRITERS). */
+export function inWriteTurn<T>(db: Db, store: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const { [readPool]: pool, [writeTurns]: turn } = db as WithPools;
+  if (!pool || !turn) throw new Error("storing needs a client made by createDb");
+  return turn(() => store(pool));
 }

@@ -23,7 +23,7 @@ export {
   listBundles,
   type MeasurementRow,
 } from "./bundle-queries.ts";
-export { deleteBundle, type StoreBundleInput, type StoredBundle, storeBundle } from "./bundles.ts";
+export { deleteBundle, type StoreBundleInput, type StoredBundle, storeBundle, storeBundles } from "./bundles.ts";
 export { createDb, type Db } from "./client.ts";
 export {
   applyFilters,

@@ -92,6 +92,9 @@ function compact(unit: string): string {
 }
 
 function findUnit(unit: string): UnitDefinition | undefined {
+  // Most units arrive compact already; the regular expressions cost a measurable share of an upload.
+  const known = exact.get(unit);
+  if (known) return known;
   const key = compact(unit);
   return exact.get(key) ?? (key.length > 2 ? folded.get(key.toLowerCase()) : undefined) ?? undefined;
 }

@@ -1,4 +1,4 @@
-// Hand-written SQL giving the same answers as the named query functions (bench/explore.ts checks
+// Hand-written SQL giving the same answers as the named query functions (bench/reads.ts checks
 // them equal): what a careful engineer would write for each view with no application code around it.
 
 const scenarioColumns = `s.id, c.provider, c.region, c."kubernetesVersion", c."nodeCount", k.sku, k.vcpus, k."memoryGiB",
@@ -7,14 +7,13 @@ const scenarioColumns = `s.id, c.provider, c.region, c."kubernetesVersion", c."n
 const scenarioJoins = `"Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" JOIN "NodeSku" k ON k.id = s."nodeSkuId"
   JOIN "Kernel" kr ON kr.id = s."kernelId" JOIN "CniConfig" n ON n.id = s."cniConfigId"`;
 
-// ARRAY(…) runs the scope once, first; written as IN (…), PostgreSQL 17 joined it per measurement
-// and took over a second for the explorer's answer.
-const latest = (where: string) => `
+// Current figures come from CurrentFigure (kept by triggers at ingest), as the query functions read
+// them. ARRAY(…) runs the scope once, first; written as IN (…), PostgreSQL 17 joined it per row.
+const latest = (where: string, scenarios = "ARRAY(SELECT id FROM sc)") => `
   latest AS (
-    SELECT DISTINCT ON (m."scenarioId", m.metric, m."paramsKey") m."scenarioId", m.metric, m.params, m.value, m.qualifier
-    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-    WHERE m."scenarioId" = ANY(ARRAY(SELECT id FROM sc)) AND ${where}
-    ORDER BY m."scenarioId", m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC)`;
+    SELECT m."scenarioId", m.metric, m.params, m.value, m.qualifier
+    FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
+    WHERE c."scenarioId" = ANY(${scenarios}) AND ${where})`;
 
 // The best baseline figure per column: exact before qualified, then by the metric's direction.
 const headline = (filter: string, order: "DESC" | "ASC") =>
@@ -23,7 +22,7 @@ const headline = (filter: string, order: "DESC" | "ASC") =>
 /** The explorer's rows for providers $1: each scenario's facts and its four headline figures. */
 export const exploreRows = `WITH
   sc AS (SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE c.provider = ANY($1)),
-  ${latest(`m.metric IN ('http.rps', 'tcp.throughput', 'tcp.rr.latency')
+  ${latest(`c.metric IN ('http.rps', 'tcp.throughput', 'tcp.rr.latency')
       AND COALESCE(m.params->'services', '0') = '0' AND COALESCE(m.params->'policy', '"none"') = '"none"'
       AND COALESCE(m.params->'hubble', '"off"') = '"off"'`)}
   SELECT sc.id,
@@ -65,10 +64,31 @@ export const scenarioPage = {
 export const crossoverPoints = `WITH
   sc AS (SELECT s.id, row_number() OVER (ORDER BY c.provider, s."createdAt", s.id) AS rank
     FROM "Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" WHERE c.provider = ANY($1)),
-  ${latest(`m.metric = $2 AND m.params @> '{"connection":"short"}' AND jsonb_typeof(m.params->'services') = 'number'`)},
+  ${latest(`c.metric = $2 AND m.params @> '{"connection":"short"}' AND jsonb_typeof(m.params->'services') = 'number'`)},
   lines AS (
     SELECT l."scenarioId", l.params - 'services' - 'connection' AS rest, min(sc.rank) AS rank
     FROM latest l JOIN sc ON sc.id = l."scenarioId" GROUP BY 1, 2 HAVING count(*) >= 2
     ORDER BY 3 LIMIT $3)
   SELECT l."scenarioId", (l.params->>'services')::int AS x, l.value
   FROM latest l JOIN lines ON lines."scenarioId" = l."scenarioId" AND lines.rest = l.params - 'services' - 'connection'`;
+
+/** A comparison of scenarios $1: their facts, and every current figure of each (the rows align them). */
+export const compareData = {
+  facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = ANY($1)`,
+  figures: `WITH ${latest("TRUE", "$1")}
+  SELECT "scenarioId", metric, params, value FROM latest`,
+};
+
+/**
+ * What the guide ranks from: every scenario's current figures of metrics $1, and the clouds and
+ * instance types its form offers with their scenario counts.
+ */
+export const guideData = {
+  figures: `WITH sc AS (SELECT id FROM "Scenario"),
+  ${latest("c.metric = ANY($1)")}
+  SELECT "scenarioId", metric, params, value FROM latest`,
+  clouds: `SELECT c.provider AS value, count(*)::int AS scenarios
+    FROM "Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" GROUP BY 1`,
+  skus: `SELECT k.sku AS value, c.provider, count(*)::int AS scenarios
+    FROM ${scenarioJoins} WHERE k.sku <> 'unknown' GROUP BY 1, 2`,
+};

@@ -1,13 +1,6 @@
 import "server-only";
 import { z } from "zod";
 
-const signInSettings = [
-  "CNIBENCH_OIDC_ISSUER",
-  "CNIBENCH_OIDC_CLIENT_ID",
-  "CNIBENCH_OIDC_CLIENT_SECRET",
-  "AUTH_SECRET",
-] as const;
-
 const schema = z
   .object({
     DATABASE_URL: z

@@ -93,8 +93,27 @@ const ref = (s: Series): SeriesRef => ({ id: s.id, label: s.label });
 /** Crossovers between two lines. */
 export function crossoversBetween(a: Series, b: Series, better: Better): PairCrossovers {
   if (a.id === b.id) throw new RangeError(`two series share the id "${a.id}"`);
-  const pa = sortedPoints(a);
-  const pb = sortedPoints(b);
+  return crossingsOfSorted(a, sortedPoints(a), b, sortedPoints(b), better);
+}
+
+/** The sorted x values of both lines inside [from, to], each once: a merge of two sorted lists. */
+function gridOf(pa: readonly Point[], pb: readonly Point[], from: number, to: number): number[] {
+  const grid: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < pa.length || j < pb.length) {
+    const xa = i < pa.length ? pa[i]!.x : Number.POSITIVE_INFINITY;
+    const xb = j < pb.length ? pb[j]!.x : Number.POSITIVE_INFINITY;
+    const x = Math.min(xa, xb);
+    if (xa === x) i++;
+    if (xb === x) j++;
+    if (x > to) break;
+    if (x >= from) grid.push(x);
+  }
+  return grid;
+}
+
+function crossingsOfSorted(a: Series, pa: Point[], b: Series, pb: Point[], better: Better): PairCrossovers {
   const result: PairCrossovers = { a: ref(a), b: ref(b), range: null, crossovers: [], undecided: [] };
   const firstA = pa[0];
   const firstB = pb[0];
@@ -104,8 +123,7 @@ export function crossoversBetween(a: Series, b: Series, better: Better): PairCro
   if (from > to) return result;
   result.range = { from, to };
 
-  const grid = [...new Set([...pa, ...pb].map((p) => p.x).filter((x) => x >= from && x <= to))].sort((x, y) => x - y);
-  const steps: Step[] = grid.map((x) => {
+  const steps: Step[] = gridOf(pa, pb, from, to).map((x) => {
     const ra = readAt(pa, x)!;
     const rb = readAt(pb, x)!;
     return { x, a: ra, b: rb, sign: signOf(ra.value, rb.value) };
@@ -189,9 +207,13 @@ export function findCrossovers(series: readonly Series[], better: Better): Cross
     if (ids.has(s.id)) throw new RangeError(`two series share the id "${s.id}"`);
     ids.add(s.id);
   }
+  // Each line sorted once, not once per pair: 50 lines make 1,225 pairs.
+  const sorted = series.length > 1 ? series.map(sortedPoints) : [];
   const pairs: PairCrossovers[] = [];
   for (let i = 0; i < series.length; i++) {
-    for (let j = i + 1; j < series.length; j++) pairs.push(crossoversBetween(series[i]!, series[j]!, better));
+    for (let j = i + 1; j < series.length; j++) {
+      pairs.push(crossingsOfSorted(series[i]!, sorted[i]!, series[j]!, sorted[j]!, better));
+    }
   }
   return {
     crossovers: pairs.flatMap((p) => p.crossovers).sort((c, d) => c.x - d.x),

@@ -1,7 +1,7 @@
 // The explorer's logic, pure: facets with counts, filtering, and the key figures of the table.
 // The database part is only `listScenarios` and `latestFigures`; everything here is tested without I/O.
 import { findMetric, metricCatalogue, vocabularyLabel } from "@cnibench/schema";
-import type { Figure } from "./measurements.ts";
+import type { Figure, LatestFigure } from "./measurements.ts";
 import type { ScenarioSummary } from "./scenarios.ts";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
@@ -108,7 +108,7 @@ export const keyFigureDefinitions: Record<KeyFigureKey, KeyFigureDefinition> = {
 
 export const keyFigureMetrics = [...new Set(Object.values(keyFigureDefinitions).map((d) => d.metric))];
 
-export type KeyFigure = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "high" | "params" | "bundleId">;
+export type KeyFigure = Pick<LatestFigure, "value" | "unit" | "qualifier" | "low" | "high" | "params" | "bundleId">;
 
 // Figures measured under extra load or features (many Services, policies, Hubble) are not the
 // scenario's headline: a baseline keeps them out of the table.
@@ -118,7 +118,7 @@ export const headlineBaseline: Record<string, readonly (string | number | boolea
   hubble: ["off"],
 };
 
-function isHeadline(f: Figure, def: KeyFigureDefinition): boolean {
+function isHeadline(f: LatestFigure, def: KeyFigureDefinition): boolean {
   if (f.metric !== def.metric) return false;
   if (!Object.entries(def.params).every(([k, v]) => f.params[k] === v)) return false;
   return Object.entries(headlineBaseline).every(
@@ -131,7 +131,7 @@ function isHeadline(f: Figure, def: KeyFigureDefinition): boolean {
  * metric's direction (e.g. the 8-stream throughput when 1, 8 and 16 streams were measured). Exact
  * figures win over qualified ones, which are only the headline when nothing exact exists.
  */
-export function keyFigures(figures: readonly Figure[]): Partial<Record<KeyFigureKey, KeyFigure>> {
+export function keyFigures(figures: readonly LatestFigure[]): Partial<Record<KeyFigureKey, KeyFigure>> {
   const out: Partial<Record<KeyFigureKey, KeyFigure>> = {};
   for (const key of keyFigureKeys) {
     const def = keyFigureDefinitions[key];
@@ -140,7 +140,7 @@ export function keyFigures(figures: readonly Figure[]): Partial<Record<KeyFigure
     const pool = candidates.some((f) => f.qualifier === null)
       ? candidates.filter((f) => f.qualifier === null)
       : candidates;
-    const best = pool.reduce<Figure | undefined>(
+    const best = pool.reduce<LatestFigure | undefined>(
       (a, f) => (a === undefined || (lowerIsBetter ? f.value < a.value : f.value > a.value) ? f : a),
       undefined,
     );

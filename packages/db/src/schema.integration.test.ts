@@ -29,6 +29,7 @@ describe("migrations from an empty database", () => {
       "Bundle",
       "Cluster",
       "CniConfig",
+      "CurrentFigure",
       "Kernel",
       "Measurement",
       "Membership",

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../test-support/ingest.ts";
+import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";
 import { applyFilters, type ExploreFilters } from "./explore.ts";
 import { ingestBundle } from "./ingest.ts";
 import { listScenarios } from "./scenarios.ts";
-import { chartView, exploreView, scenarioView } from "./views.ts";
+import { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
 
 // The example bundle is TKE's Cilium Overlay column of the Service-scale table; the variants below
@@ -115,6 +116,36 @@ describe("explore and scenario views over PostgreSQL", () => {
     expect(after?.sources).toEqual(["A re-run", "Cilium Network Performance Benchmark"]);
     const counted = await db.bundle.count({ where: { scenarioId: ids.overlay ?? "" } });
     expect(counted).toBe(7);
+  });
+
+  it("shows the most recent run whatever order runs arrive in, and the one before once it is deleted", async () => {
+    const at20k = async (bundleIds?: string[]) => {
+      const view = await compareView(db, [workspaceId], { scenarioIds: [ids.iptables ?? ""], bundleIds });
+      return view.figures.find((f) => f.params.services === 20000)?.value;
+    };
+    const upload = async (runAt: string, value: number) => {
+      const outcome = await ingestBundle(db, {
+        workspaceId,
+        tokenId: null,
+        text: JSON.stringify({
+          ...iptables,
+          runAt,
+          results: [{ ...iptables.results[3], value }],
+        }),
+      });
+      if (!outcome.ok) throw new Error("the run did not ingest");
+      return outcome.stored.id;
+    };
+    expect(await at20k()).toBe(12916);
+    // Uploaded later but measured earlier: history, not the current figure.
+    const older = await upload("2025-06-01T00:00:00Z", 11000);
+    expect(await at20k()).toBe(12916);
+    const newer = await upload("2026-06-01T00:00:00Z", 14000);
+    expect(await at20k()).toBe(14000);
+    // A permalink pinned to the older run still shows it.
+    expect(await at20k([older])).toBe(11000);
+    await deleteBundle(db, newer);
+    expect(await at20k()).toBe(12916);
   });
 
   it("applies the explorer's filters in SQL exactly as in the explorer", async () => {

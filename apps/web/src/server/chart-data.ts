@@ -11,12 +11,15 @@ import {
   resolveBetter,
   type Series,
 } from "@cnibench/analysis";
-import type { Figure, ScenarioSummary } from "@cnibench/db";
+import type { chartView, ScenarioSummary } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
 // made sorting a thousand figures take a tenth of a second.
 const natural = new Intl.Collator("en", { numeric: true }).compare;
+
+/** A current figure as chartView and compareView return it. */
+export type Figure = Awaited<ReturnType<typeof chartView>>["figures"][number];
 
 export type SeriesInfo = { id: string; label: string };
 type Params = Figure["params"];

@@ -8,9 +8,9 @@ import {
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import type { Figure, ScenarioSummary } from "@cnibench/db";
+import type { ScenarioSummary } from "@cnibench/db";
 import { findMetric, metricCatalogue } from "@cnibench/schema";
-import { seriesLabels } from "./chart-data";
+import { type Figure, seriesLabels } from "./chart-data";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
 // made sorting a thousand figures take a tenth of a second.

@@ -8,7 +8,7 @@ import { percentDelta } from "../delta.ts";
 import { formatNumber, formatPercent } from "../format.ts";
 import { featureOverheads } from "../overhead.ts";
 import { readAt, sortedPoints } from "../series.ts";
-import type { Better, Measurement, Point, Series } from "../types.ts";
+import type { Better, Measurement, Params, Point, Series } from "../types.ts";
 import { compareFigures } from "../verdict.ts";
 import {
   bestOf,
@@ -65,7 +65,27 @@ function push(map: Map<string, Reason[]>, id: string, r: Reason) {
 
 const evidenceOf = (ctx: GuideContext, f: GuideFigure): Evidence => toEvidence(f, ctx.scenario(f.scenarioId));
 
-const inTestbed = (t: Testbed, id: string) => t.scenarios.some((s) => s.id === id);
+// Looked up in a set: a search of the testbed's scenarios per scenario made the guide quadratic in them.
+const testbedIds = new WeakMap<Testbed, Set<string>>();
+function inTestbed(t: Testbed, id: string): boolean {
+  let ids = testbedIds.get(t);
+  if (!ids) {
+    ids = new Set(t.scenarios.map((s) => s.id));
+    testbedIds.set(t, ids);
+  }
+  return ids.has(id);
+}
+
+// Each figure's params in canonical form, worked out once: selectors compare them figure by figure.
+const canonicalParams = new WeakMap<object, string>();
+function paramsKey(params: Params): string {
+  let key = canonicalParams.get(params);
+  if (key === undefined) {
+    key = canonicalJson(params);
+    canonicalParams.set(params, key);
+  }
+  return key;
+}
 
 /** The option's scenarios on a testbed. */
 const optionScenarios = (o: DatapathOption, t: Testbed) => o.scenarios.filter((s) => inTestbed(t, s.id));
@@ -231,7 +251,9 @@ function scaleLines(ctx: GuideContext, t: Testbed): Line[] {
       const { services: _x, ...rest } = f.params;
       const key = canonicalJson(rest);
       const byScenario = groups.get(key) ?? new Map<string, GuideFigure[]>();
-      byScenario.set(s.id, [...(byScenario.get(s.id) ?? []), f]);
+      const figs = byScenario.get(s.id);
+      if (figs) figs.push(f);
+      else byScenario.set(s.id, [f]);
       groups.set(key, byScenario);
     }
   }
@@ -276,6 +298,9 @@ export function lineValueAt(
   return { value: Math.max(0, last.value + slope * (x - last.x)), extrapolated: true, support: [prev, last] };
 }
 
+/** A line's value at x, without the words: what comparisons of many lines need. */
+const valueAt = (line: Line, x: number) => lineValueAt(line.series.points, x).value;
+
 function readLine(line: Line, x: number): Reading {
   const points = line.series.points;
   const r = lineValueAt(points, x);
@@ -314,7 +339,7 @@ function lineForOption(
 ): { line: Line; borrowed: boolean } | undefined {
   const own = lines.filter((l) => option.scenarios.some((s) => s.id === l.scenario.id));
   if (own.length > 0) {
-    const best = own.reduce((a, l) => (readLine(l, n).value > readLine(a, n).value ? l : a));
+    const best = own.reduce((a, l) => (valueAt(l, n) > valueAt(a, n) ? l : a));
     return { line: best, borrowed: false };
   }
   if (option.proxy === "unknown") return undefined;
@@ -417,8 +442,8 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
       for (let j = i + 1; j < lines.length; j++) {
         const a = lines[i]!;
         const b = lines[j]!;
-        const d0 = readLine(a, maxMeasured).value - readLine(b, maxMeasured).value;
-        const d1 = readLine(a, n).value - readLine(b, n).value;
+        const d0 = valueAt(a, maxMeasured) - valueAt(b, maxMeasured);
+        const d1 = valueAt(a, n) - valueAt(b, n);
         if (d0 === 0 || d1 === 0 || Math.sign(d0) === Math.sign(d1)) continue;
         const x = maxMeasured + ((n - maxMeasured) * d0) / (d0 - d1);
         const [winner, loser] = d1 > 0 ? [a, b] : [b, a];
@@ -588,7 +613,9 @@ function newConnectionScaling(ctx: GuideContext, option: DatapathOption): Reason
         if (f.metric === "http.latency" && f.params.connection !== "short") continue;
         const { services: _x, ...rest } = f.params;
         const key = `${f.metric} ${canonicalJson(rest)}`;
-        groups.set(key, [...(groups.get(key) ?? []), f]);
+        const figs = groups.get(key);
+        if (figs) figs.push(f);
+        else groups.set(key, [f]);
       }
       for (const figs of groups.values()) {
         if (figs.length < 2) continue;
@@ -637,7 +664,7 @@ function saturationSelectors(ctx: GuideContext): FigureSelector[] {
       for (const f of ctx.figuresOf(s.id)) {
         if (f.metric !== "http.rps" || f.params.connection !== "keepalive") continue;
         if (noServiceLoad.some((k) => f.params[k] !== undefined)) continue;
-        const key = canonicalJson(f.params);
+        const key = paramsKey(f.params);
         const entry = sets.get(key) ?? { params: f.params, options: new Set<string>() };
         entry.options.add(o.id);
         sets.set(key, entry);
@@ -653,7 +680,7 @@ function saturationSelectors(ctx: GuideContext): FigureSelector[] {
     )
     .map(([key, { params }]) => ({
       title: `saturated keepalive RPS (${paramWords(params)})`,
-      select: (f: GuideFigure) => f.metric === "http.rps" && canonicalJson(f.params) === key,
+      select: (f: GuideFigure) => f.metric === "http.rps" && paramsKey(f.params) === key,
     }));
 }
 
@@ -798,7 +825,7 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
   const throughputOf = (f: GuideFigure) =>
     ctx
       .figuresOf(f.scenarioId)
-      .find((g) => g.metric === "udp.throughput" && canonicalJson(g.params) === canonicalJson(f.params));
+      .find((g) => g.metric === "udp.throughput" && paramsKey(g.params) === paramsKey(f.params));
   const result = figureCriterion(ctx, {
     key: "udp",
     weight,
@@ -944,7 +971,7 @@ export function latencyCriterion(ctx: GuideContext, weight: number): CriterionRe
               if (!m.select(tf)) return [];
               const bf = ctx
                 .figuresOf(base.id)
-                .find((f) => f.metric === tf.metric && canonicalJson(f.params) === canonicalJson(tf.params));
+                .find((f) => f.metric === tf.metric && paramsKey(f.params) === paramsKey(tf.params));
               return bf ? [{ bf, tf }] : [];
             });
             const pair = pairs[0];

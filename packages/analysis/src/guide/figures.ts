@@ -46,8 +46,11 @@ export function toEvidence(f: GuideFigure, scenario: GuideScenario | undefined):
   };
 }
 
+// Made once: a new Intl.NumberFormat per call was most of the guide's time with many lines to word.
 const grouped = (maximumFractionDigits: number) => new Intl.NumberFormat("en-US", { maximumFractionDigits });
+const whole = grouped(0);
 const big = grouped(1);
+const two = grouped(2);
 const small = grouped(3);
 
 /** A figure's number: 115434 → "115,434", 16003.7 → "16,003.7", 2.508 → "2.508"; Unicode minus. */
@@ -57,9 +60,7 @@ export function formatValue(value: number): string {
 
 /** A computed (interpolated, extrapolated) number, with no more precision than it deserves. */
 export function formatComputed(value: number): string {
-  return grouped(Math.abs(value) >= 100 ? 0 : 2)
-    .format(value)
-    .replace("-", "−");
+  return (Math.abs(value) >= 100 ? whole : two).format(value).replace("-", "−");
 }
 
 export function withUnit(text: string, unit: string): string {
@@ -83,7 +84,7 @@ export function formatFigure(f: Pick<Measurement, "value" | "unit" | "qualifier"
 }
 
 export function formatCount(n: number): string {
-  return new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }).format(n);
+  return whole.format(n);
 }
 
 export function reason(

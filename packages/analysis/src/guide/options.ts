@@ -159,11 +159,17 @@ export function describeDatapath(s: GuideScenario): Datapath {
   }
 }
 
-/** Scenarios grouped into datapath options, in the order their first scenario comes. */
-export function groupDatapaths(scenarios: readonly GuideScenario[]): DatapathOption[] {
+/**
+ * Scenarios grouped into datapath options, in the order their first scenario comes. `describe` lets
+ * a caller that has described the scenarios already pass its results.
+ */
+export function groupDatapaths(
+  scenarios: readonly GuideScenario[],
+  describe: (s: GuideScenario) => Datapath = describeDatapath,
+): DatapathOption[] {
   const byId = new Map<string, DatapathOption>();
   for (const s of scenarios) {
-    const d = describeDatapath(s);
+    const d = describe(s);
     const found = byId.get(d.id);
     if (found) found.scenarios.push(s);
     else byId.set(d.id, { ...d, scenarios: [s] });

@@ -174,12 +174,16 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   }
   const scopedIds = new Set(scoped.map((s) => s.id));
   const figuresBy = new Map<string, GuideFigure[]>();
-  for (const f of input.figures) figuresBy.set(f.scenarioId, [...(figuresBy.get(f.scenarioId) ?? []), f]);
+  for (const f of input.figures) {
+    const list = figuresBy.get(f.scenarioId);
+    if (list) list.push(f);
+    else figuresBy.set(f.scenarioId, [f]);
+  }
   const byId = new Map(all.map((s) => [s.id, s]));
   const datapaths = new Map(all.map((s) => [s.id, describeDatapath(s)]));
 
   // The options: datapaths with scenarios in scope; in a cloud fallback, those not bound to another cloud.
-  const grouped = groupDatapaths(all);
+  const grouped = groupDatapaths(all, (s) => datapaths.get(s.id)!);
   const options: DatapathOption[] = grouped.filter((o) =>
     fallback === "cloud" ? o.cloud === null || o.cloud === answers.cloud : o.scenarios.some((s) => scopedIds.has(s.id)),
   );

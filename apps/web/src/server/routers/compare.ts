@@ -13,7 +13,7 @@ import {
 } from "./compare.types";
 
 /** Shapes a comparison from the scenarios' current figures, or only the pinned bundles'. */
-async function comparison(
+export async function comparison(
   db: Db,
   workspaceIds: readonly string[],
   scenarioIds: readonly string[],

@@ -1,7 +1,7 @@
 import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
-import { chartView } from "@cnibench/db";
+import { chartView, type Db } from "@cnibench/db";
 import { createTRPCRouter, publicProcedure } from "../trpc";
-import { guideInputSchema, guideOutputSchema } from "./guide.types";
+import { type GuideInput, guideInputSchema, guideOutputSchema } from "./guide.types";
 
 /** How many scenarios each value has, most first. */
 function counted<T extends string>(values: readonly T[]): { value: T; scenarios: number }[] {
@@ -12,38 +12,35 @@ function counted<T extends string>(values: readonly T[]): { value: T; scenarios:
     .sort((a, b) => b.scenarios - a.scenarios || a.value.localeCompare(b.value));
 }
 
+/**
+ * "What should I run?": every scenario's current figures of the metrics the guide reads, ranked by
+ * @cnibench/analysis. The scope (cloud, instance type, their fallbacks) is the analysis's to decide,
+ * so it sees every scenario.
+ */
+export async function recommend(db: Db, workspaceIds: readonly string[], answers: GuideInput) {
+  const { scenarios, figures } = await chartView(db, workspaceIds, { filters: {}, metrics: guideMetrics });
+  const result = recommendDatapaths({ answers, scenarios, figures });
+  const skus = new Map<string, { value: string; provider: string; scenarios: number }>();
+  for (const s of scenarios) {
+    if (s.sku === "unknown") continue;
+    const key = `${s.provider} ${s.sku}`;
+    const found = skus.get(key);
+    if (found) found.scenarios += 1;
+    else skus.set(key, { value: s.sku, provider: s.provider, scenarios: 1 });
+  }
+  return {
+    ...result,
+    answers: { ...result.answers, needs: [...result.answers.needs] },
+    choices: {
+      clouds: counted(scenarios.map((s) => s.provider)),
+      skus: [...skus.values()].sort((a, b) => a.provider.localeCompare(b.provider) || a.value.localeCompare(b.value)),
+    },
+  };
+}
+
 export const guideRouter = createTRPCRouter({
-  /**
-   * "What should I run?": every scenario's current figures of the metrics the guide reads, ranked by
-   * @cnibench/analysis. The scope (cloud, instance type, their fallbacks) is the analysis's to decide,
-   * so it sees every scenario.
-   */
   recommend: publicProcedure
     .input(guideInputSchema)
     .output(guideOutputSchema)
-    .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartView(ctx.db, ctx.access.readable, {
-        filters: {},
-        metrics: guideMetrics,
-      });
-      const result = recommendDatapaths({ answers: input, scenarios, figures });
-      const skus = new Map<string, { value: string; provider: string; scenarios: number }>();
-      for (const s of scenarios) {
-        if (s.sku === "unknown") continue;
-        const key = `${s.provider} ${s.sku}`;
-        const found = skus.get(key);
-        if (found) found.scenarios += 1;
-        else skus.set(key, { value: s.sku, provider: s.provider, scenarios: 1 });
-      }
-      return {
-        ...result,
-        answers: { ...result.answers, needs: [...result.answers.needs] },
-        choices: {
-          clouds: counted(scenarios.map((s) => s.provider)),
-          skus: [...skus.values()].sort(
-            (a, b) => a.provider.localeCompare(b.provider) || a.value.localeCompare(b.value),
-          ),
-        },
-      };
-    }),
+    .query(({ ctx, input }) => recommend(ctx.db, ctx.access.readable, input)),
 });

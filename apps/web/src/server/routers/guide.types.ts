@@ -83,4 +83,5 @@ export const guideOutputSchema = z.object({
   }),
 });
 
+export type GuideInput = z.infer<typeof guideInputSchema>;
 export type GuideOutput = z.infer<typeof guideOutputSchema>;

@@ -1,0 +1,81 @@
+// The pages as a first-time visitor gets them: gzipped JS loaded and Largest Contentful Paint in
+// headless Chromium, each page loaded in a fresh browser context (empty cache) against a production
+// build. Budgets from issue 12: ≤ 250 kB gzipped JS, LCP < 1 s.
+import { gzipSync } from "node:zlib";
+import type { Browser } from "playwright-core";
+import { quantile } from "simple-statistics";
+import { launchBrowser } from "../apps/web/e2e/browser.ts";
+import { type BenchRow, ms } from "./table.ts";
+
+const loads = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+const jsBudget = 250 * 1000;
+const lcpBudget = 1000;
+
+async function loadOnce(browser: Browser, url: string): Promise<{ js: number; lcp: number }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const bodies: Promise<number>[] = [];
+  page.on("response", (res) => {
+    if (res.request().resourceType() === "script")
+      bodies.push(
+        res.body().then(
+          (b) => gzipSync(b).length,
+          () => 0,
+        ),
+      );
+  });
+  const res = await page.goto(url, { waitUntil: "networkidle" });
+  if (!res?.ok()) throw new Error(`${url}: HTTP ${res?.status()}`);
+  // Evaluated by the browser's debugging protocol, so the page's CSP does not stand in the way.
+  const lcp = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries();
+          resolve(entries[entries.length - 1]?.startTime ?? Number.NaN);
+          // A browser entry type: this project's types are Node's, which do not know it.
+        }).observe({ type: "largest-contentful-paint" as "mark", buffered: true });
+        setTimeout(() => resolve(Number.NaN), 5000);
+      }),
+  );
+  const js = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
+  await context.close();
+  return { js, lcp };
+}
+
+/** Loads each page `loads` times after one warm-up (so the server has its modules in memory). */
+export async function benchPages(base: string, pages: Record<string, string>): Promise<BenchRow[]> {
+  const browser = await launchBrowser();
+  const rows: BenchRow[] = [];
+  try {
+    for (const [name, path] of Object.entries(pages)) {
+      await loadOnce(browser, base + path);
+      const runs: { js: number; lcp: number }[] = [];
+      for (let i = 0; i < loads; i++) runs.push(await loadOnce(browser, base + path));
+      const js = Math.max(...runs.map((r) => r.js));
+      const lcps = runs.map((r) => r.lcp);
+      if (lcps.some(Number.isNaN)) throw new Error(`${path}: Chromium reported no Largest Contentful Paint`);
+      const [lcp50, lcp95] = [quantile(lcps, 0.5), quantile(lcps, 0.95)];
+      rows.push(
+        {
+          part: "pages",
+          what: `${name} gzipped JS kB`,
+          figure: (js / 1000).toFixed(1),
+          target: "≤ 250 kB",
+          met: js <= jsBudget,
+        },
+        {
+          part: "pages",
+          what: `${name} LCP p50/p95 ms`,
+          figure: `${ms(lcp50)} / ${ms(lcp95)}`,
+          against: path,
+          target: "< 1,000 ms",
+          met: lcp95 < lcpBudget,
+        },
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}

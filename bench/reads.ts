@@ -1,0 +1,272 @@
+// Read performance at scale: the explore, scenario, crossover, compare and guide views, each timed
+// three ways on a synthetic store (bench/synthetic.ts): the query function the tRPC procedure calls,
+// hand-written SQL giving the same answer (bench/hand-sql.ts, checked equal), and the procedure end
+// to end over HTTP against a production build of the web app.
+import { guideMetrics } from "@cnibench/analysis";
+import { chartView, createDb, ensureDefaultWorkspace, exploreView, scenarioView } from "@cnibench/db";
+import pg from "pg";
+import { quantile } from "simple-statistics";
+import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data.ts";
+import { comparison } from "../apps/web/src/server/routers/compare.ts";
+import { recommend } from "../apps/web/src/server/routers/guide.ts";
+import { compareData, crossoverPoints, exploreFacets, exploreRows, guideData, scenarioPage } from "./hand-sql.ts";
+import { seedSynthetic } from "./synthetic.ts";
+import { type BenchRow, ms } from "./table.ts";
+import { startWeb } from "./web.ts";
+
+type Timing = { p50: number; p95: number };
+
+const stats = (times: number[]): Timing => ({ p50: quantile(times, 0.5), p95: quantile(times, 0.95) });
+
+/**
+ * Runs `a` and `b` alternately, after one warm-up each: on a shared machine, load that comes and goes
+ * then weighs on both sides alike.
+ */
+async function timeBoth<A, B>(runs: number, a: () => Promise<A>, b: () => Promise<B>) {
+  let ra = await a();
+  let rb = await b();
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    ra = await a();
+    ta.push(performance.now() - t0);
+    t0 = performance.now();
+    rb = await b();
+    tb.push(performance.now() - t0);
+  }
+  return { a: { ...stats(ta), result: ra }, b: { ...stats(tb), result: rb } };
+}
+
+async function time(runs: number, fn: () => Promise<unknown>): Promise<Timing> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return stats(times);
+}
+
+/** Equal as sets of rows (the two sides may order them differently). */
+const same = (a: unknown[][], b: unknown[][]) =>
+  JSON.stringify(a.map((r) => JSON.stringify(r)).sort()) === JSON.stringify(b.map((r) => JSON.stringify(r)).sort());
+
+const sum = (rows: { value: number }[]) => rows.reduce((a, r) => a + r.value, 0);
+
+/** A figure as both sides can state it: params as sorted JSON, so key order does not matter. */
+const figureRow = (f: { scenarioId: string; metric: string; params: Record<string, unknown>; value: number }) => [
+  f.scenarioId,
+  f.metric,
+  JSON.stringify(Object.entries(f.params).sort()),
+  f.value,
+];
+
+type View = {
+  name: string;
+  fn: () => Promise<unknown>;
+  sql: () => Promise<unknown>;
+  /** True when the function's answer and the SQL's agree. */
+  check: (fn: never, sql: never) => boolean | Promise<boolean>;
+  procedure: string;
+  input: unknown;
+};
+
+/** On a migrated database (bench/database.ts), seeded here unless it holds the measurements already. */
+export async function benchReads(opts: {
+  url: string;
+  total: number;
+  /** "1M", "10M": names the rows; targets apply at 1M. */
+  label: string;
+  /** The 1M query functions' p50s: adds a row per view with the ratio to them (target ≤ 3×). */
+  baseline?: Record<string, number>;
+  /** Only the query functions and their SQL, not tRPC over HTTP. */
+  queriesOnly?: boolean;
+  runs?: number;
+}): Promise<{ rows: BenchRow[]; p50: Record<string, number> }> {
+  const runs = opts.runs ?? 30;
+  const part = `reads ${opts.label}`;
+  const targets = opts.label === "1M";
+  const db = createDb(opts.url);
+  const client = new pg.Pool({ connectionString: opts.url, max: 3 });
+  try {
+    const workspace = await ensureDefaultWorkspace(db);
+    await seedSynthetic(client, workspace.id, opts.total);
+    const readable = [workspace.id];
+    const filters = { provider: ["tke"] };
+    const keyColumns = ["throughput", "keepaliveRps", "shortRps", "tcpRrP99"] as const;
+    const crossoverQuery = {
+      metric: "http.rps",
+      x: "services",
+      where: { connection: "short" },
+      y: "absolute",
+    } as const;
+    // The pages npm run bench loads (bench/run.ts) show the same comparison and guide answer.
+    const compared = ["sc0", "sc5", "sc10"];
+    const answers = { cloud: null, sku: null, services: 30_000, connections: "short", needs: [] } as const;
+
+    const views: View[] = [
+      {
+        name: "explore",
+        fn: () => exploreView(db, readable, filters),
+        sql: () => Promise.all([client.query(exploreRows, [["tke"]]), client.query(exploreFacets, [["tke"]])]),
+        check: (fn: Awaited<ReturnType<typeof exploreView>>, [rows, facets]: pg.QueryResult[]) =>
+          same(
+            fn.scenarios.map((s) => [s.id, ...keyColumns.map((k) => s.keyFigures[k]?.value ?? null)]),
+            rows!.rows.map((r) => [r.id, ...keyColumns.map((k) => r[k])]),
+          ) &&
+          same(
+            fn.facets.flatMap((f) => f.values.map((v) => [f.key, v.value, v.count])),
+            facets!.rows.map((r) => [r.facet, r.value, Number(r.count)]),
+          ),
+        procedure: "scenarios.explore",
+        input: filters,
+      },
+      {
+        name: "scenario",
+        fn: () => scenarioView(db, readable, "sc7"),
+        sql: () =>
+          Promise.all(
+            [scenarioPage.facts, scenarioPage.figures, scenarioPage.bundles].map((q) => client.query(q, ["sc7"])),
+          ),
+        check: (fn: Awaited<ReturnType<typeof scenarioView>>, [, figures, bundles]: pg.QueryResult[]) => {
+          const shown = fn?.groups.flatMap((g) => g.rows.flatMap((r) => [r.current, ...r.history])) ?? [];
+          return (
+            shown.length === figures!.rows.length &&
+            Math.abs(sum(shown) - sum(figures!.rows)) < 1e-6 &&
+            same(
+              fn?.bundles.map((b) => [b.id, b.measurementCount]) ?? [],
+              bundles!.rows.map((b) => [b.id, b.measurementCount]),
+            )
+          );
+        },
+        procedure: "scenarios.byId",
+        input: { id: "sc7" },
+      },
+      {
+        name: "crossover",
+        fn: async () => {
+          const { scenarios, figures } = await chartView(db, readable, {
+            filters,
+            metrics: [crossoverQuery.metric],
+            params: { contains: crossoverQuery.where, numeric: crossoverQuery.x },
+          });
+          return crossoverOf(scenarios, figures, crossoverQuery);
+        },
+        sql: () => client.query(crossoverPoints, [["tke"], crossoverQuery.metric, maxLines]),
+        check: (fn: ReturnType<typeof crossoverOf>, sql: pg.QueryResult) =>
+          same(
+            fn.series.flatMap((s) => s.points.map((p) => [p.scenarioId, p.x, p.y])),
+            sql.rows.map((r) => [r.scenarioId, r.x, r.value]),
+          ),
+        procedure: "charts.crossover",
+        input: { filters, ...crossoverQuery },
+      },
+      {
+        name: "compare",
+        fn: () => comparison(db, readable, compared),
+        sql: () =>
+          Promise.all([client.query(compareData.facts, [compared]), client.query(compareData.figures, [compared])]),
+        check: (fn: Awaited<ReturnType<typeof comparison>>, [facts, figures]: pg.QueryResult[]) =>
+          same(
+            fn.scenarios.map((s) => [s.id, s.sku, s.kernel]),
+            facts!.rows.map((s) => [s.id, s.sku, s.kernel]),
+          ) &&
+          same(
+            fn.rows.flatMap((r) =>
+              r.cells.flatMap((c, i) => (c.figure ? [figureRow({ ...r, ...c.figure, scenarioId: compared[i]! })] : [])),
+            ),
+            figures!.rows.map(figureRow),
+          ),
+        procedure: "compare.view",
+        input: { scenarioIds: compared },
+      },
+      {
+        name: "guide",
+        fn: () => recommend(db, readable, { ...answers, needs: [] }),
+        sql: () =>
+          Promise.all([
+            client.query(guideData.figures, [guideMetrics]),
+            client.query(guideData.clouds),
+            client.query(guideData.skus),
+          ]),
+        // The ranking is analysis, not a query: what is checked is the figures it ranks from (the
+        // same chartView call the guide makes) and the form's choices.
+        check: async (fn: Awaited<ReturnType<typeof recommend>>, [figures, clouds, skus]: pg.QueryResult[]) => {
+          const ranked = await chartView(db, readable, { filters: {}, metrics: guideMetrics });
+          return (
+            same(ranked.figures.map(figureRow), figures!.rows.map(figureRow)) &&
+            same(
+              fn.choices.clouds.map((c) => [c.value, c.scenarios]),
+              clouds!.rows.map((c) => [c.value, c.scenarios]),
+            ) &&
+            same(
+              fn.choices.skus.map((c) => [c.value, c.provider, c.scenarios]),
+              skus!.rows.map((c) => [c.value, c.provider, c.scenarios]),
+            )
+          );
+        },
+        procedure: "guide.recommend",
+        input: answers,
+      },
+    ];
+
+    const rows: BenchRow[] = [];
+    const p50: Record<string, number> = {};
+    for (const view of views) {
+      const { a: fn, b: sql } = await timeBoth(runs, view.fn, view.sql);
+      if (!(await view.check(fn.result as never, sql.result as never))) {
+        throw new Error(`${view.name}: the query function and the hand-written SQL disagree`);
+      }
+      p50[view.name] = fn.p50;
+      const bound = 2 * sql.p50 + 5;
+      rows.push({
+        part,
+        what: `${view.name} fn p50/p95 ms`,
+        figure: `${ms(fn.p50)} / ${ms(fn.p95)}`,
+        against: `SQL ${ms(sql.p50)} / ${ms(sql.p95)}`,
+        ...(targets ? { target: `≤ 2× SQL + 5 ms (${ms(bound)})`, met: fn.p50 <= bound } : {}),
+      });
+      const before = opts.baseline?.[view.name];
+      if (before !== undefined) {
+        const ratio = fn.p50 / before;
+        rows.push({
+          part,
+          what: `${view.name} fn p50 ${opts.label}/1M`,
+          figure: `${ratio.toFixed(2)}×`,
+          against: `1M ${ms(before)}`,
+          target: "≤ 3×",
+          met: ratio <= 3,
+        });
+      }
+    }
+
+    if (!opts.queriesOnly) {
+      const web = await startWeb(opts.url);
+      try {
+        for (const view of views) {
+          const url = `${web.base}/api/trpc/${view.procedure}?input=${encodeURIComponent(JSON.stringify(view.input))}`;
+          const t = await time(runs, async () => {
+            const res = await fetch(url);
+            if (!res.ok) throw new Error(`${view.procedure}: HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`);
+            await res.arrayBuffer();
+          });
+          rows.push({
+            part,
+            what: `${view.name} tRPC p95 ms`,
+            figure: ms(t.p95),
+            against: `p50 ${ms(t.p50)}`,
+            ...(targets ? { target: "< 100 ms", met: t.p95 < 100 } : {}),
+          });
+        }
+      } finally {
+        web.stop();
+      }
+    }
+    return { rows, p50 };
+  } finally {
+    await client.end();
+    await db.$disconnect();
+  }
+}

@@ -1,0 +1,69 @@
+// npm run bench — issue 12's one table: ingest vs COPY, reads at 1M and 10M measurements vs hand
+// SQL and through tRPC, page JS and LCP, start-up. Every part runs on loopback against throwaway
+// embedded PostgreSQL databases and stops by itself. Settings:
+//   BENCH_PARTS  ingest,reads,pages,startup (default all)
+//   BENCH_SIZES  measurements for the read benchmark (default 1000000,10000000); pages use the first
+//   BENCH_SKIP_COLD=1  no cold start (it moves the web build aside and rebuilds it: a few minutes)
+import os from "node:os";
+import { withDatabase } from "./database.ts";
+import { benchIngest } from "./ingest.ts";
+import { benchPages } from "./pages.ts";
+import { benchReads } from "./reads.ts";
+import { benchStartup } from "./startup.ts";
+import { type BenchRow, printTable } from "./table.ts";
+import { startWeb } from "./web.ts";
+
+const parts = new Set((process.env.BENCH_PARTS ?? "ingest,reads,pages,startup").split(","));
+const sizes = (process.env.BENCH_SIZES ?? "1000000,10000000").split(",").map(Number);
+const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+
+// The synthetic store's ids (bench/synthetic.ts): sc0… are scenarios, every fifth one on tke.
+const pages = {
+  "/": "/?provider=tke",
+  "scenario page": "/scenarios/sc7",
+  "crossover view": "/charts?provider=tke",
+  "/compare": "/compare?s=sc0&s=sc5&s=sc10",
+  "/guide": "/guide?services=30000&connections=short",
+};
+
+async function main(): Promise<void> {
+  const rows: BenchRow[] = [];
+  const started = performance.now();
+  if (parts.has("ingest")) rows.push(...(await withDatabase((url) => benchIngest(url))));
+
+  let baseline: Record<string, number> | undefined;
+  for (const [i, total] of sizes.entries()) {
+    if (!parts.has("reads") && !(i === 0 && parts.has("pages"))) continue;
+    await withDatabase(async (url) => {
+      if (parts.has("reads")) {
+        const reads = await benchReads({ url, total, label: label(total), baseline });
+        rows.push(...reads.rows);
+        baseline ??= reads.p50;
+      }
+      if (i === 0 && parts.has("pages")) {
+        const web = await startWeb(url);
+        try {
+          rows.push(...(await benchPages(web.base, pages)));
+        } finally {
+          web.stop();
+        }
+      }
+    });
+  }
+
+  if (parts.has("startup")) rows.push(...(await benchStartup({ cold: !process.env.BENCH_SKIP_COLD })));
+
+  const cpus = os.cpus();
+  printTable(
+    `npm run bench — ${cpus.length} × ${cpus[0]?.model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+      `Node ${process.version}, ${((performance.now() - started) / 60_000).toFixed(1)} min`,
+    rows,
+  );
+  const missed = rows.filter((r) => r.met === false);
+  if (missed.length > 0) console.log(`\n${missed.length} target(s) missed: ${missed.map((r) => r.what).join("; ")}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,7 +1,7 @@
 // npm run bench:ingest — for bundles of 20, 200 and 2,000 measurements: uploads synthetic bundles over
 // HTTP (POST /v1/bundles, concurrency 8) and, in the same run, COPYs the same measurement rows into a
 // scratch table by one connection: the practical upper bound for writing them. Each size sends about
-// BENCH_MEASUREMENTS measurements (default 60,000). Alone it runs against a throwaway embedded
+// BENCH_INGEST_MEASUREMENTS measurements (default 60,000). Alone it runs against a throwaway embedded
 // PostgreSQL (or BENCH_DATABASE_URL); npm run bench calls benchIngest.
 import http from "node:http";
 import os from "node:os";
@@ -14,7 +14,7 @@ import { startIngest } from "../test-support/ingest.ts";
 import { withDatabase } from "./database.ts";
 import { type BenchRow, printTable } from "./table.ts";
 
-const perSize = Number(process.env.BENCH_MEASUREMENTS ?? 60_000);
+const perSize = Number(process.env.BENCH_INGEST_MEASUREMENTS ?? 60_000);
 const concurrency = 8;
 /** The target of issue 12, for 200-measurement bundles. */
 const targetRatio = 0.3;

@@ -5,11 +5,14 @@
 //   BENCH_SIZES  measurements for the read benchmark (default 1000000,10000000); pages use the first
 //   BENCH_SKIP_COLD=1  no cold start (it moves the web build aside and rebuilds it: a few minutes)
 import os from "node:os";
+import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
+import pg from "pg";
 import { withDatabase } from "./database.ts";
 import { benchIngest } from "./ingest.ts";
 import { benchPages } from "./pages.ts";
 import { benchReads } from "./reads.ts";
 import { benchStartup } from "./startup.ts";
+import { seedSynthetic } from "./synthetic.ts";
 import { type BenchRow, printTable } from "./table.ts";
 import { startWeb } from "./web.ts";
 
@@ -26,6 +29,18 @@ const pages = {
   "/guide": "/guide?services=30000&connections=short",
 };
 
+/** The synthetic store for the pages, when the read benchmark (which seeds it) does not run. */
+async function seedOnly(url: string, total: number): Promise<void> {
+  const db = createDb(url);
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  try {
+    await seedSynthetic(pool, (await ensureDefaultWorkspace(db)).id, total);
+  } finally {
+    await pool.end();
+    await db.$disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const rows: BenchRow[] = [];
   const started = performance.now();
@@ -40,6 +55,7 @@ async function main(): Promise<void> {
         rows.push(...reads.rows);
         baseline ??= reads.p50;
       }
+      if (!parts.has("reads")) await seedOnly(url, total);
       if (i === 0 && parts.has("pages")) {
         const web = await startWeb(url);
         try {

@@ -4,7 +4,7 @@
 // tRPC over HTTP (and so the production build of the web app it needs).
 import { withDatabase } from "./database.ts";
 import { benchReads } from "./reads.ts";
-import { printTable } from "./table.ts";
+import { printTable, sizeLabel } from "./table.ts";
 
 const total = Number(process.env.BENCH_MEASUREMENTS ?? 1_000_000);
 
@@ -12,7 +12,7 @@ withDatabase((url) =>
   benchReads({
     url,
     total,
-    label: total >= 1e6 ? `${total / 1e6}M` : `${total / 1e3}k`,
+    label: sizeLabel(total),
     queriesOnly: Boolean(process.env.BENCH_QUERIES_ONLY),
     runs: Number(process.env.BENCH_RUNS ?? 30),
   }),

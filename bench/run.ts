@@ -13,12 +13,11 @@ import { benchPages } from "./pages.ts";
 import { benchReads } from "./reads.ts";
 import { benchStartup } from "./startup.ts";
 import { seedSynthetic } from "./synthetic.ts";
-import { type BenchRow, printTable } from "./table.ts";
+import { type BenchRow, printTable, sizeLabel } from "./table.ts";
 import { startWeb } from "./web.ts";
 
 const parts = new Set((process.env.BENCH_PARTS ?? "ingest,reads,pages,startup").split(","));
 const sizes = (process.env.BENCH_SIZES ?? "1000000,10000000").split(",").map(Number);
-const label = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 
 // The synthetic store's ids (bench/synthetic.ts): sc0… are scenarios, every fifth one on tke.
 const pages = {
@@ -51,7 +50,7 @@ async function main(): Promise<void> {
     if (!parts.has("reads") && !(i === 0 && parts.has("pages"))) continue;
     await withDatabase(async (url) => {
       if (parts.has("reads")) {
-        const reads = await benchReads({ url, total, label: label(total), baseline });
+        const reads = await benchReads({ url, total, label: sizeLabel(total), baseline });
         rows.push(...reads.rows);
         baseline ??= reads.p50;
       }

@@ -16,6 +16,9 @@ export type BenchRow = {
 
 export const ms = (n: number) => n.toFixed(1);
 
+/** 1000000 → "1M", 20000 → "20k": a store size as the table names it. */
+export const sizeLabel = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+
 export function printTable(title: string, rows: BenchRow[]): void {
   console.log(`\n${title}`);
   console.table(

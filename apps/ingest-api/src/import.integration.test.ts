@@ -5,14 +5,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { createDb, createToken, type Db, ensureDefaultWorkspace, storeBundles } from "@cnibench/db";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { rowCounts } from "../../../test-support/ingest.ts";
 import { freePort } from "../../../test-support/ports.ts";
 import { buildServer } from "./server.ts";
-import { prepareBundle, storeBundlesAtomically } from "./store-import.ts";
+import { prepareBundle } from "./store-import.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../packages/importers/fixtures");
 const fixture = (relative: string) => new Uint8Array(readFileSync(path.join(fixtures, relative)));
@@ -340,7 +340,7 @@ describe("refused imports: a clear status, and nothing written", () => {
     });
     // The second bundle's measurement carries a value PostgreSQL refuses (not an "Aggregate" enum label).
     inputs[1]!.bundle.measurements[0]!.aggregate = "bogus" as never;
-    await expect(storeBundlesAtomically(db, inputs)).rejects.toThrow();
+    await expect(storeBundles(db, inputs)).rejects.toThrow();
     await nothingWritten();
   });
 });

@@ -1,4 +1,4 @@
-import { type StoreBundleInput, storeBundles } from "@cnibench/db";
+import type { StoreBundleInput } from "@cnibench/db";
 import { type BundleInput, type BundleIssue, type BundleWarning, contentHash, parseBundle } from "@cnibench/schema";
 
 export type PreparedBundle = { input: StoreBundleInput; warnings: BundleWarning[] };
@@ -31,9 +31,3 @@ export function prepareBundle(
     },
   };
 }
-
-/**
- * Stores every bundle of one import in one transaction: all of them or none, idempotent by content
- * hash, and an identical import racing this one answered with the winner's bundles (storeBundles).
- */
-export const storeBundlesAtomically = storeBundles;

@@ -5,7 +5,7 @@
  * size limit and error shapes as POST /v1/bundles; every bundle of one import is stored in one
  * transaction, or none is.
  */
-import type { Db } from "@cnibench/db";
+import { type Db, storeBundles } from "@cnibench/db";
 import {
   ArchiveLimitError,
   type ArchiveLimits,
@@ -22,7 +22,7 @@ import type { BundleWarning } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
-import { type PreparedBundle, prepareBundle, storeBundlesAtomically } from "../store-import.ts";
+import { type PreparedBundle, prepareBundle } from "../store-import.ts";
 import { unstorableFigures, unstorableValues } from "./storable.ts";
 
 export type ImportRouteOptions = PublicUrls & { db: Db; importLimits: ArchiveLimits };
@@ -120,7 +120,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
       prepared.push({ ...result.prepared, file: b.file, format: b.format });
     }
 
-    const stored = await storeBundlesAtomically(
+    const stored = await storeBundles(
       db,
       prepared.map((p) => p.input),
     );

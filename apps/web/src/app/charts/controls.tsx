@@ -46,9 +46,10 @@ function ControlInput({ control, go }: { control: Control; go: Go }) {
 
   if (control.kind === "select") {
     return (
-      <label className="flex items-center gap-1 text-sm">
+      <label className="flex min-w-0 max-w-full items-center gap-1 text-sm">
         <span className="text-xs text-zinc-500">{control.label}</span>
-        <select className={select} value={value} onChange={(e) => choose(e.target.value)}>
+        {/* min-w-0: long metric names would otherwise push the page wider than a 390 px screen */}
+        <select className={`${select} min-w-0 max-w-full`} value={value} onChange={(e) => choose(e.target.value)}>
           {control.choices.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}

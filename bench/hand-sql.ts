@@ -48,12 +48,19 @@ export const exploreFacets = `WITH s AS (
   UNION ALL SELECT 'kubeProxy', "kubeProxy", count(*) FILTER (WHERE ok) FROM s GROUP BY "kubeProxy"
   UNION ALL SELECT 'source', t, count(*) FILTER (WHERE ok) FROM s, unnest(s.sources) t GROUP BY t`;
 
-/** A scenario page for id $1: its facts, every figure newest first per (metric, params), its bundles. */
+/**
+ * A scenario page for id $1: its facts, each figure's four newest runs (the current one and the three
+ * older ones the page shows) with the count of all, its bundles.
+ */
 export const scenarioPage = {
   facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = $1`,
-  figures: `SELECT m.*, b."sourceTitle", b."sourceUrl", COALESCE(b."runAt", b."receivedAt") AS "measuredAt"
-    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-    WHERE m."scenarioId" = $1 ORDER BY m.metric, m."paramsKey", COALESCE(b."runAt", b."receivedAt") DESC`,
+  figures: `SELECT * FROM (
+      SELECT m.*, b."sourceTitle", b."sourceUrl", COALESCE(b."runAt", b."receivedAt") AS "measuredAt",
+        row_number() OVER w AS n, count(*) OVER (PARTITION BY m.metric, m."paramsKey") AS runs
+      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+      WHERE m."scenarioId" = $1
+      WINDOW w AS (PARTITION BY m.metric, m."paramsKey" ORDER BY COALESCE(b."runAt", b."receivedAt") DESC)) f
+    WHERE n <= 4 ORDER BY metric, "paramsKey", n`,
   bundles: `SELECT * FROM "Bundle" WHERE "scenarioId" = $1 ORDER BY COALESCE("runAt", "receivedAt") DESC`,
 };
 

@@ -125,7 +125,8 @@ export async function benchReads(opts: {
       },
       {
         name: "scenario",
-        fn: () => scenarioView(db, readable, "sc7"),
+        // As the page asks: three older runs of each figure (apps/web/src/server/routers/scenarios.ts).
+        fn: () => scenarioView(db, readable, "sc7", 3),
         sql: () =>
           Promise.all(
             [scenarioPage.facts, scenarioPage.figures, scenarioPage.bundles].map((q) => client.query(q, ["sc7"])),
@@ -134,6 +135,10 @@ export async function benchReads(opts: {
           const shown = fn?.groups.flatMap((g) => g.rows.flatMap((r) => [r.current, ...r.history])) ?? [];
           return (
             shown.length === figures!.rows.length &&
+            same(
+              fn?.groups.flatMap((g) => g.rows.map((r) => [r.olderRuns + 1])) ?? [],
+              figures!.rows.filter((f) => f.n === "1").map((f) => [Number(f.runs)]),
+            ) &&
             Math.abs(sum(shown) - sum(figures!.rows)) < 1e-6 &&
             same(
               fn?.bundles.map((b) => [b.id, b.measurementCount]) ?? [],

@@ -214,6 +214,16 @@ describe("groupFigures", () => {
     expect(rps?.rows.map((r) => r.params.services)).toEqual([5000, 20000]);
     expect(rps?.rows[1]?.current.bundleId).toBe("b2");
     expect(rps?.rows[1]?.history.map((h) => h.value)).toEqual([12990]);
+    expect(rps?.rows.map((r) => r.olderRuns)).toEqual([0, 1]);
+  });
+
+  it("counts the older runs that were not fetched", () => {
+    const [group] = groupFigures([
+      { ...figure("http.rps", 13300, { services: 20000 }, { bundleId: "b3" }), runs: 7 },
+      { ...figure("http.rps", 13080, { services: 20000 }, { bundleId: "b2" }), runs: 7 },
+    ]);
+    expect(group?.rows[0]?.history).toHaveLength(1);
+    expect(group?.rows[0]?.olderRuns).toBe(6);
   });
 
   it("puts custom x. metrics after the catalogue's", () => {

@@ -158,7 +158,8 @@ export type FigureGroup = {
   unit: string;
   better: Figure["better"];
   description: string | null;
-  rows: { params: Figure["params"]; current: Figure; history: Figure[] }[];
+  /** `olderRuns` counts every older run; `history` holds the ones fetched (see scenarioFigures). */
+  rows: { params: Figure["params"]; current: Figure; history: Figure[]; olderRuns: number }[];
 };
 
 /**
@@ -166,7 +167,7 @@ export type FigureGroup = {
  * the most recent first and older runs as its history. Expects figures newest first per
  * (metric, params), as `scenarioFigures` returns them.
  */
-export function groupFigures(figures: readonly Figure[]): FigureGroup[] {
+export function groupFigures(figures: readonly (Figure & { runs?: number })[]): FigureGroup[] {
   const groups = new Map<string, FigureGroup>();
   const rows = new Map<string, FigureGroup["rows"][number]>();
   for (const f of figures) {
@@ -185,9 +186,11 @@ export function groupFigures(figures: readonly Figure[]): FigureGroup[] {
     }
     const rowKey = `${f.metric}\u0000${f.paramsKey}`;
     const row = rows.get(rowKey);
-    if (row) row.history.push(f);
-    else {
-      const created = { params: f.params, current: f, history: [] };
+    if (row) {
+      row.history.push(f);
+      row.olderRuns = Math.max(row.olderRuns, row.history.length);
+    } else {
+      const created = { params: f.params, current: f, history: [], olderRuns: (f.runs ?? 1) - 1 };
       rows.set(rowKey, created);
       group.rows.push(created);
     }

@@ -133,18 +133,30 @@ export async function latestFigures(
   return figures;
 }
 
-/** Every figure of one scenario, current and history alike, newest first within each (metric, params). */
-export async function scenarioFigures(db: Db, scenarioId: string): Promise<Figure[]> {
-  const rows = await readRows<Row>(
+/** A scenario's figure with how many runs measured the same thing (this one included). */
+export type RunFigure = Figure & { runs: number };
+
+/**
+ * A scenario's figures, newest first within each (metric, params): the current one and up to
+ * `olderRuns` older runs of it (all of them when not given), each saying how many runs there are in
+ * all. A scenario measured nightly for a year would otherwise send its whole history to every page view.
+ */
+export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: number): Promise<RunFigure[]> {
+  const rows = await readRows<Row & { runs: number }>(
     db,
     Prisma.sql`
-    SELECT ${columns}
-    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-    WHERE m."scenarioId" = ${scenarioId}
-    ORDER BY m.metric COLLATE "C", m."paramsKey" COLLATE "C", COALESCE(b."runAt", b."receivedAt") DESC,
-      b."receivedAt" DESC, m.position`,
+    SELECT * FROM (
+      SELECT ${columns},
+        row_number() OVER (PARTITION BY m.metric, m."paramsKey"
+          ORDER BY COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position) AS n,
+        (count(*) OVER (PARTITION BY m.metric, m."paramsKey"))::int AS runs
+      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+      WHERE m."scenarioId" = ${scenarioId}) f
+    WHERE ${olderRuns ?? null}::int IS NULL OR n <= ${(olderRuns ?? 0) + 1}
+    ORDER BY metric COLLATE "C", "paramsKey" COLLATE "C", n`,
   );
-  return rows.map(toFigure);
+  // The row number stays on the rows: copying thousands of rows to drop it cost more than it saves.
+  return rows.map((row) => toFigure(row) as RunFigure);
 }
 
 export type Provenance = {

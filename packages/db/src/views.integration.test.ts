@@ -89,6 +89,7 @@ describe("explore and scenario views over PostgreSQL", () => {
     expect(view?.bundles.map((b) => b.measurementCount)).toEqual([1, 5]);
     expect(view?.bundles[1]?.sourceTitle).toBe("Cilium Network Performance Benchmark");
     expect(view?.measurementCount).toBe(6);
+    expect(at20k?.olderRuns).toBe(1);
   });
 
   it("keeps each scenario's bundle count, latest run and sources as bundles arrive, also at once", async () => {
@@ -173,5 +174,38 @@ describe("explore and scenario views over PostgreSQL", () => {
     const foreign = await db.scenario.findFirstOrThrow({ where: { workspace: { slug: "team-x" } } });
     expect(await scenarioView(db, [workspaceId], foreign.id)).toBeNull();
     expect(await scenarioView(db, [workspaceId], "no-such-id")).toBeNull();
+  });
+
+  it("fetches only as many older runs as asked, and says how many there are", async () => {
+    // Three runs of a 40,000-Service step (no other test measures it), oldest first.
+    for (const [runAt, value] of [
+      ["2026-04-01T10:00:00Z", 9000],
+      ["2026-05-01T10:00:00Z", 9100],
+      ["2026-06-01T10:00:00Z", 9200],
+    ] as const) {
+      const outcome = await ingestBundle(db, {
+        workspaceId,
+        tokenId: null,
+        text: JSON.stringify({
+          ...rerun,
+          runAt,
+          results: [{ ...rerun.results[0], params: { ...rerun.results[0]?.params, services: 40000 }, value }],
+        }),
+      });
+      if (!outcome.ok) throw new Error("re-run did not ingest");
+    }
+    const step = async (services: number, olderRuns?: number) =>
+      (await scenarioView(db, [workspaceId], ids.overlay ?? "", olderRuns))?.groups
+        .find((g) => g.metric === "http.rps")
+        ?.rows.find((r) => r.params.services === services);
+    const one = await step(40000, 1);
+    expect(one?.current.value).toBe(9200);
+    expect(one?.history.map((h) => h.value)).toEqual([9100]);
+    expect(one?.olderRuns).toBe(2);
+    const all = await step(40000);
+    expect(all?.history.map((h) => h.value)).toEqual([9100, 9000]);
+    expect(all?.olderRuns).toBe(2);
+    // A step measured once has no history either way.
+    expect((await step(5000, 1))?.olderRuns).toBe(0);
   });
 });

@@ -57,12 +57,16 @@ const headlineCandidates = Prisma.sql`(${Prisma.join(
   " AND ",
 )}`;
 
-/** A scenario page: environment, every figure grouped by metric with history, and provenance. */
-export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string) {
+/**
+ * A scenario page: environment, every figure grouped by metric with up to `olderRuns` older runs of
+ * each (all when not given: downloads), and provenance.
+ */
+export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string, olderRuns?: number) {
   const scenario = await getScenarioSummary(db, workspaceIds, id);
   if (!scenario) return null;
-  const [figures, bundles] = await Promise.all([scenarioFigures(db, id), scenarioBundles(db, id)]);
-  return { scenario, groups: groupFigures(figures), bundles, measurementCount: figures.length };
+  const [figures, bundles] = await Promise.all([scenarioFigures(db, id, olderRuns), scenarioBundles(db, id)]);
+  const measurementCount = bundles.reduce((n, b) => n + b.measurementCount, 0);
+  return { scenario, groups: groupFigures(figures), bundles, measurementCount };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { SearchParams } from "nuqs/server";
 import { api } from "~/trpc/server";
 import { FacetPanel } from "./_explore/facet-panel";
 import { exploreHref, loadExploreParams } from "./_explore/params";
+import { pageOf, sortScenarios } from "./_explore/rows";
 import { ScenarioTable } from "./_explore/scenario-table";
 import { chartsHref } from "./charts/params";
 
@@ -13,11 +14,12 @@ export const metadata: Metadata = { title: "Explore" };
 
 export default async function ExplorePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadExploreParams(searchParams);
-  const { sort: _sort, order: _order, ...filters } = params;
+  const { sort, order, page: _page, ...filters } = params;
   const view = await (await api()).scenarios.explore(
     Object.fromEntries(Object.entries(filters).filter(([, v]) => v.length > 0)),
   );
   const filtered = view.scenarios.length !== view.total;
+  const shown = pageOf(sortScenarios(view.scenarios, sort, order), params.page);
 
   // URL state for the facets and the table's sort; only the explorer and the guide ship nuqs.
   return (
@@ -71,7 +73,14 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
               </EmptyState>
             ) : (
               <>
-                <ScenarioTable rows={view.scenarios} figureColumns={keyFigureColumns()} />
+                <ScenarioTable rows={shown.rows} figureColumns={keyFigureColumns()} />
+                {shown.pages > 1 ? (
+                  <Pages
+                    {...shown}
+                    count={view.scenarios.length}
+                    href={(page) => exploreHref("/", { ...params, page: page === 1 ? null : page })}
+                  />
+                ) : null}
                 <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
                   <button
                     type="submit"
@@ -98,5 +107,37 @@ function EmptyState({ title, children }: { title: string; children: React.ReactN
       <p className="font-medium">{title}</p>
       <div className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{children}</div>
     </div>
+  );
+}
+
+/** Previous / next page links under the table, with where this page sits among the matches. */
+function Pages(props: {
+  page: number;
+  pages: number;
+  from: number;
+  to: number;
+  count: number;
+  href: (page: number) => string;
+}) {
+  const link =
+    "rounded-md border border-zinc-300 px-3 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+  const fmt = new Intl.NumberFormat("en-US");
+  return (
+    <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center gap-3 text-sm">
+      {props.page > 1 ? (
+        <Link className={link} href={props.href(props.page - 1)} rel="prev">
+          ← Previous
+        </Link>
+      ) : null}
+      <span className="text-zinc-600 dark:text-zinc-400">
+        Scenarios {fmt.format(props.from)}–{fmt.format(props.to)} of {fmt.format(props.count)} · page {props.page} of{" "}
+        {props.pages}
+      </span>
+      {props.page < props.pages ? (
+        <Link className={link} href={props.href(props.page + 1)} rel="next">
+          Next →
+        </Link>
+      ) : null}
+    </nav>
   );
 }

@@ -5,10 +5,10 @@ import { api } from "~/trpc/server";
 
 type ScenarioView = Awaited<ReturnType<Awaited<ReturnType<typeof api>>["scenarios"]["byId"]>>;
 
-/** A scenario's view for a download route, or a 404 response for an unknown id. */
+/** A scenario's view with its whole history for a download route, or a 404 response for an unknown id. */
 export async function scenarioForDownload(id: string): Promise<ScenarioView | Response> {
   try {
-    return await (await api()).scenarios.byId({ id });
+    return await (await api()).scenarios.byId({ id, history: "all" });
   } catch (error) {
     if (error instanceof TRPCError && error.code === "NOT_FOUND") {
       return Response.json({ error: "not_found", message: `no scenario ${id}` }, { status: 404 });

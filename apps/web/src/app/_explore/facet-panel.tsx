@@ -3,7 +3,7 @@
 import type { Facet, FacetKey } from "@cnibench/db";
 import { useQueryStates } from "nuqs";
 import { useState, useTransition } from "react";
-import { filterParams } from "./params";
+import { filterParams, pageParams } from "./params";
 
 /**
  * Facet checkboxes. Ticking one rewrites the URL (a history entry, so Back undoes it) and the server
@@ -11,7 +11,10 @@ import { filterParams } from "./params";
  */
 export function FacetPanel({ facets }: { facets: Facet[] }) {
   const [pending, startTransition] = useTransition();
-  const [filters, setFilters] = useQueryStates(filterParams, { shallow: false, history: "push", startTransition });
+  const [{ page: _page, ...filters }, setFilters] = useQueryStates(
+    { ...filterParams, ...pageParams },
+    { shallow: false, history: "push", startTransition },
+  );
   const activeCount = Object.values(filters).reduce((n, v) => n + (v?.length ?? 0), 0);
   // Narrow screens show the table first; the filters fold away behind a button.
   const [open, setOpen] = useState(false);
@@ -19,7 +22,7 @@ export function FacetPanel({ facets }: { facets: Facet[] }) {
   const toggle = (key: FacetKey, value: string, on: boolean) => {
     const current = filters[key] ?? [];
     const next = on ? [...current, value] : current.filter((v) => v !== value);
-    void setFilters({ [key]: next.length > 0 ? next : null });
+    void setFilters({ [key]: next.length > 0 ? next : null, page: null });
   };
 
   return (
@@ -44,7 +47,9 @@ export function FacetPanel({ facets }: { facets: Facet[] }) {
             <button
               type="button"
               className="text-xs text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
-              onClick={() => void setFilters(Object.fromEntries(Object.keys(filterParams).map((k) => [k, null])))}
+              onClick={() =>
+                void setFilters({ ...Object.fromEntries(Object.keys(filterParams).map((k) => [k, null])), page: null })
+              }
             >
               Clear all
             </button>

@@ -1,6 +1,13 @@
 // The explorer's state in the URL, shared by the server page (to query) and client components (to
-// change it): every filter and the table's sort, so a copied address reproduces the view.
-import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+// change it): every filter, the table's sort and page, so a copied address reproduces the view.
+import {
+  createLoader,
+  createSerializer,
+  parseAsInteger,
+  parseAsNativeArrayOf,
+  parseAsString,
+  parseAsStringLiteral,
+} from "nuqs/server";
 
 const many = parseAsNativeArrayOf(parseAsString);
 
@@ -20,7 +27,10 @@ export const sortParams = {
   order: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
 };
 
-export const exploreParams = { ...filterParams, ...sortParams };
+/** The table's page; a new filter or sort starts again at the first. */
+export const pageParams = { page: parseAsInteger.withDefault(1) };
+
+export const exploreParams = { ...filterParams, ...sortParams, ...pageParams };
 
 export const loadExploreParams = createLoader(exploreParams);
 export const exploreHref = createSerializer(exploreParams);

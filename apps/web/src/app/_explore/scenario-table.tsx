@@ -3,9 +3,9 @@
 import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
-import { useMemo } from "react";
+import { useMemo, useTransition } from "react";
 import { FigureCell } from "./figure-cell";
-import { sortParams } from "./params";
+import { pageParams, sortParams } from "./params";
 
 export type FigureColumn = { key: string; title: string; unit: string };
 
@@ -94,29 +94,39 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
   { id: "bundles", header: "Bundles", accessorFn: (r) => r.bundleCount, meta: { numeric: true } },
 ];
 
-/** The matching scenarios, sortable by any column; the sort lives in the URL like the filters. */
+/**
+ * One page of the matching scenarios, sorted by the server (apps/web/src/app/_explore/rows.ts); a
+ * header click puts the sort in the URL like the filters and goes back to the first page.
+ */
 export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; figureColumns: FigureColumn[] }) {
   const columns = useMemo(() => columnsWith(figureColumns), [figureColumns]);
-  const [{ sort, order }, setSort] = useQueryStates(sortParams, { history: "replace" });
+  const [pending, startTransition] = useTransition();
+  const [{ sort, order }, setSort] = useQueryStates(
+    { ...sortParams, ...pageParams },
+    { history: "replace", shallow: false, startTransition },
+  );
   const sorting: SortingState = sort ? [{ id: sort, desc: order === "desc" }] : [];
-  // Sorted here, not by getSortedRowModel: with React 19 its sorting froze the page on the first
-  // header click (TanStack/table#5845); a handful of rows sorts in a line.
-  const sorted = useMemo(() => sortRows(rows, columns, sort, order), [rows, columns, sort, order]);
   const table = useReactTable({
-    data: sorted,
+    data: rows,
     columns,
     manualSorting: true,
     state: { sorting },
     onSortingChange: (updater) => {
       const next = typeof updater === "function" ? updater(sorting) : updater;
       const first = next[0];
-      void setSort(first ? { sort: first.id, order: first.desc ? "desc" : "asc" } : { sort: null, order: null });
+      void setSort({
+        ...(first ? { sort: first.id, order: first.desc ? "desc" : "asc" } : { sort: null, order: null }),
+        page: null,
+      });
     },
     getCoreRowModel: getCoreRowModel(),
   });
 
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+    <div
+      aria-busy={pending}
+      className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
           {table.getHeaderGroups().map((group) => (
@@ -171,18 +181,4 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
       </table>
     </div>
   );
-}
-
-function sortRows(rows: ScenarioRow[], columns: ColumnDef<ScenarioRow>[], sort: string, order: "asc" | "desc") {
-  const column = columns.find((c) => c.id === sort);
-  const value = column && "accessorFn" in column ? column.accessorFn : undefined;
-  if (!value) return rows;
-  const sign = order === "desc" ? -1 : 1;
-  return [...rows].sort((a, b) => {
-    const va = value(a, 0) as string | number | undefined;
-    const vb = value(b, 0) as string | number | undefined;
-    // Rows without the figure go last in either direction.
-    if (va === undefined || vb === undefined) return va === vb ? 0 : va === undefined ? 1 : -1;
-    return sign * (typeof va === "number" && typeof vb === "number" ? va - vb : String(va).localeCompare(String(vb)));
-  });
 }

@@ -4,6 +4,9 @@ import { z } from "zod";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 
+/** Older runs a scenario page shows per figure: enough to see a trend, bounded however often it is measured. */
+const recentOlderRuns = 3;
+
 export const scenariosRouter = createTRPCRouter({
   /** The explorer: facets with counts and the matching scenarios with their headline figures. */
   explore: publicProcedure
@@ -11,12 +14,16 @@ export const scenariosRouter = createTRPCRouter({
     .output(exploreOutputSchema)
     .query(({ ctx, input }) => exploreView(ctx.db, ctx.access.readable, input)),
 
-  /** One scenario with every figure, its history and provenance; NOT_FOUND for an unknown id. */
+  /**
+   * One scenario with every figure, its recent history (all of it for downloads) and provenance;
+   * NOT_FOUND for an unknown id.
+   */
   byId: publicProcedure
-    .input(z.object({ id: z.string().min(1).max(100) }))
+    .input(z.object({ id: z.string().min(1).max(100), history: z.enum(["recent", "all"]).default("recent") }))
     .output(scenarioViewSchema)
     .query(async ({ ctx, input }) => {
-      const view = await scenarioView(ctx.db, ctx.access.readable, input.id);
+      const olderRuns = input.history === "all" ? undefined : recentOlderRuns;
+      const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);
       if (!view) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
       return view;
     }),

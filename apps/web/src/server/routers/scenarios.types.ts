@@ -121,6 +121,7 @@ export const scenarioViewSchema = z.object({
           params: z.record(z.string(), paramValue),
           current: figureSchema,
           history: z.array(figureSchema),
+          olderRuns: z.number().int(),
         }),
       ),
     }),

@@ -178,10 +178,11 @@ export default async function ScenarioPage({ params }: Props) {
                           <a href={`#bundle-${f.bundleId}`} className="hover:underline">
                             {bundle?.sourceSection ?? bundle?.sourceTitle ?? f.bundleId}
                           </a>
-                          {row.history.length > 0 ? (
+                          {row.olderRuns > 0 ? (
                             <details className="mt-1 text-xs">
                               <summary className="cursor-pointer">
-                                {row.history.length} older {row.history.length === 1 ? "run" : "runs"}
+                                {row.olderRuns} older {row.olderRuns === 1 ? "run" : "runs"}
+                                {row.history.length < row.olderRuns ? `, the latest ${row.history.length} here` : ""}
                               </summary>
                               <ul className="mt-1 space-y-0.5">
                                 {row.history.map((h) => (
@@ -193,6 +194,11 @@ export default async function ScenarioPage({ params }: Props) {
                                   </li>
                                 ))}
                               </ul>
+                              {row.history.length < row.olderRuns ? (
+                                <a href={`/scenarios/${s.id}/figures.json`} download className="hover:underline">
+                                  every run in figures.json
+                                </a>
+                              ) : null}
                             </details>
                           ) : null}
                         </td>

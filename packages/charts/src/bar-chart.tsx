@@ -4,11 +4,8 @@ import { useEffect, useState } from "react";
 import {
   Bar,
   BarChart,
-  CartesianGrid,
   Cell,
   DefaultZIndexes,
-  ReferenceLine,
-  ResponsiveContainer,
   useActiveTooltipCoordinate,
   useActiveTooltipLabel,
   useChartWidth,
@@ -21,6 +18,7 @@ import {
 import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatParams, qualifierWords } from "./format";
 import { colorAt } from "./palette";
+import { Gridlines, Rule } from "./rule";
 import { type TooltipAt, TooltipBox } from "./tooltip";
 import type { BarDatum, ChartPoint } from "./types";
 
@@ -87,72 +85,69 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       selected={selected}
       mark="bar"
     >
-      <ResponsiveContainer width="100%" height={height}>
-        <BarChart data={rows} margin={{ top: 16, right: 16, bottom: 28, left: 16 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-          <XAxis
-            dataKey="category"
-            stroke="currentColor"
-            interval={0}
-            height={20 + 14 * maxLines}
-            tick={<WrappedTick />}
-            label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
-          />
-          <YAxis
-            tickFormatter={compactNumber}
-            stroke="currentColor"
-            width={56}
-            label={{
-              value: props.yLabel,
-              angle: -90,
-              position: "insideLeft",
-              offset: 4,
-              fill: "currentColor",
-              style: { textAnchor: "middle" },
-            }}
-          />
-          <ActiveGroup count={rows.length} onChange={setActive} />
-          {props.references?.map((r) => (
-            <ReferenceLine
-              key={r.label}
-              y={r.y}
-              stroke="currentColor"
-              strokeDasharray="6 3"
-              label={{ value: r.label, position: "insideTopRight", fill: "currentColor", fontSize: 12 }}
-            />
-          ))}
-          {props.series.map((s, i) =>
-            hidden.has(s.id) ? null : (
-              <Bar
-                key={s.id}
-                dataKey={s.id}
-                name={s.label}
-                fill={colorAt(i)}
-                isAnimationActive={false}
-                maxBarSize={56}
-                onClick={(d: { payload?: Row }) => {
-                  const category = d.payload?.category;
-                  const p = category === undefined ? undefined : point(category, s.id);
-                  if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
-                }}
-                style={{ cursor: "pointer" }}
-              >
-                {props.data.map((d) => {
-                  const qualified = Boolean(d.values[s.id]?.qualifier);
-                  return (
-                    <Cell
-                      key={d.category}
-                      fillOpacity={qualified ? 0.35 : 1}
-                      stroke={qualified ? colorAt(i) : undefined}
-                      strokeDasharray={qualified ? "3 2" : undefined}
-                    />
-                  );
-                })}
-              </Bar>
-            ),
-          )}
-        </BarChart>
-      </ResponsiveContainer>
+      <BarChart
+        responsive
+        style={{ width: "100%", height }}
+        data={rows}
+        margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
+      >
+        <Gridlines />
+        <XAxis
+          dataKey="category"
+          stroke="currentColor"
+          interval={0}
+          height={20 + 14 * maxLines}
+          tick={<WrappedTick />}
+          label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
+        />
+        <YAxis
+          tickFormatter={compactNumber}
+          stroke="currentColor"
+          width={56}
+          label={{
+            value: props.yLabel,
+            angle: -90,
+            position: "insideLeft",
+            offset: 4,
+            fill: "currentColor",
+            style: { textAnchor: "middle" },
+          }}
+        />
+        <ActiveGroup count={rows.length} onChange={setActive} />
+        {props.references?.map((r) => (
+          <Rule key={r.label} y={r.y} label={r.label} dash="6 3" />
+        ))}
+        {props.series.map((s, i) =>
+          hidden.has(s.id) ? null : (
+            <Bar
+              key={s.id}
+              dataKey={s.id}
+              name={s.label}
+              fill={colorAt(i)}
+              isAnimationActive={false}
+              maxBarSize={56}
+              onClick={(d: { payload?: Row }) => {
+                const category = d.payload?.category;
+                const p = category === undefined ? undefined : point(category, s.id);
+                if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
+              }}
+              style={{ cursor: "pointer" }}
+            >
+              {props.data.map((d) => {
+                const qualified = Boolean(d.values[s.id]?.qualifier);
+                return (
+                  <Cell
+                    key={d.category}
+                    fillOpacity={qualified ? 0.35 : 1}
+                    stroke={qualified ? colorAt(i) : undefined}
+                    strokeDasharray={qualified ? "3 2" : undefined}
+                  />
+                );
+              })}
+            </Bar>
+          ),
+        )}
+      </BarChart>
       {active ? (
         <TooltipBox at={active.at}>
           <div className="font-medium">{active.category}</div>

@@ -1,20 +1,11 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import {
-  CartesianGrid,
-  Line,
-  LineChart,
-  ReferenceDot,
-  ReferenceLine,
-  ResponsiveContainer,
-  useChartWidth,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatNumber, formatParams, qualifierWords } from "./format";
 import { colorAt, dashAt } from "./palette";
+import { Gridlines, Mark, Rule } from "./rule";
 import { type TooltipAt, TooltipBox } from "./tooltip";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
 
@@ -53,6 +44,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   // The same arrays until the data or scale change: a new data array also remounts the dots.
   const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
+  const markers = (props.markers ?? []).filter(drawable);
   const csv = [
     ["series", "x", "value", "unit", "qualifier", "low", "high", "params"],
     ...props.series.flatMap((s) =>
@@ -81,91 +73,68 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
       selected={selected}
       mark="point"
     >
-      <ResponsiveContainer width="100%" height={height}>
-        <LineChart margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            type="number"
-            dataKey="x"
-            scale={xScale}
-            domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
-            allowDuplicatedCategory={false}
-            tickFormatter={compactNumber}
-            stroke="currentColor"
-            label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
-          />
-          <YAxis
-            type="number"
-            tickFormatter={compactNumber}
-            stroke="currentColor"
-            width={56}
-            label={{
-              value: props.yLabel,
-              angle: -90,
-              position: "insideLeft",
-              offset: 4,
-              fill: "currentColor",
-              style: centred,
-            }}
-          />
-          {props.series.map((s, i) =>
-            hidden.has(s.id) ? null : (
-              <Line
-                key={s.id}
-                name={s.label}
-                data={drawn[i]}
-                dataKey="y"
-                stroke={colorAt(i)}
-                strokeDasharray={dashAt(i)}
-                strokeWidth={2}
-                isAnimationActive={false}
-                dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
-                  <PointDot
-                    key={`${s.id}-${d.index}`}
-                    cx={d.cx}
-                    cy={d.cy}
-                    color={colorAt(i)}
-                    point={d.payload}
-                    label={s.label}
-                    unit={props.unit}
-                    onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
-                    onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
-                  />
-                )}
-                // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
-                activeDot={{ r: 6, pointerEvents: "none" }}
-              />
-            ),
-          )}
-          {(props.markers ?? []).filter(drawable).map((m) => (
-            <ReferenceLine
-              key={`line-${m.x}-${m.label}`}
-              x={m.x}
-              stroke="currentColor"
-              strokeDasharray="4 4"
-              strokeOpacity={0.6}
-            />
-          ))}
-          {(props.markers ?? []).filter(drawable).map((m, i) => (
-            <ReferenceDot
-              key={`dot-${m.x}-${m.label}`}
-              x={m.x}
-              y={m.y}
-              r={6}
-              fill="none"
-              stroke="currentColor"
+      <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
+        <Gridlines vertical />
+        <XAxis
+          type="number"
+          dataKey="x"
+          scale={xScale}
+          domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
+          allowDuplicatedCategory={false}
+          tickFormatter={compactNumber}
+          stroke="currentColor"
+          label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
+        />
+        <YAxis
+          type="number"
+          tickFormatter={compactNumber}
+          stroke="currentColor"
+          width={56}
+          label={{
+            value: props.yLabel,
+            angle: -90,
+            position: "insideLeft",
+            offset: 4,
+            fill: "currentColor",
+            style: centred,
+          }}
+        />
+        {props.series.map((s, i) =>
+          hidden.has(s.id) ? null : (
+            <Line
+              key={s.id}
+              name={s.label}
+              data={drawn[i]}
+              dataKey="y"
+              stroke={colorAt(i)}
+              strokeDasharray={dashAt(i)}
               strokeWidth={2}
-              label={{
-                value: m.label,
-                position: i % 2 === 0 ? "top" : "bottom",
-                fill: "currentColor",
-                fontSize: 12,
-                fontWeight: 600,
-              }}
+              isAnimationActive={false}
+              dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
+                <PointDot
+                  key={`${s.id}-${d.index}`}
+                  cx={d.cx}
+                  cy={d.cy}
+                  color={colorAt(i)}
+                  point={d.payload}
+                  label={s.label}
+                  unit={props.unit}
+                  onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
+                  onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
+                />
+              )}
+              // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
+              activeDot={{ r: 6, pointerEvents: "none" }}
             />
-          ))}
-        </LineChart>
-      </ResponsiveContainer>
+          ),
+        )}
+        {markers.map((m) => (
+          <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
+        ))}
+        {markers.map((m, i) => (
+          <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
+        ))}
+      </LineChart>
       {hovered ? (
         <TooltipBox at={hovered.at}>
           <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />

@@ -13,8 +13,18 @@ export type ComparisonRow = {
   result: VerdictResult;
 };
 
+// Canonical JSON per params object: a comparison keys each figure several times (its row, then once
+// per candidate it is compared with), and canonicalising was most of that time.
+const canonicalOf = new WeakMap<Params, string>();
+
 export function figureKey(metric: string, params: Params | undefined): string {
-  return `${metric} ${canonicalJson(params ?? {})}`;
+  if (!params) return `${metric} {}`;
+  let json = canonicalOf.get(params);
+  if (json === undefined) {
+    json = canonicalJson(params);
+    canonicalOf.set(params, json);
+  }
+  return `${metric} ${json}`;
 }
 
 function index(side: string, measurements: readonly Measurement[]): Map<string, Measurement> {

@@ -14,7 +14,7 @@ const button =
   "rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { s } = await loadCompareParams(searchParams);
+  const { s, all } = await loadCompareParams(searchParams);
   const chosen = [...new Set(s ?? [])];
   const trpc = await api();
   const problem =
@@ -97,7 +97,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               </button>
             </form>
           </div>
-          <CompareReport data={data} apiUrl={webEnv().publicApiUrl} />
+          <CompareReport
+            data={data}
+            apiUrl={webEnv().publicApiUrl}
+            allRowsHref={all ? null : compareHref("/compare", { s: chosen, all: true })}
+          />
         </>
       ) : (
         <Picker chosen={chosen} />

@@ -1,6 +1,9 @@
-import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString } from "nuqs/server";
+import { createLoader, createSerializer, parseAsBoolean, parseAsNativeArrayOf, parseAsString } from "nuqs/server";
 
-/** The compared scenarios in order, the first being the baseline: /compare?s=<id>&s=<id>. */
-export const compareParams = { s: parseAsNativeArrayOf(parseAsString) };
+/**
+ * The compared scenarios in order, the first being the baseline: /compare?s=<id>&s=<id>; `all` shows
+ * every row of metrics the table folds (see CompareReport).
+ */
+export const compareParams = { s: parseAsNativeArrayOf(parseAsString), all: parseAsBoolean.withDefault(false) };
 export const loadCompareParams = createLoader(compareParams);
 export const compareHref = createSerializer(compareParams);

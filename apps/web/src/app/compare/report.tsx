@@ -9,7 +9,11 @@ import {
 import Link from "next/link";
 import { Fragment } from "react";
 import type { z } from "zod";
+import { foldRows } from "~/server/compare-data";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
+
+/** Rows a metric shows before the table folds it: more than any published benchmark has, far fewer than a 500-figure scenario (a 2 MB page). */
+const rowsPerMetric = 50;
 
 type Comparison = z.output<typeof compareOutputSchema>;
 
@@ -28,9 +32,21 @@ const verdictWords: Record<string, string> = {
   missing: "—",
 };
 
-/** The comparison as the compare page and permalinks show it: verdicts, environment diff, table, charts. */
-export function CompareReport({ data, apiUrl }: { data: Comparison; apiUrl: string }) {
+/**
+ * The comparison as the compare page and permalinks show it: verdicts, environment diff, table,
+ * charts. With `allRowsHref`, metrics with many rows are folded and that address shows them all.
+ */
+export function CompareReport({
+  data,
+  apiUrl,
+  allRowsHref,
+}: {
+  data: Comparison;
+  apiUrl: string;
+  allRowsHref: string | null;
+}) {
   const [, ...candidates] = data.labels;
+  const { shown, folded } = foldRows(data.rows, allRowsHref === null ? Number.POSITIVE_INFINITY : rowsPerMetric);
   return (
     <div className="space-y-6">
       <section aria-label="Summary" className="space-y-1">
@@ -126,7 +142,7 @@ export function CompareReport({ data, apiUrl }: { data: Comparison; apiUrl: stri
               </tr>
             </thead>
             <tbody>
-              {data.rows.map((r) => (
+              {shown.map((r) => (
                 <tr key={r.key} className="border-b border-zinc-100 last:border-0 dark:border-zinc-800">
                   <th scope="row" className="px-3 py-1.5 font-normal">
                     <span className="font-medium">{r.label}</span>{" "}
@@ -171,6 +187,15 @@ export function CompareReport({ data, apiUrl }: { data: Comparison; apiUrl: stri
             </tbody>
           </table>
         </div>
+        {folded.length > 0 && allRowsHref ? (
+          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+            {rowsPerMetric} rows per metric shown; not shown:{" "}
+            {folded.map((f) => `${formatNumber(f.more)} more of ${f.label}`).join(", ")}.{" "}
+            <Link className="text-blue-700 hover:underline dark:text-blue-400" href={allRowsHref}>
+              Show all {formatNumber(data.rows.length)} rows
+            </Link>
+          </p>
+        ) : null}
       </section>
 
       {data.crossover.series.length > 0 ? (

@@ -9,7 +9,7 @@ import { compareHref } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
 import { publishAction } from "./actions";
 
-type Props = { params: Promise<{ slug: string }> };
+type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ all?: string }> };
 
 const load = cache(async (slug: string) => {
   try {
@@ -28,8 +28,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title, description, openGraph: { title, description, type: "article" } };
 }
 
-export default async function PermalinkPage({ params }: Props) {
+export default async function PermalinkPage({ params, searchParams }: Props) {
   const { slug } = await params;
+  const all = (await searchParams).all === "true";
   const link = await load(slug);
   const live = compareHref("/compare", { s: link.scenarioIds });
   return (
@@ -95,7 +96,11 @@ export default async function PermalinkPage({ params }: Props) {
           </ul>
         </div>
       ) : null}
-      <CompareReport data={link.comparison} apiUrl={webEnv().publicApiUrl} />
+      <CompareReport
+        data={link.comparison}
+        apiUrl={webEnv().publicApiUrl}
+        allRowsHref={all ? null : `/d/${encodeURIComponent(slug)}?all=true`}
+      />
     </div>
   );
 }

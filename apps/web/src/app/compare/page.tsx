@@ -110,11 +110,28 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   );
 }
 
+/** Scenarios the picker lists; past that, the explorer's filters are the way to find them. */
+const pickable = 60;
+
 /** Choose scenarios with a plain form: works with the keyboard and without scripts. */
 async function Picker({ chosen }: { chosen: string[] }) {
-  const { scenarios } = await (await api()).scenarios.explore({});
+  const { scenarios: all } = await (await api()).scenarios.explore({});
+  // The ones already chosen stay ticked even when they are not among the first listed.
+  const scenarios = [
+    ...all.filter((sc) => chosen.includes(sc.id)),
+    ...all.filter((sc) => !chosen.includes(sc.id)),
+  ].slice(0, Math.max(pickable, chosen.length));
   return (
     <form action="/compare" method="get" className="space-y-3">
+      {all.length > scenarios.length ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {scenarios.length} of {all.length} scenarios listed.{" "}
+          <Link className="text-blue-700 hover:underline dark:text-blue-400" href="/">
+            Filter them in Explore
+          </Link>{" "}
+          and tick the ones to compare there.
+        </p>
+      ) : null}
       <fieldset className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
         <legend className="px-1 text-sm font-semibold">Scenarios (the first ticked is the baseline)</legend>
         <ul className="grid gap-1 sm:grid-cols-2">

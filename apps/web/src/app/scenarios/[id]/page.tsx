@@ -10,7 +10,10 @@ import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
 import { deleteBundleAction } from "./actions";
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ all?: string }> };
+
+/** Rows a metric shows unless asked for all: as on /compare, more than a published benchmark has. */
+const rowsPerMetric = 50;
 
 const load = cache(async (id: string) => {
   try {
@@ -29,8 +32,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   };
 }
 
-export default async function ScenarioPage({ params }: Props) {
+export default async function ScenarioPage({ params, searchParams }: Props) {
   const { id } = await params;
+  const all = (await searchParams).all === "true";
   const view = await load(id);
   const { scenario: s } = view;
   const bundleById = new Map(view.bundles.map((b) => [b.id, b]));
@@ -154,7 +158,7 @@ export default async function ScenarioPage({ params }: Props) {
                   </tr>
                 </thead>
                 <tbody>
-                  {g.rows.map((row) => {
+                  {(all ? g.rows : g.rows.slice(0, rowsPerMetric)).map((row) => {
                     const f = row.current;
                     const bundle = bundleById.get(f.bundleId);
                     return (
@@ -208,6 +212,26 @@ export default async function ScenarioPage({ params }: Props) {
                 </tbody>
               </table>
             </div>
+            {!all && g.rows.length > rowsPerMetric ? (
+              <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+                {rowsPerMetric} of {formatNumber(g.rows.length)} rows shown.{" "}
+                <Link
+                  className="text-blue-700 hover:underline dark:text-blue-400"
+                  href={`/scenarios/${s.id}?all=true#m-${g.metric}`}
+                >
+                  Show every row
+                </Link>{" "}
+                or download{" "}
+                <a
+                  className="text-blue-700 hover:underline dark:text-blue-400"
+                  href={`/scenarios/${s.id}/figures.csv`}
+                  download
+                >
+                  figures.csv
+                </a>
+                .
+              </p>
+            ) : null}
           </section>
         ))}
       </section>

@@ -56,10 +56,11 @@ export const scenarioPage = {
   facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = $1`,
   figures: `SELECT * FROM (
       SELECT m.*, b."sourceTitle", b."sourceUrl", COALESCE(b."runAt", b."receivedAt") AS "measuredAt",
-        row_number() OVER w AS n, count(*) OVER (PARTITION BY m.metric, m."paramsKey") AS runs
-      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+        row_number() OVER w AS n, count(*) OVER (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C") AS runs
+      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId" AND b."scenarioId" = $1
       WHERE m."scenarioId" = $1
-      WINDOW w AS (PARTITION BY m.metric, m."paramsKey" ORDER BY COALESCE(b."runAt", b."receivedAt") DESC)) f
+      WINDOW w AS (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C"
+        ORDER BY COALESCE(b."runAt", b."receivedAt") DESC)) f
     WHERE n <= 4 ORDER BY metric, "paramsKey", n`,
   bundles: `SELECT * FROM "Bundle" WHERE "scenarioId" = $1 ORDER BY COALESCE("runAt", "receivedAt") DESC`,
 };

@@ -147,10 +147,12 @@ export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: nu
     Prisma.sql`
     SELECT * FROM (
       SELECT ${columns},
-        row_number() OVER (PARTITION BY m.metric, m."paramsKey"
+        row_number() OVER (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C"
           ORDER BY COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position) AS n,
-        (count(*) OVER (PARTITION BY m.metric, m."paramsKey"))::int AS runs
-      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+        (count(*) OVER (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C"))::int AS runs
+      -- The bundle's scenario too: the planner then reads only this scenario's bundles by index,
+      -- not all of them into a hash.
+      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId" AND b."scenarioId" = ${scenarioId}
       WHERE m."scenarioId" = ${scenarioId}) f
     WHERE ${olderRuns ?? null}::int IS NULL OR n <= ${(olderRuns ?? 0) + 1}
     ORDER BY metric COLLATE "C", "paramsKey" COLLATE "C", n`,

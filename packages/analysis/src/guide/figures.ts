@@ -1,5 +1,5 @@
 // Small helpers the guide's criteria share: testbeds, picking figures, evidence, wording.
-import { vocabularyLabel } from "@cnibench/schema";
+import { canonicalJson, vocabularyLabel } from "@cnibench/schema";
 import { resolveBetter } from "../better.ts";
 import type { Better, Measurement, Params } from "../types.ts";
 import { compareFigures } from "../verdict.ts";
@@ -97,7 +97,55 @@ export function reason(
   const approximate = evidence.some((e) => e.qualifier !== null);
   // An approximate or bounded figure is never used without saying so.
   const said = approximate && !/approximate/.test(text) ? `${text} (rests on an approximate or bounded figure)` : text;
-  return { text: said, kind, effect, evidence, sources, approximate };
+  return { text: said, kind, effect, evidence, evidenceCount: evidence.length, sources, approximate };
+}
+
+/**
+ * What an answer carries of a reason's figures and an option's scenarios. A store of a thousand
+ * scenarios gave one reason 2,247 figures and the answer 750 kB; the counts say how many there are.
+ */
+export const evidenceShown = 12;
+export const scenariosShown = 12;
+/** Findings of the summary, and measured reasons of an option, the answer lists; the rest are counted. */
+export const findingsShown = 12;
+
+/**
+ * Reasons saying the same words as one, their figures and sources together (scenarios that share a
+ * label on one testbed give the same sentence), the first `shown` of them, and how many were left out.
+ * `keep` reasons are always listed and never counted out.
+ */
+export function listFindings(
+  reasons: readonly Reason[],
+  shown: number,
+  keep: (r: Reason) => boolean = () => false,
+): { reasons: Reason[]; more: number } {
+  const byText = new Map<string, Reason>();
+  for (const r of reasons) {
+    const same = byText.get(r.text);
+    byText.set(
+      r.text,
+      same ? { ...same, evidence: [...same.evidence, ...r.evidence], sources: [...same.sources, ...r.sources] } : r,
+    );
+  }
+  let counted = 0;
+  const listed: Reason[] = [];
+  for (const r of byText.values()) {
+    if (keep(r)) listed.push(r);
+    else if (++counted <= shown) listed.push(r);
+  }
+  return { reasons: listed.map(trimEvidence), more: Math.max(0, counted - shown) };
+}
+
+/** The reason with its figures deduplicated (the first per bundle, metric and params) and cut to `evidenceShown`. */
+export function trimEvidence(r: Reason): Reason {
+  const seen = new Set<string>();
+  const distinct = r.evidence.filter((e) => {
+    const key = `${e.bundleId} ${e.metric} ${canonicalJson(e.params)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { ...r, evidence: distinct.slice(0, evidenceShown), evidenceCount: distinct.length };
 }
 
 /** Params equal to `want` on every key of `want`, and without any of `absent`. */

@@ -2,6 +2,7 @@
 // the contract. Expected numbers are recomputed here from the raw figures, not copied from the output.
 import { describe, expect, it } from "vitest";
 import { loadDemoData } from "../testing/demo-bundles.ts";
+import { reason, trimEvidence } from "./figures.ts";
 import { guideMetrics, recommendDatapaths } from "./rank.ts";
 import type { GuideAnswers, GuideFigure, GuideResult, RankedOption, Reason } from "./types.ts";
 
@@ -394,5 +395,84 @@ describe("guideMetrics", () => {
     ] as const) {
       expect(ask(answers, only)).toEqual(ask(answers));
     }
+  });
+});
+
+describe("a large store", () => {
+  // The demo data measured again by 30 teams: every scenario and figure copied under new ids.
+  const copies = 30;
+  const scenarios = Array.from({ length: copies }, (_, i) =>
+    demo.scenarios.map((sc) => ({ ...sc, id: `${sc.id}~${i}`, label: `${sc.label} #${i}` })),
+  ).flat();
+  const figures = Array.from({ length: copies }, (_, i) =>
+    demo.figures.map((f) => ({ ...f, scenarioId: `${f.scenarioId}~${i}`, bundleId: `${f.bundleId}~${i}` })),
+  ).flat();
+  const big = recommendDatapaths({
+    answers: { cloud: "tke", sku: null, services: 30_000, connections: "short", needs: [] },
+    scenarios,
+    figures,
+  });
+  const small = ask({ cloud: "tke", services: 30_000, connections: "short" });
+  const reasons = (r: GuideResult) => [...r.summary, ...r.caveats, ...r.options.flatMap((o) => o.reasons)];
+
+  it("lists the first 12 figures of a reason and counts them all, each once", () => {
+    const all = reasons(big);
+    expect(all.some((r) => r.evidenceCount > 12)).toBe(true);
+    for (const r of all) {
+      expect(r.evidence.length).toBe(Math.min(12, r.evidenceCount));
+      const keys = r.evidence.map((e) => `${e.bundleId} ${e.metric} ${JSON.stringify(e.params)}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+    // The lead rests on more figures than it lists; the demo data alone lists them all.
+    expect(big.summary[0]!.evidenceCount).toBeGreaterThan(small.summary[0]!.evidenceCount);
+    for (const r of reasons(small)) expect(r.evidence).toHaveLength(r.evidenceCount);
+  });
+
+  it("lists the first 12 scenarios of an option, in scope first, and counts them all", () => {
+    for (const o of big.options) {
+      const mine = small.options.find((x) => x.id === o.id)!;
+      expect(o.scenarioCount).toEqual({
+        all: copies * mine.scenarioCount.all,
+        inScope: copies * mine.scenarioCount.inScope,
+      });
+      expect(o.scenarios).toHaveLength(Math.min(12, o.scenarioCount.all));
+      const firstOut = o.scenarios.findIndex((sc) => !sc.inScope);
+      if (firstOut >= 0) expect(o.scenarios.slice(firstOut).every((sc) => !sc.inScope)).toBe(true);
+    }
+  });
+
+  it("ranks as the demo data alone does, and names the explorer's filters for each option", () => {
+    expect(big.options.map((o) => o.id)).toEqual(small.options.map((o) => o.id));
+    for (const o of big.options) {
+      const mine = small.options.find((x) => x.id === o.id)!;
+      expect(o.explore.provider).toEqual([...new Set(mine.scenarios.map((sc) => sc.provider))].sort());
+      expect(o.explore.cni.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("trimEvidence", () => {
+  const figure = (bundleId: string, services: number, value: number) => ({
+    scenarioId: "tke-c",
+    scenarioLabel: "Cilium Overlay",
+    bundleId,
+    metric: "http.rps",
+    params: { connection: "short", services },
+    value,
+    unit: "req/s",
+    qualifier: null,
+    low: null,
+    high: null,
+  });
+
+  it("counts each figure once, keeps the first of a repeat and lists at most 12", () => {
+    // The TKE overlay's short-connection steps, each cited twice (by two criteria), in 20 bundles.
+    const steps = [14193, 13122, 12937, 13080, 12879];
+    const cited = Array.from({ length: 20 }, (_, b) => steps.map((v, i) => figure(`b${b}`, i * 5000, v))).flat();
+    const trimmed = trimEvidence(
+      reason("measured", "for", "overtakes", [...cited, ...cited.map((f) => ({ ...f, value: -1 }))]),
+    );
+    expect(trimmed.evidenceCount).toBe(100);
+    expect(trimmed.evidence).toEqual(cited.slice(0, 12));
   });
 });

@@ -17,7 +17,16 @@ import {
   serviceScaleCriterion,
   udpCriterion,
 } from "./criteria.ts";
-import { listWords, providerName, reason, testbedsOf } from "./figures.ts";
+import {
+  findingsShown,
+  listFindings,
+  listWords,
+  providerName,
+  reason,
+  scenariosShown,
+  testbedsOf,
+  trimEvidence,
+} from "./figures.ts";
 import { type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 import {
   type GuideAnswers,
@@ -133,6 +142,8 @@ function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, Resol
   const sources = [...new Map(featureKeys.flatMap((k) => sourcesOf(caps.get(k)!)).map((s) => [s.url, s])).values()];
   return reason("capability", "neutral", `Features: ${parts.join(" · ")}.`, [], sources);
 }
+
+const distinct = (values: string[]) => [...new Set(values)].sort();
 
 /** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
 export function recommendDatapaths(input: GuideInput): GuideResult {
@@ -300,12 +311,23 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         scenarios: option.scenarios
           .map((s) => ({ id: s.id, label: s.label, provider: s.provider, sku: s.sku, inScope: scopedIds.has(s.id) }))
           .sort((a, b) => Number(b.inScope) - Number(a.inScope)),
+        scenarioCount: {
+          all: option.scenarios.length,
+          inScope: option.scenarios.filter((s) => scopedIds.has(s.id)).length,
+        },
+        explore: {
+          provider: distinct(option.scenarios.map((s) => s.provider)),
+          cni: distinct(option.scenarios.map((s) => s.cni.name)),
+          mode: distinct(option.scenarios.map((s) => s.cni.mode)),
+          kubeProxy: distinct(option.scenarios.map((s) => s.cni.kubeProxy)),
+        },
         clouds: [...new Set(option.scenarios.map((s) => s.provider))],
         fit,
         needs: checks,
         performance,
         features,
         reasons,
+        moreReasons: 0,
       } satisfies RankedOption,
     };
   });
@@ -382,6 +404,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       return { id, label: row.label, needs: checks, reasons };
     });
 
+  const findings = listFindings(summary, findingsShown);
   return {
     answers,
     scope: {
@@ -390,11 +413,21 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       scenarioCount: scoped.length,
       fallback,
     },
-    summary,
-    caveats,
+    summary: findings.reasons,
+    moreFindings: findings.more,
+    caveats: caveats.map(trimEvidence),
     performanceMatters,
-    options: rankedOptions,
-    unmeasured,
+    options: rankedOptions.map((o) => {
+      // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
+      const listed = listFindings(o.reasons, findingsShown, (r) => r.kind === "capability");
+      return {
+        ...o,
+        scenarios: o.scenarios.slice(0, scenariosShown),
+        reasons: listed.reasons,
+        moreReasons: listed.more,
+      };
+    }),
+    unmeasured: unmeasured.map((u) => ({ ...u, reasons: u.reasons.map(trimEvidence) })),
     capabilitiesVersion: matrix.version,
   };
 }

@@ -79,8 +79,10 @@ export type Reason = {
   text: string;
   kind: ReasonKind;
   effect: ReasonEffect;
-  /** The figures it was computed from (measured and extrapolated reasons). */
+  /** The figures it was computed from (measured and extrapolated reasons), the first `evidenceShown` of them. */
   evidence: Evidence[];
+  /** How many distinct figures it was computed from in all. */
+  evidenceCount: number;
   /** The pages a capability reason cites. */
   sources: { label: string; url: string }[];
   /** It rests on an approximate or bounded figure: said in the text too. */
@@ -102,8 +104,15 @@ export type RankedOption = {
   label: string;
   /** The capability rows it was matched to, most specific first. */
   capabilityRows: string[];
-  /** Its scenarios; `inScope` says whether they are on the chosen cloud and instance type. */
+  /**
+   * Its scenarios, in scope first, the first `scenariosShown` of them; `inScope` says whether they
+   * are on the chosen cloud and instance type.
+   */
   scenarios: { id: string; label: string; provider: string; sku: string; inScope: boolean }[];
+  /** How many scenarios it has in all, and how many of them are in scope. */
+  scenarioCount: { all: number; inScope: number };
+  /** The explorer's filters that list its scenarios (those left out here, and the figures behind them). */
+  explore: { provider: string[]; cni: string[]; mode: string[]; kubeProxy: string[] };
   /** The clouds its scenarios ran on. */
   clouds: string[];
   /** "good": every hard need met; "partial": some only partly or undocumented; "poor": one missing. */
@@ -114,6 +123,8 @@ export type RankedOption = {
   /** Capabilities score: the tie-break when performance does not separate the options. */
   features: number;
   reasons: Reason[];
+  /** Measured reasons left out of `reasons` (it lists the first few and every capability reason). */
+  moreReasons: number;
 };
 
 /** A datapath in the capability matrix with no measurements in scope: listed, never ranked. */
@@ -129,8 +140,10 @@ export type GuideResult = {
     /** "cloud": no data for the chosen cloud; "sku": none for the chosen instance type. */
     fallback: "cloud" | "sku" | null;
   };
-  /** The answer in a few sentences, each a reason with its evidence. */
+  /** The answer in a few sentences, each a reason with its evidence: the first few findings. */
   summary: Reason[];
+  /** Findings left out of `summary`, e.g. the same crossover on many more testbeds. */
+  moreFindings: number;
   /** What to keep in mind about the whole answer: fallbacks, extrapolation, conflicting needs. */
   caveats: Reason[];
   /** False when the measured differences are within noise for the traffic described. */

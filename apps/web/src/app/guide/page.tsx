@@ -7,6 +7,7 @@ import type { SearchParams } from "nuqs/server";
 import { webEnv } from "~/env";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { api } from "~/trpc/server";
+import { exploreHref } from "../_explore/params";
 import { type CloudChoice, GuideForm, type SkuChoice } from "./form";
 import { guideHref, guideQuery, loadGuideParams } from "./params";
 
@@ -27,6 +28,8 @@ const connectionWords = {
 };
 
 const link = "text-blue-700 hover:underline dark:text-blue-400";
+
+const formatCount = (n: number) => new Intl.NumberFormat("en-US").format(n);
 
 export default async function GuidePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadGuideParams(searchParams);
@@ -96,6 +99,12 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
               <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} lead={i === 0} />
             ))}
           </ul>
+          {data.moreFindings > 0 ? (
+            <p className="mt-2 text-xs text-zinc-500">
+              {formatCount(data.moreFindings)} more findings like these, on other testbeds: choose a cloud or instance
+              type above to see theirs.
+            </p>
+          ) : null}
         </div>
       </section>
 
@@ -206,12 +215,11 @@ function hostOf(url: string): string {
   }
 }
 
-function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean }) {
+function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean; moreHref?: string }) {
   const r = props.reason;
   const effect = effectMarks[r.effect];
-  const evidence = [
-    ...new Map(r.evidence.map((e) => [`${e.bundleId} ${e.metric} ${JSON.stringify(e.params)}`, e])).values(),
-  ];
+  const evidence = r.evidence;
+  const more = r.evidenceCount - evidence.length;
   const sources = [...new Map(r.sources.map((s) => [s.url, s])).values()];
   return (
     <li className="flex gap-2">
@@ -228,14 +236,22 @@ function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean }) {
           </span>
           {r.text}
         </p>
-        {evidence.length === 0 ? null : evidence.length <= 4 ? (
+        {evidence.length === 0 ? null : r.evidenceCount <= 4 ? (
           <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />
         ) : (
           <details className="text-xs">
             <summary className="cursor-pointer text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
-              Evidence: {evidence.length} figures
+              Evidence: {formatCount(r.evidenceCount)} figures{more > 0 ? `, the first ${evidence.length} listed` : ""}
             </summary>
             <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />
+            {more > 0 && props.moreHref ? (
+              <p className="mt-1 text-zinc-500">
+                {formatCount(more)} more not listed;{" "}
+                <Link className={link} href={props.moreHref}>
+                  this datapath's scenarios in Explore
+                </Link>
+              </p>
+            ) : null}
           </details>
         )}
         {sources.length === 0 ? null : sources.length <= 3 ? (
@@ -327,6 +343,9 @@ function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
   const headingId = `option-${o.rank}`;
   const here = o.scenarios.filter((s) => s.inScope);
   const elsewhere = o.scenarios.filter((s) => !s.inScope);
+  const unlisted = o.scenarioCount.all - o.scenarios.length;
+  // Its scenarios in the explorer: where those not listed here, and the figures behind them, are.
+  const moreHref = exploreHref("/", o.explore);
   return (
     <li
       aria-labelledby={headingId}
@@ -356,22 +375,53 @@ function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
       <p className="mt-2 text-xs text-zinc-500">
         {here.length > 0 ? (
           <>
-            Measured here as <ScenarioLinks scenarios={here} />.{" "}
+            Measured here as <ScenarioLinks scenarios={here} />
+            {o.scenarioCount.inScope > here.length
+              ? ` and ${formatCount(o.scenarioCount.inScope - here.length)} more`
+              : ""}
+            .{" "}
           </>
         ) : null}
-        {elsewhere.length > 0 ? (
+        {elsewhere.length > 0 || o.scenarioCount.all > o.scenarioCount.inScope ? (
           <>
-            {here.length > 0 ? "Also measured" : "Measured only outside your scope"} as{" "}
-            <ScenarioLinks scenarios={elsewhere} />.{" "}
+            {here.length > 0 ? "Also measured" : "Measured only outside your scope"}
+            {elsewhere.length > 0 ? (
+              <>
+                {" "}
+                as <ScenarioLinks scenarios={elsewhere} />
+              </>
+            ) : null}
+            {o.scenarioCount.all - o.scenarioCount.inScope > elsewhere.length
+              ? `${elsewhere.length > 0 ? " and" : ""} ${formatCount(o.scenarioCount.all - o.scenarioCount.inScope - elsewhere.length)} more`
+              : ""}
+            .{" "}
+          </>
+        ) : null}
+        {unlisted > 0 ? (
+          <>
+            <Link className={link} href={moreHref}>
+              All {formatCount(o.scenarioCount.all)} in Explore
+            </Link>
+            .{" "}
           </>
         ) : null}
         Capability rows: {o.capabilityRows.join(" + ") || "none"}.
       </p>
       <ul className="mt-3 space-y-2 text-sm">
         {rest.map((r) => (
-          <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} />
+          <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} moreHref={moreHref} />
         ))}
       </ul>
+      {o.moreReasons > 0 ? (
+        <p className="mt-2 text-xs text-zinc-500">
+          {formatCount(o.moreReasons)} more measured reasons, on other testbeds: choose a cloud or instance type above,
+          or see{" "}
+          <Link className={link} href={moreHref}>
+            its scenarios in Explore
+          </Link>
+          .
+        </p>
+      ) : null}
       {features.length > 0 ? (
         <details className="mt-2 text-sm">
           <summary className="cursor-pointer text-xs text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">

@@ -33,7 +33,9 @@ const reasonSchema = z.object({
   text: z.string(),
   kind: z.enum(["measured", "extrapolated", "capability", "caveat"]),
   effect: z.enum(["for", "against", "neutral"]),
+  /** The first few figures it rests on (the analysis caps them), and how many there are. */
   evidence: z.array(evidenceSchema),
+  evidenceCount: z.number().int(),
   sources: z.array(z.object({ label: z.string(), url: z.string() })),
   approximate: z.boolean(),
 });
@@ -53,6 +55,7 @@ export const guideOutputSchema = z.object({
     fallback: z.enum(["cloud", "sku"]).nullable(),
   }),
   summary: z.array(reasonSchema),
+  moreFindings: z.number().int(),
   caveats: z.array(reasonSchema),
   performanceMatters: z.boolean(),
   options: z.array(
@@ -64,12 +67,20 @@ export const guideOutputSchema = z.object({
       scenarios: z.array(
         z.object({ id: z.string(), label: z.string(), provider: z.string(), sku: z.string(), inScope: z.boolean() }),
       ),
+      scenarioCount: z.object({ all: z.number().int(), inScope: z.number().int() }),
+      explore: z.object({
+        provider: z.array(z.string()),
+        cni: z.array(z.string()),
+        mode: z.array(z.string()),
+        kubeProxy: z.array(z.string()),
+      }),
       clouds: z.array(z.string()),
       fit: z.enum(["good", "partial", "poor"]),
       needs: z.array(needCheckSchema),
       performance: z.number(),
       features: z.number(),
       reasons: z.array(reasonSchema),
+      moreReasons: z.number().int(),
     }),
   ),
   unmeasured: z.array(

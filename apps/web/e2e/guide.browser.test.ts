@@ -8,12 +8,19 @@ const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
 const { open } = browserPerFile(webUrl);
 
+/** A guide page once its answer is in: the heading streams first, the answer after the ranking. */
+async function answered(path: string, width?: number) {
+  const opened = await open(path, width);
+  await opened.page.getByRole("heading", { name: "Answer", exact: true }).waitFor();
+  return opened;
+}
+
 const ranked = (page: Page) => page.getByRole("region", { name: "Datapaths, ranked" }).locator("ol > li h3");
 const summary = (page: Page) => page.getByRole("list", { name: "Summary" });
 
 describe("guide", () => {
   it("answers short-lived connections at 30,000 Services on TKE from the form, citing the crossovers", async () => {
-    const { page, errors } = await open("/guide");
+    const { page, errors } = await answered("/guide");
     await page.getByLabel("Cloud").selectOption("tke");
     await page.getByLabel("Expected number of Services").fill("30000");
     // Keyboard: the radio group and the submit button.
@@ -47,7 +54,7 @@ describe("guide", () => {
     await screenshot(page, "guide-tke-short-30000");
 
     // The URL alone reproduces the answer.
-    const again = await open(new URL(page.url()).pathname + new URL(page.url()).search);
+    const again = await answered(new URL(page.url()).pathname + new URL(page.url()).search);
     expect(await ranked(again.page).allTextContents()).toEqual(names);
     expect(await again.page.getByLabel("Expected number of Services").inputValue()).toBe("30000");
     expect(errors).toEqual([]);
@@ -57,7 +64,7 @@ describe("guide", () => {
   });
 
   it("says keepalive at 1,000 Services barely matters for performance, and decides on features", async () => {
-    const { page, errors } = await open("/guide?cloud=tke&services=1000&connections=keepalive");
+    const { page, errors } = await answered("/guide?cloud=tke&services=1000&connections=keepalive");
     const text = await summary(page).innerText();
     expect(text).toMatch(/barely matters for performance/);
     expect(text).toMatch(/leads on the features it offers/);
@@ -66,7 +73,7 @@ describe("guide", () => {
   });
 
   it("recommends Cilium for L7 policy and warns of the −86 … −89% cost on policed pods", async () => {
-    const { page, errors } = await open("/guide?cloud=tke&connections=keepalive&need=l7Policy");
+    const { page, errors } = await answered("/guide?cloud=tke&connections=keepalive&need=l7Policy");
     expect((await ranked(page).allTextContents())[0]).toMatch(/^Cilium/);
     const text = await summary(page).innerText();
     expect(text).toMatch(/L7 policy is a performance cliff/);
@@ -81,7 +88,7 @@ describe("guide", () => {
   });
 
   it("points UDP-heavy traffic on EKS at the bandwidth-manager scenario, at 390 px too", async () => {
-    const { page, errors } = await open("/guide?cloud=eks&connections=keepalive&need=udpHeavy", 390);
+    const { page, errors } = await answered("/guide?cloud=eks&connections=keepalive&need=udpHeavy", 390);
     expect((await ranked(page).allTextContents())[0]).toMatch(/^Cilium ENI/);
     const text = await summary(page).innerText();
     expect(text).toMatch(/0\.03% with a bandwidth manager \(Cilium ENI \+ tuning \(E\)\)/);
@@ -93,11 +100,11 @@ describe("guide", () => {
   });
 
   it("says when a cloud has no data and falls back with a visible caveat", async () => {
-    const { page, errors } = await open("/guide?cloud=gke&services=30000&connections=short");
+    const { page, errors } = await answered("/guide?cloud=gke&services=30000&connections=short");
     const note = page.getByRole("note", { name: "Caveats" });
     expect(await note.innerText()).toMatch(/No measurements on GKE yet/);
     await screenshot(page, "guide-gke-fallback");
-    const small = await open("/guide?cloud=gke&services=30000&connections=short", 390);
+    const small = await answered("/guide?cloud=gke&services=30000&connections=short", 390);
     await screenshot(small.page, "guide-gke-fallback");
     expect(errors).toEqual([]);
     expect(small.errors).toEqual([]);

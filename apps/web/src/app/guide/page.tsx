@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
+import { Suspense } from "react";
 import { webEnv } from "~/env";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { api } from "~/trpc/server";
@@ -31,8 +32,37 @@ const link = "text-blue-700 hover:underline dark:text-blue-400";
 
 const formatCount = (n: number) => new Intl.NumberFormat("en-US").format(n);
 
+type Params = Awaited<ReturnType<typeof loadGuideParams>>;
+
 export default async function GuidePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadGuideParams(searchParams);
+  // The heading goes out at once; the form and the answer follow when the ranking is done (a store
+  // of a thousand scenarios takes a few hundred milliseconds), with a note meanwhile.
+  return (
+    <div className="space-y-6">
+      <header className="space-y-1">
+        <h1 className="text-xl font-semibold">Guide</h1>
+        <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
+          What should you run? Describe the cluster; the answer ranks the datapaths measured here, with the figures and
+          the documentation behind every reason. Figures are compared only within one cloud and instance type.
+        </p>
+      </header>
+      <Suspense key={guideHref("", params)} fallback={<Pending />}>
+        <Answer params={params} />
+      </Suspense>
+    </div>
+  );
+}
+
+function Pending() {
+  return (
+    <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+      Ranking the datapaths from the figures…
+    </p>
+  );
+}
+
+async function Answer({ params }: { params: Params }) {
   const query = guideQuery(params);
   const trpc = await api();
   const data = await trpc.guide.recommend(query);
@@ -60,14 +90,7 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
   ];
 
   return (
-    <div className="space-y-6">
-      <header className="space-y-1">
-        <h1 className="text-xl font-semibold">Guide</h1>
-        <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
-          What should you run? Describe the cluster; the answer ranks the datapaths measured here, with the figures and
-          the documentation behind every reason. Figures are compared only within one cloud and instance type.
-        </p>
-      </header>
+    <>
       <NuqsAdapter>
         <GuideForm key={guideHref("", params)} clouds={clouds} skus={skus} />
       </NuqsAdapter>
@@ -183,7 +206,7 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
           {data.scope.clouds.map(providerName).join(", ") || "none"}).
         </p>
       </footer>
-    </div>
+    </>
   );
 }
 

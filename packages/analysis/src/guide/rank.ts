@@ -27,7 +27,7 @@ import {
   testbedsOf,
   trimEvidence,
 } from "./figures.ts";
-import { type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
+import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 import {
   type GuideAnswers,
   type GuideFigure,
@@ -191,7 +191,19 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     else figuresBy.set(f.scenarioId, [f]);
   }
   const byId = new Map(all.map((s) => [s.id, s]));
-  const datapaths = new Map(all.map((s) => [s.id, describeDatapath(s)]));
+  // One description per CNI configuration: scenarios share a handful of them.
+  const described = new Map<string, Datapath>();
+  const datapaths = new Map(
+    all.map((s) => {
+      const key = `${s.cni.name}\u0000${s.cni.mode}\u0000${s.cni.kubeProxy}\u0000${String(s.cni.settings.cniChaining)}`;
+      let d = described.get(key);
+      if (!d) {
+        d = describeDatapath(s);
+        described.set(key, d);
+      }
+      return [s.id, d];
+    }),
+  );
 
   // The options: datapaths with scenarios in scope; in a cloud fallback, those not bound to another cloud.
   const grouped = groupDatapaths(all, (s) => datapaths.get(s.id)!);

@@ -74,7 +74,7 @@ export function Gridlines(props: { vertical?: boolean }) {
   if (!plot) return null;
   const line = { stroke: "currentColor", strokeDasharray: "3 3", strokeOpacity: 0.15 };
   return (
-    <g aria-hidden="true">
+    <g>
       {yTicks?.map((t) => (
         <line
           key={`y${t.coordinate}`}

@@ -1,4 +1,4 @@
-import { canonicalJson } from "@cnibench/schema";
+import { paramsKey } from "./params-key.ts";
 import type { Measurement, Params } from "./types.ts";
 import { compareFigures, type VerdictOptions, type VerdictResult } from "./verdict.ts";
 
@@ -13,18 +13,8 @@ export type ComparisonRow = {
   result: VerdictResult;
 };
 
-// Canonical JSON per params object: a comparison keys each figure several times (its row, then once
-// per candidate it is compared with), and canonicalising was most of that time.
-const canonicalOf = new WeakMap<Params, string>();
-
 export function figureKey(metric: string, params: Params | undefined): string {
-  if (!params) return `${metric} {}`;
-  let json = canonicalOf.get(params);
-  if (json === undefined) {
-    json = canonicalJson(params);
-    canonicalOf.set(params, json);
-  }
-  return `${metric} ${json}`;
+  return `${metric} ${params ? paramsKey(params) : "{}"}`;
 }
 
 function index(side: string, measurements: readonly Measurement[]): Map<string, Measurement> {

@@ -16,9 +16,9 @@ import {
   ZIndexLayer,
 } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { compactNumber, formatFigure, formatParams, qualifierWords } from "./format";
+import { formatFigure, formatParams, qualifierWords } from "./format";
 import { colorAt } from "./palette";
-import { Gridlines, Rule } from "./rule";
+import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox } from "./tooltip";
 import type { BarDatum, ChartPoint } from "./types";
 
@@ -100,19 +100,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           tick={<WrappedTick />}
           label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
         />
-        <YAxis
-          tickFormatter={compactNumber}
-          stroke="currentColor"
-          width={56}
-          label={{
-            value: props.yLabel,
-            angle: -90,
-            position: "insideLeft",
-            offset: 4,
-            fill: "currentColor",
-            style: { textAnchor: "middle" },
-          }}
-        />
+        <YAxis {...valueAxis(props.yLabel)} />
         <ActiveGroup count={rows.length} onChange={setActive} />
         {props.references?.map((r) => (
           <Rule key={r.label} y={r.y} label={r.label} dash="6 3" />

@@ -5,14 +5,9 @@ import { Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { compactNumber, formatFigure, formatNumber, formatParams, qualifierWords } from "./format";
 import { colorAt, dashAt } from "./palette";
-import { Gridlines, Mark, Rule } from "./rule";
+import { Gridlines, Mark, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox } from "./tooltip";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
-
-// Module-level, like the data kept in useMemo below: Recharts compares props shallowly, and a
-// nested object that is new on a re-render makes it recompute the chart and remount the dots,
-// losing the hovered or focused point.
-const centred = { textAnchor: "middle" } as const;
 
 type Scale = "linear" | "log";
 
@@ -85,20 +80,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
           stroke="currentColor"
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
         />
-        <YAxis
-          type="number"
-          tickFormatter={compactNumber}
-          stroke="currentColor"
-          width={56}
-          label={{
-            value: props.yLabel,
-            angle: -90,
-            position: "insideLeft",
-            offset: 4,
-            fill: "currentColor",
-            style: centred,
-          }}
-        />
+        <YAxis type="number" {...valueAxis(props.yLabel)} />
         {props.series.map((s, i) =>
           hidden.has(s.id) ? null : (
             <Line

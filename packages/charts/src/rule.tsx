@@ -1,6 +1,21 @@
 "use client";
 
 import { usePlotArea, useXAxisScale, useXAxisTicks, useYAxisScale, useYAxisTicks } from "recharts";
+import { compactNumber } from "./format";
+
+// Module-level: Recharts compares props shallowly, and a nested object new on each render makes it
+// recompute the chart and remount the dots, losing the hovered or focused point.
+const centred = { textAnchor: "middle" } as const;
+
+/** The value axis both charts draw: compact ticks and the label turned along it (spread on <YAxis>). */
+export function valueAxis(label: string) {
+  return {
+    tickFormatter: compactNumber,
+    stroke: "currentColor",
+    width: 56,
+    label: { value: label, angle: -90, position: "insideLeft", offset: 4, fill: "currentColor", style: centred },
+  } as const;
+}
 
 /** Whether a pixel position lies on the plot (half a pixel of rounding either side). */
 const inside = (v: number | undefined, from: number, size: number): v is number =>

@@ -107,21 +107,6 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
   return [...rows.values()].sort((a, b) => order(a.metric) - order(b.metric) || natural(a.key, b.key));
 }
 
-/** The first `perMetric` rows of each metric, and how many of each metric that leaves out. */
-export function foldRows<R extends { metric: string; label: string }>(rows: readonly R[], perMetric: number) {
-  const seen = new Map<string, { label: string; rows: number }>();
-  const shown = rows.filter((r) => {
-    const metric = seen.get(r.metric) ?? { label: r.label, rows: 0 };
-    metric.rows += 1;
-    seen.set(r.metric, metric);
-    return metric.rows <= perMetric;
-  });
-  const folded = [...seen.entries()]
-    .filter(([, m]) => m.rows > perMetric)
-    .map(([metric, m]) => ({ metric, label: m.label, more: m.rows - perMetric }));
-  return { shown, folded };
-}
-
 /** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 within noise" per candidate. */
 export function compareSummaries(scenarios: readonly ScenarioSummary[], rows: readonly CompareRow[]): string[] {
   const labels = seriesLabels(scenarios);

@@ -1,14 +1,14 @@
 // The measured criteria of the guide: each reads the current figures of the scenarios in scope,
 // places every datapath option between the worst (0) and the best (1), and says why, with the
 // figures it used. Comparisons are made within one testbed (cloud + instance type) only.
-import { canonicalJson } from "@cnibench/schema";
 import { resolveBetter } from "../better.ts";
 import { findCrossovers } from "../crossover.ts";
 import { percentDelta } from "../delta.ts";
 import { formatNumber, formatPercent } from "../format.ts";
 import { featureOverheads } from "../overhead.ts";
+import { paramsKey, paramsKeyWithout } from "../params-key.ts";
 import { readAt, sortedPoints } from "../series.ts";
-import type { Better, Measurement, Params, Point, Series } from "../types.ts";
+import type { Better, Measurement, Point, Series } from "../types.ts";
 import { compareFigures } from "../verdict.ts";
 import {
   bestOf,
@@ -74,29 +74,6 @@ function inTestbed(t: Testbed, id: string): boolean {
     testbedIds.set(t, ids);
   }
   return ids.has(id);
-}
-
-// Each figure's params in canonical form, worked out once: selectors compare them figure by figure.
-const canonicalParams = new WeakMap<object, string>();
-function paramsKey(params: Params): string {
-  let key = canonicalParams.get(params);
-  if (key === undefined) {
-    key = canonicalJson(params);
-    canonicalParams.set(params, key);
-  }
-  return key;
-}
-
-/**
- * A key for params apart from one (the x of a line), equal whatever the key order. Params hold
- * primitives, so a sorted key=value list is as good as canonical JSON of a copy without `skip`,
- * and building that copy per figure was a tenth of the guide's time.
- */
-function paramsKeyWithout(params: Params, skip: string): string {
-  let key = "";
-  for (const k of Object.keys(params).sort())
-    if (k !== skip) key += `${JSON.stringify(k)}=${JSON.stringify(params[k])};`;
-  return key;
 }
 
 /** The option's scenarios on a testbed. */

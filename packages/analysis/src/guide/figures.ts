@@ -1,6 +1,7 @@
 // Small helpers the guide's criteria share: testbeds, picking figures, evidence, wording.
-import { canonicalJson, vocabularyLabel } from "@cnibench/schema";
+import { vocabularyLabel } from "@cnibench/schema";
 import { resolveBetter } from "../better.ts";
+import { paramsKey } from "../params-key.ts";
 import type { Better, Measurement, Params } from "../types.ts";
 import { compareFigures } from "../verdict.ts";
 import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect, ReasonKind } from "./types.ts";
@@ -101,13 +102,11 @@ export function reason(
 }
 
 /**
- * What an answer carries of a reason's figures and an option's scenarios. A store of a thousand
- * scenarios gave one reason 2,247 figures and the answer 750 kB; the counts say how many there are.
+ * How many of a reason's figures, an option's scenarios, the summary's findings and an option's
+ * measured reasons an answer lists; the rest are counted. A store of a thousand scenarios gave one
+ * reason 2,247 figures and the answer 750 kB.
  */
-export const evidenceShown = 12;
-export const scenariosShown = 12;
-/** Findings of the summary, and measured reasons of an option, the answer lists; the rest are counted. */
-export const findingsShown = 12;
+export const listedAtMost = 12;
 
 /**
  * Reasons saying the same words as one, their figures and sources together (scenarios that share a
@@ -136,16 +135,16 @@ export function listFindings(
   return { reasons: listed.map(trimEvidence), more: Math.max(0, counted - shown) };
 }
 
-/** The reason with its figures deduplicated (the first per bundle, metric and params) and cut to `evidenceShown`. */
+/** The reason with its figures deduplicated (the first per bundle, metric and params) and cut to `listedAtMost`. */
 export function trimEvidence(r: Reason): Reason {
   const seen = new Set<string>();
   const distinct = r.evidence.filter((e) => {
-    const key = `${e.bundleId} ${e.metric} ${canonicalJson(e.params)}`;
+    const key = `${e.bundleId} ${e.metric} ${paramsKey(e.params)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  return { ...r, evidence: distinct.slice(0, evidenceShown), evidenceCount: distinct.length };
+  return { ...r, evidence: distinct.slice(0, listedAtMost), evidenceCount: distinct.length };
 }
 
 /** Params equal to `want` on every key of `want`, and without any of `absent`. */

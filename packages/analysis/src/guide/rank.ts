@@ -17,16 +17,7 @@ import {
   serviceScaleCriterion,
   udpCriterion,
 } from "./criteria.ts";
-import {
-  findingsShown,
-  listFindings,
-  listWords,
-  providerName,
-  reason,
-  scenariosShown,
-  testbedsOf,
-  trimEvidence,
-} from "./figures.ts";
+import { listedAtMost, listFindings, listWords, providerName, reason, testbedsOf, trimEvidence } from "./figures.ts";
 import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 import {
   type GuideAnswers,
@@ -328,7 +319,6 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
           inScope: option.scenarios.filter((s) => scopedIds.has(s.id)).length,
         },
         explore: {
-          provider: distinct(option.scenarios.map((s) => s.provider)),
           cni: distinct(option.scenarios.map((s) => s.cni.name)),
           mode: distinct(option.scenarios.map((s) => s.cni.mode)),
           kubeProxy: distinct(option.scenarios.map((s) => s.cni.kubeProxy)),
@@ -416,7 +406,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       return { id, label: row.label, needs: checks, reasons };
     });
 
-  const findings = listFindings(summary, findingsShown);
+  const findings = listFindings(summary, listedAtMost);
   return {
     answers,
     scope: {
@@ -431,10 +421,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     performanceMatters,
     options: rankedOptions.map((o) => {
       // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
-      const listed = listFindings(o.reasons, findingsShown, (r) => r.kind === "capability");
+      const listed = listFindings(o.reasons, listedAtMost, (r) => r.kind === "capability");
       return {
         ...o,
-        scenarios: o.scenarios.slice(0, scenariosShown),
+        scenarios: o.scenarios.slice(0, listedAtMost),
         reasons: listed.reasons,
         moreReasons: listed.more,
       };

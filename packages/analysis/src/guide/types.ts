@@ -79,7 +79,7 @@ export type Reason = {
   text: string;
   kind: ReasonKind;
   effect: ReasonEffect;
-  /** The figures it was computed from (measured and extrapolated reasons), the first `evidenceShown` of them. */
+  /** The figures it was computed from (measured and extrapolated reasons), the first `listedAtMost` of them. */
   evidence: Evidence[];
   /** How many distinct figures it was computed from in all. */
   evidenceCount: number;
@@ -105,14 +105,14 @@ export type RankedOption = {
   /** The capability rows it was matched to, most specific first. */
   capabilityRows: string[];
   /**
-   * Its scenarios, in scope first, the first `scenariosShown` of them; `inScope` says whether they
+   * Its scenarios, in scope first, the first `listedAtMost` of them; `inScope` says whether they
    * are on the chosen cloud and instance type.
    */
   scenarios: { id: string; label: string; provider: string; sku: string; inScope: boolean }[];
   /** How many scenarios it has in all, and how many of them are in scope. */
   scenarioCount: { all: number; inScope: number };
-  /** The explorer's filters that list its scenarios (those left out here, and the figures behind them). */
-  explore: { provider: string[]; cni: string[]; mode: string[]; kubeProxy: string[] };
+  /** With `clouds`, the explorer's filters that list its scenarios (those left out here, and the figures behind them). */
+  explore: { cni: string[]; mode: string[]; kubeProxy: string[] };
   /** The clouds its scenarios ran on. */
   clouds: string[];
   /** "good": every hard need met; "partial": some only partly or undocumented; "poor": one missing. */

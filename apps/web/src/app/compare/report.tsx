@@ -9,11 +9,8 @@ import {
 import Link from "next/link";
 import { Fragment } from "react";
 import type { z } from "zod";
-import { foldRows } from "~/server/compare-data";
+import { foldRows, rowsPerMetric } from "~/server/fold";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
-
-/** Rows a metric shows before the table folds it: more than any published benchmark has, far fewer than a 500-figure scenario (a 2 MB page). */
-const rowsPerMetric = 50;
 
 type Comparison = z.output<typeof compareOutputSchema>;
 

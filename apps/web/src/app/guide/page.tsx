@@ -368,7 +368,7 @@ function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
   const elsewhere = o.scenarios.filter((s) => !s.inScope);
   const unlisted = o.scenarioCount.all - o.scenarios.length;
   // Its scenarios in the explorer: where those not listed here, and the figures behind them, are.
-  const moreHref = exploreHref("/", o.explore);
+  const moreHref = exploreHref("/", { ...o.explore, provider: o.clouds });
   return (
     <li
       aria-labelledby={headingId}

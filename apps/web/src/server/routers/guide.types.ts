@@ -69,7 +69,6 @@ export const guideOutputSchema = z.object({
       ),
       scenarioCount: z.object({ all: z.number().int(), inScope: z.number().int() }),
       explore: z.object({
-        provider: z.array(z.string()),
         cni: z.array(z.string()),
         mode: z.array(z.string()),
         kubeProxy: z.array(z.string()),

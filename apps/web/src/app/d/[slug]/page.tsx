@@ -2,14 +2,16 @@ import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
 import { webEnv } from "~/env";
+import { loadAllRows } from "~/server/fold";
 import { api } from "~/trpc/server";
 import { compareHref } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
 import { publishAction } from "./actions";
 
-type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ all?: string }> };
+type Props = { params: Promise<{ slug: string }>; searchParams: Promise<SearchParams> };
 
 const load = cache(async (slug: string) => {
   try {
@@ -30,7 +32,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function PermalinkPage({ params, searchParams }: Props) {
   const { slug } = await params;
-  const all = (await searchParams).all === "true";
+  const { all } = await loadAllRows(searchParams);
   const link = await load(slug);
   const live = compareHref("/compare", { s: link.scenarioIds });
   return (

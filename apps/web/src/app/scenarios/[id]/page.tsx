@@ -4,16 +4,15 @@ import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
+import { loadAllRows, rowsPerMetric } from "~/server/fold";
 import { api } from "~/trpc/server";
 import { deleteBundleAction } from "./actions";
 
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ all?: string }> };
-
-/** Rows a metric shows unless asked for all: as on /compare, more than a published benchmark has. */
-const rowsPerMetric = 50;
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
 const load = cache(async (id: string) => {
   try {
@@ -34,7 +33,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ScenarioPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const all = (await searchParams).all === "true";
+  const { all } = await loadAllRows(searchParams);
   const view = await load(id);
   const { scenario: s } = view;
   const bundleById = new Map(view.bundles.map((b) => [b.id, b]));

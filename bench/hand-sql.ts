@@ -54,13 +54,24 @@ export const exploreFacets = `WITH s AS (
  */
 export const scenarioPage = {
   facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = $1`,
-  figures: `SELECT * FROM (
+  // The four newest bundles hold the four newest runs of every figure they measure four times (or
+  // as often as it was measured at all); the others are read in full.
+  figures: `WITH figure AS (SELECT metric, "paramsKey", runs FROM "CurrentFigure" WHERE "scenarioId" = $1),
+    recent AS (SELECT id FROM (SELECT id, rank() OVER (ORDER BY COALESCE("runAt", "receivedAt") DESC) AS r
+      FROM "Bundle" WHERE "scenarioId" = $1) b WHERE r <= 4),
+    near AS (SELECT m.id, m.metric, m."paramsKey" FROM recent JOIN "Measurement" m ON m."bundleId" = recent.id),
+    short AS (SELECT f.metric, f."paramsKey" FROM figure f
+      LEFT JOIN (SELECT metric, "paramsKey", count(*) AS n FROM near GROUP BY 1, 2) found USING (metric, "paramsKey")
+      WHERE COALESCE(found.n, 0) < LEAST(f.runs, 4)),
+    picked AS (SELECT id FROM near WHERE (metric, "paramsKey") NOT IN (SELECT metric, "paramsKey" FROM short)
+      UNION ALL SELECT m.id FROM short JOIN "Measurement" m
+        ON m."scenarioId" = $1 AND m.metric = short.metric AND m."paramsKey" = short."paramsKey")
+    SELECT * FROM (
       SELECT m.*, b."sourceTitle", b."sourceUrl", COALESCE(b."runAt", b."receivedAt") AS "measuredAt",
-        row_number() OVER w AS n, count(*) OVER (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C") AS runs
-      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId" AND b."scenarioId" = $1
-      WHERE m."scenarioId" = $1
-      WINDOW w AS (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C"
-        ORDER BY COALESCE(b."runAt", b."receivedAt") DESC)) f
+        row_number() OVER (PARTITION BY m.metric, m."paramsKey" ORDER BY COALESCE(b."runAt", b."receivedAt") DESC) AS n,
+        f.runs
+      FROM picked JOIN "Measurement" m ON m.id = picked.id JOIN "Bundle" b ON b.id = m."bundleId"
+        JOIN figure f ON f.metric = m.metric AND f."paramsKey" = m."paramsKey") x
     WHERE n <= 4 ORDER BY metric, "paramsKey", n`,
   bundles: `SELECT * FROM "Bundle" WHERE "scenarioId" = $1 ORDER BY COALESCE("runAt", "receivedAt") DESC`,
 };

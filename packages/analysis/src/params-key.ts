@@ -17,14 +17,25 @@ export function paramsKey(params: Params): string {
   return key;
 }
 
+const canonicalWithout = new WeakMap<Params, Map<string, string>>();
+
 /**
- * A key for the params apart from one (the x of a line). Params hold primitives, so a sorted
- * key=value list is as good as canonical JSON of a copy without `skip`, and building that copy per
- * figure was a tenth of the guide's time.
+ * A key for the params apart from one (the x of a line), also worked out once per params object.
+ * Params hold primitives, so a sorted key=value list is as good as canonical JSON of a copy without
+ * `skip`, and building that copy per figure was a tenth of the guide's time.
  */
 export function paramsKeyWithout(params: Params, skip: string): string {
-  let key = "";
-  for (const k of Object.keys(params).sort())
-    if (k !== skip) key += `${JSON.stringify(k)}=${JSON.stringify(params[k])};`;
+  let keys = canonicalWithout.get(params);
+  if (!keys) {
+    keys = new Map();
+    canonicalWithout.set(params, keys);
+  }
+  let key = keys.get(skip);
+  if (key === undefined) {
+    key = "";
+    for (const k of Object.keys(params).sort())
+      if (k !== skip) key += `${JSON.stringify(k)}=${JSON.stringify(params[k])};`;
+    keys.set(skip, key);
+  }
   return key;
 }

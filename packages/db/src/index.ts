@@ -48,7 +48,13 @@ export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";
 export { createPermalink, getPermalink, type Pin, setPermalinkPublished } from "./permalinks.ts";
-export { getScenarioSummary, listScenarios, type ScenarioSummary, scenarioLabel } from "./scenarios.ts";
+export {
+  getScenarioSummary,
+  listScenarios,
+  type ScenarioSummary,
+  scenarioLabel,
+  scenariosRevision,
+} from "./scenarios.ts";
 export {
   authenticateToken,
   createToken,

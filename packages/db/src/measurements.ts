@@ -144,21 +144,61 @@ export type RunFigure = Figure & { runs: number };
 export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: number): Promise<RunFigure[]> {
   const rows = await readRows<Row & { runs: number }>(
     db,
-    Prisma.sql`
-    SELECT * FROM (
-      SELECT ${columns},
-        row_number() OVER (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C"
-          ORDER BY COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position) AS n,
-        (count(*) OVER (PARTITION BY m.metric COLLATE "C", m."paramsKey" COLLATE "C"))::int AS runs
-      -- The bundle's scenario too: the planner then reads only this scenario's bundles by index,
-      -- not all of them into a hash.
-      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId" AND b."scenarioId" = ${scenarioId}
-      WHERE m."scenarioId" = ${scenarioId}) f
-    WHERE ${olderRuns ?? null}::int IS NULL OR n <= ${(olderRuns ?? 0) + 1}
-    ORDER BY metric COLLATE "C", "paramsKey" COLLATE "C", n`,
+    olderRuns === undefined ? wholeHistory(scenarioId) : latestRuns(scenarioId, olderRuns + 1),
   );
   // The row number stays on the rows: copying thousands of rows to drop it cost more than it saves.
   return rows.map((row) => toFigure(row) as RunFigure);
+}
+
+const newestFirst = Prisma.sql`COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`;
+const byFigure = Prisma.sql`m.metric COLLATE "C", m."paramsKey" COLLATE "C"`;
+
+function wholeHistory(scenarioId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${columns}, row_number() OVER (PARTITION BY ${byFigure} ORDER BY ${newestFirst}) AS n,
+      (count(*) OVER (PARTITION BY ${byFigure}))::int AS runs
+    -- The bundle's scenario too: the planner then reads only this scenario's bundles by index,
+    -- not all of them into a hash.
+    FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId" AND b."scenarioId" = ${scenarioId}
+    WHERE m."scenarioId" = ${scenarioId}
+    ORDER BY metric COLLATE "C", "paramsKey" COLLATE "C", n`;
+}
+
+/**
+ * The `runs` newest runs of each figure, read from the scenario's `runs` newest bundles (and those tied
+ * with the last): every run of a figure there is newer than any elsewhere. Only figures with fewer runs
+ * there than they have in all (measured in some bundles only) are read in full. CurrentFigure counts
+ * the runs, so the page's size, not the scenario's history, sets the cost.
+ */
+function latestRuns(scenarioId: string, runs: number): Prisma.Sql {
+  const ranked = Prisma.sql`row_number() OVER (PARTITION BY ${byFigure} ORDER BY ${newestFirst}) AS n`;
+  return Prisma.sql`
+    WITH figure AS (SELECT metric, "paramsKey", runs FROM "CurrentFigure" WHERE "scenarioId" = ${scenarioId}),
+    recent AS (
+      SELECT * FROM (
+        SELECT id, "sourceTitle", "sourceUrl", "runAt", "receivedAt",
+          rank() OVER (ORDER BY COALESCE("runAt", "receivedAt") DESC, "receivedAt" DESC) AS r
+        FROM "Bundle" WHERE "scenarioId" = ${scenarioId}) b
+      WHERE r <= ${runs}),
+    near AS (
+      SELECT ${columns}, ${ranked}, count(*) OVER (PARTITION BY ${byFigure}) AS found
+      FROM recent b JOIN "Measurement" m ON m."bundleId" = b.id),
+    short AS (
+      SELECT f.metric, f."paramsKey" FROM figure f
+        LEFT JOIN (SELECT DISTINCT metric, "paramsKey", found FROM near) near USING (metric, "paramsKey")
+      WHERE COALESCE(near.found, 0) < LEAST(f.runs, ${runs}))
+    SELECT * FROM (
+      SELECT * FROM near WHERE n <= ${runs} AND NOT EXISTS (
+        SELECT FROM short WHERE short.metric = near.metric AND short."paramsKey" = near."paramsKey")
+      UNION ALL
+      SELECT * FROM (
+        SELECT ${columns}, ${ranked}, 0 AS found
+        FROM short JOIN "Measurement" m
+          ON m."scenarioId" = ${scenarioId} AND m.metric = short.metric AND m."paramsKey" = short."paramsKey"
+          JOIN "Bundle" b ON b.id = m."bundleId") far
+      WHERE n <= ${runs}) picked
+    JOIN figure f USING (metric, "paramsKey")
+    ORDER BY metric COLLATE "C", "paramsKey" COLLATE "C", n`;
 }
 
 export type Provenance = {

@@ -136,6 +136,20 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
   });
 }
 
+/**
+ * Where the scenarios of these workspaces stand, as a hash of their ids and revisions: it moves with
+ * every change to their measurements (the revision triggers) and every scenario added or removed, so
+ * what is computed from their figures can be kept until it does.
+ */
+export async function scenariosRevision(db: Db, workspaceIds: readonly string[]): Promise<string> {
+  const [row] = await readRows<{ revision: string | null }>(
+    db,
+    Prisma.sql`SELECT md5(string_agg(id || ':' || revision, ',' ORDER BY id COLLATE "C")) AS revision
+    FROM "Scenario" WHERE "workspaceId" = ANY(${workspaceIds}::text[])`,
+  );
+  return row?.revision ?? "none";
+}
+
 /** One scenario of the given workspaces, or null when there is none with that id there. */
 export async function getScenarioSummary(
   db: Db,

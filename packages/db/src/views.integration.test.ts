@@ -208,4 +208,46 @@ describe("explore and scenario views over PostgreSQL", () => {
     // A step measured once has no history either way.
     expect((await step(5000, 1))?.olderRuns).toBe(0);
   });
+
+  it("reads the same newest runs as the whole history, whichever runs measured which figure", async () => {
+    // Its own workspace: twelve runs of the overlay, each measuring some of its steps (one step
+    // twice in a run), arriving out of order, two of them at the same time; then some deleted.
+    const history = await db.workspace.create({ data: { slug: "history", name: "History" } });
+    const stored: string[] = [];
+    let scenarioId = "";
+    for (let i = 0; i < 12; i++) {
+      const results = overlay.results.filter((_, k) => (i * 7 + k * 3) % 5 !== 0 || k === 0);
+      if (i % 4 === 1) results.push({ ...results[0], value: 1000 + i } as (typeof results)[number]);
+      const outcome = await ingestBundle(db, {
+        workspaceId: history.id,
+        tokenId: null,
+        text: JSON.stringify({
+          ...overlay,
+          runAt: `2026-0${1 + ((i * 5) % 9)}-01T00:00:00Z`,
+          results: results.map((r, k) => ({ ...r, value: Number(r.value) + i * 10 + k })),
+        }),
+      });
+      if (!outcome.ok) throw new Error(`run ${i} did not ingest`);
+      stored.push(outcome.stored.id);
+      scenarioId = outcome.stored.scenarioId;
+    }
+    const rows = async (olderRuns?: number) =>
+      (await scenarioView(db, [history.id], scenarioId, olderRuns))?.groups.flatMap((g) =>
+        g.rows.map((r) => ({
+          params: r.current.paramsKey,
+          ids: [r.current, ...r.history.slice(0, olderRuns)].map((f) => f.id),
+          olderRuns: r.olderRuns,
+        })),
+      );
+    const agree = async () => {
+      const all = await rows();
+      expect(all?.some((r) => r.olderRuns >= 4)).toBe(true);
+      for (const olderRuns of [0, 1, 3, 5]) {
+        expect(await rows(olderRuns)).toEqual(all?.map((r) => ({ ...r, ids: r.ids.slice(0, olderRuns + 1) })));
+      }
+    };
+    await agree();
+    for (const id of [stored[3], stored[8], stored[10]]) await deleteBundle(db, id ?? "");
+    await agree();
+  });
 });

@@ -2,7 +2,7 @@
 // places every datapath option between the worst (0) and the best (1), and says why, with the
 // figures it used. Comparisons are made within one testbed (cloud + instance type) only.
 import { resolveBetter } from "../better.ts";
-import { findCrossovers } from "../crossover.ts";
+import { type CrossoverResult, findCrossovers } from "../crossover.ts";
 import { percentDelta } from "../delta.ts";
 import { formatNumber, formatPercent } from "../format.ts";
 import { featureOverheads } from "../overhead.ts";
@@ -29,6 +29,8 @@ import type { Evidence, GuideAnswers, GuideFigure, GuideScenario, Reason } from 
 
 export type GuideContext = {
   answers: GuideAnswers;
+  /** The input's scenarios and figures: what depends on them alone is kept with them (see keptLines). */
+  input: { scenarios: readonly GuideScenario[]; figures: readonly GuideFigure[] };
   scenario: (id: string) => GuideScenario | undefined;
   figuresOf: (scenarioId: string) => readonly GuideFigure[];
   datapathOf: (scenarioId: string) => Datapath | undefined;
@@ -103,10 +105,14 @@ export function figureTables(
 ): { tables: FigureTable[]; fallback: boolean } {
   const build = (testbeds: readonly Testbed[]) =>
     testbeds.flatMap((t): FigureTable[] => {
+      // Each option's figures on the testbed, gathered once for all selectors.
+      const figuresOn = ctx.options.map((option) => ({
+        option,
+        figures: optionScenarios(option, t).flatMap((s) => ctx.figuresOf(s.id)),
+      }));
       for (const selector of selectors) {
-        const raw = ctx.options.flatMap((option) => {
-          const figs = optionScenarios(option, t).flatMap((s) => ctx.figuresOf(s.id).filter(selector.select));
-          const figure = bestOf(figs);
+        const raw = figuresOn.flatMap(({ option, figures }) => {
+          const figure = bestOf(figures.filter(selector.select));
           return figure ? [{ option, figure }] : [];
         });
         if (raw.length < 2) continue;
@@ -231,6 +237,41 @@ function standing(entry: Entry, table: FigureTable): string {
 
 type Line = { scenario: GuideScenario; datapath: Datapath | undefined; series: Series; figs: Map<number, GuideFigure> };
 
+// A testbed's lines and their crossings depend on its scenarios and figures, not on the answers: kept
+// with the input's lists (a server keeps them between uploads), so each answer does not redraw
+// hundreds of lines.
+const keptLines = new WeakMap<object, WeakMap<object, Map<string, Line[]>>>();
+const keptCrossings = new WeakMap<readonly Line[], CrossoverResult>();
+
+/** The value under `key`, made and stored first if there is none. */
+function keptIn<K extends object | string, V>(
+  map: { get(k: K): V | undefined; set(k: K, v: V): unknown },
+  key: K,
+  make: () => V,
+): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+function testbedLines(ctx: GuideContext, t: Testbed): Line[] {
+  const byFigures = keptIn(keptLines, ctx.input.scenarios, () => new WeakMap<object, Map<string, Line[]>>());
+  const byTestbed = keptIn(byFigures, ctx.input.figures, () => new Map<string, Line[]>());
+  return keptIn(byTestbed, t.key, () => scaleLines(ctx, t));
+}
+
+function crossingsOf(lines: readonly Line[]): CrossoverResult {
+  return keptIn(keptCrossings, lines, () =>
+    findCrossovers(
+      lines.map((l) => l.series),
+      "higher",
+    ),
+  );
+}
+
 /** The short-connection RPS lines of a testbed: one per scenario, for the params most of them share. */
 function scaleLines(ctx: GuideContext, t: Testbed): Line[] {
   const groups = new Map<string, Map<string, GuideFigure[]>>();
@@ -325,7 +366,8 @@ function lineForOption(
   lines: readonly Line[],
   n: number,
 ): { line: Line; borrowed: boolean } | undefined {
-  const own = lines.filter((l) => option.scenarios.some((s) => s.id === l.scenario.id));
+  const ids = new Set(option.scenarios.map((s) => s.id));
+  const own = lines.filter((l) => ids.has(l.scenario.id));
   if (own.length > 0) {
     const best = own.reduce((a, l) => (valueAt(l, n) > valueAt(a, n) ? l : a));
     return { line: best, borrowed: false };
@@ -356,7 +398,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
   const n = ctx.answers.services;
   const pick = (testbeds: readonly Testbed[]) =>
     testbeds
-      .map((t) => ({ t, lines: scaleLines(ctx, t) }))
+      .map((t) => ({ t, lines: testbedLines(ctx, t) }))
       .filter((x) => x.lines.length >= 2)
       .sort((a, b) => b.lines.length - a.lines.length)[0];
   const scoped = pick(ctx.scopedTestbeds);
@@ -383,8 +425,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
   }
   result.measured = true;
   const better: Better = "higher";
-  const series = lines.map((l) => l.series);
-  const crossings = findCrossovers(series, better);
+  const crossings = crossingsOf(lines);
   const unit = lines[0]!.figs.values().next().value!.unit;
   const maxMeasured = Math.min(...lines.map((l) => l.series.points.at(-1)!.x));
 
@@ -426,12 +467,15 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
         `The Service-scale measurements on ${t.label} stop at ${formatCount(maxMeasured)} Services: figures at ${formatCount(n)} are extrapolated in a straight line from the last two steps, not measured.`,
       ),
     );
+    // Each line read once at both ends, not once per pair: a testbed can hold hundreds of lines.
+    const atEnd = lines.map((l) => valueAt(l, maxMeasured));
+    const atN = lines.map((l) => valueAt(l, n));
     for (let i = 0; i < lines.length; i++) {
       for (let j = i + 1; j < lines.length; j++) {
         const a = lines[i]!;
         const b = lines[j]!;
-        const d0 = valueAt(a, maxMeasured) - valueAt(b, maxMeasured);
-        const d1 = valueAt(a, n) - valueAt(b, n);
+        const d0 = atEnd[i]! - atEnd[j]!;
+        const d1 = atN[i]! - atN[j]!;
         if (d0 === 0 || d1 === 0 || Math.sign(d0) === Math.sign(d1)) continue;
         const x = maxMeasured + ((n - maxMeasured) * d0) / (d0 - d1);
         const [winner, loser] = d1 > 0 ? [a, b] : [b, a];
@@ -573,7 +617,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
       reason(
         "measured",
         "neutral",
-        `No line overtakes another between ${formatCount(series.reduce((m, s) => Math.max(m, s.points[0]!.x), 0))} and ${formatCount(maxMeasured)} Services on ${t.label}.`,
+        `No line overtakes another between ${formatCount(lines.reduce((m, l) => Math.max(m, l.series.points[0]!.x), 0))} and ${formatCount(maxMeasured)} Services on ${t.label}.`,
       ),
     );
   }

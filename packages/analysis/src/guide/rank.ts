@@ -204,6 +204,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
 
   const ctx: GuideContext = {
     answers,
+    input,
     scenario: (id) => byId.get(id),
     figuresOf: (id) => figuresBy.get(id) ?? [],
     datapathOf: (id) => datapaths.get(id),

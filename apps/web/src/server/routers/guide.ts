@@ -1,5 +1,6 @@
 import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
-import { chartView, type Db } from "@cnibench/db";
+import { chartView, type Db, scenariosRevision } from "@cnibench/db";
+import { LRUCache } from "lru-cache";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { type GuideInput, guideInputSchema, guideOutputSchema } from "./guide.types";
 
@@ -12,13 +13,35 @@ function counted<T extends string>(values: readonly T[]): { value: T; scenarios:
     .sort((a, b) => b.scenarios - a.scenarios || a.value.localeCompare(b.value));
 }
 
+type GuideFigures = Awaited<ReturnType<typeof chartView>>;
+
+// The scenarios and figures the guide ranks, kept per database and set of readable workspaces while no
+// scenario there changes: reading 12,000 current figures was most of an answer's time at 1,000
+// scenarios. A few sets at most (visitors share the public one); the ranking, which depends on the
+// answers, runs every time.
+const kept = new WeakMap<Db, LRUCache<string, GuideFigures, readonly string[]>>();
+
+async function guideFigures(db: Db, workspaceIds: readonly string[]): Promise<GuideFigures> {
+  let cache = kept.get(db);
+  if (!cache) {
+    cache = new LRUCache({
+      max: 8,
+      fetchMethod: (_key, _stale, { context }) => chartView(db, context, { filters: {}, metrics: guideMetrics }),
+    });
+    kept.set(db, cache);
+  }
+  // The revision is read first: the figures fetched after it are never older than the key says.
+  const key = `${[...workspaceIds].sort().join(" ")} ${await scenariosRevision(db, workspaceIds)}`;
+  return (await cache.fetch(key, { context: workspaceIds }))!;
+}
+
 /**
  * "What should I run?": every scenario's current figures of the metrics the guide reads, ranked by
  * @cnibench/analysis. The scope (cloud, instance type, their fallbacks) is the analysis's to decide,
  * so it sees every scenario.
  */
 export async function recommend(db: Db, workspaceIds: readonly string[], answers: GuideInput) {
-  const { scenarios, figures } = await chartView(db, workspaceIds, { filters: {}, metrics: guideMetrics });
+  const { scenarios, figures } = await guideFigures(db, workspaceIds);
   const result = recommendDatapaths({ answers, scenarios, figures });
   const skus = new Map<string, { value: string; provider: string; scenarios: number }>();
   for (const s of scenarios) {

@@ -40,33 +40,50 @@ async function seedOnly(url: string, total: number): Promise<void> {
   }
 }
 
+/**
+ * Runs one part; a part that fails becomes a MISSED row (its error printed) and the others still run,
+ * so a late failure does not throw away the figures of a long run.
+ */
+async function attempt(rows: BenchRow[], part: string, fn: () => Promise<BenchRow[]>): Promise<void> {
+  try {
+    rows.push(...(await fn()));
+  } catch (error) {
+    console.error(`\n${part} failed:`, error);
+    rows.push({ part, what: "failed (error above)", figure: String(error).split("\n")[0]!.slice(0, 80), met: false });
+  }
+}
+
 async function main(): Promise<void> {
   const rows: BenchRow[] = [];
   const started = performance.now();
-  if (parts.has("ingest")) rows.push(...(await withDatabase((url) => benchIngest(url))));
+  if (parts.has("ingest")) await attempt(rows, "ingest", () => withDatabase((url) => benchIngest(url)));
 
   let baseline: Record<string, number> | undefined;
   for (const [i, total] of sizes.entries()) {
     if (!parts.has("reads") && !(i === 0 && parts.has("pages"))) continue;
     await withDatabase(async (url) => {
       if (parts.has("reads")) {
-        const reads = await benchReads({ url, total, label: sizeLabel(total), baseline });
-        rows.push(...reads.rows);
-        baseline ??= reads.p50;
+        await attempt(rows, `reads ${sizeLabel(total)}`, async () => {
+          const reads = await benchReads({ url, total, label: sizeLabel(total), baseline });
+          baseline ??= reads.p50;
+          return reads.rows;
+        });
       }
-      if (!parts.has("reads")) await seedOnly(url, total);
       if (i === 0 && parts.has("pages")) {
-        const web = await startWeb(url);
-        try {
-          rows.push(...(await benchPages(web.base, pages)));
-        } finally {
-          web.stop();
-        }
+        await attempt(rows, "pages", async () => {
+          if (!parts.has("reads")) await seedOnly(url, total);
+          const web = await startWeb(url);
+          try {
+            return await benchPages(web.base, pages);
+          } finally {
+            web.stop();
+          }
+        });
       }
     });
   }
 
-  if (parts.has("startup")) rows.push(...(await benchStartup({ cold: !process.env.BENCH_SKIP_COLD })));
+  if (parts.has("startup")) await attempt(rows, "start-up", () => benchStartup({ cold: !process.env.BENCH_SKIP_COLD }));
 
   const cpus = os.cpus();
   printTable(
@@ -75,7 +92,11 @@ async function main(): Promise<void> {
     rows,
   );
   const missed = rows.filter((r) => r.met === false);
-  if (missed.length > 0) console.log(`\n${missed.length} target(s) missed: ${missed.map((r) => r.what).join("; ")}`);
+  if (missed.length > 0) {
+    console.log(`\n${missed.length} target(s) missed: ${missed.map((r) => `${r.part}: ${r.what}`).join("; ")}`);
+  }
+  // A failed part is an error of the benchmark, not a missed target.
+  if (rows.some((r) => r.what.startsWith("failed"))) process.exitCode = 1;
 }
 
 main().catch((error) => {

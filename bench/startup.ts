@@ -51,7 +51,8 @@ async function timeStart(dataDir: string): Promise<number> {
     }
     throw new Error(`npm start was not serving after 10 minutes:\n${output.slice(-3000)}`);
   } finally {
-    if (child.pid) process.kill(-child.pid, "SIGINT");
+    // Only while it runs: after an early exit its group is gone, and ESRCH would hide the reason.
+    if (child.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, "SIGINT");
     await exited;
   }
 }
@@ -67,7 +68,10 @@ export async function benchStartup(opts: { cold: boolean }): Promise<BenchRow[]>
   try {
     if (opts.cold) {
       const build = path.join(repoRoot, "apps/web/.next");
-      const aside = `${build}.bench-aside`;
+      // Outside the folders the launcher hashes to decide on a rebuild (web-build.ts), or the next
+      // start would see changed sources and build again.
+      const aside = path.join(repoRoot, "node_modules/.cache/cnibench-web-build-aside");
+      fs.mkdirSync(path.dirname(aside), { recursive: true });
       fs.rmSync(aside, { recursive: true, force: true });
       if (fs.existsSync(build)) fs.renameSync(build, aside);
       let seconds: number;

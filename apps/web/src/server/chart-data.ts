@@ -11,6 +11,7 @@ import {
   resolveBetter,
   type Series,
 } from "@cnibench/analysis";
+import { formatCount } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
 
@@ -62,9 +63,7 @@ const withoutKeys = (params: Params, keys: readonly string[]): Params =>
 const paramsLabel = (params: Params): string => {
   const entries = Object.entries(params).sort(([a], [b]) => natural(a, b));
   if (entries.length === 0) return "(no other params)";
-  return entries
-    .map(([k, v]) => (typeof v === "number" ? `${k} ${new Intl.NumberFormat("en-US").format(v)}` : `${k} ${String(v)}`))
-    .join(" · ");
+  return entries.map(([k, v]) => `${k} ${typeof v === "number" ? formatCount(v) : String(v)}`).join(" · ");
 };
 
 export type BarValue = Pick<

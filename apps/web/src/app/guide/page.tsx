@@ -1,4 +1,5 @@
 import { formatFigure, guideNeedLabels, providerName } from "@cnibench/analysis";
+import { formatCount } from "@cnibench/charts/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -29,8 +30,6 @@ const connectionWords = {
 };
 
 const link = "text-blue-700 hover:underline dark:text-blue-400";
-
-const formatCount = (n: number) => new Intl.NumberFormat("en-US").format(n);
 
 type Params = Awaited<ReturnType<typeof loadGuideParams>>;
 
@@ -84,7 +83,7 @@ async function Answer({ params }: { params: Params }) {
   const asked = [
     query.cloud ? cloudName(query.cloud) : "any cloud",
     ...(query.sku ? [query.sku] : []),
-    `${new Intl.NumberFormat("en-US").format(query.services)} Services`,
+    `${formatCount(query.services)} Services`,
     connectionWords[query.connections],
     ...query.needs.map((n) => guideNeedLabels[n]),
   ];
@@ -226,7 +225,7 @@ const effectMarks: Record<Reason["effect"], { mark: string; words: string; class
 function paramsText(params: Evidence["params"]): string {
   return Object.entries(params)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k} ${typeof v === "number" ? new Intl.NumberFormat("en-US").format(v) : String(v)}`)
+    .map(([k, v]) => `${k} ${typeof v === "number" ? formatCount(v) : String(v)}`)
     .join(", ");
 }
 

@@ -36,7 +36,8 @@ describe("compare and share", () => {
       .filter({ hasText: "concurrency 64 · connection short · target service" })
       .first();
     expect(await baselineRow.innerText()).toMatch(/31,365 req\/s[\s\S]*14,193 req\/s[\s\S]*worse/);
-    expect(await page.locator(".recharts-line").count()).toBe(2);
+    // The chart draws once hydrated and measured, which can be after the table is shown.
+    await expect.poll(() => page.locator(".recharts-line").count()).toBe(2);
     await screenshot(page, "compare-tke");
 
     await page.getByRole("button", { name: "Share a permalink" }).click();

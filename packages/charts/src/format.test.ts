@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { compactNumber, formatCount, formatFigure, formatNumber, formatParams, formatValue } from "./format";
+import {
+  compactNumber,
+  formatCount,
+  formatFigure,
+  formatNumber,
+  formatParam,
+  formatParams,
+  formatValue,
+} from "./format";
 
 // Figures as the TKE seed publishes them (tke-iptables-vs-cilium-2026.txt) and as analysis derives them.
 describe("figures read as published", () => {
@@ -32,6 +40,7 @@ describe("figures read as published", () => {
     );
     expect(formatParams({})).toBe("—");
     expect(formatCount(30_000)).toBe("30,000");
+    expect(formatParam("hubble", false)).toBe("hubble false");
     expect(compactNumber(20_000)).toBe("20K");
     expect(compactNumber(1_500_000)).toBe("1.5M");
     expect(compactNumber(0.25)).toBe("0.25");

@@ -25,6 +25,10 @@ export function formatNumber(value: number): string {
 /** A count or a param's number as people read it: 20000 → "20,000". */
 export const formatCount = (value: number): string => grouped.format(value);
 
+/** One param as people read it: "services 20,000", "connection short". */
+export const formatParam = (key: string, value: string | number | boolean | null): string =>
+  `${key} ${typeof value === "number" ? formatCount(value) : String(value)}`;
+
 const qualifierSign: Record<Exclude<Qualifier, "range">, string> = { approx: "≈", "at-most": "≤", "at-least": "≥" };
 
 /** The number alone, with its qualifier: "≈1.5", "≤100", "4–6". */
@@ -53,7 +57,7 @@ export function formatParams(params: Record<string, string | number | boolean>):
   // Sorted by name: the database returns JSON keys in its own order, and rows must read alike.
   const parts = Object.entries(params)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k} ${typeof v === "number" ? formatCount(v) : String(v)}`);
+    .map(([k, v]) => formatParam(k, v));
   return parts.length > 0 ? parts.join(" · ") : "—";
 }
 
@@ -61,7 +65,7 @@ export function formatDate(d: Date | null): string {
   return d ? d.toISOString().slice(0, 10) : "—";
 }
 
-/** Axis ticks: 20000 → "20k", 1500000 → "1.5M", 0.25 → "0.25". */
+/** Axis ticks: 20000 → "20K", 1500000 → "1.5M", 0.25 → "0.25". */
 export function compactNumber(value: number): string {
   return compact.format(value);
 }

@@ -11,7 +11,7 @@ import {
   resolveBetter,
   type Series,
 } from "@cnibench/analysis";
-import { formatCount } from "@cnibench/charts/format";
+import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
 
@@ -63,7 +63,7 @@ const withoutKeys = (params: Params, keys: readonly string[]): Params =>
 const paramsLabel = (params: Params): string => {
   const entries = Object.entries(params).sort(([a], [b]) => natural(a, b));
   if (entries.length === 0) return "(no other params)";
-  return entries.map(([k, v]) => `${k} ${typeof v === "number" ? formatCount(v) : String(v)}`).join(" · ");
+  return entries.map(([k, v]) => formatParam(k, v)).join(" · ");
 };
 
 export type BarValue = Pick<

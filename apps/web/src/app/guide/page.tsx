@@ -1,5 +1,5 @@
 import { formatFigure, guideNeedLabels, providerName } from "@cnibench/analysis";
-import { formatCount } from "@cnibench/charts/format";
+import { formatCount, formatParam } from "@cnibench/charts/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -225,7 +225,7 @@ const effectMarks: Record<Reason["effect"], { mark: string; words: string; class
 function paramsText(params: Evidence["params"]): string {
   return Object.entries(params)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k} ${typeof v === "number" ? formatCount(v) : String(v)}`)
+    .map(([k, v]) => formatParam(k, v))
     .join(", ");
 }
 

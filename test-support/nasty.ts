@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync, strToU8, zipSync } from "fflate";
+import { gzipSync, strToU8, Zip, ZipDeflate, zipSync } from "fflate";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -143,6 +143,26 @@ export function tar(entries: TarEntry[]): Uint8Array {
   }
   blocks.push(new Uint8Array(1024));
   return concat(blocks);
+}
+
+/**
+ * A zip archive of the entries, in order and by name as given: fflate's zipSync takes an object, so
+ * an entry named "__proto__" sets its prototype there (and crashes it), and a repeated name is lost.
+ */
+export function zipEntries(entries: [name: string, bytes: Uint8Array][], level: 0 | 1 | 9 = 1): Uint8Array {
+  const parts: Uint8Array[] = [];
+  // Zip and ZipDeflate call back synchronously as data is pushed: the archive is whole on return.
+  const archive = new Zip((error, chunk) => {
+    if (error) throw error;
+    parts.push(chunk);
+  });
+  for (const [name, bytes] of entries) {
+    const file = new ZipDeflate(name, { level });
+    archive.add(file);
+    file.push(bytes, true);
+  }
+  archive.end();
+  return concat(parts);
 }
 
 export function concat(parts: Uint8Array[]): Uint8Array {

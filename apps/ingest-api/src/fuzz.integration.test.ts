@@ -6,21 +6,19 @@
  * results) and arbitrary text under arbitrary content types; POST /v1/import arbitrary bytes, file
  * names, content types and environments. Afterwards PostgreSQL must hold no partial write.
  *
- * FUZZ_RUNS sets the runs of each property (default 40; `npm run fuzz` runs 2000). A failure prints
- * fast-check's seed and path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
+ * FUZZ_RUNS sets the runs of each property (default 40; `npm run fuzz` runs 2000 with drawn seeds);
+ * `npm test` replays a fixed seed (test-support/fuzz.ts). A failure prints fast-check's seed and
+ * path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
+import { fuzzBanner, fuzzTimeout, put, fuzzSettings as settings } from "../../../test-support/fuzz.ts";
 import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
 import { integrityProblems, iperf3Fixture, markup, sql, unicode } from "../../../test-support/nasty.ts";
 
-const runs = Number(process.env.FUZZ_RUNS ?? 40);
-const replay = process.env.FUZZ_SEED
-  ? { seed: Number(process.env.FUZZ_SEED), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}) }
-  : {};
-const settings = { numRuns: runs, ...replay };
-const timeout = Math.max(120_000, runs * 1_000);
+console.info(fuzzBanner);
+const timeout = fuzzTimeout(120_000, 1_000);
 
 type Json = Record<string, unknown>;
 
@@ -190,16 +188,6 @@ function slots(doc: unknown): Slot[] {
     }
   }
   return out;
-}
-
-/** Own data property, even for "__proto__": assignment would set the prototype instead. */
-function put(holder: Json | unknown[], key: string | number, value: unknown): void {
-  Object.defineProperty(holder, key, {
-    value: structuredClone(value),
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }
 
 /** The example bundle (made unique by `version`) changed by the operations, as JSON text. */

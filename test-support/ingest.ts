@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildServer } from "../apps/ingest-api/src/server.ts";
+import { buildServer, type ServerOptions } from "../apps/ingest-api/src/server.ts";
 import { createDb, createToken, type Db, ensureDefaultWorkspace } from "../packages/db/src/index.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -14,9 +14,14 @@ export function exampleBundle(): Record<string, unknown> & { results: Record<str
 /** A real ingest-api on a free loopback port over the given database, with one upload token. */
 export async function startIngest(
   databaseUrl: string,
-  options: { maxBundleBytes?: number; rateLimitPerMinute?: number } = {},
+  options: {
+    maxBundleBytes?: number;
+    rateLimitPerMinute?: number;
+    dbTimeoutMs?: number;
+    timeouts?: ServerOptions["timeouts"];
+  } = {},
 ) {
-  const db: Db = createDb(databaseUrl);
+  const db: Db = createDb(databaseUrl, { timeoutMs: options.dbTimeoutMs });
   const workspace = await ensureDefaultWorkspace(db);
   const { token } = await createToken(db, workspace.id, `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
   const app = buildServer({
@@ -25,6 +30,7 @@ export async function startIngest(
     publicWebUrl: "http://web.example",
     maxBundleBytes: options.maxBundleBytes,
     rateLimitPerMinute: options.rateLimitPerMinute,
+    timeouts: options.timeouts,
     logLevel: "silent",
   });
   const base = await app.listen({ host: "127.0.0.1", port: 0 });

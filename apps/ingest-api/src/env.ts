@@ -1,4 +1,12 @@
+import { DEFAULT_DB_TIMEOUT_MS } from "@cnibench/db";
 import { z } from "zod";
+
+const milliseconds = (fallback: number, min: number) =>
+  z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(min, `must be at least ${min}`)
+    .default(fallback);
 
 const port = (fallback: number) =>
   z.coerce
@@ -7,6 +15,9 @@ const port = (fallback: number) =>
     .min(1)
     .max(65535)
     .default(fallback);
+
+const requestsPerMinute = () =>
+  z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1");
 
 export const ingestEnvSchema = z
   .object({
@@ -19,6 +30,13 @@ export const ingestEnvSchema = z
       .int("must be a whole number")
       .min(1, "must be at least 1")
       .default(10),
+    /** Most a database statement, or getting a connection, may take; then the request answers 503. */
+    CNIBENCH_DB_TIMEOUT_MS: milliseconds(DEFAULT_DB_TIMEOUT_MS, 100),
+    /** Most a client may take to send a whole request (headers and body), and to send its headers. */
+    CNIBENCH_REQUEST_TIMEOUT_MS: milliseconds(60_000, 1000),
+    CNIBENCH_HEADERS_TIMEOUT_MS: milliseconds(10_000, 100),
+    /** How long an idle keep-alive connection stays open. */
+    CNIBENCH_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000, 100),
     CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
     CNIBENCH_API_PORT: port(4000),
     CNIBENCH_WEB_PORT: port(3000),
@@ -41,13 +59,15 @@ export const ingestEnvSchema = z
       .int()
       .min(1024, "must be at least 1024")
       .default(100 * 1024 * 1024),
-    /** Requests a minute per upload token (per client address without one); over it: 429 with Retry-After. */
-    CNIBENCH_RATE_LIMIT_PER_MINUTE: z.coerce
-      .number({ error: "must be a whole number" })
-      .int("must be a whole number")
-      .min(1, "must be at least 1")
-      .default(600),
+    /** Requests a minute per upload token; over it: 429 with Retry-After. */
+    CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
+    /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */
+    CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: requestsPerMinute().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .refine((env) => env.CNIBENCH_HEADERS_TIMEOUT_MS <= env.CNIBENCH_REQUEST_TIMEOUT_MS, {
+    message: "must not exceed CNIBENCH_REQUEST_TIMEOUT_MS",
+    path: ["CNIBENCH_HEADERS_TIMEOUT_MS"],
   })
   .transform((env) => {
     const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;

@@ -6,13 +6,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createToken, type Db, ensureDefaultWorkspace, storeBundles } from "@cnibench/db";
+import { readStorableBundle } from "@cnibench/schema";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { rowCounts } from "../../../test-support/ingest.ts";
 import { freePort } from "../../../test-support/ports.ts";
 import { buildServer } from "./server.ts";
-import { prepareBundle } from "./store-import.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../packages/importers/fixtures");
 const fixture = (relative: string) => new Uint8Array(readFileSync(path.join(fixtures, relative)));
@@ -334,9 +334,10 @@ describe("refused imports: a clear status, and nothing written", () => {
       { provider: "eks", sku: "m6i.xlarge", kernel: "6.1-rollback", cni: "cilium", mode: "native" },
     ).bundles;
     const inputs = built.map((b) => {
-      const p = prepareBundle(b.bundle, { workspaceId, tokenId: null });
-      if (!p.ok) throw new Error("unexpected");
-      return p.prepared.input;
+      const read = readStorableBundle({ bundle: b.bundle });
+      if (!read.ok) throw new Error("unexpected");
+      const { raw, contentHash, bundle, warnings } = read;
+      return { workspaceId, tokenId: null, raw, contentHash, bundle, warnings };
     });
     // The second bundle's measurement carries a value PostgreSQL refuses (not an "Aggregate" enum label).
     inputs[1]!.bundle.measurements[0]!.aggregate = "bogus" as never;

@@ -3,7 +3,10 @@ import { readIngestEnv } from "./env.ts";
 import { buildServer } from "./server.ts";
 
 const env = readIngestEnv(process.env);
-const db = createDb(env.DATABASE_URL, { maxConnections: env.CNIBENCH_DB_POOL_MAX });
+const db = createDb(env.DATABASE_URL, {
+  maxConnections: env.CNIBENCH_DB_POOL_MAX,
+  timeoutMs: env.CNIBENCH_DB_TIMEOUT_MS,
+});
 await ensureDefaultWorkspace(db);
 const app = buildServer({
   db,
@@ -11,6 +14,12 @@ const app = buildServer({
   publicWebUrl: env.publicWebUrl,
   maxBundleBytes: env.CNIBENCH_MAX_BUNDLE_BYTES,
   rateLimitPerMinute: env.CNIBENCH_RATE_LIMIT_PER_MINUTE,
+  rateLimitPerAddressPerMinute: env.CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+  timeouts: {
+    requestMs: env.CNIBENCH_REQUEST_TIMEOUT_MS,
+    headersMs: env.CNIBENCH_HEADERS_TIMEOUT_MS,
+    keepAliveMs: env.CNIBENCH_KEEP_ALIVE_TIMEOUT_MS,
+  },
   importLimits: {
     maxEntries: env.CNIBENCH_IMPORT_MAX_ENTRIES,
     maxUnpackedBytes: env.CNIBENCH_IMPORT_MAX_UNPACKED_BYTES,
@@ -34,7 +43,7 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }, DRAIN_DEADLINE_MS).unref();
   // A keep-alive connection whose request was already running when close() began turns idle once it
-  // is answered, and would then wait out keepAliveTimeout (72 s): close such connections as they idle.
+  // is answered, and would then wait out the keep-alive timeout: close such connections as they idle.
   const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
   await app.close();
   clearInterval(reaper);

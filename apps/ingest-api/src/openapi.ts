@@ -94,7 +94,9 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
             "403": error(
               "`?workspace=` names a workspace other than the token's (`wrong_workspace`); nothing was stored.",
             ),
-            "429": error("Over the token's requests a minute; retry after the Retry-After header's seconds."),
+            "429": error(
+              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
+            ),
             "413": error("Body above the size limit."),
             "415": error("Not JSON."),
             "422": error("The bundle breaks the contract; `issues` lists every violation."),
@@ -223,7 +225,9 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
             "403": error(
               "`?workspace=` names a workspace other than the token's (`wrong_workspace`); nothing was stored.",
             ),
-            "429": error("Over the token's requests a minute; retry after the Retry-After header's seconds."),
+            "429": error(
+              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
+            ),
             "413": error("Body above the size limit, or an archive expanding beyond the decompressed-size limit."),
             "415": error("A body type that is not a file or an archive (e.g. a form upload)."),
             "422": {

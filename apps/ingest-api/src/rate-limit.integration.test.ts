@@ -1,9 +1,12 @@
-// Per-token rate limiting: over the limit, 429 with Retry-After and nothing stored; other tokens and
-// health probes are not affected.
+// Rate limiting per upload token and per client address: over a limit, 429 with Retry-After and
+// nothing stored; other tokens and health probes are not affected, and made-up tokens buy no budget.
+import http from "node:http";
 import { createToken } from "@cnibench/db";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
+import { buildServer } from "./server.ts";
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let api: Awaited<ReturnType<typeof startIngest>>;
@@ -33,4 +36,88 @@ it("answers 429 with Retry-After after the token's limit, and keeps other tokens
   const other = (await createToken(api.db, api.workspaceId, "other")).token;
   expect((await api.upload(bundle(4), { authorization: `Bearer ${other}` })).status).toBe(201);
   for (let n = 0; n < 5; n++) expect((await fetch(`${api.base}/healthz`)).status).toBe(200);
+});
+
+describe("per client address, before authentication", () => {
+  let server: FastifyInstance;
+  let base: URL;
+  let token: string;
+  const perToken = 3;
+  const perAddress = 50;
+
+  beforeAll(async () => {
+    token = (await createToken(api.db, api.workspaceId, "address-test")).token;
+    server = buildServer({
+      db: api.db,
+      publicApiUrl: "http://api.example",
+      publicWebUrl: "http://web.example",
+      rateLimitPerMinute: perToken,
+      rateLimitPerAddressPerMinute: perAddress,
+      logLevel: "silent",
+    });
+    base = new URL(await server.listen({ host: "127.0.0.1", port: 0 }));
+  });
+  afterAll(() => server.close());
+
+  /** A POST from the given loopback address (127.0.0.0/8 is all ours on Linux). */
+  const post = (from: string, bearer: string, body: string) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: "/v1/bundles",
+          method: "POST",
+          localAddress: from,
+          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+
+  it("refuses made-up tokens from one address once its budget is spent, and keeps a real token's own budget", async () => {
+    const before = await rowCounts(api.db);
+    const statuses = new Map<number, number>();
+    let first429 = -1;
+    for (let n = 0; n < 1_000; n++) {
+      const res = await post("127.0.0.1", `made-up-${n}-${Math.random().toString(36).slice(2)}`, "{}");
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status === 429 && first429 < 0) {
+        first429 = n;
+        expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+        expect(JSON.parse(res.body)).toMatchObject({
+          error: "rate_limited",
+          message: expect.stringContaining("address"),
+        });
+      }
+    }
+    // Each made-up token used to get a counter of its own: 1,000 × 401 and no 429.
+    expect(Object.fromEntries(statuses)).toEqual({ 401: perAddress, 429: 1_000 - perAddress });
+    expect(first429).toBe(perAddress);
+    expect((await fetch(`${base.origin}/healthz`)).status).toBe(200);
+
+    // A real token from another address: its own budget, untouched by the attack.
+    const uploads = [];
+    for (let n = 0; n < perToken + 1; n++) {
+      uploads.push(await post("127.0.0.2", token, JSON.stringify(bundle(100 + n))));
+    }
+    expect(uploads.map((u) => u.status)).toEqual([201, 201, 201, 429]);
+    expect(JSON.parse(uploads[perToken]!.body)).toMatchObject({
+      error: "rate_limited",
+      message: expect.stringContaining("this token"),
+    });
+    expect(Number(uploads[perToken]!.headers["retry-after"])).toBeGreaterThan(0);
+    // The budget is the token's, wherever it is used from.
+    expect((await post("127.0.0.3", token, JSON.stringify(bundle(200)))).status).toBe(429);
+    expect((await rowCounts(api.db)).bundles).toBe(before.bundles + perToken);
+  });
 });

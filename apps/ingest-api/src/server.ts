@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { type Db, databaseReady, isDatabaseOutage } from "@cnibench/db";
 import { type ArchiveLimits, defaultArchiveLimits } from "@cnibench/importers";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { sendError } from "./errors.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { importRoutes } from "./routes/import.ts";
@@ -15,17 +15,42 @@ export type ServerOptions = {
   maxBundleBytes?: number;
   /** POST /v1/import's archive limits (entries, decompressed bytes). */
   importLimits?: Partial<ArchiveLimits>;
-  /** Requests a minute per upload token (per client address without one). */
+  /** Requests a minute per upload token, counted once the token is authenticated. */
   rateLimitPerMinute?: number;
+  /** Requests a minute per client address, whatever token they carry (default: twice the token's). */
+  rateLimitPerAddressPerMinute?: number;
+  /** Slow clients: see HttpTimeouts. */
+  timeouts?: Partial<HttpTimeouts>;
   logLevel?: string;
 };
+
+/**
+ * How long a client may take, in milliseconds (CNIBENCH_REQUEST_TIMEOUT_MS, CNIBENCH_HEADERS_TIMEOUT_MS,
+ * CNIBENCH_KEEP_ALIVE_TIMEOUT_MS). A request not received whole within `requestMs`, or whose headers
+ * are not in within `headersMs`, is answered 408 and its connection closed; so is a connection on
+ * which nothing moves either way for `requestMs`. Idle keep-alive connections close after `keepAliveMs`.
+ */
+export type HttpTimeouts = { requestMs: number; headersMs: number; keepAliveMs: number };
+export const defaultHttpTimeouts: HttpTimeouts = { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 };
 
 export function buildServer(options: ServerOptions): FastifyInstance {
   const { db } = options;
   const maxBundleBytes = options.maxBundleBytes ?? 5 * 1024 * 1024;
+  const timeouts = { ...defaultHttpTimeouts, ...options.timeouts };
   const app = Fastify({
     logger: { level: options.logLevel ?? "info" },
     bodyLimit: maxBundleBytes,
+    // Fastify turns Node's request timeout off (0) by default: a client sending a byte now and then
+    // held a connection open for as long as it liked.
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node checks the request and header deadlines every connectionsCheckingInterval (30 s by
+    // default, which would let a slow client overstay by that much).
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(timeouts.headersMs / 4)),
+    },
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -38,20 +63,50 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     done(null, body),
   );
 
-  // Per token, so one busy collector cannot starve the others; probes are never limited. In-process
-  // counters: each replica counts its own (deploy/README.md).
+  // Two budgets a minute, in-process counters (each replica counts its own, deploy/README.md); probes
+  // are never limited. Every request counts against its client address before anything else runs, so
+  // made-up tokens cannot buy fresh counters; a request with a real token then counts against that
+  // token too (after authentication, before the body is read), so one busy collector cannot starve
+  // the others. Both are app-level hooks: the plugin's own route hooks would run after the routes'
+  // authentication, and a made-up token's 401 would never be counted.
+  const perToken = options.rateLimitPerMinute ?? 600;
+  const perAddress = options.rateLimitPerAddressPerMinute ?? 2 * perToken;
   app.register(rateLimit, {
-    max: options.rateLimitPerMinute ?? 600,
+    global: false,
     timeWindow: 60_000,
     allowList: (req) => req.url === "/healthz" || req.url === "/readyz",
-    keyGenerator: (req) => {
-      const token = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-      return token ? `token:${createHash("sha256").update(token).digest("hex")}` : `address:${req.ip}`;
-    },
-    errorResponseBuilder: (_req, context) => ({
-      statusCode: 429,
-      message: `More than ${context.max} requests a minute with this token; retry in ${Math.ceil(context.ttl / 1000)} s.`,
-    }),
+  });
+  type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
+  let limits: { address: Limiter; token: Limiter } | undefined;
+  /** Counts the request; over the budget, answers 429 and says so (true). */
+  const overBudget = async (which: "address" | "token", req: FastifyRequest, reply: FastifyReply) => {
+    limits ??= {
+      // The default key: the client address (an IPv6 one by its /64).
+      address: app.createRateLimit({ max: perAddress }),
+      token: app.createRateLimit({ max: perToken, keyGenerator: (r) => `token:${r.uploader?.tokenId}` }),
+    };
+    const limit = await limits[which](req);
+    if (limit.isAllowed || !limit.isExceeded) return false;
+    reply.header("retry-after", String(limit.ttlInSeconds));
+    reply.header("x-ratelimit-limit", String(limit.max)).header("x-ratelimit-remaining", "0");
+    const from = which === "address" ? "from this address" : "with this token";
+    sendError(
+      req,
+      reply,
+      429,
+      "rate_limited",
+      `More than ${limit.max} requests a minute ${from}; retry in ${limit.ttlInSeconds} s.`,
+    );
+    return true;
+  };
+  // Callback hooks: answering means not calling done, so the chain stops there (no authentication,
+  // body or handler follows).
+  app.addHook("onRequest", (req, reply, done) => {
+    overBudget("address", req, reply).then((refused) => refused || done(), done);
+  });
+  app.addHook("preParsing", (req, reply, payload, done) => {
+    if (!req.uploader) return done(null, payload);
+    overBudget("token", req, reply).then((refused) => refused || done(null, payload), done);
   });
 
   app.addHook("onSend", async (req, reply) => {

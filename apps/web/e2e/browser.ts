@@ -77,3 +77,17 @@ export function browserPerFile(webUrl: string) {
   };
   return { browser, open };
 }
+
+/** A new browser context (its own cookies) signed in as `login` through the local provider's login page. */
+export async function signedIn(b: Browser, webUrl: string, login: string, width = 1440): Promise<Page> {
+  const page = await (await b.newContext({ viewport: { width, height: 900 } })).newPage();
+  await page.goto(`${webUrl}/`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${webUrl}/`);
+  const shown = await page.getByTestId("signed-in-as").innerText();
+  if (shown !== `${login}@example.test`) throw new Error(`signed in as "${shown}", not ${login}`);
+  return page;
+}

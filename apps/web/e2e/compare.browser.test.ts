@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, collectPageErrors, screenshot } from "./browser.ts";
+import { browserPerFile, collectPageErrors, screenshot, signedIn } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -17,7 +17,8 @@ const tableText = async (page: Page) => (await page.getByTestId("compare-table")
 
 describe("compare and share", () => {
   it("compares two TKE scenarios, shares a permalink that survives a newer upload", async () => {
-    const page = await browser().newPage({ viewport: { width: 1440, height: 1000 } });
+    // Sharing writes a permalink: signed-in users only.
+    const page = await signedIn(browser(), webUrl, "sharer");
     const errors = collectPageErrors(page);
     await page.goto(`${webUrl}/?provider=tke`);
     await page.getByRole("checkbox", { name: "Compare kube-proxy iptables" }).check();

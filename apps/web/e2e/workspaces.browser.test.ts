@@ -1,31 +1,21 @@
 // Team-private results: sign in through the local OpenID Connect provider, create a private
 // workspace and an upload token, upload with it by HTTP, see the result only as a member, and
-// publish one permalink that a signed-out browser can open.
+// publish one permalink that a signed-out browser can open. Every page, download and API route of the
+// web app is tried as a signed-out visitor and as a signed-in stranger, before and after publishing:
+// the test enumerates the route files, so a page added without a case fails it.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, collectPageErrors, screenshot } from "./browser.ts";
+import { browserPerFile, collectPageErrors, screenshot, signedIn as signedInAs } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const { browser } = browserPerFile(webUrl);
 
-/** A new browser context (its own cookies) signed in as `login` through the provider's login page. */
-async function signedIn(b: Browser, login: string): Promise<Page> {
-  const page = await (await b.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(`${webUrl}/`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill("any password");
-  await page.locator('button[type="submit"]').click();
-  await page.waitForURL(`${webUrl}/`);
-  expect(await page.getByTestId("signed-in-as").innerText()).toBe(`${login}@example.test`);
-  return page;
-}
-
+const signedIn = (b: Browser, login: string) => signedInAs(b, webUrl, login);
 const signedOut = async (b: Browser) => (await b.newContext()).newPage();
 /** Opens a path and tells whether it answered 404 (what a visitor without access gets). */
 const notFound = async (page: Page, path: string) => (await page.goto(`${webUrl}${path}`))?.status() === 404;
@@ -91,17 +81,88 @@ describe("workspaces, sign-in and sharing", () => {
     await alice.waitForURL(/\/d\/[\w-]{8}$/);
     const permalink = alice.url();
     expect(await notFound(anonymous, new URL(permalink).pathname)).toBe(true);
-    await alice.getByRole("button", { name: "Publish this permalink" }).click();
-    await alice.getByRole("button", { name: "Unpublish" }).waitFor();
+    const stranger = await signedIn(browser(), "mallory");
+    const slug = new URL(permalink).pathname.split("/").pop() ?? "";
+    for (const page of [anonymous, stranger]) await expectNoRouteLeaks(page, { scenarioId, slug, published: false });
+    await alice.getByRole("button", { name: "Agree to publish for my workspaces" }).click();
+    await alice.getByRole("button", { name: "Withdraw my workspaces' agreement" }).waitFor();
+    for (const page of [anonymous, stranger]) await expectNoRouteLeaks(page, { scenarioId, slug, published: true });
 
     await anonymous.goto(permalink);
     expect(await anonymous.getByRole("heading", { level: 1 }).innerText()).toMatch(
       /Pre-prod Cilium vs kube-proxy iptables/,
     );
-    expect(await anonymous.getByText("Published from a private workspace").isVisible()).toBe(true);
+    expect(await anonymous.getByText("Published from private workspaces").isVisible()).toBe(true);
     await screenshot(anonymous, "permalink-published");
     // Publishing the permalink opened nothing else of the workspace.
     expect(await notFound(anonymous, `/scenarios/${scenarioId}`)).toBe(true);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
+
+  it("ends a session on the server at sign-out: a copy of the cookie signs nobody in", async () => {
+    const carol = await signedIn(browser(), "carol");
+    const cookies = await carol.context().cookies();
+    await carol.getByRole("button", { name: "Sign out" }).click();
+    await carol.getByRole("button", { name: "Sign in" }).waitFor();
+    const replay = await browser().newContext();
+    await replay.addCookies(cookies);
+    const page = await replay.newPage();
+    await page.goto(`${webUrl}/workspaces`);
+    expect(await page.getByTestId("signed-in-as").count()).toBe(0);
+    const write = await page.request.post(`${webUrl}/api/trpc/workspaces.create`, {
+      data: { slug: "after-sign-out", name: "After sign-out", visibility: "private" },
+    });
+    expect(write.status()).toBe(401);
+  });
 });
+
+/** Words only Alice's private workspace holds. */
+// (Not the slug "pre-prod": requests aimed at it echo it back, as they would any made-up slug.)
+const secrets = ["Pre-prod Cilium", "pp-1", "Pre-production"];
+const appDir = path.join(repoRoot, "apps/web/src/app");
+
+/** Per page or route file of the app: a request aimed at the private data, and whether it may show it. */
+const routeCases: Record<string, (at: { scenarioId: string; slug: string }) => { path: string; pinned?: boolean }[]> = {
+  "page.tsx": () => [{ path: "/" }],
+  "charts/page.tsx": (at) => [{ path: "/charts" }, { path: `/charts?s=${at.scenarioId}` }],
+  "compare/page.tsx": (at) => [{ path: `/compare?s=${at.scenarioId}&s=${at.scenarioId}x` }],
+  "d/[slug]/page.tsx": (at) => [{ path: `/d/${at.slug}`, pinned: true }],
+  "guide/page.tsx": () => [{ path: "/guide" }],
+  "scenarios/[id]/page.tsx": (at) => [{ path: `/scenarios/${at.scenarioId}` }],
+  "scenarios/[id]/figures.csv/route.ts": (at) => [{ path: `/scenarios/${at.scenarioId}/figures.csv` }],
+  "scenarios/[id]/figures.json/route.ts": (at) => [{ path: `/scenarios/${at.scenarioId}/figures.json` }],
+  "workspaces/page.tsx": () => [{ path: "/workspaces" }],
+  "workspaces/[slug]/page.tsx": () => [{ path: "/workspaces/pre-prod" }],
+  "api/trpc/[trpc]/route.ts": (at) => [
+    { path: `/api/trpc/scenarios.byId?input=${encodeURIComponent(JSON.stringify({ id: at.scenarioId }))}` },
+    { path: `/api/trpc/workspaces.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: "pre-prod" }))}` },
+  ],
+  "api/auth/[...nextauth]/route.ts": () => [{ path: "/api/auth/session" }],
+  "healthz/route.ts": () => [{ path: "/healthz" }],
+  "readyz/route.ts": () => [{ path: "/readyz" }],
+};
+
+function routeFiles(dir = appDir): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return /^(page\.tsx|route\.ts)$/.test(entry.name) ? [path.relative(appDir, full)] : [];
+  });
+}
+
+/** Every route of the app as this page's visitor: no private word, except the published permalink's pins. */
+async function expectNoRouteLeaks(page: Page, at: { scenarioId: string; slug: string; published: boolean }) {
+  expect(routeFiles().sort()).toEqual(Object.keys(routeCases).sort());
+  for (const [file, cases] of Object.entries(routeCases)) {
+    for (const { path: p, pinned } of cases(at)) {
+      const res = await page.request.get(`${webUrl}${p}`);
+      expect(res.status(), `${file} ${p}`).toBeLessThan(500);
+      if (pinned && at.published) {
+        expect(res.status(), `${p} is published`).toBe(200);
+        continue;
+      }
+      const text = await res.text();
+      for (const secret of secrets) expect(text, `${file} ${p} shows "${secret}"`).not.toContain(secret);
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { accessFor, recordSignIn } from "@cnibench/db";
+import { accessFor, endSession, recordSignIn, sessionUser, startSession } from "@cnibench/db";
 import NextAuth from "next-auth";
 import { cache } from "react";
 import { webEnv } from "~/env";
@@ -11,6 +11,9 @@ declare module "next-auth" {
   }
 }
 
+/** How long a sign-in lasts (Auth.js's default): the cookie and its server-side session alike. */
+const SESSION_SECONDS = 30 * 24 * 60 * 60;
+
 // Lazy: the configuration reads the environment when a request needs it, not during `next build`.
 export const { handlers, auth, signIn, signOut } = NextAuth(() => {
   const env = webEnv();
@@ -19,7 +22,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     secret: env.AUTH_SECRET,
     // Behind `npm start` or a proxy the host header is the address users typed.
     trustHost: true,
-    session: { strategy: "jwt" },
+    session: { strategy: "jwt", maxAge: SESSION_SECONDS },
     providers: oidc
       ? [
           {
@@ -34,7 +37,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         ]
       : [],
     callbacks: {
-      // On sign-in, record the user (the first one becomes the administrator) and keep their id.
+      // On sign-in, record the user (the first one becomes the administrator) and start a session
+      // kept in the database; afterwards a cookie counts only while its session lives, so signing out
+      // (which deletes it) ends it on the server too, whoever kept a copy of the cookie.
       async jwt({ token, account, profile }) {
         if (account && profile?.sub) {
           const user = await recordSignIn(
@@ -42,18 +47,29 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
             {
               issuer: oidc?.issuer ?? "",
               subject: profile.sub,
-              email: typeof profile.email === "string" ? profile.email : null,
+              // An address names a person to owners only when the provider vouches for it.
+              email: profile.email_verified === true && typeof profile.email === "string" ? profile.email : null,
               name: typeof profile.name === "string" ? profile.name : null,
             },
             env.CNIBENCH_ADMIN_EMAIL,
           );
           token.uid = user.id;
+          token.sid = await startSession(db(), user.id, SESSION_SECONDS);
+          return token;
         }
-        return token;
+        const live = typeof token.sid === "string" ? await sessionUser(db(), token.sid) : null;
+        // null ends the session: Auth.js drops the cookie.
+        return live !== null && live === token.uid ? token : null;
       },
       session({ session, token }) {
         if (typeof token.uid === "string") session.user.id = token.uid;
         return session;
+      },
+    },
+    events: {
+      async signOut(message) {
+        const sid = "token" in message ? message.token?.sid : undefined;
+        if (typeof sid === "string") await endSession(db(), sid);
       },
     },
   };

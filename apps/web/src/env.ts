@@ -1,4 +1,5 @@
 import "server-only";
+import { DEFAULT_DB_TIMEOUT_MS } from "@cnibench/db";
 import { z } from "zod";
 
 const schema = z
@@ -12,6 +13,12 @@ const schema = z
       .int("must be a whole number")
       .min(1, "must be at least 1")
       .default(10),
+    /** Most a database statement, or getting a connection, may take; then the request answers 503. */
+    CNIBENCH_DB_TIMEOUT_MS: z.coerce
+      .number({ error: "must be a whole number of milliseconds" })
+      .int("must be a whole number of milliseconds")
+      .min(100, "must be at least 100")
+      .default(DEFAULT_DB_TIMEOUT_MS),
     CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
     CNIBENCH_API_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
     /** Where users reach the ingest API, for links to bundles (same variable as the ingest API's). */
@@ -23,7 +30,19 @@ const schema = z
     CNIBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     /** Signs the session cookies (Auth.js); required with sign-in. */
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-    /** Who becomes the administrator; without it, the first user to sign in. */
+    /** Changes (tRPC mutations) a signed-in user may make a minute; an address may make twice as many. */
+    CNIBENCH_WEB_WRITES_PER_MINUTE: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(60),
+    /** Reverse proxies in front of the web app that append to X-Forwarded-For (README, Security). */
+    CNIBENCH_TRUSTED_PROXIES: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(0, "must be 0 or more")
+      .default(0),
+    /** Who becomes the administrator (once the provider says the address is verified); else the first user to sign in. */
     CNIBENCH_ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   })
   .refine(

@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { databaseAnswers, unavailablePage } from "~/server/outage";
 
 /**
  * Security headers on every page, and a Content-Security-Policy whose script-src allows only this
@@ -6,7 +7,12 @@ import { type NextRequest, NextResponse } from "next/server";
  * no 'unsafe-inline' for scripts, so markup smuggled into a label cannot run. Styles keep
  * 'unsafe-inline' for the style attributes charts draw with.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
+  // While PostgreSQL is unreachable a page would fail and Next.js answer 500: answer 503 with
+  // Retry-After and a page that retries by itself instead. Route handlers (tRPC, probes, downloads)
+  // answer for themselves.
+  if (gated(request) && !(await databaseAnswers())) return unavailablePage();
+
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const dev = process.env.NODE_ENV === "development";
   // Signing in posts a form whose answer redirects to the identity provider: allow its origin.
@@ -35,6 +41,16 @@ export function proxy(request: NextRequest) {
   response.headers.set("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()");
   response.headers.set("cross-origin-opener-policy", "same-origin");
   return response;
+}
+
+function gated(request: NextRequest): boolean {
+  const path = request.nextUrl.pathname;
+  return (
+    (request.method === "GET" || request.method === "HEAD") &&
+    !path.startsWith("/api/") &&
+    path !== "/healthz" &&
+    path !== "/readyz"
+  );
 }
 
 export const config = {

@@ -1,4 +1,4 @@
-import { stringify } from "csv-stringify/browser/esm/sync";
+import { toCsv } from "@cnibench/schema/csv";
 
 // Export of what a chart shows. Written by hand: it is a few lines of DOM (serialise the chart's own
 // SVG; draw it on a canvas for PNG), where an HTML-to-image library would re-render the whole page.
@@ -66,5 +66,5 @@ export function downloadCsv(
   rows: readonly (readonly (string | number | null | undefined)[])[],
   filename: string,
 ): void {
-  download(new Blob([stringify(rows as unknown[][])], { type: "text/csv;charset=utf-8" }), `${filename}.csv`);
+  download(new Blob([toCsv(rows)], { type: "text/csv;charset=utf-8" }), `${filename}.csv`);
 }

@@ -8,7 +8,6 @@
 //   public workspace; any signed-in user may create workspaces and owns those.
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { DEFAULT_WORKSPACE } from "./workspace.ts";
 
 export const roles = ["viewer", "member", "owner"] as const;
 export type Role = (typeof roles)[number];
@@ -39,46 +38,6 @@ export async function accessFor(db: Db, userId: string | null): Promise<Access> 
     readable: [...new Set([...open.map((w) => w.id), ...memberships.map((m) => m.workspaceId)])],
     roles: roleOf,
   };
-}
-
-export type Identity = { issuer: string; subject: string; email: string | null; name: string | null };
-
-/**
- * Records a sign-in. The first user of an installation, or the one whose address is `adminEmail`,
- * becomes its administrator and owner of the public workspace. Serialised by an advisory lock so two
- * first sign-ins at once make one administrator.
- */
-export async function recordSignIn(
-  db: Db,
-  identity: Identity,
-  adminEmail?: string,
-): Promise<{ id: string; isAdmin: boolean }> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('cnibench.sign-in'))`;
-    const user = await tx.user.upsert({
-      where: { issuer_subject: { issuer: identity.issuer, subject: identity.subject } },
-      update: { email: identity.email, name: identity.name },
-      create: identity,
-      select: { id: true, isAdmin: true, email: true },
-    });
-    if (user.isAdmin) return { id: user.id, isAdmin: true };
-    const named = adminEmail !== undefined && adminEmail !== "" && user.email === adminEmail;
-    const first = !adminEmail && (await tx.user.count({ where: { isAdmin: true } })) === 0;
-    if (!named && !first) return { id: user.id, isAdmin: false };
-    await tx.user.update({ where: { id: user.id }, data: { isAdmin: true } });
-    const open = await tx.workspace.upsert({
-      where: { slug: DEFAULT_WORKSPACE.slug },
-      update: {},
-      create: { ...DEFAULT_WORKSPACE, visibility: "public" },
-      select: { id: true },
-    });
-    await tx.membership.upsert({
-      where: { workspaceId_userId: { workspaceId: open.id, userId: user.id } },
-      update: { role: "owner" },
-      create: { workspaceId: open.id, userId: user.id, role: "owner" },
-    });
-    return { id: user.id, isAdmin: true };
-  });
 }
 
 export class WorkspaceSlugTakenError extends Error {
@@ -116,7 +75,7 @@ export async function listWorkspaces(db: Db, access: Access) {
   return found.map(({ _count, ...w }) => ({ ...w, bundles: _count.bundles, role: access.roles[w.id] ?? null }));
 }
 
-/** One readable workspace by slug; with its members and tokens for those who may see them. */
+/** One readable workspace by slug; with its members (for its readers), its tokens with who made them (members). */
 export async function getWorkspace(db: Db, access: Access, slug: string) {
   const found = await db.workspace.findUnique({
     where: { slug },
@@ -135,7 +94,13 @@ export async function getWorkspace(db: Db, access: Access, slug: string) {
     atLeast(access, found.id, "member")
       ? db.apiToken.findMany({
           where: { workspaceId: found.id },
-          select: { name: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+          select: {
+            name: true,
+            createdAt: true,
+            lastUsedAt: true,
+            revokedAt: true,
+            createdBy: { select: { email: true, name: true } },
+          },
           orderBy: { createdAt: "asc" },
         })
       : [],
@@ -146,34 +111,72 @@ export async function getWorkspace(db: Db, access: Access, slug: string) {
     bundles: _count.bundles,
     role,
     members: members.map((m) => ({ ...m.user, role: m.role })),
-    tokens,
+    tokens: tokens.map(({ createdBy, ...t }) => ({ ...t, createdBy: createdBy?.email ?? createdBy?.name ?? null })),
   };
 }
 
 export class UnknownUserError extends Error {
   constructor(email: string) {
-    super(`nobody has signed in as ${email} yet: they must sign in once before they can be added`);
+    super(
+      `nobody with the verified address ${email} has signed in yet: they must sign in once before they can be added`,
+    );
   }
 }
 
-/** Adds someone who has signed in before, or changes their role. */
-export async function setMember(db: Db, workspaceId: string, email: string, role: Role): Promise<void> {
-  const user = await db.user.findFirst({ where: { email }, select: { id: true } });
+export class LastOwnerError extends Error {
+  constructor() {
+    super("a workspace keeps at least one owner: make someone else an owner first");
+  }
+}
+
+/**
+ * Tokens a member created in a workspace stop working when they leave it or become a viewer (who may
+ * not upload): what they could do there ends with their role.
+ */
+async function revokeTokensOf(tx: Prisma.TransactionClient, workspaceId: string, userId: string): Promise<number> {
+  const { count } = await tx.apiToken.updateMany({
+    where: { workspaceId, createdById: userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count;
+}
+
+/** Throws LastOwnerError when `userId` is the workspace's only owner (checked under a row lock). */
+async function keepAnOwner(tx: Prisma.TransactionClient, workspaceId: string, userId: string): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM "Workspace" WHERE id = ${workspaceId} FOR UPDATE`;
+  const owners = await tx.membership.findMany({ where: { workspaceId, role: "owner" }, select: { userId: true } });
+  if (owners.length === 1 && owners[0]?.userId === userId) throw new LastOwnerError();
+}
+
+/**
+ * Adds someone who has signed in before, by their verified address, or changes their role. The last
+ * owner cannot step down; a member made viewer loses the upload tokens they created.
+ */
+export async function setMember(
+  db: Db,
+  workspaceId: string,
+  email: string,
+  role: Role,
+): Promise<{ revokedTokens: number }> {
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
   if (!user) throw new UnknownUserError(email);
-  await db.membership.upsert({
-    where: { workspaceId_userId: { workspaceId, userId: user.id } },
-    update: { role },
-    create: { workspaceId, userId: user.id, role },
+  return db.$transaction(async (tx) => {
+    if (role !== "owner") await keepAnOwner(tx, workspaceId, user.id);
+    await tx.membership.upsert({
+      where: { workspaceId_userId: { workspaceId, userId: user.id } },
+      update: { role },
+      create: { workspaceId, userId: user.id, role },
+    });
+    return { revokedTokens: role === "viewer" ? await revokeTokensOf(tx, workspaceId, user.id) : 0 };
   });
 }
 
-/** Removes a member; a workspace always keeps one owner. Returns false when that would leave none. */
-export async function removeMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
+/** Removes a member and revokes the upload tokens they created; a workspace always keeps one owner. */
+export async function removeMember(db: Db, workspaceId: string, userId: string): Promise<{ revokedTokens: number }> {
   return db.$transaction(async (tx) => {
-    const owners = await tx.membership.findMany({ where: { workspaceId, role: "owner" }, select: { userId: true } });
-    if (owners.length === 1 && owners[0]?.userId === userId) return false;
+    await keepAnOwner(tx, workspaceId, userId);
     await tx.membership.deleteMany({ where: { workspaceId, userId } });
-    return true;
+    return { revokedTokens: await revokeTokensOf(tx, workspaceId, userId) };
   });
 }
 

@@ -33,16 +33,27 @@ class ListenedClient extends pg.Client {
   }
 }
 
+/** How long one statement, or getting a connection, may take before it fails (CNIBENCH_DB_TIMEOUT_MS). */
+export const DEFAULT_DB_TIMEOUT_MS = 10_000;
+
 /**
  * A Prisma client over node-postgres (driver adapter: no native query engine to download), and
  * beside it a plain node-postgres pool for the views' read queries (see `readRows`) and uploads.
+ *
+ * Every connection of both pools is bounded by `timeoutMs`, so a request fails (and the apps answer
+ * 503) instead of hanging while PostgreSQL is down, frozen or overloaded: getting a connection
+ * (connectionTimeoutMillis, also the wait for a free one), each statement on the server
+ * (statement_timeout, which cancels it) and as the client sees it (query_timeout, for a server that
+ * no longer answers at all: frozen, or its host unreachable).
  */
-export function createDb(databaseUrl: string, options: { maxConnections?: number } = {}): Db {
+export function createDb(databaseUrl: string, options: { maxConnections?: number; timeoutMs?: number } = {}): Db {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
   const settings = {
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
-    // Fail fast when the database is down, so callers can answer 503 instead of hanging.
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs,
     Client: ListenedClient,
   };
   const db = new PrismaClient({ adapter: new PrismaPg(settings) });

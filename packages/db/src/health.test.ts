@@ -24,6 +24,20 @@ describe("isDatabaseOutage", () => {
     expect(isDatabaseOutage(new Error("upload failed", { cause: shutdown }))).toBe(true);
   });
 
+  it("counts timeouts and every address of a failed connection as an outage", () => {
+    // client.ts's timeouts: PostgreSQL cancelling at statement_timeout, pg giving up on a frozen server.
+    expect(
+      isDatabaseOutage(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" })),
+    ).toBe(true);
+    expect(isDatabaseOutage(new Error("Query read timeout"))).toBe(true);
+    expect(isDatabaseOutage(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    // Node connecting to "localhost" (::1 and 127.0.0.1): an AggregateError without a code or message of its own.
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}:5432`), { code: "ECONNREFUSED" });
+    expect(isDatabaseOutage(new AggregateError([refused("::1"), refused("127.0.0.1")]))).toBe(true);
+    expect(isDatabaseOutage(new AggregateError([new TypeError("x")]))).toBe(false);
+  });
+
   it("leaves other errors alone", () => {
     expect(
       isDatabaseOutage({ code: "P2002", message: "Unique constraint failed on the fields: (`contentHash`)" }),

@@ -11,11 +11,13 @@ export async function databaseReady(db: Db): Promise<boolean> {
 }
 
 // What an error looks like when the database, not the request, is the problem: PostgreSQL shutting
-// down or starting (57P01–57P03), connection failures (class 08), no connection to be had, and how
-// Prisma and pg report a connection that went away mid-transaction.
-const outageCodes = /^(57P0[123]|08\d{3}|53300|P1001|P1002|P1008|P1017|P2024|P2028)$/;
+// down or starting (57P01–57P03), connection failures (class 08), no connection to be had, how
+// Prisma and pg report a connection that went away mid-transaction, and the timeouts of client.ts: a
+// statement PostgreSQL cancelled at statement_timeout (57014) and one it never answered (pg's "Query
+// read timeout", a frozen or unreachable server).
+const outageCodes = /^(57P0[123]|57014|08\d{3}|53300|P1001|P1002|P1008|P1017|P2024|P2028)$/;
 const outageWords =
-  /connection terminated|terminating connection|ECONNREFUSED|ECONNRESET|EPIPE|timeout exceeded when trying to connect|database system is (shutting down|starting up|in recovery mode)|transaction already closed|ConnectionClosed|DatabaseNotReachable|Connection is closed/i;
+  /connection terminated|terminating connection|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|EPIPE|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout|database system is (shutting down|starting up|in recovery mode)|transaction already closed|ConnectionClosed|DatabaseNotReachable|Connection is closed/i;
 
 /**
  * True when an error says the database is unreachable or went away, judged from the error itself
@@ -32,7 +34,10 @@ export function isDatabaseOutage(error: unknown): boolean {
     const kind = (e as { kind?: unknown }).kind;
     if (typeof kind === "string" && outageWords.test(kind)) return true;
     const nested = meta && typeof meta === "object" ? Object.values(meta) : [];
-    return [cause, ...nested].some((c) => visit(c, depth + 1));
+    // Connecting to a name with several addresses fails with an AggregateError of one error each.
+    const { errors } = e as { errors?: unknown };
+    const each = Array.isArray(errors) ? errors : [];
+    return [cause, ...nested, ...each].some((c) => visit(c, depth + 1));
   };
   return visit(error, 0);
 }

@@ -4,10 +4,9 @@ export {
   atLeast,
   createWorkspace,
   getWorkspace,
-  type Identity,
+  LastOwnerError,
   listWorkspaces,
   type Role,
-  recordSignIn,
   removeMember,
   roles,
   setMember,
@@ -24,7 +23,7 @@ export {
   type MeasurementRow,
 } from "./bundle-queries.ts";
 export { deleteBundle, type StoreBundleInput, type StoredBundle, storeBundle, storeBundles } from "./bundles.ts";
-export { createDb, type Db } from "./client.ts";
+export { createDb, type Db, DEFAULT_DB_TIMEOUT_MS } from "./client.ts";
 export {
   applyFilters,
   type DropHint,
@@ -47,7 +46,14 @@ export { databaseReady, isDatabaseOutage } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";
-export { createPermalink, getPermalink, type Pin, setPermalinkPublished } from "./permalinks.ts";
+export {
+  createPermalink,
+  getPermalink,
+  listWorkspacePermalinks,
+  type Pin,
+  revokePermalink,
+  setPermalinkPublished,
+} from "./permalinks.ts";
 export {
   getScenarioSummary,
   listScenarios,
@@ -64,5 +70,6 @@ export {
   TokenNameTakenError,
   type TokenSummary,
 } from "./tokens.ts";
+export { endSession, type Identity, recordSignIn, sessionUser, startSession } from "./users.ts";
 export { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";

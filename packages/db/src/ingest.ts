@@ -1,4 +1,4 @@
-import { type BundleIssue, type BundleWarning, contentHash, parseBundle, parseJsonText } from "@cnibench/schema";
+import { type BundleIssue, type BundleWarning, readStorableBundle } from "@cnibench/schema";
 import { type StoredBundle, storeBundle } from "./bundles.ts";
 import type { Db } from "./client.ts";
 
@@ -8,24 +8,19 @@ export type IngestOutcome =
   | { ok: false; reason: "invalid_bundle"; issues: BundleIssue[] };
 
 /**
- * The one way a bundle gets in — uploads and the demo data alike: parse the JSON text, check it
- * against the contract, normalise it, and store it idempotently in one transaction.
+ * The one way a bundle's text gets in — POST /v1/bundles, the web app's upload and the demo data
+ * alike: read it for storage (readStorableBundle: JSON, the contract, what PostgreSQL can hold,
+ * normalised and hashed; POST /v1/import reads its built bundles the same way) and store it
+ * idempotently in one transaction.
  */
 export async function ingestBundle(
   db: Db,
   input: { workspaceId: string; tokenId: string | null; text: string },
 ): Promise<IngestOutcome> {
-  const json = parseJsonText(input.text);
-  if (!json.ok) return { ok: false, reason: "malformed_json", message: json.message };
-  const parsed = parseBundle(json.value);
-  if (!parsed.ok) return { ok: false, reason: "invalid_bundle", issues: parsed.issues };
-  const stored = await storeBundle(db, {
-    workspaceId: input.workspaceId,
-    tokenId: input.tokenId,
-    raw: input.text,
-    contentHash: contentHash(json.value),
-    bundle: parsed.bundle,
-    warnings: parsed.warnings,
-  });
-  return { ok: true, stored, warnings: parsed.warnings };
+  const read = readStorableBundle({ text: input.text });
+  if (!read.ok) return read;
+  const { raw, contentHash, bundle, warnings } = read;
+  const { workspaceId, tokenId } = input;
+  const stored = await storeBundle(db, { workspaceId, tokenId, raw, contentHash, bundle, warnings });
+  return { ok: true, stored, warnings };
 }

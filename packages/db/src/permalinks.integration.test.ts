@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../test-support/ingest.ts";
-import { type Access, accessFor, createWorkspace, recordSignIn } from "./access.ts";
+import { type Access, accessFor, createWorkspace, removeMember, setMember } from "./access.ts";
 import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
-import { createPermalink, getPermalink, setPermalinkPublished } from "./permalinks.ts";
+import {
+  createPermalink,
+  getPermalink,
+  listWorkspacePermalinks,
+  revokePermalink,
+  setPermalinkPublished,
+} from "./permalinks.ts";
+import { recordSignIn } from "./users.ts";
 import { compareView } from "./views.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
 
@@ -97,6 +104,81 @@ describe("permalinks", () => {
     expect(seen?.canPublish).toBe(false);
     expect(seen?.newer).toEqual([]); // the later private upload is not revealed
     expect(seen?.pins.map((p) => p.bundleId).sort()).toEqual(link?.pins.map((p) => p.bundleId).sort());
+  });
+
+  it("publishes a link pinning two teams' private data only when an owner of each agrees", async () => {
+    // Issue 21: Alice, only a viewer of Bob's private workspace, shared her scenario beside his and
+    // published it alone; a signed-out visitor then read Bob's labels and figures.
+    const alice = await recordSignIn(db, { issuer: "t", subject: "alice", email: "alice@example.test", name: "A" });
+    const bob = await recordSignIn(db, { issuer: "t", subject: "bob", email: "bob@example.test", name: "B" });
+    const aliceTeam = await createWorkspace(db, alice.id, {
+      slug: "alice-team",
+      name: "Alice's",
+      visibility: "private",
+    });
+    const bobTeam = await createWorkspace(db, bob.id, { slug: "bob-team", name: "Bob's", visibility: "private" });
+    await setMember(db, bobTeam.id, "alice@example.test", "viewer");
+    const hers = await put({ ...overlay, cluster: { ...(overlay.cluster as object), name: "alice-1" } }, aliceTeam.id);
+    const his = await put({ ...iptables, cluster: { ...(iptables.cluster as object), name: "bob-1" } }, bobTeam.id);
+    const aliceAccess = await accessFor(db, alice.id);
+    const bobAccess = await accessFor(db, bob.id);
+    const link = await createPermalink(db, aliceAccess, { scenarioIds: [hers.scenarioId, his.scenarioId], view: {} });
+    const slug = link?.slug ?? "";
+
+    // Alice agrees for her workspace: still private, and Bob's part is not hers to publish.
+    expect(await setPermalinkPublished(db, aliceAccess, slug, true)).toBe(true);
+    expect(await getPermalink(db, anonymous, slug)).toBeNull();
+    expect((await getPermalink(db, aliceAccess, slug))?.approvals).toEqual([
+      { slug: "alice-team", name: "Alice's", agreed: true },
+      { slug: "bob-team", name: "Bob's", agreed: false },
+    ]);
+    // Bob cannot open it (he does not read Alice's workspace), but he lists it and may agree or delete.
+    expect(await getPermalink(db, bobAccess, slug)).toBeNull();
+    expect((await listWorkspacePermalinks(db, bobTeam.id)).map((l) => [l.slug, l.published, l.approved])).toEqual([
+      [slug, false, false],
+    ]);
+    expect(await setPermalinkPublished(db, bobAccess, slug, true)).toBe(true);
+    const open = await getPermalink(db, anonymous, slug);
+    expect(open?.pinnedOnly).toBe(true);
+    expect(open?.approvals).toEqual([]); // workspaces are not named to strangers
+
+    // Either owner withdraws: private again. Removing Alice from Bob's team changes nothing of that.
+    expect(await setPermalinkPublished(db, bobAccess, slug, false)).toBe(true);
+    expect(await getPermalink(db, anonymous, slug)).toBeNull();
+    await removeMember(db, bobTeam.id, alice.id);
+    expect(await setPermalinkPublished(db, await accessFor(db, alice.id), slug, true)).toBe(true);
+    expect(await getPermalink(db, anonymous, slug)).toBeNull();
+
+    // Deleting every pinned bundle does not make the link public either.
+    expect(await deleteBundle(db, his.id)).not.toBeNull();
+    expect(await deleteBundle(db, hers.id)).not.toBeNull();
+    expect(await getPermalink(db, anonymous, slug)).toBeNull();
+    expect(await getPermalink(db, await accessFor(db, null), slug)).toBeNull();
+
+    // Bob deletes it for good; a stranger could not have.
+    const stranger = await accessFor(
+      db,
+      (await recordSignIn(db, { issuer: "t", subject: "x", email: null, name: "X" })).id,
+    );
+    expect(await revokePermalink(db, stranger, slug)).toBe(false);
+    expect(await revokePermalink(db, bobAccess, slug)).toBe(true);
+    expect(await db.permalink.count({ where: { slug } })).toBe(0);
+  });
+
+  it("tells nothing of uploads made after the pins: counts, dates and sources are the pinned ones", async () => {
+    // A scenario of its own (the region is part of its identity), so other tests leave it alone.
+    const cluster = { ...(overlay.cluster as object), region: "zz-after-pins" };
+    const first = await put({ ...overlay, cluster, source: { title: "Pinned source" }, runAt: "2026-03-01T00:00:00Z" });
+    const link = await createPermalink(db, anonymous, { scenarioIds: [first.scenarioId], view: {} });
+    await put({ ...overlay, cluster, source: { title: "ZZ later source" }, runAt: "2026-09-01T00:00:00Z" });
+    const pinned = await compareView(db, [workspaceId], {
+      scenarioIds: [first.scenarioId],
+      bundleIds: link?.pins.map((p) => p.bundleId),
+    });
+    const [scenario] = pinned.scenarios;
+    expect(scenario?.bundleCount).toBe(1);
+    expect(scenario?.sources).toEqual(["Pinned source"]);
+    expect(scenario?.lastRunAt?.toISOString()).toBe("2026-03-01T00:00:00.000Z");
   });
 
   it("recounts a scenario when one of its bundles is deleted, and keeps the other's figures", async () => {

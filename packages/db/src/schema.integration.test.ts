@@ -37,6 +37,7 @@ describe("migrations from an empty database", () => {
       "Permalink",
       "Scenario",
       "User",
+      "UserSession",
       "Workspace",
       "_prisma_migrations",
     ]);

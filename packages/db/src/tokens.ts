@@ -19,7 +19,13 @@ export class TokenNameTakenError extends Error {
   }
 }
 
-export async function createToken(db: Db, workspaceId: string, name: string): Promise<{ id: string; token: string }> {
+/** A new upload token; `createdById` is the member who made it (null for the command-line tool). */
+export async function createToken(
+  db: Db,
+  workspaceId: string,
+  name: string,
+  createdById: string | null = null,
+): Promise<{ id: string; token: string }> {
   const token = newTokenValue();
   const existing = await db.apiToken.findUnique({
     where: { workspaceId_name: { workspaceId, name } },
@@ -27,7 +33,7 @@ export async function createToken(db: Db, workspaceId: string, name: string): Pr
   });
   if (existing) throw new TokenNameTakenError(name);
   const created = await db.apiToken.create({
-    data: { workspaceId, name, tokenHash: hashToken(token) },
+    data: { workspaceId, name, tokenHash: hashToken(token), createdById },
     select: { id: true },
   });
   return { id: created.id, token };

@@ -1,7 +1,7 @@
 // Named query functions behind the web app's pages: each reads what one view needs and shapes it
 // with the pure functions of explore.ts. tRPC procedures call these and nothing else.
 import type { ParamValue } from "@cnibench/schema";
-import type { Db } from "./client.ts";
+import { type Db, readRows } from "./client.ts";
 import {
   applyFilters,
   type ExploreFilters,
@@ -112,9 +112,33 @@ export async function compareView(
   workspaceIds: readonly string[],
   query: { scenarioIds: readonly string[]; bundleIds?: readonly string[] },
 ) {
-  const found = await listScenarios(db, { workspaceIds, ids: query.scenarioIds });
-  const byId = new Map(found.map((s) => [s.id, s]));
+  const [found, pinned] = await Promise.all([
+    listScenarios(db, { workspaceIds, ids: query.scenarioIds }),
+    query.bundleIds ? pinnedStats(db, query.bundleIds) : undefined,
+  ]);
+  // A permalink says nothing of what came after its pins: counts, dates and sources of those only.
+  const byId = new Map(
+    found.map((s) => [
+      s.id,
+      pinned ? { ...s, ...(pinned.get(s.id) ?? { bundleCount: 0, lastRunAt: null, sources: [] }) } : s,
+    ]),
+  );
   const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
   const figures = await latestFigures(db, { scenarios: scenarios.map((s) => s.id), bundleIds: query.bundleIds });
   return { scenarios, figures, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
+}
+
+/**
+ * What the scenarios' stats would be if they held the given bundles only (a permalink's pins),
+ * counted as the ingest transaction counts them (bundles.ts).
+ */
+async function pinnedStats(db: Db, bundleIds: readonly string[]) {
+  const rows = await readRows<{ scenarioId: string; bundleCount: number; lastRunAt: Date | null; sources: string[] }>(
+    db,
+    Prisma.sql`SELECT "scenarioId", count(*)::int AS "bundleCount",
+        max(COALESCE("runAt", "receivedAt")) AT TIME ZONE 'UTC' AS "lastRunAt",
+        COALESCE(array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL), '{}') AS sources
+      FROM "Bundle" WHERE id = ANY(${[...bundleIds]}::text[]) GROUP BY "scenarioId"`,
+  );
+  return new Map(rows.map(({ scenarioId, ...stats }) => [scenarioId, stats]));
 }

@@ -19,6 +19,7 @@ import {
   ingestBundle,
   migrateDatabase,
   recordSignIn,
+  setPermalinkPublished,
 } from "@cnibench/db";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -106,7 +107,7 @@ describe("backup and restore", () => {
       scenarioIds: [scenarios[0]?.id ?? "", privateRun.stored.scenarioId],
       view: {},
     });
-    await db.permalink.update({ where: { slug: link?.slug ?? "" }, data: { published: true } });
+    await setPermalinkPublished(db, await accessFor(db, owner.id), link?.slug ?? "", true);
     await db.$disconnect();
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-backup-"));

@@ -1,10 +1,18 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { migrateDatabase } from "@cnibench/db";
-import { runningEmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.ts";
+import { type EmbeddedPostgres, runningEmbeddedPostgres, startEmbeddedPostgres } from "./embedded-postgres.ts";
 import type { LauncherEnv } from "./env.ts";
 
-export type DatabaseHandle = { url: string; embeddedDataDir: string | undefined; stop: () => Promise<void> };
+export type DatabaseHandle = {
+  url: string;
+  embeddedDataDir: string | undefined;
+  stop: () => Promise<void>;
+  /** The embedded server this process started: settles when it ends (see startEmbeddedPostgres). */
+  exited?: EmbeddedPostgres["exited"];
+  /** Starts that embedded server again on the same data and port. */
+  restart?: () => Promise<DatabaseHandle>;
+};
 
 /** Where the default data folder goes when the checkout is hidden from the postgres user. */
 export function fallbackDataDir(env: LauncherEnv, repoRoot: string): string | undefined {
@@ -40,5 +48,16 @@ export async function openDatabase(
     await embedded.stop();
     throw error;
   }
-  return { url: embedded.url, embeddedDataDir: embedded.dataDir, stop: embedded.stop };
+  return embeddedHandle(embedded, env.CNIBENCH_PG_PORT, log);
+}
+
+function embeddedHandle(embedded: EmbeddedPostgres, port: number, log: (line: string) => void): DatabaseHandle {
+  return {
+    url: embedded.url,
+    embeddedDataDir: embedded.dataDir,
+    stop: embedded.stop,
+    exited: embedded.exited,
+    restart: async () =>
+      embeddedHandle(await startEmbeddedPostgres({ dataDir: embedded.dataDir, port, log }), port, log),
+  };
 }

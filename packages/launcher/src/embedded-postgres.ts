@@ -10,7 +10,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-export type EmbeddedPostgres = { url: string; dataDir: string; stop: () => Promise<void> };
+export type EmbeddedPostgres = {
+  url: string;
+  dataDir: string;
+  stop: () => Promise<void>;
+  /** Settles when the server process ends, however it ends: how it ended and its last log lines. */
+  exited: Promise<{ how: string; log: string }>;
+};
 
 const DATABASE = "cnibench";
 const SUPERUSER = "postgres";
@@ -81,6 +87,22 @@ export async function startEmbeddedPostgres(options: {
     // Its own process group: Ctrl-C reaches the apps, and the launcher stops the database after them.
     { ...owner, stdio: ["ignore", "ignore", "pipe"], detached: true },
   );
+  const exited = new Promise<{ how: string; log: string }>((resolve) =>
+    server.once("exit", (code, signal) =>
+      resolve({ how: signal ? `killed by ${signal}` : `exit ${code}`, log: tail.join("\n") }),
+    ),
+  );
+  // The last lines PostgreSQL wrote, to say why it stopped if it ever stops on its own.
+  const tail: string[] = [];
+  server.stderr?.on("data", (chunk: Buffer) => {
+    tail.push(
+      ...chunk
+        .toString()
+        .split("\n")
+        .filter((l) => l.trim()),
+    );
+    tail.splice(0, Math.max(0, tail.length - 10));
+  });
   await waitUntilReady(server, options.port);
   const url = embeddedUrl(dataDir, options.port);
   await ensureDatabase(url);
@@ -89,6 +111,7 @@ export async function startEmbeddedPostgres(options: {
   return {
     url,
     dataDir,
+    exited,
     stop: () =>
       new Promise<void>((resolve) => {
         if (server.exitCode !== null || server.signalCode !== null) return resolve();

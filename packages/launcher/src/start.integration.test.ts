@@ -8,6 +8,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { freePort } from "../../../test-support/ports.ts";
+import { killPostmaster, postmasterPid, restartPostgres } from "../../../test-support/postgres-faults.ts";
+import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -160,4 +162,85 @@ describe("npm start with DATABASE_URL", () => {
       await database.drop();
     }
   });
+});
+
+/** Resolves once `predicate` holds of the launcher's output (at most `timeoutMs`). */
+async function outputMatches(run: Run, predicate: (output: string) => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate(run.output())) {
+    if (Date.now() > deadline) throw new Error(`not in the output after ${timeoutMs} ms:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe("npm start when its PostgreSQL dies", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-start-death-"));
+  afterAll(async () => {
+    for (const run of launched) if (run.child.exitCode === null) run.child.kill("SIGTERM");
+    await Promise.all(launched.map((run) => run.exited));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("restarts the embedded PostgreSQL, and stops with a clear message when it keeps dying", async () => {
+    fs.chmodSync(dataDir, 0o755);
+    const api = await freePort();
+    const run = launch({
+      CNIBENCH_DATA_DIR: dataDir,
+      CNIBENCH_PG_PORT: String(await freePort()),
+      CNIBENCH_API_PORT: String(api),
+      CNIBENCH_WEB_PORT: String(await freePort()),
+      CNIBENCH_OIDC_PORT: String(await freePort()),
+    });
+    await waitFor(`http://127.0.0.1:${api}/readyz`, run);
+
+    // Killed: restarted on the same data; the API, never restarted, answers again.
+    process.kill(postmasterPid(dataDir), "SIGKILL");
+    await outputMatches(run, (o) => o.includes("PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting it"));
+    await outputMatches(run, (o) => count(o, "PostgreSQL is back") === 1);
+    await waitFor(`http://127.0.0.1:${api}/readyz`, run, 20_000);
+    expect(run.child.exitCode).toBeNull();
+
+    // Killed again and again: after three restarts in ten minutes it gives up, says so, and stops
+    // everything rather than serving errors.
+    for (let restart = 2; restart <= 3; restart++) {
+      process.kill(postmasterPid(dataDir), "SIGKILL");
+      await outputMatches(run, (o) => count(o, "PostgreSQL is back") === restart);
+    }
+    process.kill(postmasterPid(dataDir), "SIGKILL");
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(
+      /PostgreSQL stopped unexpectedly \(killed by SIGKILL\) for the 4th time in 10 minutes; giving up/,
+    );
+    expect(processesMentioning(dataDir)).toEqual([]);
+  }, 240_000);
+
+  it("with DATABASE_URL, says when that server is unreachable and when it is back, and keeps serving", async () => {
+    const external = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-start-external-"));
+    fs.chmodSync(external, 0o755);
+    const pgPort = await freePort();
+    let pg = await startEmbeddedPostgres({ dataDir: external, port: pgPort, log: () => {} });
+    try {
+      const api = await freePort();
+      const run = launch({
+        DATABASE_URL: pg.url,
+        CNIBENCH_API_PORT: String(api),
+        CNIBENCH_WEB_PORT: String(await freePort()),
+        CNIBENCH_OIDC_PORT: String(await freePort()),
+      });
+      await waitFor(`http://127.0.0.1:${api}/readyz`, run);
+      await killPostmaster(pg);
+      await outputMatches(run, (o) => o.includes("cannot reach the PostgreSQL of DATABASE_URL"));
+      expect((await fetch(`http://127.0.0.1:${api}/readyz`)).status).toBe(503);
+      pg = await restartPostgres(external, pgPort);
+      await outputMatches(run, (o) => o.includes("the PostgreSQL of DATABASE_URL answers again"));
+      await waitFor(`http://127.0.0.1:${api}/readyz`, run, 20_000);
+      run.child.kill("SIGTERM");
+      expect(await run.exited).toBe(0);
+    } finally {
+      await pg.stop();
+      fs.rmSync(external, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

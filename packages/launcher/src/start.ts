@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
 import type { LocalIdentityProvider } from "@cnibench/identity";
+import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "./database.ts";
 import { loadDemoData } from "./demo-data.ts";
 import { runningEmbeddedPostgres } from "./embedded-postgres.ts";
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   if (stopping) return;
 
   startApps(env, database.url, signIn.env);
+  if (database.exited) superviseDatabase(database);
+  else watchExternalDatabase(database.url);
   const api = `http://${env.CNIBENCH_HOST}:${env.CNIBENCH_API_PORT}`;
   log(`ingest API on ${api}  (GET /healthz, /readyz, /v1/openapi.json)`);
   log(`web app   on http://${env.CNIBENCH_HOST}:${env.CNIBENCH_WEB_PORT}`);
@@ -116,12 +119,99 @@ function supervise(name: string, child: ChildProcess): void {
   });
 }
 
+/** Restarts of the embedded PostgreSQL allowed within RESTART_WINDOW_MS before giving up. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 10 * 60_000;
+const restarts: number[] = [];
+let restarting: Promise<void> | undefined;
+
+/**
+ * The embedded PostgreSQL ending while we run (killed, crashed, out of memory) is restarted on the
+ * same data; the apps answer 503 meanwhile and recover by themselves. A server that keeps dying is
+ * not restarted forever: after MAX_RESTARTS in RESTART_WINDOW_MS everything stops with its last log.
+ */
+function superviseDatabase(handle: DatabaseHandle): void {
+  void handle.exited?.then(({ how, log: lastLines }) => {
+    if (!stopping) restarting = restartDatabase(handle, how, lastLines);
+  });
+}
+
+async function restartDatabase(handle: DatabaseHandle, how: string, lastLines: string): Promise<void> {
+  const now = Date.now();
+  restarts.push(now);
+  while (restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+  const said = lastLines ? `; its last log lines:\n${lastLines}` : "";
+  if (restarts.length > MAX_RESTARTS) {
+    log(
+      `PostgreSQL stopped unexpectedly (${how}) for the ${ordinal(restarts.length)} time in ` +
+        `${RESTART_WINDOW_MS / 60_000} minutes; giving up and stopping everything${said}`,
+    );
+    void shutdown(1);
+    return;
+  }
+  log(`PostgreSQL stopped unexpectedly (${how}); restarting it, the apps answer 503 until it is back${said}`);
+  for (let attempt = 1; !stopping; attempt++) {
+    try {
+      // Stopped by shutdown, which waits for this restart, when one began meanwhile.
+      database = await handle.restart!();
+      if (stopping) return;
+      log("PostgreSQL is back");
+      superviseDatabase(database);
+      return;
+    } catch (error) {
+      // Backends of the dead server may hold its shared memory for a moment: try again shortly.
+      if (attempt >= 10) {
+        log(
+          `cannot restart PostgreSQL: ${error instanceof Error ? error.message : String(error)}; stopping everything`,
+        );
+        void shutdown(1);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
+function ordinal(n: number): string {
+  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+}
+
+/**
+ * DATABASE_URL's server is someone else's to keep alive: say when it stops answering and when it
+ * answers again, while the apps answer 503 in between.
+ */
+function watchExternalDatabase(url: string): void {
+  let reachable = true;
+  const check = async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
+    client.on("error", () => {});
+    const error = await client
+      .connect()
+      .then(() => client.query("SELECT 1"))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    void client.end().catch(() => {});
+    if (stopping) return;
+    if (error && reachable) {
+      log(
+        `cannot reach the PostgreSQL of DATABASE_URL (${error instanceof Error ? error.message : String(error)}); the apps answer 503 until it is back`,
+      );
+    } else if (!error && !reachable) log("the PostgreSQL of DATABASE_URL answers again");
+    reachable = !error;
+  };
+  const next = () => setTimeout(() => void check().then(next), 5_000).unref();
+  next();
+}
+
 async function shutdown(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   log("stopping…");
   await Promise.all(children.map((child) => stopChild(child)));
   await identity?.stop();
+  await restarting;
   await database?.stop();
   log("stopped");
   process.exit(exitCode);

@@ -1,11 +1,9 @@
-import { type Db, getBundle, listBundles, storeBundle } from "@cnibench/db";
-import { contentHash, parseBundle, parseJsonText } from "@cnibench/schema";
-import { stringify } from "csv-stringify/sync";
+import { type Db, getBundle, ingestBundle, listBundles } from "@cnibench/db";
+import { toCsv } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { readableWorkspaces, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
-import { unstorableFigures, unstorableValues } from "./storable.ts";
 
 export const listQuerySchema = z.object({
   scenario: z.string().min(1).max(100).optional(),
@@ -35,33 +33,24 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
           "The body is empty; send a bundle as JSON with Content-Type: application/json.",
         );
       }
-      // ingestBundle's steps, with the checks of ./storable.ts between them (see the TODO there).
-      const json = parseJsonText(req.body);
-      if (!json.ok) return sendError(req, reply, 400, "malformed_json", json.message);
-      const parsed = parseBundle(json.value);
-      const issues = parsed.ok ? [...unstorableValues(json.value), ...unstorableFigures(parsed.bundle)] : parsed.issues;
-      if (!parsed.ok || issues.length > 0) {
-        const n = issues.length;
+      const outcome = await ingestBundle(db, {
+        workspaceId: uploader.workspaceId,
+        tokenId: uploader.tokenId,
+        text: req.body,
+      });
+      if (!outcome.ok) {
+        if (outcome.reason === "malformed_json") return sendError(req, reply, 400, "malformed_json", outcome.message);
+        const n = outcome.issues.length;
         return sendError(
           req,
           reply,
           422,
           "invalid_bundle",
           `The bundle breaks the contract in ${n} place${n === 1 ? "" : "s"}; nothing was stored.`,
-          {
-            issues,
-          },
+          { issues: outcome.issues },
         );
       }
-      const stored = await storeBundle(db, {
-        workspaceId: uploader.workspaceId,
-        tokenId: uploader.tokenId,
-        raw: req.body,
-        contentHash: contentHash(json.value),
-        bundle: parsed.bundle,
-        warnings: parsed.warnings,
-      });
-      const { warnings } = parsed;
+      const { stored, warnings } = outcome;
       req.log.info(
         { bundleId: stored.id, created: stored.created, measurements: stored.measurementCount },
         "bundle stored",
@@ -96,23 +85,18 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
       pageSize,
     });
     if (wantsCsv(req, query.data.format)) {
-      const csv = stringify(
-        items.map((b) => ({ ...b, runAt: b.runAt?.toISOString() ?? "", receivedAt: b.receivedAt.toISOString() })),
-        {
-          header: true,
-          columns: [
-            "id",
-            "scenarioId",
-            "clusterName",
-            "sourceTitle",
-            "sourceUrl",
-            "collectorName",
-            "runAt",
-            "receivedAt",
-            "measurementCount",
-          ],
-        },
-      );
+      const columns = [
+        "id",
+        "scenarioId",
+        "clusterName",
+        "sourceTitle",
+        "sourceUrl",
+        "collectorName",
+        "runAt",
+        "receivedAt",
+        "measurementCount",
+      ] as const;
+      const csv = toCsv([columns, ...items.map((b) => columns.map((c) => b[c]))]);
       return reply.type("text/csv; charset=utf-8").header("x-total-count", String(total)).send(csv);
     }
     return { items, page, pageSize, total, nextPage: page * pageSize < total ? page + 1 : null };

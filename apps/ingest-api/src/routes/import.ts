@@ -7,7 +7,6 @@
  */
 import { type Db, storeBundles } from "@cnibench/db";
 import {
-  ArchiveLimitError,
   type ArchiveLimits,
   type EnvironmentInput,
   environmentFromJson,
@@ -15,15 +14,12 @@ import {
   type FileReport,
   type FormatChoice,
   formatNames,
-  importFiles,
   scalarEnvironmentKeys,
 } from "@cnibench/importers";
-import type { BundleWarning } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
-import { type PreparedBundle, prepareBundle } from "../store-import.ts";
-import { unstorableFigures, unstorableValues } from "./storable.ts";
+import { ImportPool } from "../import-pool.ts";
 
 export type ImportRouteOptions = PublicUrls & { db: Db; importLimits: ArchiveLimits };
 
@@ -31,10 +27,21 @@ export type ImportRouteOptions = PublicUrls & { db: Db; importLimits: ArchiveLim
 const acceptedTypes =
   /^(application\/(octet-stream|json|[\w.-]+\+json|gzip|x-gzip|zip|x-zip-compressed|x-tar|x-gtar|x-compressed-tar|yaml|x-yaml)|text\/[\w.+-]+)\s*(;|$)/i;
 
-export const importQueryKeys = ["format", "filename", "setting", "param", ...scalarEnvironmentKeys] as const;
+// `workspace` is checked by requireUploadToken (it must name the token's own workspace), not read here.
+export const importQueryKeys = [
+  "format",
+  "filename",
+  "setting",
+  "param",
+  "workspace",
+  ...scalarEnvironmentKeys,
+] as const;
 
 export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, opts) => {
   const { db } = opts;
+  const pool = new ImportPool();
+  // Imports in flight finish before the workers end (app.close() drains).
+  app.addHook("onClose", () => pool.close());
   // Raw bytes whatever the type: this plugin's parsers do not leak into the JSON-only routes.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
@@ -59,30 +66,23 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
     const parsed = readParameters(req);
     if (!parsed.ok) return sendError(req, reply, 400, "bad_query", parsed.message, { issues: parsed.issues });
 
-    let outcome: ReturnType<typeof importFiles>;
-    try {
-      outcome = importFiles([{ name: parsed.filename, bytes: new Uint8Array(body) }], parsed.environment, {
-        format: parsed.format,
-        limits: opts.importLimits,
-      });
-    } catch (error) {
-      if (!(error instanceof ArchiveLimitError)) throw error;
-      return error.limit === "unpacked-bytes"
-        ? sendError(req, reply, 413, "archive_too_large", error.message)
-        : sendError(req, reply, 422, "too_many_entries", error.message);
+    // Unpacked, parsed and read for storage in a worker thread (import-pool.ts): the event loop
+    // answers other requests meanwhile.
+    const job = await pool.run({
+      filename: parsed.filename,
+      bytes: new Uint8Array(body),
+      environment: parsed.environment,
+      format: parsed.format,
+      limits: opts.importLimits,
+    });
+    if (job.kind === "limit") {
+      return job.limit === "unpacked-bytes"
+        ? sendError(req, reply, 413, "archive_too_large", job.message)
+        : sendError(req, reply, 422, "too_many_entries", job.message);
     }
-    const { bundles, files } = outcome;
-
-    const failed = files.filter((f) => f.status === "failed");
-    if (failed.length > 0) {
-      return importFailed(
-        req,
-        reply,
-        files,
-        `${failed.length} of ${files.length} file(s) could not be imported; nothing was stored.`,
-      );
-    }
-    if (bundles.length === 0) {
+    const { files } = job;
+    if (job.kind === "failed") return importFailed(req, reply, files, job.message);
+    if (job.kind === "nothing") {
       return sendError(
         req,
         reply,
@@ -94,35 +94,19 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
         },
       );
     }
+    const prepared = job.bundles;
 
-    const prepared: (PreparedBundle & { file: string; format: string })[] = [];
-    for (const b of bundles) {
-      // Checked before prepareBundle, whose JSON.stringify and hash recurse (./storable.ts).
-      const unstorable = unstorableValues(b.bundle);
-      const result =
-        unstorable.length > 0 ? { ok: false as const, issues: unstorable } : prepareBundle(b.bundle, uploader);
-      const issues = result.ok ? unstorableFigures(result.prepared.input.bundle) : result.issues;
-      if (!result.ok || issues.length > 0) {
-        const report = files.find((f) => b.file.startsWith(f.file));
-        if (report)
-          Object.assign(report, {
-            status: "failed",
-            issues,
-            error: "the built bundle breaks the contract",
-          });
-        return importFailed(
-          req,
-          reply,
-          files,
-          "A bundle built from the upload breaks the contract; nothing was stored.",
-        );
-      }
-      prepared.push({ ...result.prepared, file: b.file, format: b.format });
-    }
-
+    const { workspaceId, tokenId } = uploader;
     const stored = await storeBundles(
       db,
-      prepared.map((p) => p.input),
+      prepared.map(({ raw, contentHash, bundle, warnings }) => ({
+        workspaceId,
+        tokenId,
+        raw,
+        contentHash,
+        bundle,
+        warnings,
+      })),
     );
     const created = stored.some((s) => s.created);
     req.log.info(
@@ -134,7 +118,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
         file: prepared[i]!.file,
         format: prepared[i]!.format,
         created: s.created,
-        ...uploadResult(s, prepared[i]!.warnings as BundleWarning[], opts),
+        ...uploadResult(s, prepared[i]!.warnings, opts),
       })),
       files,
     });

@@ -1,173 +1,470 @@
-// No tRPC procedure shows a private workspace's rows to someone who is not its member, nor lets them
-// write into it. The test enumerates the router: a procedure added without a case here fails it.
+// The access matrix of the web app's tRPC procedures: every procedure × every kind of actor × every
+// state of a victim's private data (a permalink unpublished, then published, after newer uploads, after
+// deletions). Nobody reads a private row they may not read, nobody writes where their role does not
+// allow, and every write is allowed exactly to the roles the README's Security table names. The test
+// enumerates the router: a procedure added without a case here fails it.
 import {
   accessFor,
   createDb,
   createPermalink,
+  createToken,
   createWorkspace,
   type Db,
+  deleteBundle,
   ensureDefaultWorkspace,
   ingestBundle,
   recordSignIn,
   setMember,
+  setPermalinkPublished,
 } from "@cnibench/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { freshDatabase } from "../../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../../test-support/ingest.ts";
 import { appRouter, createCaller } from "./root";
+import { writeLimits } from "./trpc";
 
 const { overlay, iptables } = tkeServiceScale();
-// Words that only the private workspace's rows contain: any of them in an answer is a leak.
-const secretBundle = {
-  ...overlay,
-  cluster: { ...(overlay.cluster as object), name: "zz-secret-cluster" },
-  cni: { ...(overlay.cni as object), label: "ZZ Secret CNI" },
-  source: { title: "ZZ secret source", url: "https://secret.example/" },
+const withCluster = (bundle: object, cluster: object) => ({
+  ...bundle,
+  cluster: { ...((bundle as { cluster: object }).cluster ?? {}), ...cluster },
+});
+
+// Words only the victim's private rows hold. Pinned ones a published permalink may show to anyone;
+// the rest never leave the victim's readers.
+const pinnedSecrets = ["zz-pinned-cluster", "ZZ Pinned CNI", "ZZ pinned source"];
+const neverSecrets = ["zz-newer-cluster", "ZZ newer source", "ZZ Victim team", "victim-team", "zz-token"];
+const victimPinned = withCluster(
+  { ...overlay, cni: { ...(overlay.cni as object), label: "ZZ Pinned CNI" }, source: { title: "ZZ pinned source" } },
+  { name: "zz-pinned-cluster", region: "zz-region" },
+);
+const victimNewer = withCluster(
+  { ...victimPinned, source: { title: "ZZ newer source" }, runAt: "2026-10-01T00:00:00Z" },
+  { name: "zz-newer-cluster", region: "zz-region" },
+);
+
+const actors = ["signed out", "stranger", "viewer", "member", "owner", "other team's owner"] as const;
+type Actor = (typeof actors)[number];
+type Role = "viewer" | "member" | "owner";
+const roleOf: Record<Actor, Role | null> = {
+  "signed out": null,
+  stranger: null,
+  viewer: "viewer",
+  member: "member",
+  owner: "owner",
+  "other team's owner": null,
+};
+const rank = (role: Role | null) => (role ? ["viewer", "member", "owner"].indexOf(role) : -1);
+const states = ["unpublished", "published", "after newer uploads", "after deletions"] as const;
+
+type Ids = {
+  publicScenario: string;
+  victimScenario: string;
+  victimBundle: string;
+  /** Pins a public scenario and the victim's: its owner publishes it in state "published". */
+  victimLink: string;
+  /** Pins the viewer's own private scenario and the victim's: only the viewer agreed to publish it. */
+  viewerLink: string;
 };
 
-type Ids = { secretScenario: string; secretBundle: string; publicScenario: string; secretSlug: string };
-
-/** For every procedure, inputs that aim at the private workspace. */
-const attempts: Record<string, (ids: Ids) => unknown[]> = {
-  "scenarios.explore": () => [{}, { source: ["ZZ secret source"] }],
-  "scenarios.byId": (ids) => [{ id: ids.secretScenario }],
+/** Read procedures: inputs that aim at the victim's data. */
+const reads: Record<string, (ids: Ids) => unknown[]> = {
+  "scenarios.explore": () => [{}, { source: ["ZZ pinned source"] }],
+  "scenarios.byId": (ids) => [{ id: ids.victimScenario }, { id: ids.victimScenario, history: "all" }],
   "charts.crossover": (ids) => [
     { filters: {}, metric: "http.rps", x: "services", where: { connection: "short" }, y: "absolute" },
-    {
-      filters: {},
-      scenarioIds: [ids.secretScenario],
-      metric: "http.rps",
-      x: "services",
-      where: {},
-      y: "absolute",
-    },
+    { filters: {}, scenarioIds: [ids.victimScenario], metric: "http.rps", x: "services", where: {}, y: "absolute" },
   ],
   "charts.bars": (ids) => [
     { filters: {}, view: "throughput", percentile: "p99" },
-    { filters: {}, scenarioIds: [ids.secretScenario], view: "latency", percentile: "p50" },
+    { filters: {}, scenarioIds: [ids.victimScenario], view: "latency", percentile: "p50" },
   ],
-  "compare.view": (ids) => [{ scenarioIds: [ids.publicScenario, ids.secretScenario] }],
-  "compare.share": (ids) => [{ scenarioIds: [ids.publicScenario, ids.secretScenario], view: {} }],
-  "compare.permalink": (ids) => [{ slug: ids.secretSlug }],
-  "compare.publish": (ids) => [{ slug: ids.secretSlug, published: true }],
+  "compare.view": (ids) => [{ scenarioIds: [ids.publicScenario, ids.victimScenario] }],
+  "compare.permalink": (ids) => [{ slug: ids.victimLink }, { slug: ids.viewerLink }],
   "guide.recommend": () => [{ cloud: null, sku: null, services: 30000, connections: "short", needs: [] }],
   "workspaces.list": () => [undefined],
-  "workspaces.bySlug": () => [{ slug: "secret-team" }],
-  "workspaces.create": () => [{ slug: "secret-team", name: "Take over", visibility: "public" }],
-  "workspaces.setVisibility": () => [{ slug: "secret-team", visibility: "public" }],
-  "workspaces.setMember": () => [{ slug: "secret-team", email: "stranger@example.test", role: "owner" }],
-  "workspaces.removeMember": () => [{ slug: "secret-team", userId: "anyone" }],
-  "workspaces.createToken": () => [{ slug: "secret-team", name: "mine" }],
-  "workspaces.revokeToken": () => [{ slug: "secret-team", name: "ci" }],
-  "workspaces.deleteBundle": (ids) => [{ bundleId: ids.secretBundle }],
-  "workspaces.upload": () => [{ slug: "secret-team", filename: "x.json", text: JSON.stringify(iptables) }],
+  "workspaces.bySlug": () => [{ slug: "victim-team" }],
 };
 
-describe("access: every tRPC procedure, as a stranger and signed out", () => {
+/**
+ * Write procedures: the least role on the victim's workspace that may call it ("signed in": any
+ * signed-in user), and a fresh input aimed at the victim's workspace for each call.
+ */
+type WriteCase = { needs: Role | "signed in"; input: (ids: Ids, n: number) => Promise<unknown> | unknown };
+let fixtures: {
+  db: Db;
+  victimId: string;
+  ownerId: string;
+  userIds: Record<Actor, string | null>;
+  throwawayBundle: () => Promise<string>;
+  throwawayMember: () => Promise<string>;
+  throwawayLink: () => Promise<string>;
+};
+const writes: Record<string, WriteCase> = {
+  "workspaces.create": {
+    needs: "signed in",
+    input: (_, n) => ({ slug: `new-${n}`, name: "New", visibility: "private" }),
+  },
+  "workspaces.setVisibility": { needs: "owner", input: () => ({ slug: "victim-team", visibility: "private" }) },
+  "workspaces.setMember": {
+    needs: "owner",
+    input: () => ({ slug: "victim-team", email: "viewer@example.test", role: "viewer" }),
+  },
+  "workspaces.removeMember": {
+    needs: "owner",
+    input: async () => ({ slug: "victim-team", userId: await fixtures.throwawayMember() }),
+  },
+  "workspaces.createToken": { needs: "member", input: (_, n) => ({ slug: "victim-team", name: `t-${n}` }) },
+  "workspaces.revokeToken": {
+    needs: "owner",
+    input: async (_, n) => {
+      await createToken(fixtures.db, fixtures.victimId, `revocable-${n}`, fixtures.ownerId);
+      return { slug: "victim-team", name: `revocable-${n}` };
+    },
+  },
+  "workspaces.deleteBundle": { needs: "owner", input: async () => ({ bundleId: await fixtures.throwawayBundle() }) },
+  "workspaces.upload": {
+    needs: "member",
+    input: (_, n) => ({
+      slug: "victim-team",
+      filename: "x.json",
+      text: JSON.stringify(withCluster(iptables, { name: `upload-${n}`, region: `upload-${n}` })),
+    }),
+  },
+  // Sharing needs sign-in and a reader of every scenario shared.
+  "compare.share": { needs: "viewer", input: (ids) => ({ scenarioIds: [ids.publicScenario, ids.victimScenario] }) },
+  "compare.publish": { needs: "owner", input: async () => ({ slug: await fixtures.throwawayLink(), published: true }) },
+  "compare.revoke": { needs: "owner", input: async () => ({ slug: await fixtures.throwawayLink() }) },
+};
+
+describe("access matrix: every tRPC procedure × every actor × every state", () => {
   let db: Db;
   let drop: () => Promise<void>;
   let ids: Ids;
-  let ownerId: string;
-  let strangerId: string;
-  let secretWorkspaceId: string;
-  const secrets: string[] = [];
+  let victimId: string;
+  const userIds = {} as Record<Actor, string | null>;
+  let counter = 0;
 
-  const writes = async () =>
-    Promise.all([
-      db.bundle.count({ where: { workspaceId: secretWorkspaceId } }),
-      db.apiToken.count({ where: { workspaceId: secretWorkspaceId, revokedAt: null } }),
-      db.membership.count({ where: { workspaceId: secretWorkspaceId } }),
-      db.workspace.count({ where: { id: secretWorkspaceId, visibility: "private" } }),
-      db.permalink.count({ where: { published: true } }),
-    ]);
+  const callAs = async (actor: Actor, path: string, input: unknown) => {
+    const caller = createCaller({ db, access: await accessFor(db, userIds[actor]) });
+    const procedure = path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], caller);
+    return (procedure as (input: unknown) => Promise<unknown>)(input);
+  };
+
+  /** What a change to the victim's workspace would move. */
+  const victimState = async () =>
+    JSON.stringify(
+      await Promise.all([
+        db.bundle.findMany({ where: { workspaceId: victimId }, select: { id: true }, orderBy: { id: "asc" } }),
+        db.apiToken.findMany({ where: { workspaceId: victimId }, select: { name: true, revokedAt: true } }),
+        db.membership.findMany({ where: { workspaceId: victimId }, select: { userId: true, role: true } }),
+        db.workspace.findUnique({ where: { id: victimId }, select: { visibility: true, name: true } }),
+        db.permalink.findMany({ select: { slug: true, approvals: true }, orderBy: { slug: "asc" } }),
+      ]),
+    );
 
   beforeAll(async () => {
     const fresh = await freshDatabase();
     drop = fresh.drop;
     db = createDb(fresh.url);
     const open = await ensureDefaultWorkspace(db);
-    const owner = await recordSignIn(db, { issuer: "t", subject: "owner", email: "owner@example.test", name: "O" });
-    const stranger = await recordSignIn(db, { issuer: "t", subject: "s", email: "stranger@example.test", name: "S" });
-    ownerId = owner.id;
-    strangerId = stranger.id;
-    const secret = await createWorkspace(db, owner.id, {
-      slug: "secret-team",
-      name: "ZZ Secret team",
+    const signIn = async (subject: string) =>
+      (await recordSignIn(db, { issuer: "t", subject, email: `${subject}@example.test`, name: subject })).id;
+    // The first to sign in becomes the administrator (owner of the public workspace): not an actor here.
+    await signIn("admin");
+    userIds["signed out"] = null;
+    for (const actor of ["stranger", "viewer", "member", "owner"] as const) userIds[actor] = await signIn(actor);
+    userIds["other team's owner"] = await signIn("other");
+    const ownerId = userIds.owner as string;
+    const victim = await createWorkspace(db, ownerId, {
+      slug: "victim-team",
+      name: "ZZ Victim team",
       visibility: "private",
     });
-    secretWorkspaceId = secret.id;
-    await db.apiToken.create({ data: { workspaceId: secret.id, name: "ci", tokenHash: "zz-secret-hash" } });
-    const pub = await ingestBundle(db, { workspaceId: open.id, tokenId: null, text: JSON.stringify(iptables) });
-    const priv = await ingestBundle(db, { workspaceId: secret.id, tokenId: null, text: JSON.stringify(secretBundle) });
-    if (!pub.ok || !priv.ok) throw new Error("fixtures did not ingest");
-    const link = await createPermalink(db, await accessFor(db, owner.id), {
-      scenarioIds: [pub.stored.scenarioId, priv.stored.scenarioId],
+    victimId = victim.id;
+    await setMember(db, victimId, "viewer@example.test", "viewer");
+    await setMember(db, victimId, "member@example.test", "member");
+    await createToken(db, victimId, "zz-token", userIds.member);
+    const other = await createWorkspace(db, userIds["other team's owner"] as string, {
+      slug: "other-team",
+      name: "Other team",
+      visibility: "private",
+    });
+    const viewerOwn = await createWorkspace(db, userIds.viewer as string, {
+      slug: "viewer-team",
+      name: "Viewer's team",
+      visibility: "private",
+    });
+    const store = async (bundle: object, workspaceId: string) => {
+      const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text: JSON.stringify(bundle) });
+      if (!outcome.ok) throw new Error("a fixture did not ingest");
+      return outcome.stored;
+    };
+    const pub = await store(iptables, open.id);
+    await store(withCluster(iptables, { name: "other-1", region: "other" }), other.id);
+    const viewers = await store(withCluster(iptables, { name: "viewer-1", region: "viewer" }), viewerOwn.id);
+    const pinned = await store(victimPinned, victimId);
+    const victimLink = await createPermalink(db, await accessFor(db, ownerId), {
+      scenarioIds: [pub.scenarioId, pinned.scenarioId],
+      view: {},
+    });
+    const viewerLink = await createPermalink(db, await accessFor(db, userIds.viewer), {
+      scenarioIds: [viewers.scenarioId, pinned.scenarioId],
       view: {},
     });
     ids = {
-      secretScenario: priv.stored.scenarioId,
-      secretBundle: priv.stored.id,
-      publicScenario: pub.stored.scenarioId,
-      secretSlug: link?.slug ?? "",
+      publicScenario: pub.scenarioId,
+      victimScenario: pinned.scenarioId,
+      victimBundle: pinned.id,
+      victimLink: victimLink?.slug ?? "",
+      viewerLink: viewerLink?.slug ?? "",
     };
-    secrets.push(ids.secretScenario, ids.secretBundle, secret.id, "zz-secret", "ZZ Secret", "ZZ secret");
+    fixtures = {
+      db,
+      victimId,
+      ownerId,
+      userIds,
+      throwawayBundle: async () =>
+        (await store(withCluster(iptables, { name: "throwaway", region: `throwaway-${++counter}` }), victimId)).id,
+      throwawayMember: async () => {
+        const id = await signIn(`throwaway-${++counter}`);
+        await setMember(db, victimId, `throwaway-${counter}@example.test`, "member");
+        return id;
+      },
+      throwawayLink: async () =>
+        (
+          await createPermalink(db, await accessFor(db, ownerId), {
+            scenarioIds: [ids.publicScenario, ids.victimScenario],
+            view: {},
+          })
+        )?.slug ?? "",
+    };
   });
   afterAll(async () => {
     await db.$disconnect();
     await drop();
   });
 
-  const callAs = async (userId: string | null, path: string, input: unknown) => {
-    const caller = createCaller({ db, access: await accessFor(db, userId) });
-    const procedure = path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], caller);
-    return (procedure as (input: unknown) => Promise<unknown>)(input);
-  };
-
   it("has a case for every procedure of the router", () => {
     const procedures = Object.keys(appRouter._def.procedures).sort();
-    expect(procedures.length).toBeGreaterThan(10);
-    expect(Object.keys(attempts).sort()).toEqual(procedures);
+    expect(procedures.length).toBeGreaterThan(15);
+    expect([...Object.keys(reads), ...Object.keys(writes)].sort()).toEqual(procedures);
   });
 
-  it("shows the private rows to a member (so the leak check below can see them)", async () => {
-    const explore = await callAs(ownerId, "scenarios.explore", {});
-    expect(JSON.stringify(explore)).toContain("ZZ Secret CNI");
-    const viewer = await recordSignIn(db, { issuer: "t", subject: "v", email: "viewer@example.test", name: "V" });
-    await setMember(db, secretWorkspaceId, "viewer@example.test", "viewer");
-    expect(JSON.stringify(await callAs(viewer.id, "scenarios.byId", { id: ids.secretScenario }))).toContain(
-      "zz-secret-cluster",
-    );
-  });
+  describe.each(states)("state: %s", (state) => {
+    beforeAll(async () => {
+      if (state === "published") {
+        expect(await setPermalinkPublished(db, await accessFor(db, userIds.owner), ids.victimLink, true)).toBe(true);
+        expect(await setPermalinkPublished(db, await accessFor(db, userIds.viewer), ids.viewerLink, true)).toBe(true);
+      }
+      if (state === "after newer uploads") {
+        const outcome = await ingestBundle(db, {
+          workspaceId: victimId,
+          tokenId: null,
+          text: JSON.stringify(victimNewer),
+        });
+        expect(outcome.ok).toBe(true);
+      }
+      if (state === "after deletions") expect(await deleteBundle(db, ids.victimBundle)).not.toBeNull();
+    });
 
-  for (const [who, user] of [
-    ["signed out", () => null],
-    ["a signed-in stranger", () => strangerId],
-  ] as const) {
-    it(`returns no private row and writes nothing, ${who}`, async () => {
-      const before = await writes();
-      for (const path of Object.keys(appRouter._def.procedures)) {
-        for (const input of attempts[path]?.(ids) ?? []) {
+    it.each(actors)("reads as %s: private rows only to the workspace's readers", async (actor) => {
+      const reader = rank(roleOf[actor]) >= 0;
+      const before = await victimState();
+      for (const [path, inputs] of Object.entries(reads)) {
+        for (const input of inputs(ids)) {
           let answer: unknown;
           try {
-            answer = await callAs(user(), path, input);
+            answer = await callAs(actor, path, input);
           } catch (error) {
-            const code = (error as { code?: string }).code;
-            // CONFLICT: a slug is taken (workspace names are global); nothing of it is shown.
-            expect(
-              ["NOT_FOUND", "FORBIDDEN", "UNAUTHORIZED", "CONFLICT"],
-              `${path} ${JSON.stringify(input)}`,
-            ).toContain(code);
+            expect(["NOT_FOUND", "FORBIDDEN"], `${actor}: ${path} ${JSON.stringify(input)}`).toContain(
+              (error as { code?: string }).code,
+            );
             continue;
           }
+          if (reader) continue;
           // An id the caller sent may come back as "unknown" (as any made-up id would): not a leak.
           const sent = JSON.stringify(input) ?? "";
-          const text = secrets
+          const text = [...pinnedSecrets, ...neverSecrets]
             .filter((x) => sent.includes(x))
             .reduce((t, x) => t.replaceAll(x, ""), JSON.stringify(answer) ?? "");
-          for (const secret of secrets) expect(text, `${path} answered with "${secret}"`).not.toContain(secret);
+          // The one thing a non-reader may see: the pinned bundles of the permalink the owner published.
+          const published = state !== "unpublished" && path === "compare.permalink" && sent.includes(ids.victimLink);
+          for (const secret of [...neverSecrets, ...(published ? [] : pinnedSecrets)]) {
+            expect(text, `${actor}: ${path} ${sent} answered with "${secret}"`).not.toContain(secret);
+          }
         }
       }
-      expect(await writes()).toEqual(before);
+      expect(await victimState()).toBe(before);
     });
-  }
+
+    it("opens the victim's published permalink to anyone, and the viewer's half-agreed one to no stranger", async () => {
+      for (const actor of ["signed out", "stranger", "other team's owner"] as const) {
+        const victimLink = callAs(actor, "compare.permalink", { slug: ids.victimLink });
+        if (state === "unpublished") await expect(victimLink).rejects.toMatchObject({ code: "NOT_FOUND" });
+        else await expect(victimLink).resolves.toMatchObject({ pinnedOnly: true, newer: [] });
+        await expect(callAs(actor, "compare.permalink", { slug: ids.viewerLink })).rejects.toMatchObject({
+          code: "NOT_FOUND",
+        });
+      }
+    });
+
+    it.each(actors)("writes as %s: exactly what the role allows", async (actor) => {
+      for (const [path, spec] of Object.entries(writes)) {
+        const allowed =
+          spec.needs === "signed in"
+            ? userIds[actor] !== null
+            : userIds[actor] !== null && rank(roleOf[actor]) >= rank(spec.needs);
+        const before = await victimState();
+        const input = await spec.input(ids, ++counter);
+        const answer = callAs(actor, path, input);
+        if (allowed) {
+          await expect(answer, `${actor}: ${path}`).resolves.toBeDefined();
+        } else {
+          await expect(answer, `${actor}: ${path}`).rejects.toMatchObject({
+            code: expect.stringMatching(/^(NOT_FOUND|FORBIDDEN|UNAUTHORIZED)$/),
+          });
+          // A refused write leaves the victim's workspace as it was (throwaway fixtures aside).
+          const after = await victimState();
+          if (
+            ![
+              "workspaces.removeMember",
+              "workspaces.revokeToken",
+              "workspaces.deleteBundle",
+              "compare.publish",
+              "compare.revoke",
+            ].includes(path)
+          ) {
+            expect(after, `${actor}: ${path} changed the victim's workspace`).toBe(before);
+          }
+        }
+      }
+    });
+  });
+
+  it("names no private workspace in the refusals a stranger gets", async () => {
+    for (const path of ["workspaces.deleteBundle", "workspaces.bySlug", "compare.permalink"]) {
+      const input =
+        path === "workspaces.deleteBundle"
+          ? { bundleId: await fixtures.throwawayBundle() }
+          : path === "workspaces.bySlug"
+            ? { slug: "victim-team" }
+            : { slug: ids.viewerLink };
+      const error = await callAs("stranger", path, input).catch((e: Error) => e);
+      const message = (error as Error).message;
+      for (const secret of ["ZZ Victim team", "viewer-team", "Viewer's team"]) expect(message).not.toContain(secret);
+    }
+  });
+
+  it("keeps the last owner, and revokes a member's tokens when they leave or become a viewer", async () => {
+    await expect(
+      callAs("owner", "workspaces.setMember", { slug: "victim-team", email: "owner@example.test", role: "member" }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
+    const memberId = userIds.member as string;
+    await createToken(db, victimId, "member-ci", memberId);
+    const live = () => db.apiToken.count({ where: { workspaceId: victimId, createdById: memberId, revokedAt: null } });
+    expect(await live()).toBeGreaterThan(0);
+    await callAs("owner", "workspaces.setMember", {
+      slug: "victim-team",
+      email: "member@example.test",
+      role: "viewer",
+    });
+    expect(await live()).toBe(0);
+    await callAs("owner", "workspaces.setMember", {
+      slug: "victim-team",
+      email: "member@example.test",
+      role: "member",
+    });
+    await createToken(db, victimId, "member-ci-2", memberId);
+    await callAs("owner", "workspaces.removeMember", { slug: "victim-team", userId: memberId });
+    expect(await live()).toBe(0);
+  });
+});
+
+describe("bounds on what a caller may send and how often", () => {
+  const tooLong = "x".repeat(100_000);
+
+  it("every string, array and record of every procedure's input has a bound", () => {
+    const unbounded: string[] = [];
+    const walk = (schema: unknown, at: string) => {
+      if (typeof schema !== "object" || schema === null) return;
+      const s = schema as Record<string, unknown>;
+      if (s.type === "string" && s.maxLength === undefined && s.enum === undefined && s.const === undefined)
+        unbounded.push(`${at}: string`);
+      if (s.type === "array" && s.maxItems === undefined) unbounded.push(`${at}: array`);
+      if (s.type === "object" && typeof s.additionalProperties === "object") {
+        const names = s.propertyNames as { maxLength?: number; enum?: unknown[] } | undefined;
+        if (names?.maxLength === undefined && names?.enum === undefined) unbounded.push(`${at}: record keys`);
+      }
+      for (const [key, child] of Object.entries(s)) {
+        if (!Array.isArray(child)) walk(child, `${at}.${key}`);
+        else for (const [i, c] of child.entries()) walk(c, `${at}.${key}[${i}]`);
+      }
+    };
+    for (const [path, procedure] of Object.entries(appRouter._def.procedures)) {
+      const inputs = (procedure as unknown as { _def: { inputs: z.ZodType[] } })._def.inputs;
+      for (const input of inputs) walk(z.toJSONSchema(input, { io: "input", unrepresentable: "any" }), path);
+    }
+    expect(unbounded).toEqual([]);
+  });
+
+  it("refuses oversized inputs before any work", async () => {
+    const fresh = await freshDatabase();
+    const db = createDb(fresh.url);
+    try {
+      const user = await recordSignIn(db, { issuer: "t", subject: "big", email: "big@example.test", name: "big" });
+      const caller = createCaller({ db, access: await accessFor(db, user.id) });
+      const manyKeys = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 1]));
+      await expect(caller.compare.share({ scenarioIds: ["a", "b"], view: manyKeys })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+      });
+      await expect(caller.compare.share({ scenarioIds: ["a", "b"], view: { big: tooLong } })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+      });
+      await expect(
+        caller.charts.crossover({ filters: {}, metric: "http.rps", x: "services", where: manyKeys, y: "absolute" }),
+      ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      expect(await db.permalink.count()).toBe(0);
+    } finally {
+      await db.$disconnect();
+      await fresh.drop();
+    }
+  });
+
+  it("limits writes per user and per client address", async () => {
+    const fresh = await freshDatabase();
+    const db = createDb(fresh.url);
+    try {
+      const limits = writeLimits(3);
+      const users = await Promise.all(
+        ["r1", "r2", "r3", "r4"].map((s) =>
+          recordSignIn(db, { issuer: "t", subject: s, email: `${s}@example.test`, name: s }),
+        ),
+      );
+      const callerFor = async (userId: string, address: string) =>
+        createCaller({ db, access: await accessFor(db, userId), client: { address }, limits });
+      const create = async (userId: string, address: string, n: number) =>
+        (await callerFor(userId, address)).workspaces.create({
+          slug: `rate-${userId.slice(-6)}-${n}`,
+          name: "r",
+          visibility: "private",
+        });
+      // One user, three addresses: the fourth change is refused whatever the address.
+      for (let n = 0; n < 3; n++) await create(users[0]!.id, `198.51.100.${n}`, n);
+      await expect(create(users[0]!.id, "198.51.100.9", 9)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+      // One address, fresh users: the address's budget (twice a user's) runs out too.
+      await create(users[1]!.id, "203.0.113.1", 1);
+      await create(users[1]!.id, "203.0.113.1", 2);
+      await create(users[1]!.id, "203.0.113.1", 3);
+      await create(users[2]!.id, "203.0.113.1", 1);
+      await create(users[2]!.id, "203.0.113.1", 2);
+      await create(users[2]!.id, "203.0.113.1", 3);
+      // A fourth user, fresh budget, same address: refused by the address alone.
+      await expect(create(users[3]!.id, "203.0.113.1", 1)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+      expect(await db.workspace.count({ where: { slug: { startsWith: "rate-" } } })).toBe(9);
+    } finally {
+      await db.$disconnect();
+      await fresh.drop();
+    }
+  });
 });

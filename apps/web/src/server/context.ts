@@ -1,9 +1,22 @@
 import "server-only";
+import { headers } from "next/headers";
 import { currentAccess } from "~/auth";
+import { webEnv } from "~/env";
+import { clientAddress } from "./client-address";
 import { db } from "./db";
-import type { Context } from "./trpc";
+import { type Context, type WriteLimits, writeLimits } from "./trpc";
 
-/** A request's tRPC context: the shared database client and the visitor's access. */
+const globalForLimits = globalThis as unknown as { cnibenchWriteLimits?: WriteLimits };
+
+/** A request's tRPC context: the shared database client, the visitor's access, address and budgets. */
 export async function createContext(): Promise<Context> {
-  return { db: db(), access: await currentAccess() };
+  const env = webEnv();
+  globalForLimits.cnibenchWriteLimits ??= writeLimits(env.CNIBENCH_WEB_WRITES_PER_MINUTE);
+  const forwarded = (await headers()).get("x-forwarded-for");
+  return {
+    db: db(),
+    access: await currentAccess(),
+    client: { address: clientAddress(forwarded, env.CNIBENCH_TRUSTED_PROXIES) },
+    limits: globalForLimits.cnibenchWriteLimits,
+  };
 }

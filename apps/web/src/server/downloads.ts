@@ -1,6 +1,6 @@
 import "server-only";
+import { toCsv } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
-import { stringify } from "csv-stringify/sync";
 import { api } from "~/trpc/server";
 
 type ScenarioView = Awaited<ReturnType<Awaited<ReturnType<typeof api>>["scenarios"]["byId"]>>;
@@ -62,7 +62,7 @@ export function scenarioCsv(view: ScenarioView): Response {
     "source_title",
     "source_url",
   ];
-  return new Response(stringify([header, ...rows]), {
+  return new Response(toCsv([header, ...rows]), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="${filename(view, "csv")}"`,

@@ -1,9 +1,26 @@
 import type { Access, Db } from "@cnibench/db";
 import { initTRPC, TRPCError } from "@trpc/server";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
 
-/** Every procedure sees the database and what this visitor may read and do (packages/db access.ts). */
-export type Context = { db: Db; access: Access };
+/** Budgets of writes (mutations) a minute: per signed-in user, and per client address. */
+export type WriteLimits = { perUser: RateLimiterMemory; perAddress: RateLimiterMemory };
+
+export function writeLimits(perMinute: number): WriteLimits {
+  // In-process counters, like the ingest API's: each replica counts its own (deploy/README.md).
+  return {
+    perUser: new RateLimiterMemory({ keyPrefix: "user", points: perMinute, duration: 60 }),
+    // One address may carry several users (an office behind one NAT): twice a user's budget.
+    perAddress: new RateLimiterMemory({ keyPrefix: "address", points: perMinute * 2, duration: 60 }),
+  };
+}
+
+/**
+ * Every procedure sees the database and what this visitor may read and do (packages/db access.ts).
+ * Requests over HTTP and from pages also carry the client's address and the write budgets; calls made
+ * in-process by tests carry neither and are not limited.
+ */
+export type Context = { db: Db; access: Access; client?: { address: string }; limits?: WriteLimits };
 
 const t = initTRPC.context<Context>().create({
   errorFormatter: ({ shape, error }) => ({
@@ -19,9 +36,28 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
-/** Procedures for signed-in users only: ctx.userId is theirs. */
-export const signedInProcedure = t.procedure.use(({ ctx, next }) => {
+async function spend(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: `More than ${limiter.points} changes a minute ${what}; retry in ${Math.ceil(error.msBeforeNext / 1000)} s.`,
+    });
+  }
+}
+
+/**
+ * Procedures that write: signed-in users only (ctx.userId is theirs), within a budget per user and
+ * per client address, so neither a script nor a crowd of throwaway accounts writes without bound.
+ */
+export const signedInProcedure = t.procedure.use(async ({ ctx, next }) => {
   const userId = ctx.access.userId;
   if (!userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
+  if (ctx.limits) {
+    if (ctx.client) await spend(ctx.limits.perAddress, ctx.client.address, "from this address");
+    await spend(ctx.limits.perUser, userId, "by this user");
+  }
   return next({ ctx: { ...ctx, userId } });
 });

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
+import { currentUserId } from "~/auth";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
 import { shareComparison } from "./actions";
@@ -88,14 +89,18 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 </Link>
               </span>
             ))}
-            <form action={shareComparison} className="ml-auto">
-              {data.scenarios.map((sc) => (
-                <input key={sc.id} type="hidden" name="s" value={sc.id} />
-              ))}
-              <button type="submit" className={button}>
-                Share a permalink
-              </button>
-            </form>
+            {(await currentUserId()) ? (
+              <form action={shareComparison} className="ml-auto">
+                {data.scenarios.map((sc) => (
+                  <input key={sc.id} type="hidden" name="s" value={sc.id} />
+                ))}
+                <button type="submit" className={button}>
+                  Share a permalink
+                </button>
+              </form>
+            ) : (
+              <p className="ml-auto text-sm text-zinc-600 dark:text-zinc-400">Sign in to share a permalink.</p>
+            )}
           </div>
           <CompareReport
             data={data}

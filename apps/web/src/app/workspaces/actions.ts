@@ -52,18 +52,28 @@ export async function setMemberAction(_: ActionState, form: FormData): Promise<A
   const slug = field(form, "slug");
   return attempt(async () => {
     const role = field(form, "role") as "viewer" | "member" | "owner";
-    await (await api()).workspaces.setMember({ slug, email: field(form, "email"), role });
+    const { revokedTokens } = await (await api()).workspaces.setMember({ slug, email: field(form, "email"), role });
     revalidatePath(`/workspaces/${slug}`);
-    return { done: `${field(form, "email")} is a ${role}.` };
+    const revoked = revokedTokens > 0 ? `; ${revokedTokens} upload token(s) they created revoked` : "";
+    return { done: `${field(form, "email")} is a ${role}${revoked}.` };
   });
 }
 
 export async function removeMemberAction(_: ActionState, form: FormData): Promise<ActionState> {
   const slug = field(form, "slug");
   return attempt(async () => {
-    await (await api()).workspaces.removeMember({ slug, userId: field(form, "userId") });
+    const { revokedTokens } = await (await api()).workspaces.removeMember({ slug, userId: field(form, "userId") });
     revalidatePath(`/workspaces/${slug}`);
-    return { done: "Removed." };
+    return { done: `Removed${revokedTokens > 0 ? `; ${revokedTokens} upload token(s) they created revoked` : ""}.` };
+  });
+}
+
+export async function revokePermalinkAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    await (await api()).compare.revoke({ slug: field(form, "permalink") });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: `Deleted /d/${field(form, "permalink")}.` };
   });
 }
 

@@ -4,6 +4,10 @@ import { exploreInputSchema } from "./scenarios.types";
 
 const paramValue = z.union([z.string(), z.number(), z.boolean()]);
 const params = z.record(z.string(), paramValue);
+/** Params a chart is narrowed to: a few short values. */
+const whereSchema = z
+  .record(z.string().max(100), z.union([z.string().max(200), z.number(), z.boolean()]))
+  .refine((w) => Object.keys(w).length <= 20, "at most 20 params");
 
 /** A plotted figure: its value on the chart's scale, qualifier, params and where it came from. */
 const plotted = z.object({
@@ -26,7 +30,7 @@ export const chartScopeSchema = z.object({
 export const crossoverInputSchema = chartScopeSchema.extend({
   metric: z.string().min(1).max(100),
   x: z.string().min(1).max(100),
-  where: z.record(z.string().max(100), paramValue),
+  where: whereSchema,
   y: z.enum(["absolute", "degradation"]),
 });
 

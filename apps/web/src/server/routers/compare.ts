@@ -1,8 +1,15 @@
-import { compareView, createPermalink, type Db, getPermalink, setPermalinkPublished } from "@cnibench/db";
+import {
+  compareView,
+  createPermalink,
+  type Db,
+  getPermalink,
+  revokePermalink,
+  setPermalinkPublished,
+} from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { barView, crossoverOf, seriesLabels } from "../chart-data";
 import { compareRows, compareSummaries, environmentDiff } from "../compare-data";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
   compareOutputSchema,
@@ -47,7 +54,7 @@ export const compareRouter = createTRPCRouter({
     .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds)),
 
   /** Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. */
-  share: publicProcedure.input(shareInputSchema).mutation(async ({ ctx, input }) => {
+  share: signedInProcedure.input(shareInputSchema).mutation(async ({ ctx, input }) => {
     const created = await createPermalink(ctx.db, ctx.access, input);
     if (!created) throw new TRPCError({ code: "NOT_FOUND", message: "one of these scenarios does not exist" });
     return { slug: created.slug };
@@ -66,10 +73,26 @@ export const compareRouter = createTRPCRouter({
       return { ...link, comparison: comparisonOf };
     }),
 
-  /** Publishes (or withdraws) a permalink into a private workspace: owners of that workspace only. */
-  publish: publicProcedure.input(publishInputSchema).mutation(async ({ ctx, input }) => {
+  /**
+   * An owner agrees to publish a permalink for their private workspaces it pins, or withdraws. It is
+   * public once every private workspace it pins has agreed; one withdrawal makes it private again.
+   */
+  publish: signedInProcedure.input(publishInputSchema).mutation(async ({ ctx, input }) => {
     const done = await setPermalinkPublished(ctx.db, ctx.access, input.slug, input.published);
-    if (!done) throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of its workspace may publish it" });
+    if (!done) {
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: "only an owner of a private workspace it pins may publish it",
+      });
+    }
     return { slug: input.slug, published: input.published };
+  }),
+
+  /** Deletes a permalink for good: any owner of a workspace it pins. */
+  revoke: signedInProcedure.input(permalinkInputSchema).mutation(async ({ ctx, input }) => {
+    if (!(await revokePermalink(ctx.db, ctx.access, input.slug))) {
+      throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of a workspace it pins may delete it" });
+    }
+    return { slug: input.slug };
   }),
 });

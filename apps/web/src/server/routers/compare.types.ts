@@ -10,7 +10,12 @@ const scenarioIds = z
   .max(4, "choose at most 4 scenarios");
 
 export const compareInputSchema = z.object({ scenarioIds });
-export const shareInputSchema = z.object({ scenarioIds, view: z.record(z.string(), z.unknown()).default({}) });
+/** View settings kept with a permalink (metric, scale…): a few short values, never a document. */
+const viewSchema = z
+  .record(z.string().min(1).max(40), z.union([z.string().max(200), z.number(), z.boolean()]))
+  .refine((v) => Object.keys(v).length <= 20, "at most 20 view settings")
+  .default({});
+export const shareInputSchema = z.object({ scenarioIds, view: viewSchema });
 export const permalinkInputSchema = z.object({ slug: z.string().min(1).max(40) });
 export const publishInputSchema = permalinkInputSchema.extend({ published: z.boolean() });
 
@@ -62,9 +67,14 @@ export const permalinkOutputSchema = z.object({
   missing: z.array(z.object({ bundleId: z.string(), scenarioId: z.string(), label: z.string() })),
   newer: z.array(z.object({ bundleId: z.string(), scenarioId: z.string() })),
   scenarioIds: z.array(z.string()),
+  /** Public: every private workspace it pins has agreed (or it pins public workspaces only). */
   published: z.boolean(),
-  /** The visitor may not read the workspace: they see a published permalink's pinned bundles only. */
+  /** The visitor may not read every workspace it pins: they see a public permalink's pinned bundles only. */
   pinnedOnly: z.boolean(),
+  /** Each private workspace it pins and whether one of its owners agreed (readers only). */
+  approvals: z.array(z.object({ slug: z.string(), name: z.string(), agreed: z.boolean() })),
+  /** The visitor owns a private workspace it pins: they may agree to publish it, withdraw, or delete it. */
   canPublish: z.boolean(),
+  approvedByVisitor: z.boolean(),
   comparison: compareOutputSchema,
 });

@@ -7,6 +7,8 @@ import {
   deleteBundle,
   getWorkspace,
   ingestBundle,
+  LastOwnerError,
+  listWorkspacePermalinks,
   listWorkspaces,
   type Role,
   removeMember,
@@ -52,7 +54,8 @@ const conflict = (error: unknown): never => {
   if (
     error instanceof WorkspaceSlugTakenError ||
     error instanceof TokenNameTakenError ||
-    error instanceof UnknownUserError
+    error instanceof UnknownUserError ||
+    error instanceof LastOwnerError
   ) {
     throw new TRPCError({ code: "CONFLICT", message: error.message });
   }
@@ -63,14 +66,18 @@ export const workspacesRouter = createTRPCRouter({
   /** The workspaces the visitor may read, with their role in each. */
   list: publicProcedure.output(z.array(workspaceSummarySchema)).query(({ ctx }) => listWorkspaces(ctx.db, ctx.access)),
 
-  /** One readable workspace; members see its members, members and owners its tokens. */
+  /**
+   * One readable workspace; members see its members, members and owners its tokens, owners every
+   * permalink that pins its bundles.
+   */
   bySlug: publicProcedure
     .input(workspaceRefSchema)
     .output(workspaceDetailSchema)
     .query(async ({ ctx, input }) => {
       const found = await getWorkspace(ctx.db, ctx.access, input.slug);
       if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `no workspace ${input.slug}` });
-      return found;
+      const owner = atLeast(ctx.access, found.id, "owner");
+      return { ...found, permalinks: owner ? await listWorkspacePermalinks(ctx.db, found.id) : [] };
     }),
 
   /** A new workspace owned by the signed-in user. */
@@ -84,25 +91,27 @@ export const workspacesRouter = createTRPCRouter({
     return { slug: w.slug, visibility: input.visibility };
   }),
 
-  /** Adds someone who has signed in before (by e-mail), or changes their role. */
+  /**
+   * Adds someone who has signed in before (by verified e-mail), or changes their role; a member made
+   * viewer loses the upload tokens they created. The last owner cannot step down.
+   */
   setMember: signedInProcedure.input(memberInputSchema).mutation(async ({ ctx, input }) => {
     const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
-    await setMember(ctx.db, w.id, input.email, input.role).catch(conflict);
-    return { slug: w.slug, email: input.email, role: input.role };
+    const { revokedTokens } = await setMember(ctx.db, w.id, input.email, input.role).catch(conflict);
+    return { slug: w.slug, email: input.email, role: input.role, revokedTokens };
   }),
 
+  /** Removes a member and revokes the upload tokens they created; the last owner stays. */
   removeMember: signedInProcedure.input(removeMemberInputSchema).mutation(async ({ ctx, input }) => {
     const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
-    if (!(await removeMember(ctx.db, w.id, input.userId))) {
-      throw new TRPCError({ code: "CONFLICT", message: "a workspace keeps at least one owner" });
-    }
-    return { slug: w.slug, userId: input.userId };
+    const { revokedTokens } = await removeMember(ctx.db, w.id, input.userId).catch(conflict);
+    return { slug: w.slug, userId: input.userId, revokedTokens };
   }),
 
   /** An upload token for this workspace; the value is in this answer only. */
   createToken: signedInProcedure.input(tokenInputSchema).mutation(async ({ ctx, input }) => {
     const w = await workspaceAs(ctx.db, ctx.access, input.slug, "member");
-    const { token } = await createToken(ctx.db, w.id, input.name).catch(conflict);
+    const { token } = await createToken(ctx.db, w.id, input.name, ctx.userId).catch(conflict);
     return { slug: w.slug, name: input.name, token };
   }),
 
@@ -116,12 +125,14 @@ export const workspacesRouter = createTRPCRouter({
 
   /** Deletes a bundle and its figures (owners); permalinks that pinned it then name it as deleted. */
   deleteBundle: signedInProcedure.input(bundleRefSchema).mutation(async ({ ctx, input }) => {
-    const found = await ctx.db.bundle.findUnique({
-      where: { id: input.bundleId },
-      select: { workspace: { select: { slug: true } } },
-    });
-    if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
-    await workspaceAs(ctx.db, ctx.access, found.workspace.slug, "owner");
+    const found = await ctx.db.bundle.findUnique({ where: { id: input.bundleId }, select: { workspaceId: true } });
+    // A bundle of a workspace the visitor may not read is as unknown as a made-up id: its workspace is not named.
+    if (!found || !ctx.access.readable.includes(found.workspaceId)) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
+    }
+    if (!atLeast(ctx.access, found.workspaceId, "owner")) {
+      throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of its workspace may delete a bundle" });
+    }
     const done = await deleteBundle(ctx.db, input.bundleId);
     if (!done) throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
     return done;

@@ -16,7 +16,7 @@ export const createWorkspaceInputSchema = z.object({
   visibility,
 });
 export const visibilityInputSchema = workspaceRefSchema.extend({ visibility });
-export const memberInputSchema = workspaceRefSchema.extend({ email: z.email(), role });
+export const memberInputSchema = workspaceRefSchema.extend({ email: z.email().max(254), role });
 export const removeMemberInputSchema = workspaceRefSchema.extend({ userId: z.string().min(1).max(100) });
 export const tokenInputSchema = workspaceRefSchema.extend({
   name: z
@@ -52,6 +52,20 @@ export const workspaceDetailSchema = workspaceSummarySchema.extend({
       createdAt: z.date(),
       lastUsedAt: z.date().nullable(),
       revokedAt: z.date().nullable(),
+      /** Who created it (their address or name); null for tokens made with `npm run token`. */
+      createdBy: z.string().nullable(),
+    }),
+  ),
+  /** Every permalink that pins the workspace's bundles (owners only; empty for anyone else). */
+  permalinks: z.array(
+    z.object({
+      slug: z.string(),
+      createdAt: z.date(),
+      scenarios: z.number().int(),
+      bundles: z.number().int(),
+      otherWorkspaces: z.number().int(),
+      approved: z.boolean(),
+      published: z.boolean(),
     }),
   ),
 });

@@ -9,7 +9,9 @@ import { loadAllRows } from "~/server/fold";
 import { api } from "~/trpc/server";
 import { compareHref } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
-import { publishAction } from "./actions";
+import { publishAction, revokeAction } from "./actions";
+
+const button = "rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<SearchParams> };
 
@@ -47,26 +49,42 @@ export default async function PermalinkPage({ params, searchParams }: Props) {
           <code className="select-all rounded bg-zinc-100 px-1 dark:bg-zinc-800">/d/{link.slug}</code>
         </p>
       </header>
-      {link.canPublish ? (
-        <form action={publishAction} className="flex flex-wrap items-center gap-2 text-sm">
-          <input type="hidden" name="slug" value={link.slug} />
-          <input type="hidden" name="published" value={link.published ? "false" : "true"} />
-          <span>
+      {link.approvals.length > 0 ? (
+        <section aria-label="Publication" className="space-y-2 text-sm">
+          <p>
             {link.published
-              ? "Published: anyone with the link sees these pinned bundles, and nothing else of the workspace."
-              : "Private: only readers of its workspaces can open this permalink."}
-          </span>
-          <button
-            type="submit"
-            className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-          >
-            {link.published ? "Unpublish" : "Publish this permalink"}
-          </button>
-        </form>
+              ? "Public: anyone with the link sees these pinned bundles, and nothing else of the workspaces."
+              : "Private: only readers of every workspace it pins can open it. It becomes public once an owner of each private workspace agrees."}
+          </p>
+          <ul className="flex flex-wrap gap-2">
+            {link.approvals.map((a) => (
+              <li key={a.slug} className="rounded border border-zinc-300 px-2 py-0.5 dark:border-zinc-700">
+                {a.name}: {a.agreed ? "agreed" : "not agreed"}
+              </li>
+            ))}
+          </ul>
+          {link.canPublish ? (
+            <div className="flex flex-wrap gap-2">
+              <form action={publishAction}>
+                <input type="hidden" name="slug" value={link.slug} />
+                <input type="hidden" name="published" value={link.approvedByVisitor ? "false" : "true"} />
+                <button type="submit" className={button}>
+                  {link.approvedByVisitor ? "Withdraw my workspaces' agreement" : "Agree to publish for my workspaces"}
+                </button>
+              </form>
+              <form action={revokeAction}>
+                <input type="hidden" name="slug" value={link.slug} />
+                <button type="submit" className={button}>
+                  Delete this permalink
+                </button>
+              </form>
+            </div>
+          ) : null}
+        </section>
       ) : null}
       {link.pinnedOnly ? (
         <p role="note" className="text-sm text-zinc-600 dark:text-zinc-400">
-          Published from a private workspace: this page shows the pinned bundles only.
+          Published from private workspaces: this page shows the pinned bundles only.
         </p>
       ) : null}
       {link.newer.length > 0 ? (

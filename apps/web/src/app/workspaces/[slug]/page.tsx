@@ -5,7 +5,13 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
-import { removeMemberAction, revokeTokenAction, setMemberAction, setVisibilityAction } from "../actions";
+import {
+  removeMemberAction,
+  revokePermalinkAction,
+  revokeTokenAction,
+  setMemberAction,
+  setVisibilityAction,
+} from "../actions";
 import { ActionForm, buttonClass, inputClass, TokenForm, UploadDrop } from "../forms";
 
 type Props = { params: Promise<{ slug: string }> };
@@ -124,6 +130,7 @@ export default async function WorkspacePage({ params }: Props) {
               <thead className="text-zinc-500">
                 <tr>
                   <th className="font-medium">Name</th>
+                  <th className="font-medium">Created by</th>
                   <th className="font-medium">Created (UTC)</th>
                   <th className="font-medium">Last used</th>
                   <th className="font-medium">Status</th>
@@ -133,6 +140,7 @@ export default async function WorkspacePage({ params }: Props) {
                 {w.tokens.map((t) => (
                   <tr key={t.name}>
                     <td className="font-mono">{t.name}</td>
+                    <td>{t.createdBy ?? "command line"}</td>
                     <td>{date(t.createdAt)}</td>
                     <td>{date(t.lastUsedAt)}</td>
                     <td>
@@ -156,6 +164,64 @@ export default async function WorkspacePage({ params }: Props) {
             </table>
           ) : null}
           <TokenForm slug={w.slug} apiUrl={webEnv().publicApiUrl} />
+        </section>
+      ) : null}
+
+      {role >= rank.owner ? (
+        <section className="space-y-2">
+          <h2 className="font-semibold">Permalinks</h2>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            Every shared comparison that pins this workspace’s bundles. One pinning a private workspace is public only
+            once an owner of each has agreed; delete one to close it for everyone.
+          </p>
+          {w.permalinks.length > 0 ? (
+            <table className="w-full text-left text-sm">
+              <thead className="text-zinc-500">
+                <tr>
+                  <th className="font-medium">Permalink</th>
+                  <th className="font-medium">Created (UTC)</th>
+                  <th className="font-medium">Pins</th>
+                  <th className="font-medium">Status</th>
+                  <th className="font-medium">
+                    <span className="sr-only">Delete</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {w.permalinks.map((l) => (
+                  <tr key={l.slug}>
+                    <td>
+                      <Link
+                        href={`/d/${l.slug}`}
+                        className="font-mono text-blue-700 hover:underline dark:text-blue-400"
+                      >
+                        /d/{l.slug}
+                      </Link>
+                    </td>
+                    <td>{date(l.createdAt)}</td>
+                    <td>
+                      {l.scenarios} scenarios, {l.bundles} bundles
+                      {l.otherWorkspaces > 0
+                        ? `, ${l.otherWorkspaces} other workspace${l.otherWorkspaces === 1 ? "" : "s"}`
+                        : ""}
+                    </td>
+                    <td>{l.published ? "public" : l.approved ? "agreed here, waiting for others" : "private"}</td>
+                    <td>
+                      <ActionForm action={revokePermalinkAction} label={`Delete /d/${l.slug}`}>
+                        {hidden}
+                        <input type="hidden" name="permalink" value={l.slug} />
+                        <button type="submit" className="text-xs text-red-700 hover:underline dark:text-red-400">
+                          Delete
+                        </button>
+                      </ActionForm>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-sm">None yet.</p>
+          )}
         </section>
       ) : null}
 

@@ -1,7 +1,23 @@
+import { isDatabaseOutage } from "@cnibench/db";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { createContext } from "~/server/context";
+import { RETRY_AFTER_SECONDS } from "~/server/outage";
 import { appRouter } from "~/server/root";
 
-const handler = (req: Request) => fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext });
+const handler = (req: Request) =>
+  fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext,
+    // A batch is for the few calls of one page: 100 guide answers in one GET cost a second and 5 MB.
+    maxBatchSize: 10,
+    // A call that failed because PostgreSQL is unreachable is an outage, not a bug: 503 with
+    // Retry-After, as the ingest API answers, instead of tRPC's 500.
+    responseMeta: ({ errors }) =>
+      errors.length > 0 && errors.every((e) => isDatabaseOutage(e))
+        ? { status: 503, headers: new Headers({ "retry-after": String(RETRY_AFTER_SECONDS) }) }
+        : {},
+  });
 
 export { handler as GET, handler as POST };

@@ -1,7 +1,12 @@
 /**
- * What the contract lets through but PostgreSQL cannot keep, checked before storing so that such an
- * upload is a 422 naming the place rather than a 500 from the database or a stack overflow while
- * hashing. Found by the hostile-input tests (nasty.integration.test.ts, fuzz.integration.test.ts):
+ * The one way from an uploaded text to what is stored: every way in (POST /v1/bundles, POST /v1/import,
+ * the web app's upload, the demo data) goes through readStorableBundle, so they refuse the same input
+ * with the same issues.
+ *
+ * Beside the contract (parseBundle), it refuses what the contract lets through but PostgreSQL cannot
+ * keep, so that such an upload is an issue naming the place rather than a 500 from the database or a
+ * stack overflow while hashing. Found by the hostile-input tests (nasty.integration.test.ts,
+ * fuzz.integration.test.ts):
  *
  * - U+0000 in a string or key: PostgreSQL's text and jsonb refuse it (22021, 22P05);
  * - an unpaired UTF-16 surrogate ("\ud800"): jsonb refuses it (22P02), text would silently change it;
@@ -10,11 +15,11 @@
  * - figures that overflow to ±Infinity once converted to the catalogue unit (1e308 Tbit/s);
  * - integral figures from 2^53 to 1e21, which the measurement insert cannot serialise (see below);
  * - dates before year 1: PostgreSQL has no year 0.
- *
- * TODO(packages/schema): these belong in parseBundle, so that ingestBundle's other callers (the web
- * app's upload, the demo data) refuse them too; until then both upload routes check here.
  */
-import { type BundleIssue, formatPath, type NormalisedBundle } from "@cnibench/schema";
+import { contentHash } from "./canonical.ts";
+import { parseJsonText } from "./json-text.ts";
+import { formatPath, type NormalisedBundle, parseBundle } from "./normalise.ts";
+import type { BundleIssue, BundleWarning } from "./responses.ts";
 
 /** Far above any bundle's real nesting (results → result → params is 4), far below the stack's limit. */
 export const MAX_DEPTH = 100;
@@ -93,3 +98,47 @@ export function unstorableFigures(bundle: NormalisedBundle): BundleIssue[] {
   }
   return issues;
 }
+
+/** A bundle ready to store: the text kept verbatim, its content hash, and the normalised bundle. */
+export type StorableBundle = { raw: string; contentHash: string; bundle: NormalisedBundle; warnings: BundleWarning[] };
+
+export type StorableOutcome =
+  | ({ ok: true } & StorableBundle)
+  | { ok: false; reason: "malformed_json"; message: string }
+  | { ok: false; reason: "invalid_bundle"; issues: BundleIssue[] };
+
+/**
+ * JSON text (an upload) or a built bundle (an import) → checked against the contract, normalised,
+ * checked for storability and hashed. A built bundle is serialised first and then read like an
+ * upload, so importing a file and uploading the bundle the CLI builds from it give the same hash.
+ */
+export function readStorableBundle(source: { text: string } | { bundle: unknown }): StorableOutcome {
+  let text: string | undefined;
+  if ("text" in source) text = source.text;
+  else {
+    try {
+      text = JSON.stringify(source.bundle);
+    } catch {
+      // JSON.stringify recurses once per level: its stack overflow names no place, the walk does.
+      const issues = unstorableValues(source.bundle);
+      return { ok: false, reason: "invalid_bundle", issues: issues.length > 0 ? issues : [notSerialisable] };
+    }
+    if (text === undefined) return { ok: false, reason: "invalid_bundle", issues: [notSerialisable] };
+  }
+  const json = parseJsonText(text);
+  if (!json.ok) return { ok: false, reason: "malformed_json", message: json.message };
+  const parsed = parseBundle(json.value);
+  if (!parsed.ok) return { ok: false, reason: "invalid_bundle", issues: parsed.issues };
+  // After the contract, whose issues name the field better (params hold scalars); before the hash.
+  const issues = [...unstorableValues(json.value), ...unstorableFigures(parsed.bundle)];
+  if (issues.length > 0) return { ok: false, reason: "invalid_bundle", issues: issues.slice(0, MAX_ISSUES) };
+  return {
+    ok: true,
+    raw: text,
+    contentHash: contentHash(json.value),
+    bundle: parsed.bundle,
+    warnings: parsed.warnings,
+  };
+}
+
+const notSerialisable: BundleIssue = { path: "", message: "cannot be written as JSON" };

@@ -1,0 +1,153 @@
+// The access matrix of the ingest API: every route × every kind of token a request can carry. Only a
+// live token of the victim's workspace reads its bundles or writes into it; a revoked token, the token
+// of a member who left or became a viewer, a made-up token and another workspace's token are strangers.
+// The test enumerates the routes: one added without a case here fails it.
+import {
+  createDb,
+  createToken,
+  createWorkspace,
+  type Db,
+  ensureDefaultWorkspace,
+  ingestBundle,
+  recordSignIn,
+  removeMember,
+  revokeToken,
+  setMember,
+} from "@cnibench/db";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { exampleBundle } from "../../../test-support/ingest.ts";
+import { iperf3Fixture } from "../../../test-support/nasty.ts";
+import { buildServer } from "./server.ts";
+
+const tokenKinds = [
+  "none",
+  "made up",
+  "another workspace's",
+  "revoked",
+  "of a member who left",
+  "of a member made viewer",
+  "live victim's",
+] as const;
+type TokenKind = (typeof tokenKinds)[number];
+
+type Ids = { victimBundle: string; n: number };
+/** Per route: the request, and whether a token of this kind may see or change the victim's data. */
+const routes: Record<string, { send: (ids: Ids) => { path: string; init?: RequestInit }; private: boolean }> = {
+  "GET /healthz": { send: () => ({ path: "/healthz" }), private: false },
+  "GET /readyz": { send: () => ({ path: "/readyz" }), private: false },
+  "GET /v1/schema": { send: () => ({ path: "/v1/schema" }), private: false },
+  "GET /v1/openapi.json": { send: () => ({ path: "/v1/openapi.json" }), private: false },
+  "GET /v1/bundles": { send: () => ({ path: "/v1/bundles?pageSize=500" }), private: true },
+  "GET /v1/bundles/:id": { send: (ids) => ({ path: `/v1/bundles/${ids.victimBundle}` }), private: true },
+  "POST /v1/bundles": {
+    send: (ids) => ({
+      path: "/v1/bundles?workspace=victim-team",
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...exampleBundle(), collector: { name: "matrix", version: String(ids.n) } }),
+      },
+    }),
+    private: true,
+  },
+  "POST /v1/import": {
+    send: (ids) => ({
+      path: `/v1/import?workspace=victim-team&cluster=c${ids.n}&provider=on-prem&sku=x&kernel=6.1&cni=cilium&mode=native`,
+      init: { method: "POST", headers: { "content-type": "application/octet-stream" }, body: iperf3Fixture() },
+    }),
+    private: true,
+  },
+};
+
+describe("ingest API access matrix: every route × every kind of token", () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Db;
+  let app: FastifyInstance;
+  let base: string;
+  let victimId: string;
+  let victimBundle: string;
+  const tokens = {} as Record<TokenKind, string | null>;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    db = createDb(database.url);
+    const open = await ensureDefaultWorkspace(db);
+    const signIn = async (s: string) =>
+      (await recordSignIn(db, { issuer: "t", subject: s, email: `${s}@example.test`, name: s })).id;
+    await signIn("admin");
+    const owner = await signIn("owner");
+    const leaver = await signIn("leaver");
+    const demoted = await signIn("demoted");
+    const member = await signIn("member");
+    victimId = (await createWorkspace(db, owner, { slug: "victim-team", name: "ZZ Victim", visibility: "private" })).id;
+    for (const who of ["leaver", "demoted", "member"]) await setMember(db, victimId, `${who}@example.test`, "member");
+    tokens.none = null;
+    tokens["made up"] = "cnb_madeupmadeupmadeupmadeupmadeupmadeupmadeup";
+    tokens["another workspace's"] = (await createToken(db, open.id, "public-ci")).token;
+    const revoked = await createToken(db, victimId, "revoked", member);
+    await revokeToken(db, victimId, "revoked");
+    tokens.revoked = revoked.token;
+    tokens["of a member who left"] = (await createToken(db, victimId, "leaver-ci", leaver)).token;
+    await removeMember(db, victimId, leaver);
+    tokens["of a member made viewer"] = (await createToken(db, victimId, "demoted-ci", demoted)).token;
+    await setMember(db, victimId, "demoted@example.test", "viewer");
+    tokens["live victim's"] = (await createToken(db, victimId, "live-ci", member)).token;
+
+    const stored = await ingestBundle(db, {
+      workspaceId: victimId,
+      tokenId: null,
+      text: JSON.stringify({
+        ...exampleBundle(),
+        cluster: { ...(exampleBundle().cluster as object), name: "zz-victim-cluster" },
+      }),
+    });
+    if (!stored.ok) throw new Error("fixture did not ingest");
+    victimBundle = stored.stored.id;
+
+    app = buildServer({
+      db,
+      publicApiUrl: "http://api.example",
+      publicWebUrl: "http://web.example",
+      rateLimitPerMinute: 1_000_000,
+      logLevel: "silent",
+    });
+    app.addHook("onRoute", (r) => {
+      for (const method of [r.method].flat()) if (method !== "HEAD") seen.push(`${method} ${r.url}`);
+    });
+    base = await app.listen({ host: "127.0.0.1", port: 0 });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.$disconnect();
+    await database.drop();
+  });
+
+  it("has a case for every route", () => {
+    expect([...new Set(seen)].sort()).toEqual(Object.keys(routes).sort());
+  });
+
+  let n = 0;
+  it.each(tokenKinds)("a request with %s token sees and changes the victim's data only when it may", async (kind) => {
+    const live = kind === "live victim's";
+    for (const [route, spec] of Object.entries(routes)) {
+      const before = await db.bundle.count({ where: { workspaceId: victimId } });
+      const { path, init } = spec.send({ victimBundle, n: ++n });
+      const headers = new Headers(init?.headers);
+      if (tokens[kind]) headers.set("authorization", `Bearer ${tokens[kind]}`);
+      const res = await fetch(`${base}${path}`, { ...init, headers });
+      const text = await res.text();
+      expect(res.status, `${kind}: ${route}`).toBeLessThan(500);
+      if (!spec.private || live) {
+        expect(res.status, `${kind}: ${route} ${text.slice(0, 200)}`).toBeLessThan(300);
+        continue;
+      }
+      expect(text, `${kind}: ${route}`).not.toContain("zz-victim-cluster");
+      expect(text, `${kind}: ${route}`).not.toContain("ZZ Victim");
+      expect(await db.bundle.count({ where: { workspaceId: victimId } }), `${kind}: ${route} wrote`).toBe(before);
+      if (init?.method === "POST") expect([401, 403], `${kind}: ${route}`).toContain(res.status);
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import "server-only";
+import { databaseReady } from "@cnibench/db";
+import { db } from "./db";
+
+/** Seconds a client is asked to wait before retrying while the database is unreachable (as the ingest API). */
+export const RETRY_AFTER_SECONDS = 5;
+
+let probe: Promise<boolean> | undefined;
+
+/**
+ * True when PostgreSQL answers a trivial query within CNIBENCH_DB_TIMEOUT_MS. Requests arriving
+ * while one probe runs share it, so a burst of page loads during an outage waits on one query.
+ */
+export function databaseAnswers(): Promise<boolean> {
+  probe ??= Promise.resolve()
+    .then(() => databaseReady(db()))
+    .finally(() => {
+      probe = undefined;
+    });
+  return probe;
+}
+
+/**
+ * The page a browser gets instead of a view while the database is unreachable: status 503 with
+ * Retry-After, readable without scripts, and reloading itself after that many seconds, so it turns
+ * back into the view once PostgreSQL is back.
+ */
+export function unavailablePage(): Response {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}">
+<title>Database unavailable · cnibench</title>
+<style>
+body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #fafafa; color: #18181b; }
+main { max-width: 34rem; margin: 15vh auto; padding: 2rem; border: 1px dashed #d4d4d8; border-radius: .5rem; }
+h1 { font-size: 1.25rem; margin: 0 0 .5rem; }
+a { color: #1d4ed8; }
+@media (prefers-color-scheme: dark) { body { background: #09090b; color: #f4f4f5; } main { border-color: #3f3f46; } a { color: #60a5fa; } }
+</style>
+</head>
+<body>
+<main>
+<h1>The database is unavailable</h1>
+<p>cnibench cannot reach its PostgreSQL database right now, so this page cannot be shown. Nothing is lost:
+this page tries again by itself every ${RETRY_AFTER_SECONDS} seconds and shows the view as soon as the
+database is back.</p>
+<p><a href="">Try again now</a></p>
+</main>
+</body>
+</html>
+`;
+  return new Response(html, {
+    status: 503,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "retry-after": String(RETRY_AFTER_SECONDS),
+      "cache-control": "no-store",
+    },
+  });
+}

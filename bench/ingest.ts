@@ -105,7 +105,8 @@ async function copy(url: string, bundles: number, size: number): Promise<number>
       for (let n = 0; n < bundles; n++) {
         for (const [i, r] of syntheticBundle(n, size).results.entries()) {
           const params = JSON.stringify(r.params).replaceAll('"', '""');
-          yield `b${n},s${n % 2},${i},${r.metric},"${params}","${params}",${r.value},${r.unit},,,"{${r.samples.join(",")}}",${r.value},${r.unit},,median,higher\n`;
+          // campaign: the bundle's id, as for a bundle uploaded alone (it names no campaign).
+          yield `b${n},s${n % 2},${i},${r.metric},"${params}","${params}",${r.value},${r.unit},,,"{${r.samples.join(",")}}",${r.value},${r.unit},,median,higher,b${n}\n`;
         }
       }
     };
@@ -114,7 +115,7 @@ async function copy(url: string, bundles: number, size: number): Promise<number>
       Readable.from(rows()),
       client.query(
         copyFrom(
-          `COPY bench_copy ("bundleId","scenarioId",position,metric,params,"paramsKey",value,unit,low,high,samples,"publishedValue","publishedUnit",qualifier,aggregate,better) FROM STDIN WITH (FORMAT csv)`,
+          `COPY bench_copy ("bundleId","scenarioId",position,metric,params,"paramsKey",value,unit,low,high,samples,"publishedValue","publishedUnit",qualifier,aggregate,better,campaign) FROM STDIN WITH (FORMAT csv)`,
         ),
       ),
     );

@@ -3,10 +3,14 @@
 // Service steps, throughput by streams, TCP_RR percentiles, keepalive RPS, and filler metrics.
 // A larger store is more runs of the same scenarios (a year of nightly runs, not 10,000 figures a
 // bundle): what the explorer, charts and guide show keeps its size, and the history under it grows.
+// Runs come in campaigns (docs/design.md) of four consecutive runs of a scenario, 'c<scenario>_<j / 4>':
+// a figure's current value is its latest campaign's distribution, the older campaigns its history.
 import type pg from "pg";
 
 export const syntheticScenarios = 1000;
 const figuresPerRun = 500;
+/** Consecutive runs of a scenario that form one campaign (the last one of a store may hold fewer). */
+const runsPerCampaign = 4;
 const providers = ["tke", "eks", "aks", "gke", "kind"];
 
 /**
@@ -49,9 +53,9 @@ export async function seedSynthetic(client: pg.Pool, workspaceId: string, total:
     for (const i of indexes) await tx.query(`DROP INDEX "${i.name}"`);
     await tx.query(`
       INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName", "sourceTitle", "runAt",
-        "measurementCount")
+        "measurementCount", campaign)
       SELECT 'b' || i || '_' || j, '${workspaceId}', md5(i || '_' || j), '{}', 'sc' || i, 'bench', 'bench source',
-        timestamp '2026-01-01' + (j || ' days')::interval, ${perRun}
+        timestamp '2026-01-01' + (j || ' days')::interval, ${perRun}, 'c' || i || '_' || (j / ${runsPerCampaign})
       FROM generate_series(0, ${scenarios - 1}) i, generate_series(${have}, ${runs - 1}) j`);
     // Per run, in the order ingest would write it (a bundle's figures together, runs one after another).
     for (let j = have; j < runs; j++) {
@@ -70,8 +74,9 @@ export async function seedSynthetic(client: pg.Pool, workspaceId: string, total:
             (k >= 16, 'x.bench.filler', '{"i":' || k || '}', 'count', 'none')
           ) AS v(ok, metric, params, unit, better) WHERE v.ok) v)
         INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, samples,
-          "publishedValue", "publishedUnit", better)
-        SELECT 'b' || i || '_${j}', 'sc' || i, k, f.metric, f.params, f.key, x.value, f.unit, '{}', x.value, f.unit, f.better
+          "publishedValue", "publishedUnit", better, campaign)
+        SELECT 'b' || i || '_${j}', 'sc' || i, k, f.metric, f.params, f.key, x.value, f.unit, '{}', x.value, f.unit, f.better,
+          'c' || i || '_${Math.floor(j / runsPerCampaign)}'
         FROM generate_series(0, ${scenarios * perRun - 1}) n
           CROSS JOIN LATERAL (SELECT n / ${perRun} AS i) s
           JOIN f ON f.k = n % ${perRun}

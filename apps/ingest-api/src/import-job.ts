@@ -2,6 +2,10 @@
  * What POST /v1/import does before storing: unpack and parse the upload (importFiles), then read every
  * built bundle for storage the way an upload is read (readStorableBundle). Pure CPU work on plain data,
  * so it runs in a worker thread (import-pool.ts) and a large archive cannot stall the event loop.
+ *
+ * The bundles of one import are one campaign (docs/design.md): each naming none gets the job's `campaign`,
+ * or else one derived from what was built (withCampaign), before it is read, so that the stored JSON
+ * and the content hash hold it.
  */
 import {
   ArchiveLimitError,
@@ -11,6 +15,7 @@ import {
   type FormatChoice,
   type FormatName,
   importFiles,
+  withCampaign,
 } from "@cnibench/importers";
 import { readStorableBundle, type StorableBundle } from "@cnibench/schema";
 
@@ -20,6 +25,8 @@ export type ImportJob = {
   environment: EnvironmentInput;
   format: FormatChoice;
   limits: ArchiveLimits;
+  /** The campaign named by the request (?campaign=, already read); derived from the bundles when absent. */
+  campaign?: string;
 };
 
 export type ImportJobResult =
@@ -28,7 +35,13 @@ export type ImportJobResult =
   /** Some file failed, or a built bundle breaks the contract (its file says so). */
   | { kind: "failed"; message: string; files: FileReport[] }
   | { kind: "nothing"; files: FileReport[] }
-  | { kind: "ready"; files: FileReport[]; bundles: (StorableBundle & { file: string; format: FormatName })[] };
+  | {
+      kind: "ready";
+      files: FileReport[];
+      /** The campaign of every bundle that names none of its own. */
+      campaign: string;
+      bundles: (StorableBundle & { file: string; format: FormatName })[];
+    };
 
 export function runImportJob(job: ImportJob): ImportJobResult {
   let outcome: ReturnType<typeof importFiles>;
@@ -41,13 +54,14 @@ export function runImportJob(job: ImportJob): ImportJobResult {
     if (!(error instanceof ArchiveLimitError)) throw error;
     return { kind: "limit", limit: error.limit, message: error.message };
   }
-  const { bundles, files } = outcome;
+  const { files } = outcome;
   const failed = files.filter((f) => f.status === "failed");
   if (failed.length > 0) {
     const message = `${failed.length} of ${files.length} file(s) could not be imported; nothing was stored.`;
     return { kind: "failed", message, files };
   }
-  if (bundles.length === 0) return { kind: "nothing", files };
+  if (outcome.bundles.length === 0) return { kind: "nothing", files };
+  const { campaign, bundles } = withCampaign(outcome.bundles, job.campaign);
 
   const ready: (StorableBundle & { file: string; format: FormatName })[] = [];
   for (const b of bundles) {
@@ -65,5 +79,5 @@ export function runImportJob(job: ImportJob): ImportJobResult {
     const { raw, contentHash, bundle, warnings } = read;
     ready.push({ raw, contentHash, bundle, warnings, file: b.file, format: b.format });
   }
-  return { kind: "ready", files, bundles: ready };
+  return { kind: "ready", files, campaign, bundles: ready };
 }

@@ -9,8 +9,9 @@ import { createDb, createToken, type Db, ensureDefaultWorkspace, storeBundles } 
 import { readStorableBundle } from "@cnibench/schema";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { labEnvironment } from "../../../packages/importers/src/testing/fixtures.ts";
 import { freshDatabase } from "../../../test-support/database.ts";
-import { rowCounts } from "../../../test-support/ingest.ts";
+import { exampleBundle, rowCounts } from "../../../test-support/ingest.ts";
 import { freePort } from "../../../test-support/ports.ts";
 import { buildServer } from "./server.ts";
 
@@ -19,6 +20,7 @@ const fixture = (relative: string) => new Uint8Array(readFileSync(path.join(fixt
 
 type Json = Record<string, unknown>;
 type ImportBody = Json & {
+  campaign: string;
   bundles: (Json & { id: string; scenarioId: string; created: boolean; file: string })[];
   files: (Json & { file: string; status: string; missing?: { path: string; input: string }[] })[];
   issues?: { path: string; message: string }[];
@@ -56,7 +58,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-const envQuery = "cluster=lab-1&provider=on-prem&sku=r6i.2xlarge&kernel=6.1.0&cni=cilium&mode=native";
+const environment = labEnvironment;
+const envQuery = new URLSearchParams(environment).toString();
 
 async function importBody(
   body: Uint8Array | string,
@@ -137,15 +140,11 @@ describe("POST /v1/import", () => {
       '{"RunType":"HTTP","ActualQPS":1234.5,"RequestedQPS":"max","NumThreads":8,"DurationHistogram":{"Percentiles":[]}}';
     const imported = await importBody(text, envQuery, { "content-type": "application/json" });
     expect(imported.status).toBe(201);
-    const { importFiles } = await import("@cnibench/importers");
-    const built = importFiles([{ name: "x", bytes: strToU8(text) }], {
-      cluster: "lab-1",
-      provider: "on-prem",
-      sku: "r6i.2xlarge",
-      kernel: "6.1.0",
-      cni: "cilium",
-      mode: "native",
-    }).bundles[0]!.bundle;
+    const { importFiles, withCampaign } = await import("@cnibench/importers");
+    // The import gave its bundle the campaign derived from it, as the CLI does (withCampaign).
+    const { campaign, bundles } = withCampaign(importFiles([{ name: "x", bytes: strToU8(text) }], environment).bundles);
+    expect(imported.body.campaign).toBe(campaign);
+    const built = bundles[0]!.bundle;
     const res = await fetch(`${base}/v1/bundles`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -226,6 +225,91 @@ describe("POST /v1/import", () => {
     expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(responses.map((r) => r.body.bundles[0]?.id)).size).toBe(1);
     expect((await rowCounts(db)).bundles - before.bundles).toBe(1);
+  });
+});
+
+describe("campaigns: the bundles of one import belong together", () => {
+  const eksFiles = (kernel: string) => ({
+    "content-type": "application/zip",
+    "x-cnibench-environment": JSON.stringify({ ...eksEnvironment, kernel }),
+  });
+  const campaigns = async (ids: string[]) => {
+    const rows = await db.$queryRaw<{ bundle: string | null; measurement: string }[]>`
+      SELECT DISTINCT b.campaign AS bundle, m.campaign AS measurement
+      FROM "Bundle" b JOIN "Measurement" m ON m."bundleId" = b.id WHERE b.id = ANY(${ids})`;
+    return rows;
+  };
+  const storedCampaign = async (id: string | undefined) =>
+    ((await (await fetch(`${base}/v1/bundles/${id}`)).json()) as { bundle: Json }).bundle.campaign;
+
+  it("without ?campaign=, derives one campaign from the bundles built: stored JSON, bundle and measurements hold it", async () => {
+    const res = await importBody(eksZip(), "format=eks", eksFiles("6.1-derived"));
+    expect(res.status).toBe(201);
+    expect(res.body.campaign).toMatch(/^import-[0-9a-f]{16}$/);
+    const ids = res.body.bundles.map((b) => b.id);
+    expect(ids).toHaveLength(5);
+    expect(await campaigns(ids)).toEqual([{ bundle: res.body.campaign, measurement: res.body.campaign }]);
+    expect(await storedCampaign(ids[0])).toBe(res.body.campaign);
+
+    // The same results again, packed in another order: the same campaign, so the same bundles (200).
+    const before = await rowCounts(db);
+    const reordered = zipSync(
+      Object.fromEntries(
+        [
+          "scenario-e-eni-tuned",
+          "scenario-d-eni",
+          "scenario-c-kpless",
+          "scenario-b-cilium-kp",
+          "scenario-a-vpccni",
+        ].map((s) => [`other/${s}.json`, fixture(`real/eks-devfloor9/${s}.json`)]),
+      ),
+    );
+    const again = await importBody(reordered, "format=eks", eksFiles("6.1-derived"));
+    expect(again.status).toBe(200);
+    expect(again.body.campaign).toBe(res.body.campaign);
+    expect(new Set(again.body.bundles.map((b) => b.id))).toEqual(new Set(ids));
+    expect(await rowCounts(db)).toEqual(before);
+
+    // Other results make another campaign.
+    const one = zipSync({ "results/scenario-a-vpccni.json": fixture("real/eks-devfloor9/scenario-a-vpccni.json") });
+    const other = await importBody(one, "format=eks", eksFiles("6.1-derived"));
+    expect(other.status).toBe(201);
+    expect(other.body.campaign).toMatch(/^import-[0-9a-f]{16}$/);
+    expect(other.body.campaign).not.toBe(res.body.campaign);
+  });
+
+  it("?campaign= names the campaign (trimmed) of every bundle that names none of its own", async () => {
+    const res = await importBody(eksZip(), "format=eks&campaign=%20upgrade-2026-11%20", eksFiles("6.1-named"));
+    expect(res.status).toBe(201);
+    expect(res.body.campaign).toBe("upgrade-2026-11");
+    const ids = res.body.bundles.map((b) => b.id);
+    expect(await campaigns(ids)).toEqual([{ bundle: "upgrade-2026-11", measurement: "upgrade-2026-11" }]);
+    expect(await storedCampaign(ids[4])).toBe("upgrade-2026-11");
+
+    const same = await importBody(eksZip(), "format=eks&campaign=upgrade-2026-11", eksFiles("6.1-named"));
+    expect(same.status).toBe(200);
+    // The same runs in another campaign are other runs.
+    const next = await importBody(eksZip(), "format=eks&campaign=upgrade-2026-12", eksFiles("6.1-named"));
+    expect(next.status).toBe(201);
+    expect(next.body.bundles.map((b) => b.id).filter((id) => ids.includes(id))).toEqual([]);
+
+    const own = { ...exampleBundle(), campaign: "its-own" };
+    const kept = await importBody(JSON.stringify(own), "format=bundle&campaign=upgrade-2026-11", {
+      "content-type": "application/json",
+    });
+    expect(kept.status).toBe(201);
+    expect(await campaigns([kept.body.bundles[0]!.id])).toEqual([{ bundle: "its-own", measurement: "its-own" }]);
+  });
+
+  it("400 naming `campaign` when it is empty or longer than 200 characters; nothing written", async () => {
+    const before = await rowCounts(db);
+    for (const bad of ["", "%20%20", "x".repeat(201)]) {
+      const res = await importBody(eksZip(), `format=eks&campaign=${bad}`, eksFiles("6.1-bad"));
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toBe("bad_query");
+      expect(res.body.issues).toEqual([{ path: "campaign", message: expect.stringContaining("1 to 200 characters") }]);
+    }
+    expect(await rowCounts(db)).toEqual(before);
   });
 });
 
@@ -391,6 +475,7 @@ it("documents POST /v1/import in the OpenAPI document", async () => {
   expect(post?.parameters.map((p) => p.name)).toEqual(
     expect.arrayContaining([
       "format",
+      "campaign",
       "provider",
       "sku",
       "kernel",

@@ -169,6 +169,13 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
               description:
                 "Name of the uploaded file (or Content-Disposition: filename=…); matters for context.yaml or benchmark-summary.json sent alone.",
             },
+            {
+              name: "campaign",
+              in: "query",
+              schema: { type: "string", minLength: 1, maxLength: 200 },
+              description:
+                "The campaign (runs that belong together, summarised together) of every bundle built that names none of its own; trimmed, 1–200 characters. Without it the import's bundles still form one campaign, `import-` and 16 hex digits derived from the bundles built, so the same results imported again are recognised as stored (200).",
+            },
             ...Object.entries(environmentFields).map(([name, field]) => ({
               name,
               in: "query",

@@ -3,6 +3,7 @@ export * from "./compare.ts";
 export * from "./crossover.ts";
 export * from "./degradation.ts";
 export * from "./delta.ts";
+export * from "./distribution.ts";
 export * from "./format.ts";
 export * from "./guide/index.ts";
 export * from "./noise-bands.ts";

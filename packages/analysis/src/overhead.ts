@@ -4,7 +4,7 @@ import type { Better, Measurement, Params, ParamValue } from "./types.ts";
 
 /**
  * Overhead of turning a feature on (NetworkPolicy l3l4/l7 vs none, Hubble on vs off), always from the
- * raw figures (DESIGN.md: derived figures are never stored). Positive means the feature costs:
+ * raw figures (docs/design.md: derived figures are never stored). Positive means the feature costs:
  * - better "higher" (RPS, throughput): (base − with) / base × 100;
  * - better "lower" (latency, CPU): (with − base) / base × 100;
  * - better "none": no overhead is defined → null. A base of 0 also gives null.

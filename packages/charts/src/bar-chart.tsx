@@ -6,6 +6,7 @@ import {
   BarChart,
   Cell,
   DefaultZIndexes,
+  ErrorBar,
   useActiveTooltipCoordinate,
   useActiveTooltipLabel,
   useChartWidth,
@@ -16,7 +17,7 @@ import {
   ZIndexLayer,
 } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { formatFigure, formatParams, qualifierWords } from "./format";
+import { anyWhisker, formatFigure, formatParams, qualifierWords, runsWords } from "./format";
 import { colorAt } from "./palette";
 import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox } from "./tooltip";
@@ -51,9 +52,15 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     const v = props.data.find((d) => d.category === category)?.values[id];
     return v && { ...v, x: 0 };
   };
+  // Whiskers as ErrorBar wants them: distances below and above the bar's value; none for a single run.
+  const whiskerOf = (row: Row, id: string): [number, number] | undefined => {
+    const v = point(String(row.category), id);
+    return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
+  };
+  const whiskers = anyWhisker(props.data.flatMap((d) => Object.values(d.values)));
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
-    [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "params"],
+    [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "n", "min", "max", "params"],
     ...props.data.flatMap((d) =>
       props.series
         .filter((s) => d.values[s.id])
@@ -67,6 +74,9 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
             v?.qualifier ?? "",
             v?.low ?? "",
             v?.high ?? "",
+            v?.n ?? "",
+            v?.whisker?.[0] ?? "",
+            v?.whisker?.[1] ?? "",
             v?.params ? JSON.stringify(v.params) : "",
           ];
         }),
@@ -84,6 +94,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       onToggle={toggle}
       selected={selected}
       mark="bar"
+      whiskers={whiskers}
     >
       <BarChart
         responsive
@@ -132,6 +143,15 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                   />
                 );
               })}
+              {whiskers ? (
+                <ErrorBar
+                  dataKey={(row: Row) => whiskerOf(row, s.id)}
+                  width={6}
+                  stroke="currentColor"
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                />
+              ) : null}
             </Bar>
           ),
         )}
@@ -153,6 +173,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                   high: p.high ?? null,
                 })}
                 {p.qualifier ? <span className="text-zinc-500"> ({qualifierWords[p.qualifier]})</span> : null}
+                {runsWords(p) ? <span className="text-zinc-500"> · {runsWords(p)}</span> : null}
                 {p.params ? <span className="text-zinc-500"> · {formatParams(p.params)}</span> : null}
               </div>
             );

@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useRef, useState } from "react";
-import { formatFigure, formatParams } from "./format";
+import { formatFigure, formatParams, runsWords } from "./format";
 import { colorAt } from "./palette";
 import type { ChartPoint } from "./types";
 
@@ -17,6 +17,8 @@ type Props = {
   hidden: ReadonlySet<string>;
   onToggle: (id: string) => void;
   selected: Selected;
+  /** Some point has min–max whiskers: the legend says what they are. */
+  whiskers?: boolean;
   /** What to hover or click: "point" on lines, "bar" on bars. */
   mark: "point" | "bar";
   children: ReactNode;
@@ -91,6 +93,14 @@ export function ChartFrame(props: Props) {
             </li>
           );
         })}
+        {props.whiskers ? (
+          <li className="inline-flex items-center gap-1.5 px-1 text-sm text-zinc-600 dark:text-zinc-400">
+            <svg aria-hidden width="10" height="14" viewBox="0 0 10 14" className="shrink-0">
+              <path d="M1 1h8M5 1v12M1 13h8" stroke="currentColor" strokeWidth="1.5" fill="none" />
+            </svg>
+            whiskers: min–max of n runs
+          </li>
+        ) : null}
       </ul>
       <div ref={ref} className="relative mt-2 text-zinc-600 dark:text-zinc-400">
         {props.children}
@@ -106,6 +116,7 @@ export function ChartFrame(props: Props) {
               low: props.selected.point.low ?? null,
               high: props.selected.point.high ?? null,
             })}
+            {runsWords(props.selected.point) ? ` (${runsWords(props.selected.point)})` : ""}
             {props.selected.point.params ? ` · ${formatParams(props.selected.point.params)}` : ""}
             {props.selected.point.links?.map((l) => (
               <span key={l.href}>

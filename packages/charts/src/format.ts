@@ -45,6 +45,34 @@ export function formatFigure(f: Shown): string {
   return `${formatValue(f)} ${f.unit}`;
 }
 
+/** What a point's runs say, for tooltips: "n=3 runs, min–max 9.1–9.6", "n=1 run"; empty when unknown. */
+export function runsWords(p: { n?: number | null; whisker?: readonly [number, number] | null }): string {
+  if (!p.n) return "";
+  if (p.n === 1) return "n=1 run";
+  const spread = p.whisker ? `, min–max ${formatNumber(p.whisker[0])}–${formatNumber(p.whisker[1])}` : "";
+  return `n=${p.n} runs${spread}`;
+}
+
+/** A distribution in words: "median 9.41 of n=3 runs, min–max 9.3–9.52 Gbit/s, sd 0.11, CV 1.2 %". */
+export function spreadWords(
+  d: { n: number; median: number; min: number; max: number; sd: number | null; cv: number | null },
+  unit: string,
+): string {
+  const parts = [
+    `median ${formatNumber(d.median)} of n=${d.n} runs`,
+    `min–max ${formatNumber(d.min)}–${formatNumber(d.max)} ${unit}`,
+  ];
+  if (d.sd !== null) parts.push(`sd ${formatNumber(d.sd)}`);
+  if (d.cv !== null) parts.push(`CV ${(d.cv * 100).toFixed(1)} %`);
+  return parts.join(", ");
+}
+
+/** Whether any point of a chart has a whisker to draw (its legend then says what whiskers are). */
+export const anyWhisker = (points: Iterable<{ whisker?: readonly [number, number] | null } | undefined>): boolean => {
+  for (const p of points) if (p?.whisker) return true;
+  return false;
+};
+
 export const qualifierWords: Record<Qualifier, string> = {
   approx: "published as approximate",
   "at-most": "published as an upper bound",

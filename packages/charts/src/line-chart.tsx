@@ -1,9 +1,17 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
+import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { compactNumber, formatFigure, formatNumber, formatParams, qualifierWords } from "./format";
+import {
+  anyWhisker,
+  compactNumber,
+  formatFigure,
+  formatNumber,
+  formatParams,
+  qualifierWords,
+  runsWords,
+} from "./format";
 import { colorAt, dashAt } from "./palette";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox } from "./tooltip";
@@ -40,8 +48,9 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
   const markers = (props.markers ?? []).filter(drawable);
+  const whiskers = anyWhisker(drawn.flat());
   const csv = [
-    ["series", "x", "value", "unit", "qualifier", "low", "high", "params"],
+    ["series", "x", "value", "unit", "qualifier", "low", "high", "n", "min", "max", "params"],
     ...props.series.flatMap((s) =>
       s.points.map((p) => [
         s.label,
@@ -51,6 +60,9 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
         p.qualifier ?? "",
         p.low ?? "",
         p.high ?? "",
+        p.n ?? "",
+        p.whisker?.[0] ?? "",
+        p.whisker?.[1] ?? "",
         p.params ? JSON.stringify(p.params) : "",
       ]),
     ),
@@ -67,6 +79,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
       onToggle={toggle}
       selected={selected}
       mark="point"
+      whiskers={whiskers}
     >
       <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
         <Gridlines vertical />
@@ -107,7 +120,17 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
               )}
               // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
               activeDot={{ r: 6, pointerEvents: "none" }}
-            />
+            >
+              {whiskers ? (
+                <ErrorBar
+                  dataKey={whiskerOf}
+                  width={5}
+                  stroke={colorAt(i)}
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                />
+              ) : null}
+            </Line>
           ),
         )}
         {markers.map((m) => (
@@ -130,6 +153,10 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
     </ChartFrame>
   );
 }
+
+/** A point's whisker as ErrorBar wants it: distances below and above its value; none for a single run. */
+const whiskerOf = (p: ChartPoint): [number, number] | undefined =>
+  p.whisker ? [p.y - p.whisker[0], p.whisker[1] - p.y] : undefined;
 
 function PointDot(props: {
   cx?: number;
@@ -194,6 +221,7 @@ function PointTooltip(props: { series: string; point: ChartPoint; unit: string }
         })}
       </div>
       {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
+      {runsWords(point) ? <div className="text-zinc-500">{runsWords(point)}</div> : null}
       {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
     </>
   );

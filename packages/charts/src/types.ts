@@ -8,6 +8,10 @@ export type ChartPoint = {
   low?: number | null;
   high?: number | null;
   params?: Record<string, string | number | boolean>;
+  /** Runs behind the figure (its latest campaign); the value is their median when several. */
+  n?: number | null;
+  /** Min–max of those runs on the drawn scale, drawn as a whisker; null or absent for none. */
+  whisker?: readonly [number, number] | null;
   /** Bundle and source, shown with the selected point. */
   links?: { label: string; href: string }[];
 };

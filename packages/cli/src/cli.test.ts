@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BundleInput } from "@cnibench/schema";
@@ -6,6 +8,7 @@ import { flagFor, type Io, run } from "./cli.ts";
 import { uploadBundle } from "./upload.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../importers/fixtures");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const bundle = { schema: "cnibench/bundle@1" } as BundleInput;
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -166,11 +169,61 @@ describe("cnibench upload", () => {
     expect(out()).toMatch(/1 bundle\(s\) created, 1 already there, 0 upload\(s\) failed, 0 file\(s\) failed/);
   });
 
+  it("uploads the bundles of one invocation as one campaign: derived from the files, the same on a re-run", async () => {
+    const netperf = path.join(fixtures, "real/netperf/netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt");
+    const argv = [
+      "upload",
+      "--token=t",
+      "--cluster=lab",
+      "--provider=on-prem",
+      "--sku=x",
+      "--cni=cilium",
+      "--mode=native",
+    ];
+    const campaignsSent = async (extra: string[]) => {
+      const { fake, calls } = scripted(answer(201, { id: "b1" }), answer(201, { id: "b2" }));
+      const { io, out } = capture({ fetch: fake });
+      expect(await run([...argv, ...extra, netperf], io)).toBe(0);
+      const sent = calls.map((c) => (JSON.parse(String(c.body)) as BundleInput).campaign);
+      return { sent, out: out() };
+    };
+    const first = await campaignsSent(["--kernel=6.1"]);
+    expect(first.sent).toHaveLength(2);
+    expect(first.sent[0]).toMatch(/^import-[0-9a-f]{16}$/);
+    expect(first.sent[1]).toBe(first.sent[0]);
+    expect(first.out).toContain(`campaign ${first.sent[0]}\n`);
+    // The same files again: the same campaign, so the same bundles (the server answers "already there").
+    expect((await campaignsSent(["--kernel=6.1"])).sent).toEqual(first.sent);
+    // Other bundles: another campaign.
+    expect((await campaignsSent(["--kernel=6.2"])).sent[0]).not.toBe(first.sent[0]);
+    // --campaign names it, trimmed.
+    const named = await campaignsSent(["--kernel=6.1", "--campaign", " upgrade-2026-11 "]);
+    expect(named.sent).toEqual(["upgrade-2026-11", "upgrade-2026-11"]);
+    expect(named.out).toContain("campaign upgrade-2026-11\n");
+  });
+
+  it("--dry-run prints the bundles with their campaign; a bundle naming its own keeps it", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-campaign-"));
+    try {
+      const own = { ...JSON.parse(readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8")), campaign: "own" };
+      writeFileSync(path.join(dir, "a-own.json"), JSON.stringify(own));
+      writeFileSync(path.join(dir, "b-none.json"), readFileSync(path.join(repoRoot, "examples/bundle.json")));
+      const { io, out, err } = capture();
+      expect(await run(["upload", "--dry-run", "--campaign=upgrade", dir], io)).toBe(0);
+      expect((JSON.parse(out()) as BundleInput[]).map((b) => b.campaign)).toEqual(["own", "upgrade"]);
+      expect(err()).toContain("campaign upgrade\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses bad usage with exit 2: no token, bad flag values, unknown flags, no paths", async () => {
     const cases: [string[], RegExp][] = [
       [["upload", "x.json"], /no upload token/],
       [["upload", "--token=t", "--node-count=three", "x.json"], /--node-count: must be a positive whole number/],
       [["upload", "--token=t", "--colour=red", "x.json"], /Unknown option '--colour'/],
+      [["upload", "--token=t", "--campaign=  ", "x.json"], /--campaign must be 1 to 200 characters/],
+      [["upload", "--token=t", `--campaign=${"x".repeat(201)}`, "x.json"], /--campaign must be 1 to 200 characters/],
       [["upload", "--token=t"], /give at least one file or directory/],
       [["download"], /unknown command "download"/],
     ];

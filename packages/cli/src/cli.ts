@@ -2,6 +2,10 @@
  * `cnibench upload <path…>`: reads result files and directories, builds bundles locally with
  * @cnibench/importers (format detection, environment from flags), and uploads each to
  * POST /v1/bundles with retries. Exits non-zero with a per-file summary when anything failed.
+ *
+ * The bundles of one invocation are one campaign (docs/design.md): each naming none gets --campaign, or
+ * else the campaign derived from the bundles built (withCampaign, as POST /v1/import does), so running
+ * the same upload again stays idempotent.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -16,8 +20,10 @@ import {
   type ImportedBundle,
   importFiles,
   type MissingField,
+  readCampaign,
   type ScalarEnvironmentKey,
   scalarEnvironmentKeys,
+  withCampaign,
 } from "@cnibench/importers";
 import { createReporter } from "./progress.ts";
 import { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
@@ -54,6 +60,8 @@ Options:
   --dry-run             print the bundles as JSON instead of uploading them
   --retries <n>         retries for 5xx answers and network errors (default 4)
   --env-file <file>     environment as JSON ({"provider": "eks", …, "files": {"<name or *pattern>": {…}}})
+  --campaign <name>     campaign of every bundle that names none (default: import-<hash of the bundles
+                        built>, the same for the same files, so a re-run uploads nothing new)
 
 Environment (what raw outputs do not say; a cnibench-environment.json among the files works too):
   --cluster --provider --region --k8s --node-count
@@ -100,6 +108,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const format = (values.format ?? "auto") as FormatChoice;
   if (format !== "auto" && !(formatNames as readonly string[]).includes(format)) {
     io.stderr(`cnibench upload: --format must be auto or one of ${formatNames.join(", ")}\n`);
+    return 2;
+  }
+  const named = values.campaign === undefined ? undefined : readCampaign(values.campaign);
+  if (named && !named.ok) {
+    io.stderr(`cnibench upload: --campaign ${named.message}\n`);
     return 2;
   }
   const retries = Number(values.retries ?? 4);
@@ -163,6 +176,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     throw error;
   }
+  // One campaign for the invocation: the bundles are uploaded one by one, each naming it.
+  const { campaign, bundles } = withCampaign(outcome.bundles, named?.ok ? named.campaign : undefined);
+  const inCampaign = bundles.length > 0 ? campaign : undefined;
   const reports: FileReport[] = [
     ...unreadable.map(
       (u): FileReport => ({
@@ -179,12 +195,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (values["dry-run"]) {
     io.stdout(
       `${JSON.stringify(
-        outcome.bundles.map((b) => b.bundle),
+        bundles.map((b) => b.bundle),
         null,
         2,
       )}\n`,
     );
-    io.stderr(summary(reports, new Map(), true));
+    io.stderr(summary(reports, new Map(), true, undefined, inCampaign));
     return reports.some((r) => r.status === "failed") ? 1 : 0;
   }
 
@@ -197,15 +213,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ...(io.fetch ? { fetch: io.fetch } : {}),
     ...(io.sleep ? { sleep: io.sleep } : {}),
   };
-  const reporter = createReporter(io, outcome.bundles.length);
+  const reporter = createReporter(io, bundles.length);
   const uploads = new Map<ImportedBundle, UploadOutcome>();
-  for (const bundle of outcome.bundles) {
+  for (const bundle of bundles) {
     const result = await uploadBundle(bundle.bundle, uploadOptions);
     uploads.set(bundle, result);
     reporter.done(bundle.file, result);
   }
   reporter.stop();
-  io.stdout(summary(reports, groupByFile(outcome.bundles, uploads), false, server));
+  io.stdout(summary(reports, groupByFile(bundles, uploads), false, server, inCampaign));
   const failed = reports.some((r) => r.status === "failed") || [...uploads.values()].some((u) => u.status === "failed");
   return failed ? 1 : 0;
 }
@@ -222,6 +238,7 @@ function parseUpload(args: string[], envOptions: Record<string, { type: "string"
       "dry-run": { type: "boolean" },
       retries: { type: "string" },
       "env-file": { type: "string" },
+      campaign: { type: "string" },
       setting: { type: "string", multiple: true },
       param: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
@@ -244,12 +261,13 @@ function describeMissingForCli(missing: MissingField[]): string {
   return missing.map((m) => `${m.path} (--${flagFor(m.input)})`).join(", ");
 }
 
-/** One line per file: what became of it and of its bundles; then the totals. */
+/** One line per file: what became of it and of its bundles; then the totals, and the campaign of the bundles. */
 export function summary(
   reports: FileReport[],
   uploads: Map<string, UploadOutcome[]>,
   dryRun: boolean,
   server?: string,
+  campaign?: string,
 ): string {
   const lines: string[] = [];
   let created = 0;
@@ -287,5 +305,5 @@ export function summary(
   const totals = dryRun
     ? `${reports.filter((r) => r.status === "imported").length} file(s) imported, ${failedFiles} failed (dry run: nothing sent)`
     : `${created} bundle(s) created, ${existed} already there, ${failedUploads} upload(s) failed, ${failedFiles} file(s) failed — ${server}`;
-  return `${lines.join("\n")}\n${totals}\n`;
+  return `${lines.join("\n")}\n${totals}\n${campaign ? `campaign ${campaign}\n` : ""}`;
 }

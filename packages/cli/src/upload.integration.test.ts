@@ -65,6 +65,8 @@ function capture(): { io: Io; out: () => string } {
 }
 
 describe("cnibench upload against a real ingest API", () => {
+  let campaign: string | undefined;
+
   it("uploads every good file's bundles, reports the bad ones per file, exits 1", async () => {
     const before = await rowCounts(api.db);
     const { io, out } = capture();
@@ -81,6 +83,15 @@ describe("cnibench upload against a real ingest API", () => {
     expect(text).toMatch(/6 bundle\(s\) created, 0 already there, 0 upload\(s\) failed, 1 file\(s\) failed/);
     const after = await rowCounts(api.db);
     expect(after.bundles - before.bundles).toBe(6);
+    // The six bundles of the invocation are one campaign, in each bundle and each of its measurements.
+    campaign = /\ncampaign (import-[0-9a-f]{16})\n/.exec(text)?.[1];
+    expect(campaign).toBeDefined();
+    const stored = await api.db.$queryRaw<{ bundles: number; measurements: number }[]>`
+      SELECT count(DISTINCT b.id)::int AS bundles, count(*)::int AS measurements
+      FROM "Bundle" b JOIN "Measurement" m ON m."bundleId" = b.id
+      WHERE b.campaign = ${campaign} AND m.campaign = ${campaign}`;
+    expect(stored[0]?.bundles).toBe(6);
+    expect(stored[0]?.measurements).toBe(after.measurements - before.measurements);
 
     const { items } = (await (await fetch(`${api.base}/v1/bundles?pageSize=50`)).json()) as {
       items: { collectorName: string; clusterName: string }[];
@@ -96,6 +107,7 @@ describe("cnibench upload against a real ingest API", () => {
     const code = await run(["upload", "--server", api.base, "--provider", "tke", "--kube-proxy", "ebpf", dir], io);
     expect(code).toBe(1); // the truncated file still fails
     expect(out()).toMatch(/0 bundle\(s\) created, 6 already there/);
+    expect(out()).toContain(`\ncampaign ${campaign}\n`);
     expect(await rowCounts(api.db)).toEqual(before);
   });
 

@@ -110,16 +110,16 @@ const storeStatement = {
   ), b AS (
     INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName", "sourceTitle", "sourceUrl",
       "sourcePublishedAt", "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", "receivedAt",
-      warnings, "tokenId", "measurementCount")
-    SELECT $1, $2, $3, $5, scenario.id, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() AT TIME ZONE 'UTC', $15, $16, $17
+      warnings, "tokenId", "measurementCount", campaign)
+    SELECT $1, $2, $3, $5, scenario.id, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() AT TIME ZONE 'UTC', $15, $16, $17, $22
     FROM scenario
     RETURNING id, "scenarioId", "measurementCount"
   ), m AS (
     INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, low, high,
-      samples, "publishedValue", "publishedUnit", qualifier, aggregate, better)
+      samples, "publishedValue", "publishedUnit", qualifier, aggregate, better, campaign)
     SELECT b.id, b."scenarioId", (e->>0)::int, e->>1, (e->>2)::jsonb, e->>2, (e->>3)::float8, e->>4, (e->>5)::float8,
       (e->>6)::float8, translate(e->>7, '[]', '{}')::float8[], (e->>8)::float8, e->>9, (e->>10)::"Qualifier",
-      (e->>11)::"Aggregate", (e->>12)::"Better"
+      (e->>11)::"Aggregate", (e->>12)::"Better", COALESCE($22::text, b.id)
     FROM b, jsonb_array_elements($18::jsonb) e
     RETURNING 1
   ), sku AS (
@@ -185,6 +185,7 @@ async function storeInScenario(on: pg.Pool | pg.PoolClient, input: StoreBundleIn
       b.node.vcpus,
       b.node.memoryGiB,
       b.node.nicGbps,
+      b.campaign,
     ],
   });
   return result.rows[0] ?? null;

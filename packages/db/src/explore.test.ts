@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyFilters, groupFigures, keyFigures } from "./explore.ts";
-import type { Figure } from "./measurements.ts";
+import type { Figure, LatestFigure } from "./measurements.ts";
 import type { ScenarioSummary } from "./scenarios.ts";
 
 function scenario(
@@ -132,7 +132,8 @@ describe("applyFilters", () => {
 });
 
 let nextId = 0;
-function figure(metric: string, value: number, params: Figure["params"], over: Partial<Figure> = {}): Figure {
+type TestFigure = Figure & Pick<LatestFigure, "n" | "campaignBundleIds">;
+function figure(metric: string, value: number, params: Figure["params"], over: Partial<TestFigure> = {}): TestFigure {
   nextId++;
   return {
     id: String(nextId),
@@ -154,6 +155,8 @@ function figure(metric: string, value: number, params: Figure["params"], over: P
     measuredAt: new Date("2026-02-09T22:23:39Z"),
     sourceTitle: "Cilium Network Performance Benchmark",
     sourceUrl: null,
+    n: 1,
+    campaignBundleIds: ["b1"],
     ...over,
   };
 }
@@ -193,7 +196,7 @@ describe("keyFigures", () => {
   });
 
   it("leaves out what was not measured", () => {
-    expect(keyFigures([overlay[0] as Figure])).toEqual({ shortRps: expect.objectContaining({ value: 14193 }) });
+    expect(keyFigures([overlay[0] as TestFigure])).toEqual({ shortRps: expect.objectContaining({ value: 14193 }) });
   });
 });
 

@@ -108,7 +108,10 @@ export const keyFigureDefinitions: Record<KeyFigureKey, KeyFigureDefinition> = {
 
 export const keyFigureMetrics = [...new Set(Object.values(keyFigureDefinitions).map((d) => d.metric))];
 
-export type KeyFigure = Pick<LatestFigure, "value" | "unit" | "qualifier" | "low" | "high" | "params" | "bundleId">;
+export type KeyFigure = Pick<
+  LatestFigure,
+  "value" | "unit" | "qualifier" | "low" | "high" | "params" | "bundleId" | "samples" | "n" | "campaignBundleIds"
+>;
 
 // Figures measured under extra load or features (many Services, policies, Hubble) are not the
 // scenario's headline: a baseline keeps them out of the table.
@@ -145,8 +148,8 @@ export function keyFigures(figures: readonly LatestFigure[]): Partial<Record<Key
       undefined,
     );
     if (best) {
-      const { value, unit, qualifier, low, high, params, bundleId } = best;
-      out[key] = { value, unit, qualifier, low, high, params, bundleId };
+      const { value, unit, qualifier, low, high, params, bundleId, samples, n, campaignBundleIds } = best;
+      out[key] = { value, unit, qualifier, low, high, params, bundleId, samples, n, campaignBundleIds };
     }
   }
   return out;

@@ -44,7 +44,14 @@ export {
 } from "./explore.ts";
 export { databaseReady, isDatabaseOutage } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
-export { type Figure, latestFigures, type Provenance, scenarioBundles, scenarioFigures } from "./measurements.ts";
+export {
+  type Figure,
+  type LatestFigure,
+  latestFigures,
+  type Provenance,
+  scenarioBundles,
+  scenarioFigures,
+} from "./measurements.ts";
 export { migrateDatabase } from "./migrate.ts";
 export {
   createPermalink,

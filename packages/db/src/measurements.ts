@@ -47,10 +47,47 @@ export type LatestFigure = Pick<
   | "better"
   | "sourceTitle"
   | "sourceUrl"
->;
+> & {
+  /** Runs in the series' latest campaign: `samples` holds them (one run: the value itself, n = 1). */
+  n: number;
+  /** The bundles of that campaign, newest first (the figure's own `bundleId` is the first). */
+  campaignBundleIds: string[];
+};
+
+/** A run of a campaign as the query sends it: bundle, value, rounds (samples), qualifier. */
+type CampaignRun = [bundleId: string, value: number, samples: number[], qualifier: string | null];
+
+/**
+ * Makes a current figure the distribution of its series' latest campaign (docs/design.md): the runs are
+ * every bundle's rounds (its samples) or else its value; qualified figures (≈, ≤, ≥, ranges) are no
+ * runs of a spread. With several bundles in the campaign the headline becomes the runs' median; a
+ * bundle alone keeps the figure its source published (whose samples are already its runs).
+ */
+function asDistribution(figure: LatestFigure & { campaignRuns?: CampaignRun[] | null }): void {
+  const campaign = figure.campaignRuns;
+  delete figure.campaignRuns;
+  if (!campaign || campaign.length < 2) {
+    figure.n = figure.samples.length > 0 ? figure.samples.length : 1;
+    figure.campaignBundleIds = [figure.bundleId];
+    return;
+  }
+  const runs = campaign.flatMap(([, value, samples, qualifier]) =>
+    qualifier !== null ? [] : samples.length > 0 ? samples : [value],
+  );
+  figure.campaignBundleIds = [...new Set(campaign.map(([bundleId]) => bundleId))];
+  if (runs.length === 0) {
+    figure.n = 1;
+    return;
+  }
+  figure.samples = runs;
+  figure.n = runs.length;
+  const sorted = [...runs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  figure.value = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 // measuredAt comes as milliseconds since the epoch (see columns).
-type Row = Omit<Figure, "measuredAt"> & { measuredAt: number };
+type Row = Omit<Figure, "measuredAt"> & { measuredAt: number; campaign?: string };
 
 // Samples travel as JSON and the time as a number: JSON.parse and new Date(ms) cost less than
 // node-postgres's parsers for float8[] and timestamps. Stored timestamps hold UTC, as EXTRACT takes them.
@@ -59,7 +96,7 @@ const figureColumns = Prisma.sql`m."scenarioId", m."bundleId", m.metric, m.param
 // The sources are filled in afterwards (see latestFigures); the empty columns give the rows their
 // final shape from the start, which kept property access on them fast.
 const latestColumns = Prisma.sql`${figureColumns}, NULL::text AS "sourceTitle", NULL::text AS "sourceUrl"`;
-const columns = Prisma.sql`${figureColumns}, b."sourceTitle", b."sourceUrl", m.id, m."paramsKey", m."publishedValue",
+const columns = Prisma.sql`${figureColumns}, b."sourceTitle", b."sourceUrl", m.id, m."paramsKey", m.campaign, m."publishedValue",
   m."publishedUnit", m.aggregate::text AS aggregate,
   (EXTRACT(EPOCH FROM COALESCE(b."runAt", b."receivedAt")) * 1000)::float8 AS "measuredAt"`;
 
@@ -71,7 +108,7 @@ const toFigure = (row: Row): Figure => Object.assign(row, { measuredAt: new Date
 
 /**
  * The current figure of each (scenario, metric, params): where several bundles measured the same
- * thing, the most recent one (DESIGN.md, "Identity and granularity"). Older ones are history. With
+ * thing, the most recent one (docs/design.md, "Identity and granularity"). Older ones are history. With
  * `bundleIds`, the most recent among those bundles only: what a permalink pinned.
  */
 export async function latestFigures(
@@ -97,23 +134,43 @@ export async function latestFigures(
     })
       AND (${filter.metrics ?? null}::text[] IS NULL OR ${on}.metric = ANY(${filter.metrics ?? null}::text[]))
       AND ${filter.where ?? Prisma.sql`TRUE`}`;
-  const figures = await readRows<LatestFigure>(
+  // The runs of the holder's campaign, newest first, when it has more than the holder (else null).
+  const campaignRuns = (pinned?: readonly string[]) => Prisma.sql`LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_array(r."bundleId", r.value, array_to_json(r.samples), r.qualifier::text)
+        ORDER BY COALESCE(rb."runAt", rb."receivedAt") DESC, rb."receivedAt" DESC) AS "campaignRuns"
+      FROM "Measurement" r JOIN "Bundle" rb ON rb.id = r."bundleId"
+      WHERE r."scenarioId" = m."scenarioId" AND r.metric = m.metric AND r."paramsKey" = m."paramsKey"
+        AND r.campaign = m.campaign
+        ${pinned ? Prisma.sql`AND r."bundleId" = ANY(${pinned}::text[])` : Prisma.empty}
+      HAVING count(*) > 1) runs ON TRUE`;
+  const figures = await readRows<LatestFigure & { campaignRuns?: CampaignRun[] | null }>(
     db,
     filter.bundleIds
       ? Prisma.sql`
-        SELECT DISTINCT ON (m."scenarioId" COLLATE "C", m.metric COLLATE "C", m."paramsKey" COLLATE "C") ${latestColumns}
-        FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-        WHERE m."bundleId" = ANY(${filter.bundleIds}::text[]) AND ${scope(Prisma.sql`m`)}
-        ORDER BY m."scenarioId" COLLATE "C", m.metric COLLATE "C", m."paramsKey" COLLATE "C",
-          COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`
+        SELECT holder.*, runs."campaignRuns" FROM (
+          SELECT DISTINCT ON (m."scenarioId" COLLATE "C", m.metric COLLATE "C", m."paramsKey" COLLATE "C") ${latestColumns},
+            m."paramsKey" AS "holderKey", m.campaign
+          FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+          WHERE m."bundleId" = ANY(${filter.bundleIds}::text[]) AND ${scope(Prisma.sql`m`)}
+          ORDER BY m."scenarioId" COLLATE "C", m.metric COLLATE "C", m."paramsKey" COLLATE "C",
+            COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position) holder
+        CROSS JOIN LATERAL (SELECT holder."scenarioId", holder.metric, holder."holderKey" AS "paramsKey",
+          holder.campaign) m
+        ${campaignRuns(filter.bundleIds)}`
       : // The triggers of migration current_figures keep CurrentFigure: no sort over every run's figures,
         // and the rows come in its primary key's order, which the index scan gives without a sort.
         Prisma.sql`
-        SELECT ${latestColumns}
+        SELECT ${latestColumns}, runs."campaignRuns"
         FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
+        ${campaignRuns()}
         WHERE ${scope(Prisma.sql`c`)}
         ORDER BY c."scenarioId", c.metric, c."paramsKey"`,
   );
+  for (const f of figures) {
+    delete (f as { holderKey?: string }).holderKey;
+    delete (f as { campaign?: string }).campaign;
+    asDistribution(f);
+  }
   // The sources of the few bundles behind them, looked up once each: joined to every figure, the
   // bundle lookups and repeated strings were a sixth of the guide's query.
   const bundleIds = [...new Set(figures.map((f) => f.bundleId))];
@@ -130,11 +187,15 @@ export async function latestFigures(
     f.sourceTitle = source?.sourceTitle ?? null;
     f.sourceUrl = source?.sourceUrl ?? null;
   }
-  return figures;
+  return figures as LatestFigure[];
 }
 
-/** A scenario's figure with how many runs measured the same thing (this one included). */
-export type RunFigure = Figure & { runs: number };
+/**
+ * A scenario's figure with how many runs measured the same thing (this one included), and the campaign
+ * its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
+ * row's campaign are the current figure's runs, the others its history.
+ */
+export type RunFigure = Figure & { runs: number; campaign: string };
 
 /**
  * A scenario's figures, newest first within each (metric, params): the current one and up to

@@ -68,8 +68,8 @@ describe("uniqueness and foreign keys", () => {
     await q(`INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName")
              VALUES ('b1', 'w1', 'h1', '{}', 's1', 'tke-c')`);
     await q(`INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, "paramsKey", value, unit,
-               "publishedValue", "publishedUnit", better)
-             VALUES ('b1', 's1', 0, 'http.rps', '{"connection":"short","services":20000}', 13080, 'req/s', 13080, 'req/s', 'higher')`);
+               "publishedValue", "publishedUnit", better, campaign)
+             VALUES ('b1', 's1', 0, 'http.rps', '{"connection":"short","services":20000}', 13080, 'req/s', 13080, 'req/s', 'higher', 'b1')`);
   });
   afterAll(async () => {
     await client.end();
@@ -112,8 +112,8 @@ describe("uniqueness and foreign keys", () => {
   it("refuses a measurement of a bundle that does not exist", () =>
     rejects(
       `INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, "paramsKey", value, unit,
-         "publishedValue", "publishedUnit", better)
-       VALUES ('nope', 's1', 0, 'http.rps', '{}', 1, 'req/s', 1, 'req/s', 'higher')`,
+         "publishedValue", "publishedUnit", better, campaign)
+       VALUES ('nope', 's1', 0, 'http.rps', '{}', 1, 'req/s', 1, 'req/s', 'higher', 'nope')`,
       /Measurement_bundleId_fkey/,
     ));
 
@@ -127,8 +127,8 @@ describe("uniqueness and foreign keys", () => {
   it("refuses a qualifier outside the contract's vocabulary", () =>
     rejects(
       `INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, "paramsKey", value, unit,
-         "publishedValue", "publishedUnit", better, qualifier)
-       VALUES ('b1', 's1', 1, 'http.rps', '{}', 1, 'req/s', 1, 'req/s', 'higher', 'about')`,
+         "publishedValue", "publishedUnit", better, qualifier, campaign)
+       VALUES ('b1', 's1', 1, 'http.rps', '{}', 1, 'req/s', 1, 'req/s', 'higher', 'about', 'b1')`,
       /invalid input value for enum "Qualifier"/,
     ));
 

@@ -1,6 +1,6 @@
 // Named query functions behind the web app's pages: each reads what one view needs and shapes it
 // with the pure functions of explore.ts. tRPC procedures call these and nothing else.
-import type { ParamValue } from "@cnibench/schema";
+import { canonicalJson, type ParamValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import {
   applyFilters,
@@ -12,7 +12,7 @@ import {
   keyFigures,
 } from "./explore.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
+import { latestFigures, type RunFigure, scenarioBundles, scenarioFigures } from "./measurements.ts";
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
 /** The explorer: facets with counts, and the matching scenarios with their headline figures. */
@@ -58,15 +58,39 @@ const headlineCandidates = Prisma.sql`(${Prisma.join(
 )}`;
 
 /**
- * A scenario page: environment, every figure grouped by metric with up to `olderRuns` older runs of
- * each (all when not given: downloads), and provenance.
+ * A scenario page: environment, every figure grouped by metric — the current figure (`latest`, the
+ * distribution of its latest campaign), that campaign's runs, and up to `olderRuns` runs of older
+ * campaigns (all when not given: downloads) — and provenance.
  */
 export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string, olderRuns?: number) {
   const scenario = await getScenarioSummary(db, workspaceIds, id);
   if (!scenario) return null;
-  const [figures, bundles] = await Promise.all([scenarioFigures(db, id, olderRuns), scenarioBundles(db, id)]);
+  const [latest, bundles] = await Promise.all([latestFigures(db, { scenarios: [id] }), scenarioBundles(db, id)]);
+  // Enough rows per figure for its whole latest campaign and `olderRuns` runs before it.
+  const campaignSize = Math.max(1, ...latest.map((f) => f.campaignBundleIds.length));
+  const figures = await scenarioFigures(db, id, olderRuns === undefined ? undefined : olderRuns + campaignSize - 1);
+  const byKey = new Map(latest.map((f) => [`${f.metric}\u0000${canonicalJson(f.params)}`, f]));
   const measurementCount = bundles.reduce((n, b) => n + b.measurementCount, 0);
-  return { scenario, groups: groupFigures(figures), bundles, measurementCount };
+  const groups = groupFigures(figures).map((g) => ({
+    ...g,
+    rows: g.rows.map((row) => {
+      const current = row.current as RunFigure;
+      const all = [current, ...(row.history as RunFigure[])];
+      const runs = all.filter((f) => f.campaign === current.campaign);
+      const older = all.filter((f) => f.campaign !== current.campaign);
+      const total = row.olderRuns + 1;
+      const fallback = { ...current, n: current.samples.length || 1, campaignBundleIds: [current.bundleId] };
+      return {
+        params: row.params,
+        current,
+        latest: byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? fallback,
+        runs,
+        history: olderRuns === undefined ? older : older.slice(0, olderRuns),
+        olderRuns: total - runs.length,
+      };
+    }),
+  }));
+  return { scenario, groups, bundles, measurementCount };
 }
 
 /**

@@ -6,17 +6,10 @@ import { describe, expect, it } from "vitest";
 import { safeEntryName } from "./archive.ts";
 import { environmentFromJson, environmentFromStrings, matchesFile } from "./environment.ts";
 import { importFiles } from "./import.ts";
-import { fixtureBytes, fixturesDir, fixtureText } from "./testing/fixtures.ts";
+import { fixtureBytes, fixturesDir, fixtureText, labEnvironment } from "./testing/fixtures.ts";
 import { ArchiveLimitError, type EnvironmentInput, type ImportFile } from "./types.ts";
 
-const environment: EnvironmentInput = {
-  cluster: "lab-1",
-  provider: "on-prem",
-  sku: "r6i.2xlarge",
-  kernel: "6.1.0",
-  cni: "cilium",
-  mode: "native",
-};
+const environment: EnvironmentInput = labEnvironment;
 const file = (name: string, relative = name): ImportFile => ({ name, bytes: fixtureBytes(relative) });
 const text = (name: string, content: string): ImportFile => ({ name, bytes: strToU8(content) });
 

@@ -6,6 +6,7 @@ export {
   expandArchive,
   safeEntryName,
 } from "./archive.ts";
+export { type CampaignRead, derivedCampaign, readCampaign, withCampaign } from "./campaign.ts";
 export { type Detection, detectFormat } from "./detect.ts";
 export {
   describeMissing,

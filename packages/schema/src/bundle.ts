@@ -1,5 +1,5 @@
 /**
- * The upload contract "cnibench/bundle@1" (DESIGN.md, "The bundle contract v1"). Field names are
+ * The upload contract "cnibench/bundle@1" (docs/design.md, "The bundle contract v1"). Field names are
  * public API: extend, never rename. Rules that span fields are checked inside the schema, per result
  * and even when other fields of that result are invalid, so one parse reports every violation.
  */
@@ -210,6 +210,12 @@ export const bundleSchema = z
     source: sourceSchema.optional(),
     collector: collectorSchema.optional(),
     runAt: dateOrDateTime("When the benchmark ran.", ["2026-02-09T22:23:39Z"]).optional(),
+    campaign: text(
+      200,
+      "Which runs belong together: bundles with the same campaign (in one workspace) are repeated runs of their figures, summarised together (n, median, spread); the newest campaign of a figure is its current one. Without it, the bundles of one POST /v1/import or one CLI invocation form one campaign, and a bundle uploaded alone is its own.",
+    )
+      .meta({ examples: ["cilium-1.19-upgrade-2026-11"] })
+      .optional(),
     cluster: clusterSchema,
     node: nodeSchema,
     cni: cniSchema,

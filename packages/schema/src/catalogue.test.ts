@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findMetric, metricCatalogue } from "./catalogue.ts";
 import { canonicalUnitSymbol } from "./units.ts";
 
-// Every row of "Metric catalogue v1" in DESIGN.md, split rows as separate keys.
+// Every row of "Metric catalogue v1" in docs/design.md, split rows as separate keys.
 const designRows = [
   ["tcp.throughput", "Gbit/s", "higher"],
   ["udp.throughput", "Gbit/s", "higher"],
@@ -45,14 +45,14 @@ describe("metric catalogue", () => {
     expect(metric.description.length).toBeGreaterThan(10);
   });
 
-  it("keeps typical params from DESIGN.md", () => {
+  it("keeps typical params from docs/design.md", () => {
     expect(findMetric("http.rps")?.params).toEqual(
       expect.arrayContaining(["connection", "concurrency", "target", "services", "policy", "hubble"]),
     );
     expect(findMetric("bpf.map.memory")?.params).toEqual(["map", "maxEntries"]);
   });
 
-  // Params the demo data (demo-data/bundles) uses beyond DESIGN.md's table, named once here so that
+  // Params the demo data (demo-data/bundles) uses beyond docs/design.md's table, named once here so that
   // uploaders copying them find them documented.
   it.each([
     ["pod.rtt", "stat"], // EKS: iperf3 mean RTT, stat "avg"

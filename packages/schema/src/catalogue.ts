@@ -1,5 +1,5 @@
 /**
- * Metric catalogue v1 (DESIGN.md). Each key has one canonical unit so figures from different sources
+ * Metric catalogue v1 (docs/design.md). Each key has one canonical unit so figures from different sources
  * compare without conversion at read time, and one direction so views can say which side wins.
  * Metrics outside the catalogue are accepted as `x.<name>` with a declared unit and direction.
  */

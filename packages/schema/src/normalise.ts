@@ -42,6 +42,8 @@ export type NormalisedBundle = {
   source?: NonNullable<Bundle["source"]>;
   collector?: NonNullable<Bundle["collector"]>;
   runAt?: Date;
+  /** The campaign the bundle names (docs/design.md): null when it names none. */
+  campaign: string | null;
   cluster: { name: string; provider: string; region: string; kubernetesVersion: string; nodeCount: number | null };
   node: {
     sku: string;
@@ -68,7 +70,17 @@ export type ParseResult =
   | { ok: true; bundle: NormalisedBundle; warnings: BundleWarning[] }
   | { ok: false; issues: BundleIssue[] };
 
-const contractFields = new Set(["schema", "source", "collector", "runAt", "cluster", "node", "cni", "results"]);
+const contractFields = new Set([
+  "schema",
+  "source",
+  "collector",
+  "runAt",
+  "campaign",
+  "cluster",
+  "node",
+  "cni",
+  "results",
+]);
 
 export function parseBundle(input: unknown): ParseResult {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
@@ -125,6 +137,7 @@ function normalise(bundle: Bundle): ParseResult {
 
   const normalised: NormalisedBundle = {
     schema: bundle.schema,
+    campaign: bundle.campaign ?? null,
     cluster: {
       name: cluster.name,
       provider: slug("provider", "cluster.provider", cluster.provider),
@@ -195,7 +208,7 @@ function normalise(bundle: Bundle): ParseResult {
 }
 
 /**
- * What a scenario is (DESIGN.md, "Identity and granularity"): where the figures were measured. The
+ * What a scenario is (docs/design.md, "Identity and granularity"): where the figures were measured. The
  * cluster name is a label and vcpus/memory follow from the SKU, so neither splits a scenario; every
  * cni field, settings included, does.
  */

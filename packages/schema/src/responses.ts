@@ -88,6 +88,10 @@ export const importedBundleSchema = uploadResultSchema
 
 export const importResultSchema = z
   .object({
+    campaign: z.string().meta({
+      description:
+        "The campaign of every stored bundle that names none of its own: ?campaign=, or `import-` and 16 hex digits derived from the bundles the import built (the same results imported again give the same campaign).",
+    }),
     bundles: z.array(importedBundleSchema),
     files: z.array(importFileReportSchema),
   })

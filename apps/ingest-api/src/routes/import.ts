@@ -3,7 +3,8 @@
  * results — one file or an archive) in, stored bundles out. The files do not say where they ran, so
  * the environment comes as query parameters or an X-Cnibench-Environment JSON header. Same token,
  * size limit and error shapes as POST /v1/bundles; every bundle of one import is stored in one
- * transaction, or none is.
+ * transaction, or none is. The bundles of one import are one campaign: `?campaign=`, or one derived
+ * from what the import built (import-job.ts), for each bundle that names none of its own.
  */
 import { type Db, storeBundles } from "@cnibench/db";
 import {
@@ -14,6 +15,7 @@ import {
   type FileReport,
   type FormatChoice,
   formatNames,
+  readCampaign,
   scalarEnvironmentKeys,
 } from "@cnibench/importers";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
@@ -31,6 +33,7 @@ const acceptedTypes =
 export const importQueryKeys = [
   "format",
   "filename",
+  "campaign",
   "setting",
   "param",
   "workspace",
@@ -74,6 +77,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
       environment: parsed.environment,
       format: parsed.format,
       limits: opts.importLimits,
+      ...(parsed.campaign === undefined ? {} : { campaign: parsed.campaign }),
     });
     if (job.kind === "limit") {
       return job.limit === "unpacked-bytes"
@@ -110,10 +114,16 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
     );
     const created = stored.some((s) => s.created);
     req.log.info(
-      { bundles: stored.length, created: stored.filter((s) => s.created).length, format: parsed.format },
+      {
+        bundles: stored.length,
+        created: stored.filter((s) => s.created).length,
+        format: parsed.format,
+        campaign: job.campaign,
+      },
       "import stored",
     );
     return reply.status(created ? 201 : 200).send({
+      campaign: job.campaign,
       bundles: stored.map((s, i) => ({
         file: prepared[i]!.file,
         format: prepared[i]!.format,
@@ -141,7 +151,7 @@ function importFailed(req: FastifyRequest, reply: FastifyReply, files: FileRepor
 }
 
 type ImportParameters =
-  | { ok: true; format: FormatChoice; filename: string; environment: EnvironmentInput }
+  | { ok: true; format: FormatChoice; filename: string; environment: EnvironmentInput; campaign: string | undefined }
   | { ok: false; message: string; issues: { path: string; message: string }[] };
 
 function readParameters(req: FastifyRequest): ImportParameters {
@@ -159,6 +169,9 @@ function readParameters(req: FastifyRequest): ImportParameters {
       message: `must be auto, ${formatNames.filter((f) => f !== "bundle").join(", ")} or bundle`,
     });
   }
+  const namedCampaign = single(query.campaign);
+  const campaign = namedCampaign === undefined ? undefined : readCampaign(namedCampaign);
+  if (campaign && !campaign.ok) issues.push({ path: "campaign", message: campaign.message });
   const fromQuery = environmentFromStrings(query);
   issues.push(...fromQuery.issues.map((i) => ({ path: i.key, message: i.message })));
 
@@ -199,6 +212,7 @@ function readParameters(req: FastifyRequest): ImportParameters {
     format,
     filename: safeFilename(single(query.filename) ?? filenameFromDisposition(req)),
     environment,
+    campaign: campaign?.ok ? campaign.campaign : undefined,
   };
 }
 

@@ -110,3 +110,48 @@ describe("seriesLabels", () => {
     ]);
   });
 });
+
+describe("whiskers", () => {
+  // Cilium Overlay's p99 TCP_RR latency measured by a campaign of three bundles: runs 110, 118, 131 µs.
+  const campaign = tke.figures.map((f) =>
+    f.scenarioId === "c" && f.metric === "tcp.rr.latency" && f.params.percentile === "p99"
+      ? { ...f, value: 118, samples: [131, 118, 110], n: 3, campaignBundleIds: ["b3", "b2", "b1"] }
+      : f,
+  );
+
+  it("gives a bar of several runs its min–max and summary, and a single run none", () => {
+    const rr = barView("latency", tke.scenarios, campaign, { percentile: "p99" }).find(
+      (c) => c.metric === "tcp.rr.latency",
+    );
+    const overlay = rr?.data[0]?.values.c;
+    expect(overlay?.y).toBe(118);
+    expect(overlay?.whisker).toEqual([110, 131]);
+    expect(overlay?.summary).toMatchObject({ n: 3, campaignBundleIds: ["b3", "b2", "b1"] });
+    expect(overlay?.summary?.distribution).toMatchObject({ n: 3, median: 118, min: 110, max: 131 });
+    const iptables = rr?.data[0]?.values.a;
+    expect(iptables?.whisker).toBeNull();
+    expect(iptables?.summary).toEqual({ n: 1, campaignBundleIds: expect.any(Array), distribution: null });
+  });
+
+  it("draws whiskers on absolute crossover points, not on degradation, and says n either way", () => {
+    const runs = tke.figures.map((f) =>
+      f.scenarioId === "a" && f.metric === "http.rps" && f.params.services === 0 && f.params.connection === "short"
+        ? { ...f, samples: [f.value - 100, f.value, f.value + 300], n: 3, campaignBundleIds: ["x", "y", "z"] }
+        : f,
+    );
+    const absolute = crossoverOf(tke.scenarios, runs, { ...shortRps, y: "absolute" });
+    const first = absolute.series.find((s) => s.scenarioId === "a")?.points[0];
+    expect(first?.summary?.n).toBe(3);
+    const y = first?.y ?? Number.NaN;
+    expect(first?.whisker).toEqual([y - 100, y + 300]);
+    const degradation = crossoverOf(tke.scenarios, runs, { ...shortRps, y: "degradation" });
+    const point = degradation.series.find((s) => s.scenarioId === "a")?.points[0];
+    expect(point?.whisker).toBeNull();
+    expect(point?.summary?.n).toBe(3);
+  });
+
+  it("gives overheads, differences of two figures, no runs of their own", () => {
+    const l7 = overheadsOf(tke.scenarios, tke.figures)?.data.find((d) => d.category.startsWith("L7 policy"));
+    expect(l7?.values.c).toMatchObject({ summary: null, whisker: null });
+  });
+});

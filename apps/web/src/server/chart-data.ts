@@ -14,6 +14,7 @@ import {
 import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
+import { type FigureSummary, summaryOf, whiskerOf } from "./figure-summary";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
 // made sorting a thousand figures take a tenth of a second.
@@ -66,23 +67,32 @@ const paramsLabel = (params: Params): string => {
   return entries.map(([k, v]) => formatParam(k, v)).join(" · ");
 };
 
+/** What a plotted figure says of its runs: their summary, and min–max on the drawn scale (null: none drawn). */
+type Spread = { summary: FigureSummary | null; whisker: [number, number] | null };
+
 export type BarValue = Pick<
   Figure,
   "qualifier" | "low" | "high" | "params" | "bundleId" | "sourceTitle" | "sourceUrl"
-> & {
-  y: number;
-};
+> &
+  Spread & {
+    y: number;
+  };
 
-const barValue = (f: Figure): BarValue => ({
-  y: f.value,
-  qualifier: f.qualifier,
-  low: f.low,
-  high: f.high,
-  params: f.params,
-  bundleId: f.bundleId,
-  sourceTitle: f.sourceTitle,
-  sourceUrl: f.sourceUrl,
-});
+const barValue = (f: Figure): BarValue => {
+  const summary = summaryOf(f);
+  return {
+    y: f.value,
+    qualifier: f.qualifier,
+    low: f.low,
+    high: f.high,
+    params: f.params,
+    bundleId: f.bundleId,
+    sourceTitle: f.sourceTitle,
+    sourceUrl: f.sourceUrl,
+    summary,
+    whisker: whiskerOf(summary),
+  };
+};
 
 export type BarsData = {
   metric: string;
@@ -149,7 +159,7 @@ export type CrossoverQuery = {
   y: "absolute" | "degradation";
 };
 
-export type CrossoverPoint = {
+export type CrossoverPoint = Spread & {
   x: number;
   y: number;
   qualifier: Figure["qualifier"];
@@ -265,18 +275,24 @@ export function crossoverOf(
       id: l.id,
       label: l.label,
       scenarioId: l.scenarioId,
-      points: l.figs.map((f, i) => ({
-        x: Number(f.params[query.x]),
-        y: drawnById.get(l.id)?.points[i]?.value ?? f.value,
-        qualifier: f.qualifier,
-        low: query.y === "absolute" ? f.low : null,
-        high: query.y === "absolute" ? f.high : null,
-        params: f.params,
-        bundleId: f.bundleId,
-        scenarioId: f.scenarioId,
-        sourceTitle: f.sourceTitle,
-        sourceUrl: f.sourceUrl,
-      })),
+      points: l.figs.map((f, i) => {
+        const summary = summaryOf(f);
+        return {
+          x: Number(f.params[query.x]),
+          y: drawnById.get(l.id)?.points[i]?.value ?? f.value,
+          // Degradation is a percentage of the baseline's median: no whisker of the runs on that scale.
+          summary,
+          whisker: query.y === "absolute" ? whiskerOf(summary) : null,
+          qualifier: f.qualifier,
+          low: query.y === "absolute" ? f.low : null,
+          high: query.y === "absolute" ? f.high : null,
+          params: f.params,
+          bundleId: f.bundleId,
+          scenarioId: f.scenarioId,
+          sourceTitle: f.sourceTitle,
+          sourceUrl: f.sourceUrl,
+        };
+      }),
     })),
     markers: result.crossovers.map((c) => {
       const line = drawnById.get(c.overtaker.id);
@@ -321,6 +337,9 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
           qualifier: o.approximate ? "approx" : null,
           low: null,
           high: null,
+          // A difference of two medians: neither side's runs are its spread.
+          summary: null,
+          whisker: null,
         };
         categories.set(category, entry);
         present.add(s.id);

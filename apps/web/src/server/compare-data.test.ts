@@ -58,3 +58,26 @@ describe("environmentDiff", () => {
     expect(diff.confounders).toEqual(expect.arrayContaining(["Cloud", "Instance type", "Kernel", "Kubernetes"]));
   });
 });
+
+describe("runs in a comparison", () => {
+  it("gives each side its summary and names the runs when it falls back to the noise band", () => {
+    const rows = compareRows(tke.scenarios, tke.figures);
+    const short = rows.find((r) => r.metric === "http.rps" && r.params.services === 30000);
+    expect(short?.cells.map((c) => c.figure?.summary.n)).toEqual([1, 1]);
+    expect(short?.cells[1]?.why).toMatch(/^1 vs 1 run, fewer than 3 on a side: compared with a ±5 % noise band/);
+  });
+
+  it("uses Welch's t-test, and says no noise band, when both sides have 3 runs", () => {
+    const withRuns = tke.figures.map((f) =>
+      f.metric === "http.rps" && f.params.services === 30000 && f.params.connection === "short"
+        ? { ...f, samples: [f.value * 0.99, f.value, f.value * 1.01], n: 3 }
+        : f,
+    );
+    const rows = compareRows(tke.scenarios, withRuns);
+    const short = rows.find(
+      (r) => r.metric === "http.rps" && r.params.services === 30000 && r.params.connection === "short",
+    );
+    expect(short?.cells[1]?.figure?.summary.distribution?.n).toBe(3);
+    expect(short?.cells[1]?.why).toMatch(/^Welch's t-test on 3 vs 3 runs/);
+  });
+});

@@ -11,12 +11,15 @@ import {
 import type { ScenarioSummary } from "@cnibench/db";
 import { findMetric, metricCatalogue } from "@cnibench/schema";
 import { type Figure, seriesLabels } from "./chart-data";
+import { type FigureSummary, summaryOf } from "./figure-summary";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
 // made sorting a thousand figures take a tenth of a second.
 const natural = new Intl.Collator("en", { numeric: true }).compare;
 
-type Shown = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "high" | "samples" | "bundleId">;
+type Shown = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "high" | "samples" | "bundleId"> & {
+  summary: FigureSummary;
+};
 
 export type CompareCell = {
   figure: Shown | null;
@@ -44,14 +47,18 @@ const pick = (f: Figure): Shown => ({
   high: f.high,
   samples: f.samples,
   bundleId: f.bundleId,
+  summary: summaryOf(f),
 });
 
-function explain(e: VerdictEvidence): string {
+/** Runs the verdict saw on a side: its samples, or the value alone. */
+const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
+
+function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
   switch (e.method) {
     case "welch":
       return `Welch's t-test on ${e.baselineSamples} vs ${e.candidateSamples} runs: t = ${e.t.toFixed(2)}, df = ${e.df.toFixed(1)}, p = ${e.p < 0.001 ? e.p.toExponential(1) : e.p.toFixed(3)} (α = ${e.alpha})`;
     case "noise-band":
-      return `fewer than 3 runs on a side: compared with a ±${e.bandPercent} % noise band${e.deltaPercent === null ? "" : ` (change ${e.deltaPercent.toFixed(1)} %)`}`;
+      return `${runs.baseline} vs ${runs.candidate} ${runs.candidate === 1 ? "run" : "runs"}, fewer than 3 on a side: compared with a ±${e.bandPercent} % noise band${e.deltaPercent === null ? "" : ` (change ${e.deltaPercent.toFixed(1)} %)`}`;
     case "bounds":
       return `approximate or bounded figure: ${e.reason}`;
     case "missing":
@@ -99,7 +106,7 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
         figure: cmp.candidate ? pick(cmp.candidate as Figure) : null,
         delta: cmp.result.delta,
         verdict: cmp.result.verdict,
-        why: explain(cmp.result.evidence),
+        why: explain(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
       };
     }
   });

@@ -20,29 +20,52 @@ export async function scenarioForDownload(id: string): Promise<ScenarioView | Re
 const filename = (view: ScenarioView, ext: string) =>
   `cnibench-${view.scenario.label.replace(/[^\w.-]+/g, "-").toLowerCase()}-${view.scenario.id}.${ext}`;
 
-/** Current figures, one row each, with the published figure and the bundle they come from. */
+/**
+ * Every run of every figure, one row each: a bundle's rounds (samples) one row apiece, else its value;
+ * `campaign` and `latest_campaign` tell the current figure's runs from history, and the `figure_…`
+ * columns repeat the current figure's summary (n, median, mean, min, max, sd, cv) on each of its rows.
+ */
 export function scenarioCsv(view: ScenarioView): Response {
   const bundles = new Map(view.bundles.map((b) => [b.id, b]));
   const rows = view.groups.flatMap((g) =>
-    g.rows.map(({ current: f }) => {
-      const b = bundles.get(f.bundleId);
-      return [
-        f.metric,
-        JSON.stringify(f.params),
-        f.value,
-        f.unit,
-        f.qualifier ?? "",
-        f.low ?? "",
-        f.high ?? "",
-        f.aggregate ?? "",
-        f.samples.join(" "),
-        f.publishedValue,
-        f.publishedUnit,
-        f.measuredAt.toISOString(),
-        f.bundleId,
-        b?.sourceTitle ?? "",
-        b?.sourceUrl ?? "",
+    g.rows.flatMap((row) => {
+      const d = row.summary.distribution;
+      const figure = [
+        row.summary.n,
+        d?.median ?? row.value,
+        d?.mean ?? row.value,
+        d?.min ?? row.value,
+        d?.max ?? row.value,
+        d?.sd ?? "",
+        d?.cv ?? "",
       ];
+      const latest = new Set(row.runs.map((r) => r.id));
+      return [...row.runs, ...row.history].flatMap((f) => {
+        const b = bundles.get(f.bundleId);
+        const rounds: [number | "", number][] =
+          f.samples.length > 0 ? f.samples.map((v, i) => [i + 1, v]) : [["", f.value]];
+        return rounds.map(([round, run]) => [
+          f.metric,
+          JSON.stringify(f.params),
+          run,
+          f.unit,
+          round,
+          f.value,
+          f.qualifier ?? "",
+          f.low ?? "",
+          f.high ?? "",
+          f.aggregate ?? "",
+          f.publishedValue,
+          f.publishedUnit,
+          f.measuredAt.toISOString(),
+          f.bundleId,
+          f.campaign,
+          latest.has(f.id) ? "yes" : "no",
+          ...figure,
+          b?.sourceTitle ?? "",
+          b?.sourceUrl ?? "",
+        ]);
+      });
     }),
   );
   const header = [
@@ -50,15 +73,25 @@ export function scenarioCsv(view: ScenarioView): Response {
     "params",
     "value",
     "unit",
+    "round",
+    "bundle_value",
     "qualifier",
     "low",
     "high",
     "aggregate",
-    "samples",
     "published_value",
     "published_unit",
     "measured_at",
     "bundle_id",
+    "campaign",
+    "latest_campaign",
+    "figure_n",
+    "figure_median",
+    "figure_mean",
+    "figure_min",
+    "figure_max",
+    "figure_sd",
+    "figure_cv",
     "source_title",
     "source_url",
   ];
@@ -70,7 +103,7 @@ export function scenarioCsv(view: ScenarioView): Response {
   });
 }
 
-/** The environment, every current figure with its history, and provenance. */
+/** The environment, every figure with its summary, its latest campaign's runs and its history, and provenance. */
 export function scenarioJson(view: ScenarioView): Response {
   return new Response(JSON.stringify(view, null, 2), {
     headers: {

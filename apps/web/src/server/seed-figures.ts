@@ -2,15 +2,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Figure, ScenarioSummary } from "@cnibench/db";
+import type { Figure, LatestFigure, ScenarioSummary } from "@cnibench/db";
+
+type SeedFigure = Figure & Pick<LatestFigure, "n" | "campaignBundleIds">;
+
 import { parseBundle } from "@cnibench/schema";
 
 const bundles = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../demo-data/bundles");
 
 /** Scenario id → demo-data bundle files; each file is parsed by the contract as an upload would be. */
-export function loadSeeds(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: Figure[] } {
+export function loadSeeds(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: SeedFigure[] } {
   const scenarios: ScenarioSummary[] = [];
-  const figures: Figure[] = [];
+  const figures: SeedFigure[] = [];
   for (const [id, names] of Object.entries(files)) {
     for (const name of names) {
       const parsed = parseBundle(JSON.parse(fs.readFileSync(path.join(bundles, name), "utf8")));
@@ -46,6 +49,9 @@ export function loadSeeds(files: Record<string, string[]>): { scenarios: Scenari
           measuredAt: new Date(0),
           sourceTitle: b.source?.title ?? null,
           sourceUrl: b.source?.url ?? null,
+          // Each seed bundle is its own campaign: its rounds (samples) are its runs.
+          n: m.samples.length || 1,
+          campaignBundleIds: [name],
         });
       }
     }

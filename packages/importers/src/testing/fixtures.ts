@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { EnvironmentInput } from "../types.ts";
 
 /** packages/importers/fixtures: real tool outputs (real/) and labelled synthetic ones (synthetic/). */
 export const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures");
@@ -12,3 +13,13 @@ export function fixtureBytes(relative: string): Uint8Array {
 export function fixtureText(relative: string): string {
   return readFileSync(path.join(fixturesDir, relative), "utf8");
 }
+
+/** The environment the tests give raw outputs that do not state it (?cluster=lab-1&provider=on-prem&…). */
+export const labEnvironment = {
+  cluster: "lab-1",
+  provider: "on-prem",
+  sku: "r6i.2xlarge",
+  kernel: "6.1.0",
+  cni: "cilium",
+  mode: "native",
+} satisfies EnvironmentInput;

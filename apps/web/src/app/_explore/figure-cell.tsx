@@ -1,5 +1,6 @@
-import { formatParams, formatValue, qualifierWords } from "@cnibench/charts/format";
+import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/charts/format";
 import type { Qualifier } from "@cnibench/schema";
+import type { FigureSummary } from "~/server/figure-summary";
 
 type Props = {
   figure?: {
@@ -9,18 +10,28 @@ type Props = {
     low: number | null;
     high: number | null;
     params: Record<string, string | number | boolean>;
+    summary?: FigureSummary;
   };
 };
 
-/** A headline figure in a table cell; hovering tells which params it was measured with. */
+/**
+ * A headline figure in a table cell: the median of its latest campaign's runs with their number
+ * ("9.41 Gbit/s · n=3"); hovering tells the spread (min–max, CV) and which params it was measured with.
+ */
 export function FigureCell({ figure }: Props) {
   if (!figure) return <span className="text-zinc-400">—</span>;
-  const title = [formatParams(figure.params), figure.qualifier ? qualifierWords[figure.qualifier] : null]
+  const d = figure.summary?.distribution ?? null;
+  const title = [
+    d ? spreadWords(d, figure.unit) : null,
+    formatParams(figure.params),
+    figure.qualifier ? qualifierWords[figure.qualifier] : null,
+  ]
     .filter(Boolean)
     .join("; ");
   return (
     <span title={title} className="tabular-nums">
-      {formatValue(figure)}
+      {formatValue(d ? { ...figure, value: d.median } : figure)}
+      {figure.summary ? <span className="text-xs text-zinc-500"> · n={figure.summary.n}</span> : null}
     </span>
   );
 }

@@ -17,8 +17,10 @@ function sortValue(row: ScenarioRow, column: string): string | number | undefine
       return row.kernel;
     case "bundles":
       return row.bundleCount;
-    default:
-      return row.keyFigures[column]?.value;
+    default: {
+      const f = row.keyFigures[column];
+      return f?.summary?.distribution?.median ?? f?.value;
+    }
   }
 }
 

@@ -210,6 +210,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             qualifier: p.qualifier,
             low: p.low,
             high: p.high,
+            n: p.summary?.n,
+            whisker: p.whisker,
             params: p.params,
             links: [{ label: "scenario", href: `/scenarios/${p.scenarioId}` }, ...props.linksOf(p)],
           })),
@@ -252,7 +254,10 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             data={c.data.map((d) => ({
               category: d.category,
               values: Object.fromEntries(
-                Object.entries(d.values).map(([id, v]) => [id, v && { ...v, links: props.linksOf(v) }]),
+                Object.entries(d.values).map(([id, v]) => [
+                  id,
+                  v && { ...v, n: v.summary?.n, links: props.linksOf(v) },
+                ]),
               ),
             }))}
             categoryLabel={props.view === "overheads" ? "feature" : "params"}

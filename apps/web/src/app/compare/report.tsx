@@ -5,6 +5,7 @@ import {
   GroupedBarChart,
   LineSeriesChart,
   qualifierWords,
+  spreadWords,
 } from "@cnibench/charts";
 import Link from "next/link";
 import { Fragment } from "react";
@@ -213,6 +214,7 @@ export function CompareReport({
             label: s.label,
             points: s.points.map((p) => ({
               ...p,
+              n: p.summary?.n,
               links: [{ label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` }],
             })),
           }))}
@@ -230,7 +232,12 @@ export function CompareReport({
               key={c.metric}
               title={`${c.title}, p99`}
               series={c.series}
-              data={c.data}
+              data={c.data.map((d) => ({
+                category: d.category,
+                values: Object.fromEntries(
+                  Object.entries(d.values).map(([id, v]) => [id, v && { ...v, n: v.summary?.n }]),
+                ),
+              }))}
               categoryLabel="params"
               yLabel={c.unit}
               unit={c.unit}
@@ -259,11 +266,16 @@ function FigureValue({
   apiUrl: string;
 }) {
   if (!figure) return <span className="text-zinc-400">—</span>;
+  const d = figure.summary.distribution;
+  const title = [figure.qualifier ? qualifierWords[figure.qualifier] : null, d ? spreadWords(d, figure.unit) : null]
+    .filter(Boolean)
+    .join("; ");
   return (
-    <span title={figure.qualifier ? qualifierWords[figure.qualifier] : undefined}>
+    <span title={title || undefined}>
       <a className="hover:underline" href={`${apiUrl}/v1/bundles/${figure.bundleId}`}>
         {formatFigure(figure)}
       </a>
+      <span className="ml-1 text-xs text-zinc-500">n={figure.summary.n}</span>
     </span>
   );
 }

@@ -1,5 +1,6 @@
 import { qualifiers } from "@cnibench/schema";
 import { z } from "zod";
+import { figureSummarySchema } from "../figure-summary";
 import { exploreInputSchema } from "./scenarios.types";
 
 const paramValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -19,6 +20,10 @@ const plotted = z.object({
   bundleId: z.string(),
   sourceTitle: z.string().nullable(),
   sourceUrl: z.string().nullable(),
+  /** The current figure's runs; null for a derived value (an overhead). */
+  summary: figureSummarySchema.nullable(),
+  /** Min–max of the runs on the drawn scale, where there are several; the chart's whiskers. */
+  whisker: z.tuple([z.number(), z.number()]).nullable(),
 });
 
 /** Which scenarios a chart covers: the explorer's filters, or exactly the listed ids. */

@@ -1,5 +1,6 @@
 import { betterValues, qualifiers } from "@cnibench/schema";
 import { z } from "zod";
+import { figureSummarySchema } from "../figure-summary";
 import { barsOutputSchema, crossoverOutputSchema } from "./charts.types";
 import { scenarioSummarySchema } from "./scenarios.types";
 
@@ -41,6 +42,7 @@ export const compareOutputSchema = z.object({
               high: z.number().nullable(),
               samples: z.array(z.number()),
               bundleId: z.string(),
+              summary: figureSummarySchema,
             })
             .nullable(),
           delta: z.object({ absolute: z.number(), percent: z.number().nullable() }).nullable(),

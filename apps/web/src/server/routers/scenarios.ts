@@ -1,6 +1,7 @@
 import { exploreView, scenarioView } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { summaryOf } from "../figure-summary";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 
@@ -12,7 +13,18 @@ export const scenariosRouter = createTRPCRouter({
   explore: publicProcedure
     .input(exploreInputSchema)
     .output(exploreOutputSchema)
-    .query(({ ctx, input }) => exploreView(ctx.db, ctx.access.readable, input)),
+    .query(async ({ ctx, input }) => {
+      const view = await exploreView(ctx.db, ctx.access.readable, input);
+      return {
+        ...view,
+        scenarios: view.scenarios.map((s) => ({
+          ...s,
+          keyFigures: Object.fromEntries(
+            Object.entries(s.keyFigures).map(([key, f]) => [key, { ...f, summary: summaryOf(f) }]),
+          ),
+        })),
+      };
+    }),
 
   /**
    * One scenario with every figure, its recent history (all of it for downloads) and provenance;
@@ -25,6 +37,16 @@ export const scenariosRouter = createTRPCRouter({
       const olderRuns = input.history === "all" ? undefined : recentOlderRuns;
       const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);
       if (!view) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
-      return view;
+      return {
+        ...view,
+        groups: view.groups.map((g) => ({
+          ...g,
+          rows: g.rows.map(({ latest, ...row }) => ({
+            ...row,
+            value: latest.value,
+            summary: summaryOf(latest),
+          })),
+        })),
+      };
     }),
 });

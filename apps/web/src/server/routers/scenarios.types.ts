@@ -1,5 +1,6 @@
 import { aggregates, betterValues, qualifiers } from "@cnibench/schema";
 import { z } from "zod";
+import { figureSummarySchema } from "../figure-summary";
 
 // Output contracts of the scenario procedures: what pages may rely on, checked on every call.
 
@@ -55,15 +56,20 @@ export const figureSchema = z.object({
   sourceUrl: z.string().nullable(),
 });
 
-const keyFigureSchema = figureSchema.pick({
-  value: true,
-  unit: true,
-  qualifier: true,
-  low: true,
-  high: true,
-  params: true,
-  bundleId: true,
-});
+/** A scenario page's run of a figure: the figure of one bundle, with the campaign it belongs to. */
+const runSchema = figureSchema.extend({ campaign: z.string() });
+
+const keyFigureSchema = figureSchema
+  .pick({
+    value: true,
+    unit: true,
+    qualifier: true,
+    low: true,
+    high: true,
+    params: true,
+    bundleId: true,
+  })
+  .extend({ summary: figureSummarySchema });
 
 export const facetKeySchema = z.enum(["provider", "sku", "kernel", "k8s", "cni", "mode", "kubeProxy", "source"]);
 
@@ -119,8 +125,15 @@ export const scenarioViewSchema = z.object({
       rows: z.array(
         z.object({
           params: z.record(z.string(), paramValue),
-          current: figureSchema,
-          history: z.array(figureSchema),
+          /** The newest run (its bundle holds the figure's published form). */
+          current: runSchema,
+          /** The current figure: its value (the runs' median for a campaign of several bundles) and runs. */
+          value: z.number(),
+          summary: figureSummarySchema,
+          /** The runs of the latest campaign, newest first (`current` among them). */
+          runs: z.array(runSchema),
+          /** Runs of older campaigns, newest first: the latest `olderRuns` of them, or all (downloads). */
+          history: z.array(runSchema),
           olderRuns: z.number().int(),
         }),
       ),

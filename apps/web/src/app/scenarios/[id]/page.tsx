@@ -1,4 +1,11 @@
-import { formatDate, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/charts/format";
+import {
+  formatDate,
+  formatFigure,
+  formatNumber,
+  formatParams,
+  qualifierWords,
+  spreadWords,
+} from "@cnibench/charts/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
@@ -135,8 +142,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
             <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
               <table className="w-full min-w-[40rem] table-fixed text-left text-sm">
                 <colgroup>
-                  <col className="w-[40%]" />
-                  <col className="w-[16%]" />
+                  <col className="w-[34%]" />
+                  <col className="w-[22%]" />
                   <col className="w-[14%]" />
                   <col className="w-[30%]" />
                 </colgroup>
@@ -160,31 +167,62 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                   {(all ? g.rows : g.rows.slice(0, rowsPerMetric)).map((row) => {
                     const f = row.current;
                     const bundle = bundleById.get(f.bundleId);
+                    const d = row.summary.distribution;
+                    const shown = { ...f, value: d?.median ?? row.value };
                     return (
                       <tr key={f.id} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800">
                         <td className="px-3 py-2">{formatParams(row.params)}</td>
                         <td
                           className="whitespace-nowrap px-3 py-2 text-right tabular-nums"
-                          title={f.qualifier ? qualifierWords[f.qualifier] : undefined}
+                          title={
+                            [f.qualifier ? qualifierWords[f.qualifier] : null, d ? spreadWords(d, f.unit) : null]
+                              .filter(Boolean)
+                              .join("; ") || undefined
+                          }
                         >
-                          {formatFigure(f)}
-                          {f.samples.length > 1 ? (
-                            <div className="text-xs text-zinc-500">
-                              {f.aggregate ?? "of"} {f.samples.length} runs: {f.samples.map(formatNumber).join(", ")}
+                          {formatFigure(shown)}
+                          <span className="text-xs text-zinc-500"> · n={row.summary.n}</span>
+                          {d ? (
+                            <div className="whitespace-normal text-xs text-zinc-500" data-testid="spread">
+                              min–max {formatNumber(d.min)}–{formatNumber(d.max)}
+                              {d.cv !== null ? ` · CV ${(d.cv * 100).toFixed(1)} %` : ""}
+                              {d.sd !== null ? ` · sd ${formatNumber(d.sd)}` : ""}
                             </div>
                           ) : null}
                         </td>
                         <td className="whitespace-nowrap px-3 py-2 text-zinc-600 dark:text-zinc-400">
                           {formatNumber(f.publishedValue)} {f.publishedUnit}
+                          {f.aggregate ? <div className="text-xs text-zinc-500">{f.aggregate}</div> : null}
                         </td>
                         <td className="px-3 py-2 text-zinc-600 dark:text-zinc-400">
                           <a href={`#bundle-${f.bundleId}`} className="hover:underline">
                             {bundle?.sourceSection ?? bundle?.sourceTitle ?? f.bundleId}
                           </a>
+                          {row.summary.n > 1 ? (
+                            <details className="mt-1 text-xs" data-testid="campaign-runs">
+                              <summary className="cursor-pointer">
+                                latest campaign: {row.summary.n} runs
+                                {row.runs.length > 1 ? ` from ${row.runs.length} bundles` : ""}
+                              </summary>
+                              <ul className="mt-1 space-y-0.5">
+                                {row.runs.map((r) => (
+                                  <li key={r.id}>
+                                    {r.samples.length > 1
+                                      ? `${r.samples.map(formatNumber).join(", ")} ${r.unit}`
+                                      : formatFigure(r)}{" "}
+                                    on {formatDate(r.measuredAt)} ·{" "}
+                                    <a href={`#bundle-${r.bundleId}`} className="hover:underline">
+                                      bundle …{r.bundleId.slice(-6)}
+                                    </a>
+                                  </li>
+                                ))}
+                              </ul>
+                            </details>
+                          ) : null}
                           {row.olderRuns > 0 ? (
                             <details className="mt-1 text-xs">
                               <summary className="cursor-pointer">
-                                {row.olderRuns} older {row.olderRuns === 1 ? "run" : "runs"}
+                                {row.olderRuns} older {row.olderRuns === 1 ? "run" : "runs"} (earlier campaigns)
                                 {row.history.length < row.olderRuns ? `, the latest ${row.history.length} here` : ""}
                               </summary>
                               <ul className="mt-1 space-y-0.5">

@@ -1,0 +1,107 @@
+// A series' current figure is its latest campaign's distribution (docs/design.md, series and campaigns):
+// three bundles of one campaign read back as three runs, the same numbers as one bundle's rounds give
+// the same summary, a newer campaign supersedes them, and a permalink keeps the three it pinned.
+import { distributionOf } from "@cnibench/analysis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { exampleBundle } from "../../../test-support/ingest.ts";
+import { accessFor } from "./access.ts";
+import { createDb, type Db } from "./client.ts";
+import { ingestBundle } from "./ingest.ts";
+import { latestFigures } from "./measurements.ts";
+import { createPermalink } from "./permalinks.ts";
+import { compareView } from "./views.ts";
+import { ensureDefaultWorkspace } from "./workspace.ts";
+
+/** One iperf3-like TCP figure in its own scenario (the region names it). */
+const run = (region: string, value: number, extra: Record<string, unknown> = {}) => ({
+  ...exampleBundle(),
+  cluster: { ...(exampleBundle().cluster as object), region },
+  results: [{ metric: "tcp.throughput", unit: "Gbit/s", value, params: { path: "pod-pod", streams: 1 } }],
+  ...extra,
+});
+
+describe("campaigns", () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+  const put = async (bundle: object) => {
+    const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text: JSON.stringify(bundle) });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+    return outcome.stored;
+  };
+  const current = async (scenarioId: string, bundleIds?: string[]) => {
+    const [figure] = await latestFigures(db, { scenarios: [scenarioId], metrics: ["tcp.throughput"], bundleIds });
+    return figure;
+  };
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    drop = fresh.drop;
+    db = createDb(fresh.url);
+    workspaceId = (await ensureDefaultWorkspace(db)).id;
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await drop();
+  });
+
+  it("reads three bundles of one campaign as three runs, with their median, superseded by a newer campaign", async () => {
+    const runs = [9.41, 9.37, 9.52];
+    const stored = [];
+    for (const [i, value] of runs.entries()) {
+      stored.push(await put(run("zz-c", value, { campaign: "upgrade-1", runAt: `2026-11-0${i + 1}T00:00:00Z` })));
+    }
+    const scenarioId = stored[0]!.scenarioId;
+    expect(new Set(stored.map((s) => s.scenarioId)).size).toBe(1);
+    const three = await current(scenarioId);
+    expect(three).toMatchObject({ n: 3, value: 9.41, bundleId: stored[2]!.id });
+    expect([...(three?.samples ?? [])].sort()).toEqual([...runs].sort());
+    expect(three?.campaignBundleIds).toEqual([stored[2]!.id, stored[1]!.id, stored[0]!.id]);
+
+    // Shared now, before the next campaign: the permalink pins these three bundles.
+    const link = await createPermalink(db, await accessFor(db, null), { scenarioIds: [scenarioId], view: {} });
+
+    const next = await put(run("zz-c", 8.5, { campaign: "upgrade-2", runAt: "2026-11-20T00:00:00Z" }));
+    expect(await current(scenarioId)).toMatchObject({ n: 1, value: 8.5, samples: [], campaignBundleIds: [next.id] });
+
+    const pinned = await compareView(db, [workspaceId], {
+      scenarioIds: [scenarioId],
+      bundleIds: link?.pins.map((p) => p.bundleId),
+    });
+    expect(pinned.figures[0]).toMatchObject({ n: 3, value: 9.41 });
+  });
+
+  it("summarises the same numbers alike as one bundle's rounds or as separate bundles of one campaign", async () => {
+    const runs = [31365, 30000, 29000, 32000];
+    for (const value of runs) await put(run("zz-bundles", value, { campaign: "rounds-as-bundles" }));
+    const rounds = await put(
+      run("zz-rounds", 30682.5, {
+        results: [
+          {
+            metric: "tcp.throughput",
+            unit: "Gbit/s",
+            value: 30682.5,
+            aggregate: "median",
+            samples: runs,
+            params: { path: "pod-pod", streams: 1 },
+          },
+        ],
+      }),
+    );
+    const asBundles = await current(
+      (await db.scenario.findFirstOrThrow({ where: { cluster: { region: "zz-bundles" } } })).id,
+    );
+    const asRounds = await current(rounds.scenarioId);
+    expect(asBundles?.n).toBe(4);
+    expect(asRounds?.n).toBe(4);
+    expect(distributionOf(asBundles?.samples ?? [])).toEqual(distributionOf(asRounds?.samples ?? []));
+    expect(asBundles?.value).toBe(asRounds?.value);
+  });
+
+  it("keeps a bundle without a campaign its own: two lone uploads are two campaigns", async () => {
+    await put(run("zz-lone", 5, { runAt: "2026-10-01T00:00:00Z" }));
+    const newer = await put(run("zz-lone", 6, { runAt: "2026-10-02T00:00:00Z" }));
+    expect(await current(newer.scenarioId)).toMatchObject({ n: 1, value: 6, campaignBundleIds: [newer.id] });
+  });
+});

@@ -9,10 +9,26 @@ const scenarioJoins = `"Scenario" s JOIN "Cluster" c ON c.id = s."clusterId" JOI
 
 // Current figures come from CurrentFigure (kept by triggers at ingest), as the query functions read
 // them. ARRAY(…) runs the scope once, first; written as IN (…), PostgreSQL 17 joined it per row.
+// A figure is its latest campaign's distribution: with several bundles in the holder's campaign, the
+// median of their runs (rounds, else values; qualified figures are no runs), as the functions compute it.
 const latest = (where: string, scenarios = "ARRAY(SELECT id FROM sc)") => `
   latest AS (
-    SELECT m."scenarioId", m.metric, m.params, m.value, m.qualifier
+    SELECT m."scenarioId", m.metric, m.params,
+      CASE WHEN r.bundles > 1 AND r.runs IS NOT NULL THEN
+        CASE WHEN cardinality(r.runs) % 2 = 1 THEN r.runs[cardinality(r.runs) / 2 + 1]
+          ELSE (r.runs[cardinality(r.runs) / 2] + r.runs[cardinality(r.runs) / 2 + 1]) / 2 END
+        ELSE m.value END AS value,
+      m.qualifier
     FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
+    CROSS JOIN LATERAL (
+      SELECT count(*) AS bundles,
+        (SELECT array_agg(x ORDER BY x) FROM "Measurement" q,
+          unnest(CASE WHEN cardinality(q.samples) > 0 THEN q.samples ELSE ARRAY[q.value] END) x
+         WHERE q."scenarioId" = m."scenarioId" AND q.metric = m.metric AND q."paramsKey" = m."paramsKey"
+           AND q.campaign = m.campaign AND q.qualifier IS NULL) AS runs
+      FROM "Measurement" r
+      WHERE r."scenarioId" = m."scenarioId" AND r.metric = m.metric AND r."paramsKey" = m."paramsKey"
+        AND r.campaign = m.campaign) r
     WHERE c."scenarioId" = ANY(${scenarios}) AND ${where})`;
 
 // The best baseline figure per column: exact before qualified, then by the metric's direction.
@@ -49,20 +65,24 @@ export const exploreFacets = `WITH s AS (
   UNION ALL SELECT 'source', t, count(*) FILTER (WHERE ok) FROM s, unnest(s.sources) t GROUP BY t`;
 
 /**
- * A scenario page for id $1: its facts, each figure's four newest runs (the current one and the three
- * older ones the page shows) with the count of all, its bundles.
+ * A scenario page for id $1: its facts, each figure's newest runs (its latest campaign, the largest of
+ * which sets how many, and the three older ones the page shows) with the count of all, its bundles.
  */
 export const scenarioPage = {
   facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = $1`,
   // The four newest bundles hold the four newest runs of every figure they measure four times (or
   // as often as it was measured at all); the others are read in full.
   figures: `WITH figure AS (SELECT metric, "paramsKey", runs FROM "CurrentFigure" WHERE "scenarioId" = $1),
+    size AS (SELECT 3 + max(n) AS k FROM (SELECT count(*) AS n FROM "CurrentFigure" c
+      JOIN "Measurement" m ON m.id = c."measurementId" JOIN "Measurement" r ON r."scenarioId" = m."scenarioId"
+        AND r.metric = m.metric AND r."paramsKey" = m."paramsKey" AND r.campaign = m.campaign
+      WHERE c."scenarioId" = $1 GROUP BY c.metric, c."paramsKey") per),
     recent AS (SELECT id FROM (SELECT id, rank() OVER (ORDER BY COALESCE("runAt", "receivedAt") DESC) AS r
-      FROM "Bundle" WHERE "scenarioId" = $1) b WHERE r <= 4),
+      FROM "Bundle" WHERE "scenarioId" = $1) b WHERE r <= (SELECT k FROM size)),
     near AS (SELECT m.id, m.metric, m."paramsKey" FROM recent JOIN "Measurement" m ON m."bundleId" = recent.id),
     short AS (SELECT f.metric, f."paramsKey" FROM figure f
       LEFT JOIN (SELECT metric, "paramsKey", count(*) AS n FROM near GROUP BY 1, 2) found USING (metric, "paramsKey")
-      WHERE COALESCE(found.n, 0) < LEAST(f.runs, 4)),
+      WHERE COALESCE(found.n, 0) < LEAST(f.runs, (SELECT k FROM size))),
     picked AS (SELECT id FROM near WHERE (metric, "paramsKey") NOT IN (SELECT metric, "paramsKey" FROM short)
       UNION ALL SELECT m.id FROM short JOIN "Measurement" m
         ON m."scenarioId" = $1 AND m.metric = short.metric AND m."paramsKey" = short."paramsKey")
@@ -72,7 +92,7 @@ export const scenarioPage = {
         f.runs
       FROM picked JOIN "Measurement" m ON m.id = picked.id JOIN "Bundle" b ON b.id = m."bundleId"
         JOIN figure f ON f.metric = m.metric AND f."paramsKey" = m."paramsKey") x
-    WHERE n <= 4 ORDER BY metric, "paramsKey", n`,
+    WHERE n <= (SELECT k FROM size) ORDER BY metric, "paramsKey", n`,
   bundles: `SELECT * FROM "Bundle" WHERE "scenarioId" = $1 ORDER BY COALESCE("runAt", "receivedAt") DESC`,
 };
 

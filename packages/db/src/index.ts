@@ -62,6 +62,25 @@ export {
   setPermalinkPublished,
 } from "./permalinks.ts";
 export {
+  type ChartPoint,
+  type CrossoverPoint,
+  type CurrentFigure,
+  chartPointSchema,
+  crossoverPointSchema,
+  currentFigureSchema,
+  type FigureSummary,
+  figureSchema,
+  figureSummarySchema,
+  latestFigureSchema,
+  paramsSchema,
+  paramValueSchema,
+  provenanceSchema,
+  type RunFigure,
+  runFigureSchema,
+  scenarioSummarySchema,
+  settingValueSchema,
+} from "./read-models.ts";
+export {
   getScenarioSummary,
   listScenarios,
   type ScenarioSummary,

@@ -1,58 +1,9 @@
-import type { Aggregate, Better, ParamValue, Qualifier } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
+import type { Figure, LatestFigure, Provenance, RunFigure } from "./read-models.ts";
 
-/** A stored figure with where it came from: what views, charts and downloads are made of. */
-export type Figure = {
-  id: string;
-  scenarioId: string;
-  bundleId: string;
-  metric: string;
-  params: Record<string, ParamValue>;
-  paramsKey: string;
-  value: number;
-  unit: string;
-  low: number | null;
-  high: number | null;
-  samples: number[];
-  publishedValue: number;
-  publishedUnit: string;
-  qualifier: Qualifier | null;
-  aggregate: Aggregate | null;
-  better: Better;
-  /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
-  measuredAt: Date;
-  /** The bundle's source, for links next to the figure. */
-  sourceTitle: string | null;
-  sourceUrl: string | null;
-};
-
-/**
- * A current figure as views use it: the figure and its bundle's source. The audit fields (published
- * value, aggregate, when measured) stay on the scenario page's `Figure`s: leaving them out halved the
- * time node-postgres spent building the guide's 12,000 figures.
- */
-export type LatestFigure = Pick<
-  Figure,
-  | "scenarioId"
-  | "bundleId"
-  | "metric"
-  | "params"
-  | "value"
-  | "unit"
-  | "low"
-  | "high"
-  | "samples"
-  | "qualifier"
-  | "better"
-  | "sourceTitle"
-  | "sourceUrl"
-> & {
-  /** Runs in the series' latest campaign: `samples` holds them (one run: the value itself, n = 1). */
-  n: number;
-  /** The bundles of that campaign, newest first (the figure's own `bundleId` is the first). */
-  campaignBundleIds: string[];
-};
+// The figures' shapes are declared with their schemas (read-models.ts).
+export type { Figure, LatestFigure, Provenance, RunFigure };
 
 /** A run of a campaign as the query sends it: bundle, value, rounds (samples), qualifier. */
 type CampaignRun = [bundleId: string, value: number, samples: number[], qualifier: string | null];
@@ -191,13 +142,6 @@ export async function latestFigures(
 }
 
 /**
- * A scenario's figure with how many runs measured the same thing (this one included), and the campaign
- * its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
- * row's campaign are the current figure's runs, the others its history.
- */
-export type RunFigure = Figure & { runs: number; campaign: string };
-
-/**
  * A scenario's figures, newest first within each (metric, params): the current one and up to
  * `olderRuns` older runs of it (all of them when not given), each saying how many runs there are in
  * all. A scenario measured nightly for a year would otherwise send its whole history to every page view.
@@ -261,21 +205,6 @@ function latestRuns(scenarioId: string, runs: number): Prisma.Sql {
     JOIN figure f USING (metric, "paramsKey")
     ORDER BY metric COLLATE "C", "paramsKey" COLLATE "C", n`;
 }
-
-export type Provenance = {
-  id: string;
-  clusterName: string;
-  sourceTitle: string | null;
-  sourceUrl: string | null;
-  sourcePublishedAt: string | null;
-  sourceSection: string | null;
-  collectorName: string | null;
-  collectorVersion: string | null;
-  collectorCommand: string | null;
-  runAt: Date | null;
-  receivedAt: Date;
-  measurementCount: number;
-};
 
 /** The bundles behind a scenario, newest first: where its figures come from. */
 export async function scenarioBundles(db: Db, scenarioId: string): Promise<Provenance[]> {

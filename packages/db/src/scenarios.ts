@@ -2,35 +2,9 @@ import type { SettingValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { type ExploreFilters, type FacetKey, facetKeys } from "./explore.ts";
 import { Prisma } from "./generated/prisma/client.ts";
+import type { ScenarioSummary } from "./read-models.ts";
 
-export type ScenarioSummary = {
-  id: string;
-  /** The workspace it belongs to (what a visitor's role there allows on it). */
-  workspaceId: string;
-  label: string;
-  provider: string;
-  region: string;
-  kubernetesVersion: string;
-  nodeCount: number | null;
-  sku: string;
-  vcpus: number | null;
-  memoryGiB: number | null;
-  nicGbps: number | null;
-  os: string;
-  kernel: string;
-  cni: {
-    name: string;
-    version: string;
-    mode: string;
-    kubeProxy: string;
-    label: string | null;
-    settings: Record<string, SettingValue>;
-  };
-  /** Titles of the sources its bundles transcribe or were collected for (the explorer's source facet). */
-  sources: string[];
-  bundleCount: number;
-  lastRunAt: Date | null;
-};
+export type { ScenarioSummary };
 
 /** A readable name: the collector's label when it gave one, else CNI and mode. */
 export function scenarioLabel(cni: { name: string; mode: string; label: string | null }): string {

@@ -13,8 +13,9 @@ import {
 } from "@cnibench/analysis";
 import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
+import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
 import { findMetric } from "@cnibench/schema";
-import { type FigureSummary, summaryOf, whiskerOf } from "./figure-summary";
+import { summaryOf, whiskerOf } from "./figure-summary";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
 // made sorting a thousand figures take a tenth of a second.
@@ -67,16 +68,8 @@ const paramsLabel = (params: Params): string => {
   return entries.map(([k, v]) => formatParam(k, v)).join(" · ");
 };
 
-/** What a plotted figure says of its runs: their summary, and min–max on the drawn scale (null: none drawn). */
-type Spread = { summary: FigureSummary | null; whisker: [number, number] | null };
-
-export type BarValue = Pick<
-  Figure,
-  "qualifier" | "low" | "high" | "params" | "bundleId" | "sourceTitle" | "sourceUrl"
-> &
-  Spread & {
-    y: number;
-  };
+/** A bar: a plotted figure (its shape is declared with the read models, @cnibench/db/read-models). */
+export type BarValue = ChartPoint;
 
 const barValue = (f: Figure): BarValue => {
   const summary = summaryOf(f);
@@ -159,18 +152,7 @@ export type CrossoverQuery = {
   y: "absolute" | "degradation";
 };
 
-export type CrossoverPoint = Spread & {
-  x: number;
-  y: number;
-  qualifier: Figure["qualifier"];
-  low: number | null;
-  high: number | null;
-  params: Params;
-  bundleId: string;
-  scenarioId: string;
-  sourceTitle: string | null;
-  sourceUrl: string | null;
-};
+export type { CrossoverPoint };
 
 export type CrossoverData = {
   metric: string;

@@ -1,29 +1,10 @@
 // What every view says of a current figure besides its value: how many runs its series' latest
-// campaign holds, which bundles they came from, and their distribution. Declared once here; every
-// router's output schema reuses it.
+// campaign holds, which bundles they came from, and their distribution; computed here.
 import { distributionOf } from "@cnibench/analysis";
-import { z } from "zod";
+import { type FigureSummary, figureSummarySchema } from "@cnibench/db/read-models";
 
-export const figureSummarySchema = z.object({
-  /** Runs in the series' latest campaign (a bundle's rounds, or its value). */
-  n: z.number().int().min(1),
-  /** The campaign's bundles, newest first. */
-  campaignBundleIds: z.array(z.string()),
-  /** The runs' distribution; null for a single run, whose value is the figure itself. */
-  distribution: z
-    .object({
-      n: z.number().int(),
-      median: z.number(),
-      mean: z.number(),
-      min: z.number(),
-      max: z.number(),
-      sd: z.number().nullable(),
-      cv: z.number().nullable(),
-    })
-    .nullable(),
-});
-
-export type FigureSummary = z.infer<typeof figureSummarySchema>;
+// The schema is declared with the other read models (@cnibench/db/read-models).
+export { type FigureSummary, figureSummarySchema };
 
 /** A current figure's summary, from latestFigures' `n`, `campaignBundleIds` and `samples` (its runs). */
 export function summaryOf(figure: {

@@ -1,6 +1,6 @@
 import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/charts/format";
+import type { FigureSummary } from "@cnibench/db/read-models";
 import type { Qualifier } from "@cnibench/schema";
-import type { FigureSummary } from "~/server/figure-summary";
 
 type Props = {
   figure?: {

@@ -1,5 +1,6 @@
 import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
 import { facetDefinitions, facetKeys } from "@cnibench/db";
+import type { ChartPoint } from "@cnibench/db/read-models";
 import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -11,6 +12,9 @@ import { ChartControls, type Choice, type Control } from "./controls";
 import { chartsHref, loadChartParams, parseWhere, type View, views } from "./params";
 
 export const metadata: Metadata = { title: "Charts" };
+
+/** What a point's links are made of: its bundle and that bundle's source. */
+type PointSource = Pick<ChartPoint, "bundleId" | "sourceTitle" | "sourceUrl">;
 
 const viewTitles: Record<View, string> = {
   crossover: "Crossover",
@@ -85,7 +89,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   const scope = { filters, scenarioIds: params.scenario ?? undefined };
   const trpc = await api();
   const apiUrl = webEnv().publicApiUrl;
-  const linksOf = (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }): LinkRef[] => [
+  const linksOf = (p: PointSource): LinkRef[] => [
     { label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` },
     ...(p.sourceUrl ? [{ label: p.sourceTitle ?? "source", href: p.sourceUrl }] : []),
   ];
@@ -132,7 +136,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
   async function Crossover(props: {
     params: typeof params;
     scope: typeof scope;
-    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => LinkRef[];
+    linksOf: (p: PointSource) => LinkRef[];
   }) {
     const where = parseWhere(props.params.where);
     const data = await trpc.charts.crossover({
@@ -230,7 +234,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     view: Exclude<View, "crossover">;
     percentile: string;
     scope: typeof scope;
-    linksOf: (p: { bundleId: string; sourceTitle: string | null; sourceUrl: string | null }) => LinkRef[];
+    linksOf: (p: PointSource) => LinkRef[];
   }) {
     const charts = await trpc.charts.bars({ ...props.scope, view: props.view, percentile: props.percentile });
     if (charts.length === 0) {

@@ -1,30 +1,11 @@
-import { qualifiers } from "@cnibench/schema";
+import { chartPointSchema, crossoverPointSchema } from "@cnibench/db/read-models";
 import { z } from "zod";
-import { figureSummarySchema } from "../figure-summary";
 import { exploreInputSchema } from "./scenarios.types";
 
-const paramValue = z.union([z.string(), z.number(), z.boolean()]);
-const params = z.record(z.string(), paramValue);
 /** Params a chart is narrowed to: a few short values. */
 const whereSchema = z
   .record(z.string().max(100), z.union([z.string().max(200), z.number(), z.boolean()]))
   .refine((w) => Object.keys(w).length <= 20, "at most 20 params");
-
-/** A plotted figure: its value on the chart's scale, qualifier, params and where it came from. */
-const plotted = z.object({
-  y: z.number(),
-  qualifier: z.enum(qualifiers).nullable(),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  params,
-  bundleId: z.string(),
-  sourceTitle: z.string().nullable(),
-  sourceUrl: z.string().nullable(),
-  /** The current figure's runs; null for a derived value (an overhead). */
-  summary: figureSummarySchema.nullable(),
-  /** Min–max of the runs on the drawn scale, where there are several; the chart's whiskers. */
-  whisker: z.tuple([z.number(), z.number()]).nullable(),
-});
 
 /** Which scenarios a chart covers: the explorer's filters, or exactly the listed ids. */
 export const chartScopeSchema = z.object({
@@ -49,7 +30,7 @@ export const crossoverOutputSchema = z.object({
       id: z.string(),
       label: z.string(),
       scenarioId: z.string(),
-      points: z.array(plotted.extend({ x: z.number(), scenarioId: z.string() })),
+      points: z.array(crossoverPointSchema),
     }),
   ),
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
@@ -72,7 +53,7 @@ export const barsOutputSchema = z.array(
     data: z.array(
       z.object({
         category: z.string(),
-        values: z.record(z.string(), plotted.optional()),
+        values: z.record(z.string(), chartPointSchema.optional()),
       }),
     ),
     references: z.array(z.object({ y: z.number(), label: z.string() })),

@@ -1,10 +1,9 @@
-import { betterValues, qualifiers } from "@cnibench/schema";
+import { currentFigureSchema, paramsSchema, scenarioSummarySchema } from "@cnibench/db/read-models";
+import { betterValues } from "@cnibench/schema";
 import { z } from "zod";
-import { figureSummarySchema } from "../figure-summary";
 import { barsOutputSchema, crossoverOutputSchema } from "./charts.types";
-import { scenarioSummarySchema } from "./scenarios.types";
 
-const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+const shown = currentFigureSchema.shape;
 const scenarioIds = z
   .array(z.string().min(1).max(100))
   .min(2, "choose at least 2 scenarios")
@@ -30,19 +29,20 @@ export const compareOutputSchema = z.object({
       metric: z.string(),
       label: z.string(),
       better: z.enum(betterValues),
-      params: z.record(z.string(), paramValue),
+      params: paramsSchema,
       cells: z.array(
         z.object({
+          // A current figure's fields, in the order the comparison writes them.
           figure: z
             .object({
-              value: z.number(),
-              unit: z.string(),
-              qualifier: z.enum(qualifiers).nullable(),
-              low: z.number().nullable(),
-              high: z.number().nullable(),
-              samples: z.array(z.number()),
-              bundleId: z.string(),
-              summary: figureSummarySchema,
+              value: shown.value,
+              unit: shown.unit,
+              qualifier: shown.qualifier,
+              low: shown.low,
+              high: shown.high,
+              samples: shown.samples,
+              bundleId: shown.bundleId,
+              summary: shown.summary,
             })
             .nullable(),
           delta: z.object({ absolute: z.number(), percent: z.number().nullable() }).nullable(),

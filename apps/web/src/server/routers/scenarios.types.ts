@@ -1,75 +1,30 @@
-import { aggregates, betterValues, qualifiers } from "@cnibench/schema";
+import {
+  currentFigureSchema,
+  figureSummarySchema,
+  paramsSchema,
+  provenanceSchema,
+  runFigureSchema,
+  scenarioSummarySchema,
+} from "@cnibench/db/read-models";
+import { betterValues } from "@cnibench/schema";
 import { z } from "zod";
-import { figureSummarySchema } from "../figure-summary";
 
-// Output contracts of the scenario procedures: what pages may rely on, checked on every call.
-
-const paramValue = z.union([z.string(), z.number(), z.boolean()]);
-const settingValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-
-export const scenarioSummarySchema = z.object({
-  id: z.string(),
-  workspaceId: z.string(),
-  label: z.string(),
-  provider: z.string(),
-  region: z.string(),
-  kubernetesVersion: z.string(),
-  nodeCount: z.number().int().nullable(),
-  sku: z.string(),
-  vcpus: z.number().nullable(),
-  memoryGiB: z.number().nullable(),
-  nicGbps: z.number().nullable(),
-  os: z.string(),
-  kernel: z.string(),
-  cni: z.object({
-    name: z.string(),
-    version: z.string(),
-    mode: z.string(),
-    kubeProxy: z.string(),
-    label: z.string().nullable(),
-    settings: z.record(z.string(), settingValue),
-  }),
-  sources: z.array(z.string()),
-  bundleCount: z.number().int(),
-  lastRunAt: z.date().nullable(),
-});
-
-export const figureSchema = z.object({
-  id: z.string(),
-  scenarioId: z.string(),
-  bundleId: z.string(),
-  metric: z.string(),
-  params: z.record(z.string(), paramValue),
-  paramsKey: z.string(),
-  value: z.number(),
-  unit: z.string(),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  samples: z.array(z.number()),
-  publishedValue: z.number(),
-  publishedUnit: z.string(),
-  qualifier: z.enum(qualifiers).nullable(),
-  aggregate: z.enum(aggregates).nullable(),
-  better: z.enum(betterValues),
-  measuredAt: z.date(),
-  sourceTitle: z.string().nullable(),
-  sourceUrl: z.string().nullable(),
-});
+// Output contracts of the scenario procedures: what pages may rely on, checked on every call. The
+// read models they are made of are declared once, in @cnibench/db/read-models.
 
 /** A scenario page's run of a figure: the figure of one bundle, with the campaign it belongs to. */
-const runSchema = figureSchema.extend({ campaign: z.string() });
+const runSchema = runFigureSchema.omit({ runs: true });
 
-const keyFigureSchema = figureSchema
-  .pick({
-    value: true,
-    unit: true,
-    qualifier: true,
-    low: true,
-    high: true,
-    params: true,
-    bundleId: true,
-  })
-  .extend({ summary: figureSummarySchema });
+const keyFigureSchema = currentFigureSchema.pick({
+  value: true,
+  unit: true,
+  qualifier: true,
+  low: true,
+  high: true,
+  params: true,
+  bundleId: true,
+  summary: true,
+});
 
 export const facetKeySchema = z.enum(["provider", "sku", "kernel", "k8s", "cni", "mode", "kubeProxy", "source"]);
 
@@ -96,21 +51,6 @@ export const exploreOutputSchema = z.object({
   ),
 });
 
-export const provenanceSchema = z.object({
-  id: z.string(),
-  clusterName: z.string(),
-  sourceTitle: z.string().nullable(),
-  sourceUrl: z.string().nullable(),
-  sourcePublishedAt: z.string().nullable(),
-  sourceSection: z.string().nullable(),
-  collectorName: z.string().nullable(),
-  collectorVersion: z.string().nullable(),
-  collectorCommand: z.string().nullable(),
-  runAt: z.date().nullable(),
-  receivedAt: z.date(),
-  measurementCount: z.number().int(),
-});
-
 export const scenarioViewSchema = z.object({
   scenario: scenarioSummarySchema,
   measurementCount: z.number().int(),
@@ -124,7 +64,7 @@ export const scenarioViewSchema = z.object({
       description: z.string().nullable(),
       rows: z.array(
         z.object({
-          params: z.record(z.string(), paramValue),
+          params: paramsSchema,
           /** The newest run (its bundle holds the figure's published form). */
           current: runSchema,
           /** The current figure: its value (the runs' median for a campaign of several bundles) and runs. */

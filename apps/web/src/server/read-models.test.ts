@@ -1,0 +1,58 @@
+// The read models' schemas against rows shaped as the query functions and chart shaping shape them
+// (the seed bundles in demo-data/): a field added to a row but not to its schema, or typed otherwise,
+// fails here before an output contract strips or rejects it.
+import {
+  chartPointSchema,
+  crossoverPointSchema,
+  currentFigureSchema,
+  figureSchema,
+  figureSummarySchema,
+  latestFigureSchema,
+  scenarioSummarySchema,
+} from "@cnibench/db/read-models";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { barView, crossoverOf } from "./chart-data";
+import { summaryOf } from "./figure-summary";
+import { loadSeeds } from "./seed-figures";
+
+const seeds = loadSeeds({
+  a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
+  b: ["tke-b-cilium-native-service-scale.json", "tke-b-cilium-native-main.json"],
+});
+
+/** Parses with the schema and checks the row has every field it declares (none filled by a default). */
+function parsesAs(schema: z.ZodObject, row: object): void {
+  expect(schema.safeParse(row).error).toBeUndefined();
+  expect(Object.keys(schema.shape).filter((key) => !(key in row))).toEqual([]);
+}
+
+describe("read models", () => {
+  it("parse the seed scenarios and figures", () => {
+    expect(seeds.figures.length).toBeGreaterThan(0);
+    for (const s of seeds.scenarios) parsesAs(scenarioSummarySchema, s);
+    for (const f of seeds.figures) {
+      parsesAs(figureSchema, f);
+      parsesAs(latestFigureSchema, f);
+      parsesAs(figureSummarySchema, summaryOf(f));
+      parsesAs(currentFigureSchema, { ...f, summary: summaryOf(f) });
+    }
+  });
+
+  it("parse the chart points, keeping every field", () => {
+    const points = barView("latency", seeds.scenarios, seeds.figures, { percentile: "p99" }).flatMap((chart) =>
+      chart.data.flatMap((d) => Object.values(d.values)),
+    );
+    expect(points.length).toBeGreaterThan(0);
+    for (const p of points) expect(chartPointSchema.parse(p)).toEqual(p);
+
+    const lines = crossoverOf(seeds.scenarios, seeds.figures, {
+      metric: "http.rps",
+      x: "services",
+      where: { connection: "short" },
+      y: "absolute",
+    }).series;
+    expect(lines.length).toBeGreaterThan(0);
+    for (const p of lines.flatMap((l) => l.points)) expect(crossoverPointSchema.parse(p)).toEqual(p);
+  });
+});

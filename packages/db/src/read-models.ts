@@ -1,0 +1,173 @@
+// The shapes the views read, declared once as zod schemas: the query functions' types are inferred from
+// them, the web server's output contracts reuse them (extending where a procedure adds fields), and its
+// pages see them through those contracts. Field order is the order outputs are written in.
+import { aggregates, betterValues, qualifiers } from "@cnibench/schema";
+import { z } from "zod";
+
+/** A figure's param value: what a bundle's measurement may be keyed by. */
+export const paramValueSchema = z.union([z.string(), z.number(), z.boolean()]);
+export const paramsSchema = z.record(z.string(), paramValueSchema);
+/** A CNI setting's value (null: set to nothing). */
+export const settingValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const scenarioSummarySchema = z.object({
+  id: z.string(),
+  /** The workspace it belongs to (what a visitor's role there allows on it). */
+  workspaceId: z.string(),
+  label: z.string(),
+  provider: z.string(),
+  region: z.string(),
+  kubernetesVersion: z.string(),
+  nodeCount: z.number().int().nullable(),
+  sku: z.string(),
+  vcpus: z.number().nullable(),
+  memoryGiB: z.number().nullable(),
+  nicGbps: z.number().nullable(),
+  os: z.string(),
+  kernel: z.string(),
+  cni: z.object({
+    name: z.string(),
+    version: z.string(),
+    mode: z.string(),
+    kubeProxy: z.string(),
+    label: z.string().nullable(),
+    settings: z.record(z.string(), settingValueSchema),
+  }),
+  /** Titles of the sources its bundles transcribe or were collected for (the explorer's source facet). */
+  sources: z.array(z.string()),
+  bundleCount: z.number().int(),
+  lastRunAt: z.date().nullable(),
+});
+export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
+
+/** A stored figure with where it came from: what views, charts and downloads are made of. */
+export const figureSchema = z.object({
+  id: z.string(),
+  scenarioId: z.string(),
+  bundleId: z.string(),
+  metric: z.string(),
+  params: paramsSchema,
+  paramsKey: z.string(),
+  value: z.number(),
+  unit: z.string(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  samples: z.array(z.number()),
+  publishedValue: z.number(),
+  publishedUnit: z.string(),
+  qualifier: z.enum(qualifiers).nullable(),
+  aggregate: z.enum(aggregates).nullable(),
+  better: z.enum(betterValues),
+  /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
+  measuredAt: z.date(),
+  /** The bundle's source, for links next to the figure. */
+  sourceTitle: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+});
+export type Figure = z.infer<typeof figureSchema>;
+
+/**
+ * A current figure as views use it: the figure and its bundle's source. The audit fields (published
+ * value, aggregate, when measured) stay on the scenario page's `Figure`s: leaving them out halved the
+ * time node-postgres spent building the guide's 12,000 figures.
+ */
+export const latestFigureSchema = figureSchema
+  .pick({
+    scenarioId: true,
+    bundleId: true,
+    metric: true,
+    params: true,
+    value: true,
+    unit: true,
+    low: true,
+    high: true,
+    samples: true,
+    qualifier: true,
+    better: true,
+    sourceTitle: true,
+    sourceUrl: true,
+  })
+  .extend({
+    /** Runs in the series' latest campaign: `samples` holds them (one run: the value itself, n = 1). */
+    n: z.number().int().min(1),
+    /** The bundles of that campaign, newest first (the figure's own `bundleId` is the first). */
+    campaignBundleIds: z.array(z.string()),
+  });
+export type LatestFigure = z.infer<typeof latestFigureSchema>;
+
+/**
+ * A scenario's figure with how many runs measured the same thing (this one included), and the campaign
+ * its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
+ * row's campaign are the current figure's runs, the others its history.
+ */
+export const runFigureSchema = figureSchema.extend({ runs: z.number().int(), campaign: z.string() });
+export type RunFigure = z.infer<typeof runFigureSchema>;
+
+/** A bundle behind a scenario: where its figures come from. */
+export const provenanceSchema = z.object({
+  id: z.string(),
+  clusterName: z.string(),
+  sourceTitle: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+  sourcePublishedAt: z.string().nullable(),
+  sourceSection: z.string().nullable(),
+  collectorName: z.string().nullable(),
+  collectorVersion: z.string().nullable(),
+  collectorCommand: z.string().nullable(),
+  runAt: z.date().nullable(),
+  receivedAt: z.date(),
+  measurementCount: z.number().int(),
+});
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+/**
+ * What every view says of a current figure besides its value: how many runs its series' latest
+ * campaign holds, which bundles they came from, and their distribution (the web server's
+ * figure-summary.ts computes it).
+ */
+export const figureSummarySchema = z.object({
+  /** Runs in the series' latest campaign (a bundle's rounds, or its value). */
+  n: z.number().int().min(1),
+  /** The campaign's bundles, newest first. */
+  campaignBundleIds: z.array(z.string()),
+  /** The runs' distribution; null for a single run, whose value is the figure itself. */
+  distribution: z
+    .object({
+      n: z.number().int(),
+      median: z.number(),
+      mean: z.number(),
+      min: z.number(),
+      max: z.number(),
+      sd: z.number().nullable(),
+      cv: z.number().nullable(),
+    })
+    .nullable(),
+});
+export type FigureSummary = z.infer<typeof figureSummarySchema>;
+
+/** A current figure as pages show it: the figure with its summary in place of the raw run count. */
+export const currentFigureSchema = latestFigureSchema
+  .omit({ n: true, campaignBundleIds: true })
+  .extend({ summary: figureSummarySchema });
+export type CurrentFigure = z.infer<typeof currentFigureSchema>;
+
+/** A plotted figure: its value on the chart's scale, qualifier, params and where it came from. */
+export const chartPointSchema = z.object({
+  y: z.number(),
+  qualifier: figureSchema.shape.qualifier,
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  params: paramsSchema,
+  bundleId: z.string(),
+  sourceTitle: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+  /** The current figure's runs; null for a derived value (an overhead). */
+  summary: figureSummarySchema.nullable(),
+  /** Min–max of the runs on the drawn scale, where there are several; the chart's whiskers. */
+  whisker: z.tuple([z.number(), z.number()]).nullable(),
+});
+export type ChartPoint = z.infer<typeof chartPointSchema>;
+
+/** A point of a crossover line: a chart point along a numeric param, and its scenario. */
+export const crossoverPointSchema = chartPointSchema.extend({ x: z.number(), scenarioId: z.string() });
+export type CrossoverPoint = z.infer<typeof crossoverPointSchema>;

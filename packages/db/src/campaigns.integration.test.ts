@@ -10,7 +10,7 @@ import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import { latestFigures } from "./measurements.ts";
 import { createPermalink } from "./permalinks.ts";
-import { compareView } from "./views.ts";
+import { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
 
 /** One iperf3-like TCP figure in its own scenario (the region names it). */
@@ -58,6 +58,25 @@ describe("campaigns", () => {
     expect(three).toMatchObject({ n: 3, value: 9.41, bundleId: stored[2]!.id });
     expect([...(three?.samples ?? [])].sort()).toEqual([...runs].sort());
     expect(three?.campaignBundleIds).toEqual([stored[2]!.id, stored[1]!.id, stored[0]!.id]);
+
+    // Every view reads the same three runs.
+    const explored = await exploreView(db, [workspaceId], {});
+    expect(explored.scenarios.find((s) => s.id === scenarioId)?.keyFigures.throughput).toMatchObject({
+      n: 3,
+      value: 9.41,
+    });
+    const page = await scenarioView(db, [workspaceId], scenarioId, 3);
+    const row = page?.groups.flatMap((g) => g.rows).find((r) => r.current.metric === "tcp.throughput");
+    expect(row?.latest).toMatchObject({ n: 3, value: 9.41 });
+    expect(row?.runs.map((r) => r.value).sort()).toEqual([...runs].sort());
+    const charted = await chartView(db, [workspaceId], {
+      filters: {},
+      scenarioIds: [scenarioId],
+      metrics: ["tcp.throughput"],
+    });
+    expect(charted.figures).toMatchObject([{ n: 3, value: 9.41 }]);
+    const compared = await compareView(db, [workspaceId], { scenarioIds: [scenarioId] });
+    expect(compared.figures[0]?.samples).toHaveLength(3);
 
     // Shared now, before the next campaign: the permalink pins these three bundles.
     const link = await createPermalink(db, await accessFor(db, null), { scenarioIds: [scenarioId], view: {} });

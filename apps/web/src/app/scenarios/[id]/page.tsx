@@ -44,6 +44,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
   const view = await load(id);
   const { scenario: s } = view;
   const bundleById = new Map(view.bundles.map((b) => [b.id, b]));
+  // Bundles of a figure's latest campaign are current; the others hold older runs only.
+  const current = new Set(view.groups.flatMap((g) => g.rows.flatMap((r) => r.summary.campaignBundleIds)));
   const apiUrl = webEnv().publicApiUrl;
   const owner = (await currentAccess()).roles[s.workspaceId] === "owner";
 
@@ -278,7 +280,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
           Provenance
         </h2>
         <ol className="mt-2 space-y-3">
-          {view.bundles.map((b, i) => (
+          {view.bundles.map((b) => (
             <li
               key={b.id}
               id={`bundle-${b.id}`}
@@ -297,9 +299,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                   <span className="font-medium">{b.sourceTitle ?? "Uploaded bundle"}</span>
                 )}
                 {b.sourcePublishedAt ? <span className="text-zinc-500">published {b.sourcePublishedAt}</span> : null}
-                {i > 0 &&
-                view.bundles[0] &&
-                (view.bundles[0].runAt ?? view.bundles[0].receivedAt) > (b.runAt ?? b.receivedAt) ? (
+                {!current.has(b.id) ? (
                   <span className="rounded bg-zinc-100 px-1.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400">
                     older
                   </span>

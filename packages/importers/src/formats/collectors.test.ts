@@ -91,9 +91,9 @@ describe("knb", () => {
   const expectReal = (r: Result[]) => {
     // "Pod to pod : TCP : bandwidth = 2594 Mbit/s" / "UDP : bandwidth = 959 Mbit/s"; "Pod to Service" 2568 / 797
     expect(one(r, "tcp.throughput", { path: "pod-pod", streams: 1 })).toMatchObject({ value: 2594, unit: "Mbit/s" });
-    expect(one(r, "x.udp.throughput.received", { path: "pod-pod", streams: 1 }).value).toBe(959);
+    expect(one(r, "udp.throughput", { path: "pod-pod", streams: 1 }).value).toBe(959);
     expect(one(r, "tcp.throughput", { path: "service", streams: 1 }).value).toBe(2568);
-    expect(one(r, "x.udp.throughput.received", { path: "service", streams: 1 }).value).toBe(797);
+    expect(one(r, "udp.throughput", { path: "service", streams: 1 }).value).toBe(797);
     // "Idle : client cpu = total 6.40% …", "server ram = 1531 MB"
     expect(one(r, "x.node.cpu.usage", { test: "idle", role: "client" })).toMatchObject({ value: 6.4, unit: "%" });
     expect(one(r, "x.node.memory.used", { test: "idle", role: "server" })).toMatchObject({ value: 1531, unit: "MB" });
@@ -121,7 +121,7 @@ describe("knb", () => {
 
   it('the invalid JSON knb writes for an empty monitor file ("user": ,): imports the rest, names what it skipped', () => {
     const run = parseKnbDocument(fixtureText("synthetic/knb/knb_json_synthetic_empty_monitor_invalid.json"));
-    expect(one(run.results, "x.udp.throughput.received", { path: "pod-pod", streams: 1 }).value).toBe(959);
+    expect(one(run.results, "udp.throughput", { path: "pod-pod", streams: 1 }).value).toBe(959);
     expect(
       run.results.some(
         (r) => r.params?.role === "client" && r.params?.protocol === "udp" && r.params?.path === "pod-pod",

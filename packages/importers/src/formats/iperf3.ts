@@ -1,9 +1,10 @@
 /**
  * `iperf3 -J` output. TCP: the receiver's sum (end.sum_received, goodput) is tcp.throughput and the
- * sender's (end.sum_sent) is kept apart as x.tcp.throughput.sent. UDP: iperf3's sender rate is
- * udp.throughput (the catalogue's meaning), the receiver's rate x.udp.throughput.received, and the
- * loss udp.loss. iperf 3.1.x wrote only end.sum for UDP: its bits_per_second is bytes sent over the
- * sender's time (iperf_api.c, "Summary sum, UDP"), so it is the sender rate too.
+ * sender's (end.sum_sent) is kept apart as x.tcp.throughput.sent. UDP likewise: a headline means what
+ * arrived, so the receiver's rate (end.sum_received) is udp.throughput — what collectors such as
+ * InfraBuilder's bench.sh publish — the sender's x.udp.throughput.sent, and the loss udp.loss. iperf
+ * 3.1.x wrote only end.sum for UDP: its bits_per_second is bytes sent over the sender's time
+ * (iperf_api.c, "Summary sum, UDP"), a sender rate, so such a file has no udp.throughput.
  */
 import { ImportError, type Params, type ParsedRun, type Result } from "../types.ts";
 import { at, finite, isObject, isoFromEpochSeconds, type Json, parseJson } from "../util.ts";
@@ -67,30 +68,27 @@ export function iperf3FromJson(doc: unknown, extraParams: Params = {}): ParsedRu
     const receiverPath = modern ? "end.sum_received" : "end.sum";
     const sender = finite(at(d, `${senderPath}.bits_per_second`));
     if (sender === undefined) throw new ImportError(`iperf3 UDP output without ${senderPath}.bits_per_second`);
-    results.push({
-      metric: "udp.throughput",
-      value: sender,
-      unit: "bit/s",
-      params,
-      note: `iperf3 ${senderPath}.bits_per_second (sender rate)`,
-    });
     if (modern) {
       const received = finite(at(d, "end.sum_received.bits_per_second"));
-      if (received !== undefined) {
-        results.push({
-          metric: "x.udp.throughput.received",
-          value: received,
-          unit: "bit/s",
-          better: "higher",
-          params,
-          note: "iperf3 end.sum_received.bits_per_second (receiver)",
-        });
-      }
+      if (received === undefined) throw new ImportError("iperf3 UDP output without end.sum_received.bits_per_second");
+      results.push({
+        metric: "udp.throughput",
+        value: received,
+        unit: "bit/s",
+        params,
+        note: "iperf3 end.sum_received.bits_per_second (receiver: what arrived)",
+      });
     } else {
-      skipped.push(
-        "end.sum only (older iperf3 UDP layout): no separate receiver rate, so x.udp.throughput.received is absent",
-      );
+      skipped.push("end.sum only (older iperf3 UDP layout): no receiver rate, so no udp.throughput (only the sender's)");
     }
+    results.push({
+      metric: "x.udp.throughput.sent",
+      value: sender,
+      unit: "bit/s",
+      better: "higher",
+      params,
+      note: `iperf3 ${senderPath}.bits_per_second (sender)`,
+    });
     const loss = finite(at(d, `${receiverPath}.lost_percent`));
     if (loss !== undefined) {
       results.push({ metric: "udp.loss", value: loss, unit: "%", params, note: `iperf3 ${receiverPath}.lost_percent` });

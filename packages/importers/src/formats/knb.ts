@@ -3,7 +3,7 @@
  * its JSON with echo, so a monitor file without a second line gives `"user": ,` and a subset of
  * tests (-ot tcp) gives trailing commas: such JSON is repaired for reading, the empty values are
  * skipped and named. Bandwidth is iperf3's receiver line in Mbit/s (`-f m`, column 7), for TCP and for
- * UDP (`-u -b 0`), so UDP is the received rate (x.udp.throughput.received). CPU is the node's usage
+ * UDP (`-u -b 0`), so UDP is the received rate: udp.throughput, as a headline means what arrived. CPU is the node's usage
  * in percent and RAM its used memory in MB, averaged by knb's monitor over the test.
  */
 import { parse as parseYaml } from "yaml";
@@ -96,10 +96,9 @@ function knbRun(doc: Json, skipped: string[]): ParsedRun {
           protocol === "tcp"
             ? { metric: "tcp.throughput", value: bandwidth, unit: "Mbit/s", params: { path: section.path, streams: 1 } }
             : {
-                metric: "x.udp.throughput.received",
+                metric: "udp.throughput",
                 value: bandwidth,
                 unit: "Mbit/s",
-                better: "higher",
                 params: { path: section.path, streams: 1 },
                 note: "iperf3 -u -b 0, receiver line",
               },

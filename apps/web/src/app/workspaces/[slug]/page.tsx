@@ -84,13 +84,15 @@ export default async function WorkspacePage({ params }: Props) {
                 <span className="text-zinc-500">{m.role}</span>
                 {role >= rank.owner ? (
                   <div className="ml-auto">
-                    <ActionForm action={removeMemberAction} label={`Remove ${m.email ?? m.name}`}>
-                      {hidden}
-                      <input type="hidden" name="userId" value={m.id} />
-                      <button type="submit" className="text-xs text-red-700 hover:underline dark:text-red-400">
-                        Remove
-                      </button>
-                    </ActionForm>
+                    <RowAction
+                      action={removeMemberAction}
+                      label={`Remove ${m.email ?? m.name}`}
+                      slug={w.slug}
+                      field="userId"
+                      value={m.id}
+                    >
+                      Remove
+                    </RowAction>
                   </div>
                 ) : null}
               </li>
@@ -147,13 +149,15 @@ export default async function WorkspacePage({ params }: Props) {
                       {t.revokedAt ? (
                         `revoked ${date(t.revokedAt)}`
                       ) : role >= rank.owner ? (
-                        <ActionForm action={revokeTokenAction} label={`Revoke ${t.name}`}>
-                          {hidden}
-                          <input type="hidden" name="name" value={t.name} />
-                          <button type="submit" className="text-xs text-red-700 hover:underline dark:text-red-400">
-                            Revoke
-                          </button>
-                        </ActionForm>
+                        <RowAction
+                          action={revokeTokenAction}
+                          label={`Revoke ${t.name}`}
+                          slug={w.slug}
+                          field="name"
+                          value={t.name}
+                        >
+                          Revoke
+                        </RowAction>
                       ) : (
                         "live"
                       )}
@@ -207,13 +211,15 @@ export default async function WorkspacePage({ params }: Props) {
                     </td>
                     <td>{l.published ? "public" : l.approved ? "agreed here, waiting for others" : "private"}</td>
                     <td>
-                      <ActionForm action={revokePermalinkAction} label={`Delete /d/${l.slug}`}>
-                        {hidden}
-                        <input type="hidden" name="permalink" value={l.slug} />
-                        <button type="submit" className="text-xs text-red-700 hover:underline dark:text-red-400">
-                          Delete
-                        </button>
-                      </ActionForm>
+                      <RowAction
+                        action={revokePermalinkAction}
+                        label={`Delete /d/${l.slug}`}
+                        slug={w.slug}
+                        field="permalink"
+                        value={l.slug}
+                      >
+                        Delete
+                      </RowAction>
                     </td>
                   </tr>
                 ))}
@@ -232,5 +238,25 @@ export default async function WorkspacePage({ params }: Props) {
         shows this workspace’s scenarios beside every other workspace you may read.
       </p>
     </div>
+  );
+}
+
+/** A row's one destructive action (remove, revoke, delete): a small red button posting one field. */
+function RowAction(props: {
+  action: Parameters<typeof ActionForm>[0]["action"];
+  label: string;
+  slug: string;
+  field: string;
+  value: string;
+  children: string;
+}) {
+  return (
+    <ActionForm action={props.action} label={props.label}>
+      <input type="hidden" name="slug" value={props.slug} />
+      <input type="hidden" name={props.field} value={props.value} />
+      <button type="submit" className="text-xs text-red-700 hover:underline dark:text-red-400">
+        {props.children}
+      </button>
+    </ActionForm>
   );
 }

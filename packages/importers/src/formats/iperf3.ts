@@ -79,7 +79,9 @@ export function iperf3FromJson(doc: unknown, extraParams: Params = {}): ParsedRu
         note: "iperf3 end.sum_received.bits_per_second (receiver: what arrived)",
       });
     } else {
-      skipped.push("end.sum only (older iperf3 UDP layout): no receiver rate, so no udp.throughput (only the sender's)");
+      skipped.push(
+        "end.sum only (older iperf3 UDP layout): no receiver rate, so no udp.throughput (only the sender's)",
+      );
     }
     results.push({
       metric: "x.udp.throughput.sent",

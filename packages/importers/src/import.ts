@@ -115,7 +115,7 @@ export function importFiles(
       reports.push(failure(file, fmt, error));
       return;
     }
-    const warnings = built.flatMap((b) => b.warnings);
+    const warnings = built.flatMap((b) => b.warnings.map((w) => w.message));
     if (warnings.length > 0) report.warnings = warnings;
     report.bundles = built.length;
     bundles.push(...built);
@@ -229,9 +229,15 @@ function importBundleFile(file: string, text: string, reports: FileReport[], bun
         issues: parsed.issues,
       });
     }
-    const warnings = parsed.warnings.map((w) => w.message);
+    const { warnings } = parsed;
     bundles.push({ file, format: "bundle", bundle: doc as BundleInput, warnings });
-    reports.push({ file, format: "bundle", status: "imported", bundles: 1, ...(warnings.length ? { warnings } : {}) });
+    reports.push({
+      file,
+      format: "bundle",
+      status: "imported",
+      bundles: 1,
+      ...(warnings.length ? { warnings: warnings.map((w) => w.message) } : {}),
+    });
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
     reports.push(failure(file, "bundle", error));
@@ -298,6 +304,7 @@ function buildBundle(file: string, format: FormatName, run: ParsedRun, layers: E
       ...(env.settings && Object.keys(env.settings).length > 0 ? { settings: env.settings } : {}),
     },
     results,
+    ...(run.warnings?.length ? { warnings: run.warnings } : {}),
   };
   const parsed = parseBundle(bundle);
   if (!parsed.ok) {
@@ -309,7 +316,7 @@ function buildBundle(file: string, format: FormatName, run: ParsedRun, layers: E
     file: run.part ? `${file}#${run.part}` : file,
     format,
     bundle,
-    warnings: parsed.warnings.map((w) => w.message),
+    warnings: parsed.warnings,
   };
 }
 

@@ -1,5 +1,5 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
-import type { BundleInput } from "@cnibench/schema";
+import type { BundleInput, BundleWarning } from "@cnibench/schema";
 
 export const formatNames = ["bundle", "tke", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
 export type FormatName = (typeof formatNames)[number];
@@ -60,6 +60,8 @@ export type ParsedRun = {
   runAt?: string;
   /** Parts of the input that could not be imported, in words, with where they are. */
   skipped: string[];
+  /** Worth keeping with the figures (a failed test, a missing run): they travel in the bundle's `warnings`. */
+  warnings?: BundleWarning[];
   /** Suffix naming this run when one file holds several (e.g. "block 2"). */
   part?: string;
 };
@@ -90,8 +92,8 @@ export type ImportedBundle = {
   file: string;
   format: FormatName;
   bundle: BundleInput;
-  /** Accepted but worth a look (slugs outside the vocabulary, parts skipped). */
-  warnings: string[];
+  /** Accepted but worth a look: the bundle's own warnings, then the contract's (slugs outside the vocabulary). */
+  warnings: BundleWarning[];
 };
 
 export type FileStatus = "imported" | "skipped" | "failed";

@@ -71,6 +71,26 @@ describe("bundle contract: accepted bundles", () => {
   });
 });
 
+describe("bundle contract: the bundle's own warnings", () => {
+  it("keeps an importer's warnings first among the bundle's warnings, path and message as sent", () => {
+    const sent = [
+      { path: "", message: "missing run: sts, iperf3 could not connect" },
+      { path: "node.kernel", message: "node.kernel: you passed 6.1, the files say 5.15.0-94-generic" },
+    ];
+    const parsed = parseBundle({ ...minimal(), cni: { name: "not-a-cni", mode: "native" }, warnings: sent });
+    if (!parsed.ok) throw new Error("refused");
+    expect(parsed.warnings.slice(0, 2)).toEqual(sent);
+    expect(parsed.warnings[2]?.path).toBe("cni.name");
+    expect(parsed.bundle.extra).toEqual({});
+  });
+
+  it("refuses a warning that is not {path, message}", () => {
+    const parsed = parseBundle({ ...minimal(), warnings: [{ path: "", text: "x" }] });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.issues.map((i) => i.path)).toEqual(["warnings[0].message"]);
+  });
+});
+
 describe("bundle contract: required fields", () => {
   it.each([
     ["schema", (b: Record<string, unknown>) => delete b.schema],

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { findMetric, metricCatalogue } from "./catalogue.ts";
+import { bundleWarningSchema } from "./responses.ts";
 import { canConvert } from "./units.ts";
 
 export const BUNDLE_SCHEMA = "cnibench/bundle@1";
@@ -224,6 +225,14 @@ export const bundleSchema = z
       .min(1, "a bundle needs at least one result")
       .max(100_000)
       .meta({ description: "The figures, at least one." }),
+    warnings: z
+      .array(bundleWarningSchema)
+      .max(1000)
+      .meta({
+        description:
+          'What the importer or collector noticed before upload (a failed test, an environment field that contradicts the files), with the field it is about ("results[3]", "node.kernel", "" for the whole bundle). Stored and shown like the warnings cnibench raises itself.',
+      })
+      .optional(),
   })
   .meta({
     title: "cnibench bundle v1",

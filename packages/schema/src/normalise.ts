@@ -80,6 +80,7 @@ const contractFields = new Set([
   "node",
   "cni",
   "results",
+  "warnings",
 ]);
 
 export function parseBundle(input: unknown): ParseResult {
@@ -117,7 +118,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function normalise(bundle: Bundle): ParseResult {
-  const warnings: BundleWarning[] = [];
+  // The bundle's own warnings come first: the importer saw the files, cnibench only the figures.
+  const warnings: BundleWarning[] = [...(bundle.warnings ?? [])];
   const slug = (kind: VocabularyKind, path: string, raw: string | undefined, context?: { provider?: string }) => {
     if (raw === undefined) return "unknown";
     const resolved = resolveSlug(kind, raw, context);

@@ -13,8 +13,8 @@ export const bundleIssueSchema = z
 
 export const bundleWarningSchema = z
   .object({
-    path: z.string().meta({ description: 'The field the warning is about, e.g. "cni.name".' }),
-    message: z.string().meta({ description: "What was accepted but deserves a look." }),
+    path: z.string().max(500).meta({ description: 'The field the warning is about, e.g. "cni.name".' }),
+    message: z.string().max(2000).meta({ description: "What was accepted but deserves a look." }),
   })
   .meta({ description: "Something accepted as given but worth checking, e.g. a slug outside the vocabulary." });
 
@@ -91,6 +91,10 @@ export const importResultSchema = z
     campaign: z.string().meta({
       description:
         "The campaign of every stored bundle that names none of its own: ?campaign=, or `import-` and 16 hex digits derived from the bundles the import built (the same results imported again give the same campaign).",
+    }),
+    refused: z.number().int().min(0).meta({
+      description:
+        "Files refused (status `failed` in `files`, each with its reason). Only ?partial=true stores an import with refused files; otherwise 0.",
     }),
     bundles: z.array(importedBundleSchema),
     files: z.array(importFileReportSchema),

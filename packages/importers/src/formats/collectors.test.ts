@@ -134,6 +134,24 @@ describe("knb", () => {
     ]);
   });
 
+  it("JSON as knb 1.4.1 writes it (real 2020 run, CRs in strings, a missing comma) reads like its YAML", () => {
+    const text = fixtureText("real/knb/infrabuilder-2020-doc-flannel-run1.json");
+    expect(text).toContain("3.70GHz\r"); // as knb wrote it: the fixture must keep the defect
+    expect(() => JSON.parse(text)).toThrow();
+    const json = parseKnbDocument(text);
+    const yaml = parseKnbDocument(fixtureText("real/knb/infrabuilder-2020-doc-flannel-run1.yaml"));
+    expect(json.results).toEqual(yaml.results);
+    expect(json.results).toHaveLength(24);
+    // The text report of the same replay: "Pod to pod : TCP : bandwidth = 9629 Mbit/s", "UDP : 9842",
+    // "Pod to Service : TCP : 9827"; "Idle : client cpu = total 0.64%"
+    expect(one(json.results, "tcp.throughput", { path: "pod-pod", streams: 1 }).value).toBe(9629);
+    expect(one(json.results, "udp.throughput", { path: "pod-pod", streams: 1 }).value).toBe(9842);
+    expect(one(json.results, "tcp.throughput", { path: "service", streams: 1 }).value).toBe(9827);
+    expect(one(json.results, "x.node.cpu.usage", { test: "idle", role: "client" }).value).toBe(0.64);
+    expect(json.derived).toEqual({ kernel: "4.15.0-112-generic", k8s: "v1.19.0" }); // no CR left
+    expect(json.collector).toEqual({ name: "knb", version: "1.4.1" });
+  });
+
   it("a blank cpu line in a text report is skipped and named", () => {
     const text = fixtureText("real/knb/knb_text_output_example_calico_ipip.txt").replace(
       /(Pod to Service :\n\s+TCP :\n\s+bandwidth = 2568 Mbit\/s\n\s+client cpu = ).*\n/,

@@ -28,9 +28,19 @@ const sections = [
   { key: "pod2svc.udp", path: "service", protocol: "udp" },
 ] as const;
 
-/** Makes knb's echo-built JSON parseable: empty values become null, trailing commas go. */
+/**
+ * Makes knb's echo-built JSON parseable: control characters go (knb 1.4.1 copies the CR of
+ * `/proc/cpuinfo` and `uname` read through `kubectl exec -t` into its "cpu" and "kernel" strings),
+ * a missing comma between two lines is put back (1.4.1 prints "client-node" and "socket-buffer-size"
+ * without one), empty values become null and trailing commas go.
+ */
 export function repairKnbJson(text: string): { text: string; repaired: boolean } {
-  const repaired = text.replace(/:\s*(?=[,}\]])/g, ": null").replace(/,(\s*[}\]])/g, "$1");
+  const repaired = text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f]/g, "")
+    .replace(/("|\d|true|false|null)([^\S\n]*\n[^\S\n]*"[^"\n]*"[^\S\n]*:)/g, "$1,$2")
+    .replace(/:\s*(?=[,}\]])/g, ": null")
+    .replace(/,(\s*[}\]])/g, "$1");
   return { text: repaired, repaired: repaired !== text };
 }
 
@@ -48,7 +58,7 @@ export function parseKnbDocument(text: string): ParsedRun {
       try {
         doc = JSON.parse(fixed);
         skipped.push(
-          "the JSON was not valid (knb leaves values empty when a monitor file is empty); empty values were skipped",
+          "the JSON was not valid as knb wrote it (control characters in strings, a missing comma, or values left empty when a monitor file is empty); it was repaired and empty values were skipped",
         );
       } catch (error) {
         throw new ImportError(`knb JSON is malformed beyond knb's known defects: ${(error as Error).message}`);

@@ -200,18 +200,25 @@ describe("parseBundle: measurements in catalogue units", () => {
     expect(b.measurements[2]).toMatchObject({ value: 487, low: 400, high: 600, unit: "µs" });
   });
 
-  it("keeps x. metrics in their declared unit and direction", () => {
+  it("stores x. metrics in one unit per dimension, keeping the published figure and the direction", () => {
     const input = tkeCiliumOverlay();
     input.results = [
       { metric: "x.bpf.agent.rss", value: 1014, unit: "MB", better: "lower", params: { component: "cilium-agent" } },
+      // iperf3's end.sum_sent.bits_per_second of InfraBuilder's flannel dts run 1 (all.results DTS_BW)
+      { metric: "x.tcp.throughput.sent", value: 19587401486.345478, unit: "bit/s", better: "higher", samples: [1e9] },
+      { metric: "x.udp.jitter", value: 0.0124, unit: "ms", better: "lower" },
+      { metric: "x.tcp.retransmits", value: 336925, unit: "count", better: "lower" },
+      { metric: "x.pkt.rate", value: 1200, unit: "pps", better: "higher" },
     ];
-    expect(normalised(input).measurements[0]).toMatchObject({
-      metric: "x.bpf.agent.rss",
-      value: 1014,
-      unit: "MB",
-      publishedUnit: "MB",
-      better: "lower",
-    });
+    const [rss, sent, jitter, retransmits, packets] = normalised(input).measurements;
+    // 1014 MB = 1,014,000,000 B; 967 MiB = 1,013,972,992 B, and 27,008 / 1,048,576 = 0.0257568… (by hand)
+    expect(rss).toMatchObject({ value: 967.025756836, unit: "MiB", publishedValue: 1014, publishedUnit: "MB" });
+    expect(rss?.better).toBe("lower");
+    // bit/s ÷ 1e9, to 12 significant digits
+    expect(sent).toMatchObject({ value: 19.5874014863, unit: "Gbit/s", samples: [1], publishedUnit: "bit/s" });
+    expect(jitter).toMatchObject({ value: 0.0124, unit: "ms" });
+    expect(retransmits).toMatchObject({ value: 336925, unit: "count" });
+    expect(packets).toMatchObject({ value: 1200, unit: "pps" }); // rates keep their word
   });
 
   it("gives equal params equal keys whatever their order", () => {

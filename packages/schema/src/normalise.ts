@@ -8,7 +8,7 @@ import { type aggregates, type Bundle, bundleSchema, type qualifiers } from "./b
 import { canonicalJson, contentHash } from "./canonical.ts";
 import { type Better, findMetric } from "./catalogue.ts";
 import type { BundleIssue, BundleWarning } from "./responses.ts";
-import { convertValue } from "./units.ts";
+import { convertValue, storedUnitOf } from "./units.ts";
 import { resolveSlug, type VocabularyKind } from "./vocabulary.ts";
 
 export type Qualifier = (typeof qualifiers)[number];
@@ -23,7 +23,7 @@ export type NormalisedMeasurement = {
   params: Record<string, ParamValue>;
   /** Canonical JSON of params: equal params give equal keys whatever the key order. */
   paramsKey: string;
-  /** In the catalogue unit (or the declared unit for x. metrics). */
+  /** In the catalogue unit, or for x. metrics the one of the declared unit's dimension (storedUnitOf). */
   value: number;
   unit: string;
   low: number | null;
@@ -165,9 +165,9 @@ function normalise(bundle: Bundle): ParseResult {
     },
     measurements: bundle.results.map((result, position) => {
       const definition = findMetric(result.metric);
-      // The schema guarantees a catalogue metric's unit converts; x. metrics keep the declared unit.
-      const unit = definition?.unit ?? result.unit;
-      const convert = (value: number) => (definition ? convertValue(value, result.unit, unit) : value);
+      // The schema guarantees a catalogue metric's unit converts; storedUnitOf gives x. metrics one of theirs.
+      const unit = definition?.unit ?? storedUnitOf(result.unit);
+      const convert = (value: number) => (unit === result.unit ? value : convertValue(value, result.unit, unit));
       const params = result.params ?? {};
       return {
         position,

@@ -107,6 +107,24 @@ export function canonicalUnitSymbol(unit: string): string | undefined {
   return findUnit(unit)?.symbol;
 }
 
+/**
+ * The unit an x. metric is stored in. One unit per dimension, so that runs published in bit/s and in
+ * Mbit/s line up in one series, and read like catalogue figures ("21,166,054,074 bit/s" is 21.17
+ * Gbit/s). Rates, percentages, counts and unknown units keep the declared unit: their words differ
+ * in meaning (pkt/s is not req/s) though they convert 1:1.
+ */
+export function storedUnitOf(unit: string): string {
+  const dimension = findUnit(unit)?.dimension;
+  return (dimension && storedUnitByDimension[dimension]) ?? unit;
+}
+
+const storedUnitByDimension: Record<string, string> = {
+  bitrate: "Gbit/s",
+  time: "ms",
+  memory: "MiB",
+  cpu: "millicores",
+};
+
 export function canConvert(from: string, to: string): boolean {
   const a = findUnit(from);
   const b = findUnit(to);

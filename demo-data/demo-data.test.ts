@@ -177,9 +177,9 @@ const tables: [seed: string, table: string, count: number, select: (f: Figure) =
   ["eks", "TCP throughput × 5 scenarios", 5, (f) => isEksMain(f) && f.metric === "tcp.throughput"],
   [
     "eks",
-    "UDP throughput and loss × 5 scenarios",
+    "UDP throughput (the sender's rate) and loss × 5 scenarios",
     10,
-    (f) => isEksMain(f) && metricIn("udp.throughput", "udp.loss")(f),
+    (f) => isEksMain(f) && metricIn("x.udp.throughput.sent", "udp.loss")(f),
   ],
   ["eks", "Pod-to-pod RTT × 5 scenarios", 5, (f) => isEksMain(f) && f.metric === "pod.rtt"],
   [
@@ -366,7 +366,7 @@ const rows: Row[] = [
     { qualifier: "approx" },
   ],
   [E, "TCP 吞吐量", A, "tcp.throughput", {}, 12.41, "Gbps"],
-  [E, "UDP 吞吐量", B, "udp.throughput", {}, 7.92, "Gbps"],
+  [E, "UDP 吞吐量", B, "x.udp.throughput.sent", {}, 7.92, "Gbps"],
   [E, "UDP 丢包率", D, "udp.loss", {}, 20.42, "%"],
   [E, "UDP 丢包率", ET, "udp.loss", {}, 0.03, "%"],
   [E, "Pod 到 Pod RTT", C, "pod.rtt", { stat: "avg" }, 5092, "µs"],

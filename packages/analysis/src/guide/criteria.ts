@@ -852,11 +852,18 @@ function settingsWords(s: GuideScenario): string {
   return on.length > 0 ? on.join(", ") : "a bandwidth manager";
 }
 
+/** The rate a UDP loss was measured at: what arrived, else what was sent (EKS publishes only the sender's). */
+function udpRateOf(ctx: GuideContext, loss: GuideFigure): GuideFigure | undefined {
+  const figures = ctx.figuresOf(loss.scenarioId).filter((g) => paramsKey(g.params) === paramsKey(loss.params));
+  return (
+    figures.find((g) => g.metric === "udp.throughput") ?? figures.find((g) => g.metric === "x.udp.throughput.sent")
+  );
+}
+
+const rateWords = (rate: GuideFigure) =>
+  `${formatFigure(rate)}${rate.metric === "x.udp.throughput.sent" ? " sent" : " received"}`;
+
 export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult {
-  const throughputOf = (f: GuideFigure) =>
-    ctx
-      .figuresOf(f.scenarioId)
-      .find((g) => g.metric === "udp.throughput" && paramsKey(g.params) === paramsKey(f.params));
   const result = figureCriterion(ctx, {
     key: "udp",
     weight,
@@ -864,8 +871,8 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     selectors: [{ title: "UDP loss", select: (f) => f.metric === "udp.loss" && f.params.services === undefined }],
     describe: (e, t) => {
       const s = ctx.scenario(e.figure.scenarioId)!;
-      const tp = throughputOf(e.figure);
-      return `UDP loss ${formatFigure(e.figure)}${tp ? ` at ${formatFigure(tp)}` : ""} on ${t.testbed.label} (${s.label}, ${hasBandwidthManager(s) ? `with ${settingsWords(s)}` : "no bandwidth manager"}), ${standing(e, t)}`;
+      const tp = udpRateOf(ctx, e.figure);
+      return `UDP loss ${formatFigure(e.figure)}${tp ? ` at ${rateWords(tp)}` : ""} on ${t.testbed.label} (${s.label}, ${hasBandwidthManager(s) ? `with ${settingsWords(s)}` : "no bandwidth manager"}), ${standing(e, t)}`;
     },
   });
   // Add the throughput beside each loss figure, since loss only means something at a rate.
@@ -874,7 +881,8 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
       id,
       reasons.map((r) => {
         const loss = r.evidence.find((e) => e.metric === "udp.loss");
-        const tp = loss && ctx.figuresOf(loss.scenarioId).find((g) => g.metric === "udp.throughput");
+        const lossFigure = loss && ctx.figuresOf(loss.scenarioId).find((g) => g.metric === "udp.loss");
+        const tp = lossFigure && udpRateOf(ctx, lossFigure);
         return tp ? { ...r, evidence: [...r.evidence, evidenceOf(ctx, tp)] } : r;
       }),
     );

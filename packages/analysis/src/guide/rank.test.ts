@@ -308,8 +308,9 @@ describe("UDP-heavy traffic on EKS", () => {
     const top = find(r.options[0]!.reasons, /^UDP loss /)[0]!;
     expect(top.evidence.map((e) => [e.bundleId, e.metric])).toEqual([
       ["eks-e-cilium-eni-tuned-main", "udp.loss"],
-      ["eks-e-cilium-eni-tuned-main", "udp.throughput"],
+      ["eks-e-cilium-eni-tuned-main", "x.udp.throughput.sent"],
     ]);
+    expect(top.text).toMatch(/^UDP loss 0\.03% at 7\.96 Gbit\/s sent on /); // the seed's loss and sender rate
     const within = find(r.options[0]!.reasons, /bandwidth manager is the difference/)[0]!;
     expect(within.text).toContain(`${loss("eks-d-cilium-eni-main")}% without it (Cilium ENI (D))`);
     expect(within.effect).toBe("for");

@@ -39,6 +39,7 @@ export const guideMetrics = [
   "http.latency",
   "udp.loss",
   "udp.throughput",
+  "x.udp.throughput.sent",
   "pod.rtt",
   "tcp.rr.latency",
   "tcp.rr.rate",

@@ -5,8 +5,9 @@
  * parses fortio's text output (-c 16), adds "service_count" and "http_conduit", whose values are
  * strings and "N/A" when the Conduit app was not deployed.
  *
- * Meanings kept honest: udp_throughput_gbps is iperf3's end.sum.bits_per_second, the sender's rate
- * (udp.throughput); mean_rtt_us is end.streams[0].sender.mean_rtt of a 1-byte iperf3 TCP run — TCP's
+ * Meanings kept honest: udp_throughput_gbps is iperf3's end.sum.bits_per_second, bytes sent over the
+ * sender's time (iperf_api.c), so the sender's rate: x.udp.throughput.sent, never udp.throughput, whose
+ * headline means what arrived and which these files do not hold; mean_rtt_us is end.streams[0].sender.mean_rtt of a 1-byte iperf3 TCP run — TCP's
  * smoothed RTT estimate, a mean (pod.rtt with stat "avg"), not a percentile.
  */
 import { type EnvironmentFields, ImportError, type Params, type ParsedRun, type Result } from "../types.ts";
@@ -49,9 +50,10 @@ export function parseEks(text: string): ParsedRun {
     note: "iperf3 -P 8 pod to pod, end.sum_received (receiver)",
   }));
   figure("network.udp_throughput_gbps", (value) => ({
-    metric: "udp.throughput",
+    metric: "x.udp.throughput.sent",
     value,
     unit: "Gbit/s",
+    better: "higher",
     note: "iperf3 -u -b 10G pod to pod, end.sum.bits_per_second: the sender's rate",
   }));
   figure("network.udp_loss_percent", (value) => ({

@@ -16,6 +16,13 @@ const port = (fallback: number) =>
     .max(65535)
     .default(fallback);
 
+const bytes = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a number of bytes" })
+    .int("must be a whole number of bytes")
+    .min(1024, "must be at least 1024")
+    .default(fallback);
+
 const requestsPerMinute = () =>
   z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1");
 
@@ -43,22 +50,16 @@ export const ingestEnvSchema = z
     /** Where users reach the API and the web app, for the links in upload responses. */
     CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
     CNIBENCH_PUBLIC_WEB_URL: z.url({ error: "must be a URL" }).optional(),
-    CNIBENCH_MAX_BUNDLE_BYTES: z.coerce
-      .number({ error: "must be a number of bytes" })
-      .int()
-      .min(1024, "must be at least 1024")
-      .default(5 * 1024 * 1024),
+    CNIBENCH_MAX_BUNDLE_BYTES: bytes(5 * 1024 * 1024),
+    /** POST /v1/import's body: a result tree's archive is larger than one bundle. */
+    CNIBENCH_IMPORT_MAX_BYTES: bytes(64 * 1024 * 1024),
     /** POST /v1/import: most entries one upload's archives may hold, and most bytes they may expand to. */
     CNIBENCH_IMPORT_MAX_ENTRIES: z.coerce
       .number({ error: "must be a whole number" })
       .int("must be a whole number")
       .min(1)
       .default(5000),
-    CNIBENCH_IMPORT_MAX_UNPACKED_BYTES: z.coerce
-      .number({ error: "must be a number of bytes" })
-      .int()
-      .min(1024, "must be at least 1024")
-      .default(100 * 1024 * 1024),
+    CNIBENCH_IMPORT_MAX_UNPACKED_BYTES: bytes(100 * 1024 * 1024),
     /** Requests a minute per upload token; over it: 429 with Retry-After. */
     CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
     /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */

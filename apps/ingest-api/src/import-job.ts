@@ -27,12 +27,14 @@ export type ImportJob = {
   limits: ArchiveLimits;
   /** The campaign named by the request (?campaign=, already read); derived from the bundles when absent. */
   campaign?: string;
+  /** ?partial=true: the files that import are stored, the others refused; otherwise one failure refuses all. */
+  partial?: boolean;
 };
 
 export type ImportJobResult =
   /** The upload as a whole breaks an archive limit: nothing was imported. */
   | { kind: "limit"; limit: ArchiveLimitError["limit"]; message: string }
-  /** Some file failed, or a built bundle breaks the contract (its file says so). */
+  /** Some file failed, or a built bundle breaks the contract (its file says so); with `partial`, every file did. */
   | { kind: "failed"; message: string; files: FileReport[] }
   | { kind: "nothing"; files: FileReport[] }
   | {
@@ -55,12 +57,14 @@ export function runImportJob(job: ImportJob): ImportJobResult {
     return { kind: "limit", limit: error.limit, message: error.message };
   }
   const { files } = outcome;
-  const failed = files.filter((f) => f.status === "failed");
-  if (failed.length > 0) {
-    const message = `${failed.length} of ${files.length} file(s) could not be imported; nothing was stored.`;
-    return { kind: "failed", message, files };
-  }
-  if (outcome.bundles.length === 0) return { kind: "nothing", files };
+  const refused = () => {
+    const failed = files.filter((f) => f.status === "failed").length;
+    const message = `${failed} of ${files.length} file(s) could not be imported; nothing was stored.`;
+    return { kind: "failed" as const, message, files };
+  };
+  const someFailed = files.some((f) => f.status === "failed");
+  if (someFailed && !job.partial) return refused();
+  if (outcome.bundles.length === 0) return someFailed ? refused() : { kind: "nothing", files };
   const { campaign, bundles } = withCampaign(outcome.bundles, job.campaign);
 
   const ready: (StorableBundle & { file: string; format: FormatName })[] = [];
@@ -68,8 +72,9 @@ export function runImportJob(job: ImportJob): ImportJobResult {
     const read = readStorableBundle({ bundle: b.bundle });
     if (!read.ok) {
       const issues = read.reason === "invalid_bundle" ? read.issues : [{ path: "", message: read.message }];
-      const report = files.find((f) => b.file.startsWith(f.file));
+      const report = reportOf(files, b.file);
       if (report) Object.assign(report, { status: "failed", issues, error: "the built bundle breaks the contract" });
+      if (job.partial) continue;
       return {
         kind: "failed",
         message: "A bundle built from the upload breaks the contract; nothing was stored.",
@@ -79,5 +84,12 @@ export function runImportJob(job: ImportJob): ImportJobResult {
     const { raw, contentHash, bundle, warnings } = read;
     ready.push({ raw, contentHash, bundle, warnings, file: b.file, format: b.format });
   }
-  return { kind: "ready", files, campaign, bundles: ready };
+  // A file is refused whole: its bundles built before one broke the contract are left out too.
+  const kept = ready.filter((b) => reportOf(files, b.file)?.status !== "failed");
+  return kept.length === 0 ? refused() : { kind: "ready", files, campaign, bundles: kept };
+}
+
+/** The report of the file a bundle was built from: "x.txt#run 2" belongs to "x.txt". */
+function reportOf(files: FileReport[], bundleFile: string): FileReport | undefined {
+  return files.find((f) => bundleFile === f.file || bundleFile.startsWith(`${f.file}#`));
 }

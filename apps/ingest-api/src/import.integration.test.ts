@@ -1,8 +1,9 @@
 /**
  * POST /v1/import over real HTTP against a real PostgreSQL: raw tool outputs and archives in,
- * bundles stored in one transaction (or none), with the same auth, limits and errors as /v1/bundles.
+ * bundles stored in one transaction (or none, or with ?partial=true every valid one), with the same
+ * auth and errors as /v1/bundles and a body limit of its own.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createToken, type Db, ensureDefaultWorkspace, storeBundles } from "@cnibench/db";
@@ -21,6 +22,7 @@ const fixture = (relative: string) => new Uint8Array(readFileSync(path.join(fixt
 type Json = Record<string, unknown>;
 type ImportBody = Json & {
   campaign: string;
+  refused: number;
   bundles: (Json & { id: string; scenarioId: string; created: boolean; file: string })[];
   files: (Json & { file: string; status: string; missing?: { path: string; input: string }[] })[];
   issues?: { path: string; message: string }[];
@@ -43,7 +45,8 @@ beforeAll(async () => {
     db,
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
-    maxBundleBytes: 512 * 1024,
+    maxBundleBytes: 64 * 1024,
+    maxImportBytes: 512 * 1024,
     importLimits: { maxEntries: 300, maxUnpackedBytes: 4 * 1024 * 1024 },
     logLevel: "silent",
   });
@@ -313,6 +316,185 @@ describe("campaigns: the bundles of one import belong together", () => {
   });
 });
 
+/**
+ * InfraBuilder's result tree (packages/importers/fixtures/real/infrabuilder-2024): two setups × three
+ * runs, each run a 40 kB `iperf3 --json` output (dts-client.stdout) beside bench.sh's summary
+ * (dts.results, not a format cnibench imports). Stored uncompressed, as a zip of a result tree with
+ * its logs often is: 246,888 bytes, above the test server's 64 KiB bundle limit.
+ */
+const infrabuilderRoot = path.join(fixtures, "real/infrabuilder-2024");
+const infrabuilderTree = (replace: Record<string, Uint8Array> = {}) => {
+  const entries: Record<string, Uint8Array> = {};
+  for (const setup of readdirSync(infrabuilderRoot))
+    for (const run of readdirSync(path.join(infrabuilderRoot, setup)))
+      for (const file of readdirSync(path.join(infrabuilderRoot, setup, run))) {
+        const name = `${setup}/${run}/${file}`;
+        entries[`results/${name}`] = replace[name] ?? fixture(`real/infrabuilder-2024/${name}`);
+      }
+  return zipSync(entries, { level: 0 });
+};
+const infrabuilderHeaders = (cluster: string) => ({
+  "content-type": "application/zip",
+  "x-cnibench-environment": JSON.stringify({
+    cluster,
+    provider: "on-prem",
+    sku: "bare-metal",
+    files: {
+      "flannel/*/dts-client.stdout": { cni: "flannel", mode: "vxlan" },
+      "antrea-ipsec/*/dts-client.stdout": {
+        cni: "antrea",
+        mode: "geneve",
+        settings: { trafficEncryptionMode: "ipsec" },
+      },
+    },
+  }),
+});
+/** What bench.sh published for a run: DTS_BW of its dts.results, in bit/s. */
+const publishedBandwidth = (run: string) =>
+  Number(/^DTS_BW=(.+)$/m.exec(readFileSync(path.join(infrabuilderRoot, run, "dts.results"), "utf8"))?.[1]);
+
+describe("?partial=true: the valid files of an archive are stored, the others refused with their reason", () => {
+  // One run's output cut short, as a collector killed mid-write leaves it.
+  const truncated = fixture("real/infrabuilder-2024/antrea-ipsec/3/dts-client.stdout").subarray(0, 3000);
+  const corrupted = () => infrabuilderTree({ "antrea-ipsec/3/dts-client.stdout": truncated });
+
+  it("without it, one corrupted file refuses the whole archive (422) and nothing is stored", async () => {
+    const before = await rowCounts(db);
+    const res = await importBody(corrupted(), "", infrabuilderHeaders("infrabuilder-partial"));
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe("import_failed");
+    expect(res.body.message).toBe("1 of 12 file(s) could not be imported; nothing was stored.");
+    expect(res.body.files.filter((f) => f.status === "failed").map((f) => f.file)).toEqual([
+      "upload/results/antrea-ipsec/3/dts-client.stdout",
+    ]);
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  it("with it, stores the five good runs (201) and counts and lists the refused one", async () => {
+    const before = await rowCounts(db);
+    const res = await importBody(corrupted(), "partial=true", infrabuilderHeaders("infrabuilder-partial"));
+    expect(res.status).toBe(201);
+    expect(res.body.refused).toBe(1);
+    expect(res.body.bundles.map((b) => b.file)).toEqual([
+      "upload/results/antrea-ipsec/1/dts-client.stdout",
+      "upload/results/antrea-ipsec/2/dts-client.stdout",
+      "upload/results/flannel/1/dts-client.stdout",
+      "upload/results/flannel/2/dts-client.stdout",
+      "upload/results/flannel/3/dts-client.stdout",
+    ]);
+    const refused = res.body.files.filter((f) => f.status === "failed");
+    expect(refused).toEqual([
+      {
+        file: "upload/results/antrea-ipsec/3/dts-client.stdout",
+        format: "iperf3",
+        status: "failed",
+        bundles: 0,
+        error: expect.stringMatching(/^iperf3 JSON: malformed JSON at line \d+, column \d+/),
+      },
+    ]);
+    const after = await rowCounts(db);
+    expect(after.bundles - before.bundles).toBe(5);
+    // Each run: received and sent throughput, and retransmits.
+    expect(after.measurements - before.measurements).toBe(5 * 3);
+
+    // The stored figure is the one bench.sh published: flannel/1/dts.results DTS_BW=19587401486.345478.
+    const flannel = res.body.bundles.find((b) => b.file.endsWith("flannel/1/dts-client.stdout"));
+    const read = (await (await fetch(`${base}/v1/bundles/${flannel?.id}`)).json()) as Json & {
+      measurements: (Json & { metric: string })[];
+    };
+    expect(read.measurements.find((m) => m.metric === "tcp.throughput")).toMatchObject({
+      publishedUnit: "bit/s",
+      publishedValue: expect.closeTo(publishedBandwidth("flannel/1"), 3),
+    });
+
+    // The same again: nothing new to store (200), the same file still refused.
+    const again = await importBody(corrupted(), "partial=true", infrabuilderHeaders("infrabuilder-partial"));
+    expect(again.status).toBe(200);
+    expect(again.body.refused).toBe(1);
+    expect(await rowCounts(db)).toEqual(after);
+  });
+
+  it("with it, still 422 when no file imports; nothing stored", async () => {
+    const before = await rowCounts(db);
+    const zip = zipSync({
+      "results/antrea-ipsec/3/dts-client.stdout": truncated,
+      "results/notes.txt": strToU8("notes"),
+    });
+    const res = await importBody(zip, "partial=true", infrabuilderHeaders("infrabuilder-partial"));
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe("import_failed");
+    expect(res.body.message).toBe("1 of 2 file(s) could not be imported; nothing was stored.");
+    expect(res.body.issues?.[0]?.path).toBe("upload/results/antrea-ipsec/3/dts-client.stdout");
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  it("says 0 refused for a whole import, and 400 naming `partial` when it is neither true nor false", async () => {
+    const whole = await importBody(infrabuilderTree(), "partial=false", infrabuilderHeaders("infrabuilder-whole"));
+    expect(whole.status).toBe(201);
+    expect(whole.body.refused).toBe(0);
+    expect(whole.body.bundles).toHaveLength(6);
+
+    const before = await rowCounts(db);
+    for (const bad of ["yes", "1", "TRUE", ""]) {
+      const res = await importBody(corrupted(), `partial=${bad}`, infrabuilderHeaders("infrabuilder-bad"));
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toBe("bad_query");
+      expect(res.body.issues).toEqual([{ path: "partial", message: "must be true or false" }]);
+    }
+    expect(await rowCounts(db)).toEqual(before);
+  });
+});
+
+describe("large uploads: /v1/import has its own body limit (CNIBENCH_IMPORT_MAX_BYTES)", () => {
+  it("takes an archive above the bundle limit and below the import limit", async () => {
+    const zip = infrabuilderTree();
+    expect(zip.length).toBeGreaterThan(64 * 1024);
+    expect(zip.length).toBeLessThan(512 * 1024);
+    const res = await importBody(zip, "", infrabuilderHeaders("infrabuilder-large"));
+    expect(res.status).toBe(201);
+    expect(res.body.bundles).toHaveLength(6);
+
+    // POST /v1/bundles keeps its own, smaller limit.
+    const bundle = await fetch(`${base}/v1/bundles`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...exampleBundle(), padding: "x".repeat(70 * 1024) }),
+    });
+    expect(bundle.status).toBe(413);
+    expect(await bundle.json()).toMatchObject({
+      error: "payload_too_large",
+      message: "The body is larger than the limit of 65536 bytes (CNIBENCH_MAX_BUNDLE_BYTES).",
+    });
+  });
+
+  it("stops reading a body sent without Content-Length once it crosses the limit: 413 naming the limit", async () => {
+    const before = await rowCounts(db);
+    let sent = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(65);
+    // 64 chunks of 64 KiB (4 MiB) on offer; the server answers after reading a little over 512 KiB.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 64) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${base}/v1/import?${envQuery}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({
+      error: "payload_too_large",
+      message: "The body is larger than the limit of 524288 bytes (CNIBENCH_IMPORT_MAX_BYTES).",
+    });
+    expect(sent).toBeLessThan(64);
+    expect(await rowCounts(db)).toEqual(before);
+  });
+});
+
 describe("refused imports: a clear status, and nothing written", () => {
   let before: Awaited<ReturnType<typeof rowCounts>>;
   beforeEach(async () => {
@@ -361,7 +543,7 @@ describe("refused imports: a clear status, and nothing written", () => {
     await nothingWritten();
   });
 
-  it("422 above the archive entry limit, 413 above the decompressed-size limit, 413 above the body limit", async () => {
+  it("422 above the archive entry limit, 413 above the decompressed-size limit, 413 above the import body limit", async () => {
     const many = zipSync(Object.fromEntries(Array.from({ length: 301 }, (_, i) => [`f${i}.txt`, strToU8("x")])));
     const entries = await importBody(many, envQuery, { "content-type": "application/zip" });
     expect(entries.status).toBe(422);
@@ -375,7 +557,10 @@ describe("refused imports: a clear status, and nothing written", () => {
 
     const huge = await importBody(new Uint8Array(600 * 1024).fill(65), envQuery);
     expect(huge.status).toBe(413);
-    expect(huge.body.message).toContain(String(512 * 1024));
+    expect(huge.body).toMatchObject({
+      error: "payload_too_large",
+      message: "The body is larger than the limit of 524288 bytes (CNIBENCH_IMPORT_MAX_BYTES).",
+    });
     await nothingWritten();
   });
 
@@ -475,6 +660,7 @@ it("documents POST /v1/import in the OpenAPI document", async () => {
   expect(post?.parameters.map((p) => p.name)).toEqual(
     expect.arrayContaining([
       "format",
+      "partial",
       "campaign",
       "provider",
       "sku",

@@ -13,6 +13,7 @@ const app = buildServer({
   publicApiUrl: env.publicApiUrl,
   publicWebUrl: env.publicWebUrl,
   maxBundleBytes: env.CNIBENCH_MAX_BUNDLE_BYTES,
+  maxImportBytes: env.CNIBENCH_IMPORT_MAX_BYTES,
   rateLimitPerMinute: env.CNIBENCH_RATE_LIMIT_PER_MINUTE,
   rateLimitPerAddressPerMinute: env.CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
   timeouts: {

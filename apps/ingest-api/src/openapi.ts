@@ -8,7 +8,12 @@ const json = (schema: object) => ({ "application/json": { schema } });
 const error = (description: string) => ({ description, content: json(ref("ErrorResponse")) });
 
 /** The OpenAPI 3.1 document of the ingest API; its schemas come from the zod contract. */
-export function openApiDocument(options: { serverUrl: string; maxBundleBytes: number; importLimits: ArchiveLimits }) {
+export function openApiDocument(options: {
+  serverUrl: string;
+  maxBundleBytes: number;
+  maxImportBytes: number;
+  importLimits: ArchiveLimits;
+}) {
   const { components } = openApiComponents() as { components: { schemas: Record<string, unknown> } };
   // Import responses come from the same zod definitions (packages/schema/src/responses.ts), inlined.
   const inline = (schema: z.ZodType) => {
@@ -153,7 +158,7 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
       "/v1/import": {
         post: {
           summary: "Import raw benchmark output: one file or an archive",
-          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory (as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above ${options.maxBundleBytes} bytes are refused; archives may hold at most ${options.importLimits.maxEntries} entries and expand to at most ${options.importLimits.maxUnpackedBytes} bytes.`,
+          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory (as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above ${options.maxImportBytes} bytes (CNIBENCH_IMPORT_MAX_BYTES) are refused; archives may hold at most ${options.importLimits.maxEntries} entries and expand to at most ${options.importLimits.maxUnpackedBytes} bytes.`,
           security: [{ uploadToken: [] }],
           parameters: [
             {
@@ -168,6 +173,13 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
               schema: { type: "string" },
               description:
                 "Name of the uploaded file (or Content-Disposition: filename=…); matters for context.yaml or benchmark-summary.json sent alone.",
+            },
+            {
+              name: "partial",
+              in: "query",
+              schema: { enum: ["true", "false"], default: "false" },
+              description:
+                "true: store the bundles of every file that imports, and refuse the others (`refused` counts them; `files` gives each one's reason). Still 422 when no file imports. false: one file failing refuses the whole upload.",
             },
             {
               name: "campaign",
@@ -222,7 +234,11 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
             ),
           },
           responses: {
-            "201": { description: "Stored (at least one bundle is new).", content: json(ref("ImportResult")) },
+            "201": {
+              description:
+                "Stored (at least one bundle is new). With ?partial=true, `refused` counts the files left out.",
+              content: json(ref("ImportResult")),
+            },
             "200": {
               description: "Every bundle had been stored before; nothing was written.",
               content: json(ref("ImportResult")),
@@ -235,11 +251,13 @@ export function openApiDocument(options: { serverUrl: string; maxBundleBytes: nu
             "429": error(
               "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
             ),
-            "413": error("Body above the size limit, or an archive expanding beyond the decompressed-size limit."),
+            "413": error(
+              "Body above the import size limit (`payload_too_large`, CNIBENCH_IMPORT_MAX_BYTES), or an archive expanding beyond the decompressed-size limit (`archive_too_large`).",
+            ),
             "415": error("A body type that is not a file or an archive (e.g. a form upload)."),
             "422": {
               description:
-                "A file could not be imported (missing environment, malformed or truncated output, a broken archive), no file held results, or an archive has too many entries; `files` says what became of each file. Nothing was stored.",
+                "A file could not be imported (missing environment, malformed or truncated output, a broken archive) and ?partial=true was not given, no file held results or imported, or an archive has too many entries; `files` says what became of each file. Nothing was stored.",
               content: json(ref("ImportError")),
             },
             "503": error("The database is unreachable; retry after the Retry-After header's seconds."),

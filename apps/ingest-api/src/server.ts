@@ -13,6 +13,8 @@ export type ServerOptions = {
   publicApiUrl: string;
   publicWebUrl: string;
   maxBundleBytes?: number;
+  /** POST /v1/import's body limit: an archive of a result tree is larger than a bundle. */
+  maxImportBytes?: number;
   /** POST /v1/import's archive limits (entries, decompressed bytes). */
   importLimits?: Partial<ArchiveLimits>;
   /** Requests a minute per upload token, counted once the token is authenticated. */
@@ -115,9 +117,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.setErrorHandler<FastifyError>(async (error, req, reply) => {
     const known = KNOWN_ERRORS[error.code];
-    if (known) {
-      return sendError(req, reply, known.status, known.error, known.message(error, maxBundleBytes));
-    }
+    if (known) return sendError(req, reply, known.status, known.error, known.message(error, req));
     if (error.statusCode === 429) return sendError(req, reply, 429, "rate_limited", error.message);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(req, reply, error.statusCode, "bad_request", error.message);
@@ -141,7 +141,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.setNotFoundHandler((req, reply) => sendError(req, reply, 404, "not_found", `No route ${req.method} ${req.url}`));
 
   const importLimits = { ...defaultArchiveLimits, ...options.importLimits };
-  app.register(metaRoutes, { db, maxBundleBytes, importLimits, publicApiUrl: options.publicApiUrl });
+  const maxImportBytes = options.maxImportBytes ?? 64 * 1024 * 1024;
+  app.register(metaRoutes, { db, maxBundleBytes, maxImportBytes, importLimits, publicApiUrl: options.publicApiUrl });
   app.register(bundleRoutes, {
     db,
     publicApiUrl: options.publicApiUrl,
@@ -149,6 +150,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   app.register(importRoutes, {
     db,
+    maxImportBytes,
     importLimits,
     publicApiUrl: options.publicApiUrl,
     publicWebUrl: options.publicWebUrl,
@@ -156,14 +158,23 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   return app;
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The setting of the route's own body limit, named when a body is refused (default CNIBENCH_MAX_BUNDLE_BYTES). */
+    bodyLimitSetting?: string;
+  }
+}
+
 const KNOWN_ERRORS: Record<
   string,
-  { status: number; error: string; message: (e: FastifyError, limit: number) => string }
+  { status: number; error: string; message: (e: FastifyError, req: FastifyRequest) => string }
 > = {
+  // Fastify stops reading the body once it crosses the route's limit (or at once, by Content-Length).
   FST_ERR_CTP_BODY_TOO_LARGE: {
     status: 413,
     error: "payload_too_large",
-    message: (_e, limit) => `The body is larger than the limit of ${limit} bytes (CNIBENCH_MAX_BUNDLE_BYTES).`,
+    message: (_e, req) =>
+      `The body is larger than the limit of ${req.routeOptions.bodyLimit} bytes (${req.routeOptions.config.bodyLimitSetting ?? "CNIBENCH_MAX_BUNDLE_BYTES"}).`,
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,

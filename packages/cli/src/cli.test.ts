@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { BundleInput } from "@cnibench/schema";
 import { describe, expect, it } from "vitest";
 import { flagFor, type Io, run } from "./cli.ts";
-import { uploadBundle } from "./upload.ts";
+import { readRetryAfter, uploadBundle } from "./upload.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../importers/fixtures");
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -108,7 +108,106 @@ describe("uploadBundle", () => {
   });
 });
 
+// The server's own answers (apps/ingest-api/src/server.ts): per-token rate limit, database outage.
+const rateLimited = (seconds: string) =>
+  answer(
+    429,
+    { error: "rate_limited", message: "More than 600 requests a minute with this token; retry in 12 s." },
+    { "retry-after": seconds },
+  );
+const databaseDown = (retryAfter: string) =>
+  answer(
+    503,
+    { error: "database_unavailable", message: "The database is unreachable; nothing was stored. Retry later." },
+    { "retry-after": retryAfter },
+  );
+
+describe("retries on 429 and 503 after Retry-After", () => {
+  const upload = (fake: typeof fetch, retries = 4) => {
+    const waits: [number, string][] = [];
+    const slept: number[] = [];
+    const outcome = uploadBundle(bundle, {
+      server: "http://api",
+      token: "t",
+      retries,
+      backoffMs: 500,
+      fetch: fake,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+      onWait: (ms, reason) => waits.push([ms, reason]),
+    });
+    return { outcome, waits, slept };
+  };
+
+  it("waits the Retry-After of a 429, then succeeds (no longer final)", async () => {
+    const { fake, calls } = scripted(rateLimited("12"), answer(201, { id: "b1" }));
+    const { outcome, waits, slept } = upload(fake);
+    expect(await outcome).toEqual({ status: "created", id: "b1", attempts: 2 });
+    expect(waits).toEqual([[12_000, "429 rate limited"]]);
+    expect(slept).toEqual([12_000]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("waits the Retry-After of a 503, given in seconds or as an HTTP date, then succeeds", async () => {
+    const inTwentySeconds = new Date(Date.now() + 20_000).toUTCString();
+    const { fake } = scripted(databaseDown("5"), databaseDown(inTwentySeconds), answer(200, { id: "b1" }));
+    const { outcome, waits } = upload(fake);
+    expect(await outcome).toEqual({ status: "exists", id: "b1", attempts: 3 });
+    expect(waits.map(([, reason]) => reason)).toEqual(["503 database unavailable", "503 database unavailable"]);
+    expect(waits[0]?.[0]).toBe(5_000);
+    // An HTTP date has whole seconds: 19 to 20 s from now.
+    expect(waits[1]?.[0]).toBeGreaterThan(18_000);
+    expect(waits[1]?.[0]).toBeLessThanOrEqual(20_000);
+  });
+
+  it("heeds a Retry-After past the 30 s backoff cap, up to 120 s; backs off exponentially without one", async () => {
+    const { fake } = scripted(
+      rateLimited("45"),
+      rateLimited("600"),
+      answer(429, { error: "rate_limited", message: "slow down" }),
+      answer(502, {}),
+      answer(201, { id: "b1" }),
+    );
+    const { outcome, slept } = upload(fake);
+    expect(await outcome).toMatchObject({ status: "created", attempts: 5 });
+    // 45 s as asked; 600 s capped at 120 s; then 500 ms doubled per attempt: 2 s (3rd), 4 s (4th).
+    expect(slept).toEqual([45_000, 120_000, 2_000, 4_000]);
+  });
+
+  it("gives up on a 429 only when the retries are spent, saying so", async () => {
+    const { fake } = scripted(rateLimited("1"), rateLimited("1"));
+    const { outcome } = upload(fake, 1);
+    expect(await outcome).toEqual({
+      status: "failed",
+      attempts: 2,
+      error: "HTTP 429: More than 600 requests a minute with this token; retry in 12 s. (gave up after 2 attempts)",
+    });
+  });
+
+  it("reads Retry-After as seconds or an HTTP date (RFC 9110 example); nothing for absent, zero, past or garbage", () => {
+    const now = Date.parse("Wed, 21 Oct 2015 07:28:00 GMT");
+    expect(readRetryAfter("120", now)).toBe(120_000);
+    expect(readRetryAfter("Wed, 21 Oct 2015 07:28:12 GMT", now)).toBe(12_000);
+    for (const none of [null, "0", "Wed, 21 Oct 2015 07:27:00 GMT", "soon"]) {
+      expect(readRetryAfter(none, now), String(none)).toBeUndefined();
+    }
+  });
+});
+
 describe("cnibench upload", () => {
+  // The netperf file holds two runs (two bundles); the flags give what it does not say.
+  const netperf = path.join(fixtures, "real/netperf/netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt");
+  const netperfArgs = [
+    "upload",
+    "--cluster=lab",
+    "--provider=on-prem",
+    "--sku=r6i.2xlarge",
+    "--cni=cilium",
+    "--mode=native",
+    "--kernel=6.1",
+  ];
+
   it("maps environment keys to flags", () => {
     expect(["kubeProxy", "memoryGiB", "nodeCount", "k8s", "cniVersion"].map(flagFor)).toEqual([
       "kube-proxy",
@@ -167,6 +266,38 @@ describe("cnibench upload", () => {
     expect(out()).toContain("[2/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt#run 2: already there b2\n");
     expect(out()).toContain("✓ netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt [netperf]: 1 created, 1 already there");
     expect(out()).toMatch(/1 bundle\(s\) created, 1 already there, 0 upload\(s\) failed, 0 file\(s\) failed/);
+  });
+
+  it("says what it waits for between retries, then carries on", async () => {
+    const { fake } = scripted(
+      rateLimited("12"),
+      answer(201, { id: "b1" }),
+      databaseDown("5"),
+      answer(201, { id: "b2" }),
+    );
+    const { io, out } = capture({ fetch: fake, env: { CNIBENCH_TOKEN: "t" } });
+    const code = await run([...netperfArgs, netperf], io);
+    expect(code).toBe(0);
+    expect(out()).toContain(
+      "[1/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt: waiting 12 s (429 rate limited)\n" +
+        "[1/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt: created b1\n" +
+        "[2/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt#run 2: waiting 5 s (503 database unavailable)\n" +
+        "[2/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt#run 2: created b2\n",
+    );
+  });
+
+  it("uploads the bundles that can be, lists each refused one with its reason, and exits 1", async () => {
+    const { fake } = scripted(
+      answer(201, { id: "b1" }),
+      answer(422, { message: "breaks the contract", issues: [{ path: "node.sku", message: "required" }] }),
+    );
+    const { io, out } = capture({ fetch: fake, env: { CNIBENCH_TOKEN: "t" } });
+    expect(await run([...netperfArgs, netperf], io)).toBe(1);
+    expect(out()).toContain(
+      "  ✗ netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt [netperf]: 1 created, 1 failed\n" +
+        "      HTTP 422: breaks the contract (node.sku: required)\n",
+    );
+    expect(out()).toMatch(/1 bundle\(s\) created, 0 already there, 1 upload\(s\) failed, 0 file\(s\) failed/);
   });
 
   it("uploads the bundles of one invocation as one campaign: derived from the files, the same on a re-run", async () => {

@@ -1,7 +1,9 @@
 /**
  * `cnibench upload <path…>`: reads result files and directories, builds bundles locally with
  * @cnibench/importers (format detection, environment from flags), and uploads each to
- * POST /v1/bundles with retries. Exits non-zero with a per-file summary when anything failed.
+ * POST /v1/bundles with retries. The files that import are uploaded even when others fail; the summary
+ * lists every file with what became of it (a refused one with its reason), and the exit code is 0 only
+ * when nothing failed.
  *
  * The bundles of one invocation are one campaign (docs/design.md): each naming none gets --campaign, or
  * else the campaign derived from the bundles built (withCampaign, as POST /v1/import does), so running
@@ -58,7 +60,8 @@ Options:
   --token <token>       upload token (default: $CNIBENCH_TOKEN)
   --format <format>     auto (default), ${formatNames.join(", ")}
   --dry-run             print the bundles as JSON instead of uploading them
-  --retries <n>         retries for 5xx answers and network errors (default 4)
+  --retries <n>         retries for 429 and 5xx answers and network errors, after the server's
+                        Retry-After or with exponential backoff (default 4)
   --env-file <file>     environment as JSON ({"provider": "eks", …, "files": {"<name or *pattern>": {…}}})
   --campaign <name>     campaign of every bundle that names none (default: import-<hash of the bundles
                         built>, the same for the same files, so a re-run uploads nothing new)
@@ -216,7 +219,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const reporter = createReporter(io, bundles.length);
   const uploads = new Map<ImportedBundle, UploadOutcome>();
   for (const bundle of bundles) {
-    const result = await uploadBundle(bundle.bundle, uploadOptions);
+    const result = await uploadBundle(bundle.bundle, {
+      ...uploadOptions,
+      onWait: (ms, reason) => reporter.waiting(bundle.file, ms, reason),
+    });
     uploads.set(bundle, result);
     reporter.done(bundle.file, result);
   }

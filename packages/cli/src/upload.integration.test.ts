@@ -1,6 +1,7 @@
 /**
  * The CLI against a real ingest API on a real PostgreSQL: a folder of real EKS results (with a
- * cnibench-environment.json), a TKE archive, and bad files; then the same folder again.
+ * cnibench-environment.json), a TKE archive, and bad files; then the same folder again; then a
+ * server that rate-limits it.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -148,6 +149,58 @@ describe("cnibench upload against a real ingest API", () => {
       );
     } finally {
       rmSync(clean, { recursive: true, force: true });
+    }
+  });
+
+  it("understands the server's 429: says it waits the Retry-After, retries, and reports the refusal", async () => {
+    // One request a minute per token (two per address): the file's first run gets in, its second is
+    // rate limited, and so is its retry.
+    const limited = await startIngest(database.url, { rateLimitPerMinute: 1 });
+    try {
+      const waits: number[] = [];
+      const out: string[] = [];
+      const io: Io = {
+        stdout: (t) => out.push(t),
+        stderr: (t) => out.push(t),
+        isTTY: false,
+        env: { CNIBENCH_TOKEN: limited.token },
+        // The server's window is a real minute: record the wait instead of sitting it out.
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      };
+      const code = await run(
+        [
+          "upload",
+          "--server",
+          limited.base,
+          "--retries=1",
+          "--cluster=lab-rate",
+          "--provider=on-prem",
+          "--sku=x",
+          "--cni=cilium",
+          "--mode=native",
+          "--kernel=6.1",
+          path.join(fixtures, "real/netperf/netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt"),
+        ],
+        io,
+      );
+      expect(code).toBe(1);
+      const text = out.join("");
+      expect(text).toMatch(/\[1\/2\] \S+flowtables\.txt: created \S+\n/);
+      // Retry-After is what is left of the server's one-minute window.
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toBeGreaterThan(50_000);
+      expect(waits[0]).toBeLessThanOrEqual(60_000);
+      expect(text).toContain(
+        `[2/2] netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt#run 2: waiting ${waits[0]! / 1000} s (429 rate limited)\n`,
+      );
+      expect(text).toMatch(
+        /HTTP 429: More than \d requests a minute .*; retry in \d+ s\. \(gave up after 2 attempts\)/,
+      );
+      expect(text).toMatch(/1 bundle\(s\) created, 0 already there, 1 upload\(s\) failed/);
+    } finally {
+      await limited.close();
     }
   });
 });

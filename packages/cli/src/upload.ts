@@ -7,20 +7,27 @@ export type UploadOutcome =
 export type UploadOptions = {
   server: string;
   token: string;
-  /** Retries after the first attempt, for 5xx answers and network errors. */
+  /** Retries after the first attempt, for 429 and 5xx answers and network errors. */
   retries: number;
-  /** First wait before a retry; doubles each time (capped at 30 s, or the server's Retry-After). */
+  /** First wait before a retry; doubles each time, up to 30 s. The server's Retry-After wins (up to 120 s). */
   backoffMs: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
+  /** Called before each wait, so that a progress display can say why nothing moves. */
+  onWait?: (ms: number, reason: string) => void;
 };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+const MAX_BACKOFF_MS = 30_000;
+/** A server asking for longer (a rate limit's window is a minute) is heeded, within reason. */
+const MAX_RETRY_AFTER_MS = 120_000;
+
 /**
- * POST /v1/bundles with retries: 5xx and network errors are retried with exponential backoff
- * (uploads are idempotent: a bundle that got in before a lost answer comes back as 200 "exists").
- * 4xx answers are final and their message (and contract issues) is the error.
+ * POST /v1/bundles with retries: 429 (rate limited), 5xx and network errors are retried, after the
+ * server's Retry-After when it gives one, else with exponential backoff (uploads are idempotent: a
+ * bundle that got in before a lost answer comes back as 200 "exists"). Other 4xx answers are final
+ * and their message (and contract issues) is the error.
  */
 export async function uploadBundle(bundle: BundleInput, options: UploadOptions): Promise<UploadOutcome> {
   const doFetch = options.fetch ?? fetch;
@@ -29,6 +36,7 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
   let lastError = "";
   for (let attempt = 1; attempt <= options.retries + 1; attempt++) {
     let retryAfterMs: number | undefined;
+    let reason: string;
     try {
       const res = await doFetch(`${options.server.replace(/\/$/, "")}/v1/bundles`, {
         method: "POST",
@@ -51,15 +59,23 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
         ? (json.issues as { path: string; message: string }[]).map((i) => `${i.path}: ${i.message}`).join("; ")
         : "";
       lastError = `HTTP ${res.status}: ${message}${issues ? ` (${issues})` : ""}`;
-      if (res.status < 500) return { status: "failed", error: lastError, attempts: attempt };
-      const retryAfter = Number(res.headers.get("retry-after"));
-      if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = retryAfter * 1000;
+      if (res.status < 500 && res.status !== 429) return { status: "failed", error: lastError, attempts: attempt };
+      retryAfterMs = readRetryAfter(res.headers.get("retry-after"), Date.now());
+      // "429 rate limited", "503 database unavailable": the status and the server's error code.
+      reason =
+        `${res.status} ${typeof json?.error === "string" ? json.error.replaceAll("_", " ") : res.statusText}`.trim();
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       lastError = `network error: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
+      reason = lastError;
     }
     if (attempt <= options.retries) {
-      await sleep(Math.min(retryAfterMs ?? options.backoffMs * 2 ** (attempt - 1), 30_000));
+      const ms =
+        retryAfterMs === undefined
+          ? Math.min(options.backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS)
+          : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+      options.onWait?.(ms, reason);
+      await sleep(ms);
     }
   }
   return {
@@ -67,6 +83,14 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
     error: `${lastError} (gave up after ${options.retries + 1} attempts)`,
     attempts: options.retries + 1,
   };
+}
+
+/** Retry-After in milliseconds: whole seconds or an HTTP date; undefined when absent, zero or past. */
+export function readRetryAfter(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return ms > 0 ? ms : undefined;
 }
 
 function safeJson(text: string): Record<string, unknown> | undefined {

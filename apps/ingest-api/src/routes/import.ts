@@ -1,10 +1,12 @@
 /**
  * POST /v1/import: a raw benchmark output (iperf3, fortio, netperf, knb, an EKS or TKE collector's
  * results — one file or an archive) in, stored bundles out. The files do not say where they ran, so
- * the environment comes as query parameters or an X-Cnibench-Environment JSON header. Same token,
- * size limit and error shapes as POST /v1/bundles; every bundle of one import is stored in one
- * transaction, or none is. The bundles of one import are one campaign: `?campaign=`, or one derived
- * from what the import built (import-job.ts), for each bundle that names none of its own.
+ * the environment comes as query parameters or an X-Cnibench-Environment JSON header. Same token and
+ * error shapes as POST /v1/bundles, with a body limit of its own (a result tree's archive is larger
+ * than a bundle); every bundle of one import is stored in one transaction, or none is. With
+ * `?partial=true` the files that import are stored and the others listed as refused, with their reason.
+ * The bundles of one import are one campaign: `?campaign=`, or one derived from what the import built
+ * (import-job.ts), for each bundle that names none of its own.
  */
 import { type Db, storeBundles } from "@cnibench/db";
 import {
@@ -23,7 +25,7 @@ import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
 import { ImportPool } from "../import-pool.ts";
 
-export type ImportRouteOptions = PublicUrls & { db: Db; importLimits: ArchiveLimits };
+export type ImportRouteOptions = PublicUrls & { db: Db; maxImportBytes: number; importLimits: ArchiveLimits };
 
 /** Body types an import accepts: the file as it is, or an archive of files. */
 const acceptedTypes =
@@ -34,6 +36,7 @@ export const importQueryKeys = [
   "format",
   "filename",
   "campaign",
+  "partial",
   "setting",
   "param",
   "workspace",
@@ -45,11 +48,18 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
   const pool = new ImportPool();
   // Imports in flight finish before the workers end (app.close() drains).
   app.addHook("onClose", () => pool.close());
-  // Raw bytes whatever the type: this plugin's parsers do not leak into the JSON-only routes.
+  // Raw bytes whatever the type: this plugin's parsers do not leak into the JSON-only routes. Fastify
+  // reads the body chunk by chunk against the route's bodyLimit, and stops (413) once it is crossed,
+  // or at once when Content-Length says so.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
-  app.post("/v1/import", { onRequest: requireUploadToken(db) }, async (req, reply) => {
+  const route = {
+    onRequest: requireUploadToken(db),
+    bodyLimit: opts.maxImportBytes,
+    config: { bodyLimitSetting: "CNIBENCH_IMPORT_MAX_BYTES" },
+  };
+  app.post("/v1/import", route, async (req, reply) => {
     const uploader = req.uploader!;
     const type = req.headers["content-type"] ?? "";
     if (!acceptedTypes.test(type)) {
@@ -73,10 +83,11 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
     // answers other requests meanwhile.
     const job = await pool.run({
       filename: parsed.filename,
-      bytes: new Uint8Array(body),
+      bytes: ownBytes(body),
       environment: parsed.environment,
       format: parsed.format,
       limits: opts.importLimits,
+      partial: parsed.partial,
       ...(parsed.campaign === undefined ? {} : { campaign: parsed.campaign }),
     });
     if (job.kind === "limit") {
@@ -113,10 +124,12 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
       })),
     );
     const created = stored.some((s) => s.created);
+    const refused = files.filter((f) => f.status === "failed").length;
     req.log.info(
       {
         bundles: stored.length,
         created: stored.filter((s) => s.created).length,
+        refused,
         format: parsed.format,
         campaign: job.campaign,
       },
@@ -124,6 +137,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
     );
     return reply.status(created ? 201 : 200).send({
       campaign: job.campaign,
+      refused,
       bundles: stored.map((s, i) => ({
         file: prepared[i]!.file,
         format: prepared[i]!.format,
@@ -151,7 +165,14 @@ function importFailed(req: FastifyRequest, reply: FastifyReply, files: FileRepor
 }
 
 type ImportParameters =
-  | { ok: true; format: FormatChoice; filename: string; environment: EnvironmentInput; campaign: string | undefined }
+  | {
+      ok: true;
+      format: FormatChoice;
+      filename: string;
+      environment: EnvironmentInput;
+      campaign: string | undefined;
+      partial: boolean;
+    }
   | { ok: false; message: string; issues: { path: string; message: string }[] };
 
 function readParameters(req: FastifyRequest): ImportParameters {
@@ -172,6 +193,8 @@ function readParameters(req: FastifyRequest): ImportParameters {
   const namedCampaign = single(query.campaign);
   const campaign = namedCampaign === undefined ? undefined : readCampaign(namedCampaign);
   if (campaign && !campaign.ok) issues.push({ path: "campaign", message: campaign.message });
+  const partial = single(query.partial) ?? "false";
+  if (partial !== "true" && partial !== "false") issues.push({ path: "partial", message: "must be true or false" });
   const fromQuery = environmentFromStrings(query);
   issues.push(...fromQuery.issues.map((i) => ({ path: i.key, message: i.message })));
 
@@ -213,7 +236,17 @@ function readParameters(req: FastifyRequest): ImportParameters {
     filename: safeFilename(single(query.filename) ?? filenameFromDisposition(req)),
     environment,
     campaign: campaign?.ok ? campaign.campaign : undefined,
+    partial: partial === "true",
   };
+}
+
+/**
+ * The body's bytes in an ArrayBuffer of their own, which the import pool moves to its worker. A large
+ * body (Buffer.concat of its chunks) already has one, and is not copied again; a small one may be a
+ * slice of Node's shared pool, which must not be moved: it is copied.
+ */
+function ownBytes(body: Buffer): Uint8Array {
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
 }
 
 function single(value: string | string[] | undefined): string | undefined {

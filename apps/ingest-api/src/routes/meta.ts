@@ -7,6 +7,7 @@ import { openApiDocument } from "../openapi.ts";
 export const metaRoutes: FastifyPluginAsync<{
   db: Db;
   maxBundleBytes: number;
+  maxImportBytes: number;
   importLimits: ArchiveLimits;
   publicApiUrl: string;
 }> = async (app, opts) => {
@@ -26,6 +27,7 @@ export const metaRoutes: FastifyPluginAsync<{
   const openapi = openApiDocument({
     serverUrl: opts.publicApiUrl,
     maxBundleBytes: opts.maxBundleBytes,
+    maxImportBytes: opts.maxImportBytes,
     importLimits: opts.importLimits,
   });
   app.get("/v1/openapi.json", async () => openapi);

@@ -1,6 +1,7 @@
 // The access matrix of the ingest API: every route × every kind of token a request can carry. Only a
-// live token of the victim's workspace reads its bundles or writes into it; a revoked token, the token
-// of a member who left or became a viewer, a made-up token and another workspace's token are strangers.
+// live token of the victim's workspace reads its bundles or writes into it, and only one an owner
+// created deletes there (a member's is refused 403); a revoked token, the token of a member who left or
+// became a viewer, a made-up token and another workspace's token are strangers.
 // The test enumerates the routes: one added without a case here fails it.
 import {
   createDb,
@@ -29,12 +30,17 @@ const tokenKinds = [
   "of a member who left",
   "of a member made viewer",
   "live victim's",
+  "live victim owner's",
 ] as const;
 type TokenKind = (typeof tokenKinds)[number];
 
-type Ids = { victimBundle: string; n: number };
-/** Per route: the request, and whether a token of this kind may see or change the victim's data. */
-const routes: Record<string, { send: (ids: Ids) => { path: string; init?: RequestInit }; private: boolean }> = {
+type Ids = { victimBundle: string; n: number; doomed: () => Promise<{ bundleId: string; campaign: string }> };
+type Request = { path: string; init?: RequestInit };
+/**
+ * Per route: the request, and whether it reads or changes the victim's private data (then only its live
+ * tokens may), or deletes there (then only its owner's).
+ */
+const routes: Record<string, { send: (ids: Ids) => Request | Promise<Request>; private: boolean; owner?: true }> = {
   "GET /healthz": { send: () => ({ path: "/healthz" }), private: false },
   "GET /readyz": { send: () => ({ path: "/readyz" }), private: false },
   "GET /v1/schema": { send: () => ({ path: "/v1/schema" }), private: false },
@@ -51,6 +57,19 @@ const routes: Record<string, { send: (ids: Ids) => { path: string; init?: Reques
       },
     }),
     private: true,
+  },
+  "DELETE /v1/bundles/:id": {
+    send: async (ids) => ({ path: `/v1/bundles/${(await ids.doomed()).bundleId}`, init: { method: "DELETE" } }),
+    private: true,
+    owner: true,
+  },
+  "DELETE /v1/campaigns/*": {
+    send: async (ids) => ({
+      path: `/v1/campaigns/${encodeURIComponent((await ids.doomed()).campaign)}`,
+      init: { method: "DELETE" },
+    }),
+    private: true,
+    owner: true,
   },
   "POST /v1/import": {
     send: (ids) => ({
@@ -95,6 +114,7 @@ describe("ingest API access matrix: every route × every kind of token", () => {
     tokens["of a member made viewer"] = (await createToken(db, victimId, "demoted-ci", demoted)).token;
     await setMember(db, victimId, "demoted@example.test", "viewer");
     tokens["live victim's"] = (await createToken(db, victimId, "live-ci", member)).token;
+    tokens["live victim owner's"] = (await createToken(db, victimId, "owner-ci", owner)).token;
 
     const stored = await ingestBundle(db, {
       workspaceId: victimId,
@@ -130,17 +150,29 @@ describe("ingest API access matrix: every route × every kind of token", () => {
   });
 
   let n = 0;
+  /** A bundle of the victim's, in a campaign of its own, for a delete to aim at. */
+  const doomed = async () => {
+    const campaign = `zz-doomed/${++n}`;
+    const stored = await ingestBundle(db, {
+      workspaceId: victimId,
+      tokenId: null,
+      text: JSON.stringify({ ...exampleBundle(), campaign }),
+    });
+    if (!stored.ok) throw new Error("fixture did not ingest");
+    return { bundleId: stored.stored.id, campaign };
+  };
+
   it.each(tokenKinds)("a request with %s token sees and changes the victim's data only when it may", async (kind) => {
-    const live = kind === "live victim's";
+    const live = kind === "live victim's" || kind === "live victim owner's";
     for (const [route, spec] of Object.entries(routes)) {
+      const { path, init } = await spec.send({ victimBundle, n: ++n, doomed });
       const before = await db.bundle.count({ where: { workspaceId: victimId } });
-      const { path, init } = spec.send({ victimBundle, n: ++n });
       const headers = new Headers(init?.headers);
       if (tokens[kind]) headers.set("authorization", `Bearer ${tokens[kind]}`);
       const res = await fetch(`${base}${path}`, { ...init, headers });
       const text = await res.text();
       expect(res.status, `${kind}: ${route}`).toBeLessThan(500);
-      if (!spec.private || live) {
+      if (!spec.private || (live && (!spec.owner || kind === "live victim owner's"))) {
         expect(res.status, `${kind}: ${route} ${text.slice(0, 200)}`).toBeLessThan(300);
         continue;
       }
@@ -148,6 +180,11 @@ describe("ingest API access matrix: every route × every kind of token", () => {
       expect(text, `${kind}: ${route}`).not.toContain("ZZ Victim");
       expect(await db.bundle.count({ where: { workspaceId: victimId } }), `${kind}: ${route} wrote`).toBe(before);
       if (init?.method === "POST") expect([401, 403], `${kind}: ${route}`).toContain(res.status);
+      // A member's token learns nothing it could not read; another workspace's is told nothing exists.
+      if (init?.method === "DELETE") {
+        const expected = live ? 403 : kind === "another workspace's" ? 404 : 401;
+        expect(res.status, `${kind}: ${route}`).toBe(expected);
+      }
     }
   });
 });

@@ -1,7 +1,18 @@
-import { revokeToken } from "@cnibench/db";
+import {
+  accessFor,
+  createPermalink,
+  createToken,
+  createWorkspace,
+  getPermalink,
+  getScenarioSummary,
+  recordSignIn,
+  revokeToken,
+  setMember,
+} from "@cnibench/db";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
+import { environmentQuery, iperf3Fixture } from "../../../test-support/nasty.ts";
 
 type Api = Awaited<ReturnType<typeof startIngest>>;
 type Json = Record<string, unknown>;
@@ -304,12 +315,177 @@ describe("reading bundles back", () => {
       "/readyz",
       "/v1/bundles",
       "/v1/bundles/{id}",
+      "/v1/campaigns/{campaign}",
       "/v1/import",
       "/v1/openapi.json",
       "/v1/schema",
     ]);
     expect(Object.keys(doc.components.schemas)).toEqual(
-      expect.arrayContaining(["Bundle", "UploadResult", "ErrorResponse", "BundleIssue"]),
+      expect.arrayContaining(["Bundle", "UploadResult", "ErrorResponse", "BundleIssue", "DeletedBundles"]),
     );
+    expect(Object.keys(doc.paths["/v1/bundles/{id}"] as Json).sort()).toEqual(["delete", "get"]);
+  });
+});
+
+/** The example bundle (TKE's Cilium Overlay column) in a region of its own: a scenario no other test uses. */
+function aside(region: string, patch: Json = {}) {
+  const bundle = exampleBundle();
+  return { ...bundle, cluster: { ...(bundle.cluster as Json), region }, ...patch };
+}
+const withLabel = (bundle: Json, label?: string) => {
+  const { label: _given, ...cni } = bundle.cni as Json;
+  return { ...bundle, cni: label === undefined ? cni : { ...cni, label } };
+};
+
+describe("labels are display names", () => {
+  const nameOf = async (scenarioId: unknown) =>
+    (await getScenarioSummary(api.db, [api.workspaceId], String(scenarioId)))?.label;
+
+  it("stores the same results uploaded without a label and with one once: the latest label names the scenario", async () => {
+    const results = aside("relabel");
+    const before = await rowCounts(api.db);
+    const first = await api.upload(withLabel(results));
+    expect(first.status).toBe(201);
+    const stored = (await first.json()) as Json;
+    // No label given: CNI and mode name it.
+    expect(await nameOf(stored.scenarioId)).toBe("cilium overlay-vxlan");
+
+    for (const [label, name] of [
+      ["Cilium Overlay", "Cilium Overlay"],
+      [undefined, "Cilium Overlay"], // an upload naming no label leaves the name
+      ["Cilium VXLAN", "Cilium VXLAN"],
+    ] as const) {
+      const again = await api.upload(withLabel(results, label));
+      expect(again.status, label).toBe(200);
+      expect((await again.json()) as Json).toMatchObject({ id: stored.id, scenarioId: stored.scenarioId });
+      expect(await nameOf(stored.scenarioId)).toBe(name);
+    }
+    // One bundle of examples/bundle.json's five figures, one scenario.
+    const after = await rowCounts(api.db);
+    expect([after.bundles, after.measurements, after.scenarios]).toEqual([
+      before.bundles + 1,
+      before.measurements + 5,
+      before.scenarios + 1,
+    ]);
+    // The bundle reads back as first uploaded.
+    const read = (await (await fetch(`${api.base}/v1/bundles/${stored.id}`)).json()) as { bundle: Json };
+    expect(read.bundle).toEqual(withLabel(results));
+  });
+
+  it("imports the same results under a new label as the same campaign and bundles, renaming the scenario", async () => {
+    const post = (label: string) =>
+      fetch(`${api.base}/v1/import?${environmentQuery({ region: "relabel-import", label })}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${api.token}`, "content-type": "application/octet-stream" },
+        body: iperf3Fixture(),
+      });
+    const first = await post("iperf3 lab");
+    expect(first.status).toBe(201);
+    const stored = (await first.json()) as { campaign: string; bundles: Json[] };
+    const before = await rowCounts(api.db);
+    const again = await post("Cilium native, lab");
+    expect(again.status).toBe(200);
+    const repeated = (await again.json()) as { campaign: string; bundles: Json[] };
+    expect(repeated.campaign).toBe(stored.campaign);
+    expect(repeated.bundles.map((b) => [b.id, b.created])).toEqual(stored.bundles.map((b) => [b.id, false]));
+    expect(await rowCounts(api.db)).toEqual(before);
+    expect(await nameOf(stored.bundles[0]?.scenarioId)).toBe("Cilium native, lab");
+  });
+});
+
+describe("DELETE /v1/bundles/:id and /v1/campaigns/:campaign", () => {
+  const tokens = { owner: "", member: "", otherTeam: "" };
+  let ownerId: string;
+  const send = (path: string, token: string) =>
+    fetch(`${api.base}${path}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    const signIn = async (s: string) =>
+      (await recordSignIn(api.db, { issuer: "t", subject: s, email: `${s}@example.test`, name: s })).id;
+    // The first to sign in owns the public workspace, the one startIngest's token uploads into.
+    ownerId = await signIn("owner");
+    const member = await signIn("member");
+    const stranger = await signIn("stranger");
+    await setMember(api.db, api.workspaceId, "member@example.test", "member");
+    tokens.owner = (await createToken(api.db, api.workspaceId, "owner-ci", ownerId)).token;
+    tokens.member = (await createToken(api.db, api.workspaceId, "member-ci", member)).token;
+    const other = await createWorkspace(api.db, stranger, { slug: "other-team", name: "Other", visibility: "private" });
+    tokens.otherTeam = (await createToken(api.db, other.id, "other-ci", stranger)).token;
+  });
+
+  it("deletes a bundle for a token of an owner only; others get 403, another workspace 404", async () => {
+    const stored = (await (await api.upload(aside("doomed-bundle"))).json()) as Json;
+    const path = `/v1/bundles/${stored.id}`;
+    const before = await rowCounts(api.db);
+
+    // startIngest's token, made like `npm run token`, has no creator: no owner stands behind it.
+    for (const token of [api.token, tokens.member]) {
+      const res = await send(path, token);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as Json).error).toBe("not_owner");
+    }
+    const elsewhere = await send(path, tokens.otherTeam);
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.text()).not.toMatch(/public/i);
+    expect((await send("/v1/bundles/does-not-exist", tokens.owner)).status).toBe(404);
+    expect(await rowCounts(api.db)).toEqual(before);
+
+    const res = await send(path, tokens.owner);
+    expect(res.status).toBe(200);
+    // Its scenario had no other bundle: it goes too.
+    expect(await res.json()).toEqual({
+      bundleIds: [stored.id],
+      scenarioIds: [stored.scenarioId],
+      removedScenarioIds: [stored.scenarioId],
+    });
+    expect(await rowCounts(api.db)).toEqual({
+      bundles: before.bundles - 1,
+      measurements: before.measurements - 5,
+      scenarios: before.scenarios - 1,
+    });
+    expect((await fetch(`${api.base}${path}`)).status).toBe(404);
+    expect((await send(path, tokens.owner)).status).toBe(404);
+  });
+
+  it("deletes every bundle of a campaign in the token's workspace, whatever scenario; permalinks name them", async () => {
+    const campaign = "cilium-1.19-upgrade/2026-11";
+    const upload = async (region: string, token = api.token) => {
+      const res = await fetch(`${api.base}/v1/bundles`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(aside(region, { campaign })),
+      });
+      return (await res.json()) as Json;
+    };
+    const a = await upload("campaign-a");
+    const b = await upload("campaign-b");
+    const kept = (await (await api.upload(aside("campaign-a", { campaign: "another" }))).json()) as Json;
+    const theirs = await upload("campaign-a", tokens.otherTeam);
+    const link = await createPermalink(api.db, await accessFor(api.db, ownerId), {
+      scenarioIds: [String(a.scenarioId), String(b.scenarioId)],
+      view: {},
+    });
+    const path = `/v1/campaigns/${encodeURIComponent(campaign)}`;
+    const before = await rowCounts(api.db);
+
+    expect((await send(path, tokens.member)).status).toBe(403);
+    expect((await send("/v1/campaigns/no-such-campaign", tokens.owner)).status).toBe(404);
+    expect(await rowCounts(api.db)).toEqual(before);
+
+    const res = await send(path, tokens.owner);
+    expect(res.status).toBe(200);
+    // Scenario a keeps the bundle of campaign "another"; b had only this campaign's.
+    expect(await res.json()).toEqual({
+      bundleIds: [a.id, b.id].sort(),
+      scenarioIds: [a.scenarioId, b.scenarioId].sort(),
+      removedScenarioIds: [b.scenarioId],
+    });
+    expect((await rowCounts(api.db)).bundles).toBe(before.bundles - 2);
+    expect((await fetch(`${api.base}/v1/bundles/${kept.id}`)).status).toBe(200);
+    // Another workspace's campaign of the same name is its own.
+    expect(await api.db.bundle.count({ where: { id: String(theirs.id) } })).toBe(1);
+    const after = await getPermalink(api.db, await accessFor(api.db, ownerId), link?.slug ?? "");
+    expect(after?.missing.map((p) => p.bundleId).sort()).toEqual([a.id, b.id].sort());
+    expect((await send(path, tokens.owner)).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 import type { ArchiveLimits } from "@cnibench/importers";
 import { environmentFields, formatNames } from "@cnibench/importers";
-import { importErrorSchema, importResultSchema, openApiComponents } from "@cnibench/schema";
+import { deletedBundlesSchema, importErrorSchema, importResultSchema, openApiComponents } from "@cnibench/schema";
 import { z } from "zod";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -72,6 +72,7 @@ export function openApiDocument(options: {
         Measurement: measurement,
         ImportResult: inline(importResultSchema),
         ImportError: inline(importErrorSchema),
+        DeletedBundles: inline(deletedBundlesSchema),
       },
       securitySchemes: {
         uploadToken: {
@@ -286,6 +287,50 @@ export function openApiDocument(options: {
               }),
             },
             "404": error("No such bundle."),
+          },
+        },
+        delete: {
+          summary: "Delete a bundle and its measurements",
+          description:
+            "Deletes the bundle in one transaction; a scenario left without a bundle goes too. Only an owner of the workspace may: the token must be of the bundle's workspace and created (in the web app) by someone who is still an owner of it.",
+          security: [{ uploadToken: [] }],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "Deleted.", content: json(ref("DeletedBundles")) },
+            "401": error("Missing, unknown or revoked token."),
+            "403": error("The token's creator is not an owner of its workspace (`not_owner`); nothing was deleted."),
+            "404": error("No such bundle in the token's workspace."),
+            "429": error(
+              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
+            ),
+            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+          },
+        },
+      },
+      "/v1/campaigns/{campaign}": {
+        delete: {
+          summary: "Delete every bundle of a campaign: what one import or CLI run stored",
+          description:
+            "Deletes, in one transaction, every bundle of the token's workspace that belongs to the campaign (the `campaign` of POST /v1/import's answer, the CLI's, or the one bundles name), with their measurements; scenarios left without a bundle go too. Only an owner of the workspace may, as for DELETE /v1/bundles/{id}.",
+          security: [{ uploadToken: [] }],
+          parameters: [
+            {
+              name: "campaign",
+              in: "path",
+              required: true,
+              schema: { type: "string", minLength: 1, maxLength: 200 },
+              description: "The campaign's name, percent-encoded.",
+            },
+          ],
+          responses: {
+            "200": { description: "Deleted.", content: json(ref("DeletedBundles")) },
+            "401": error("Missing, unknown or revoked token."),
+            "403": error("The token's creator is not an owner of its workspace (`not_owner`); nothing was deleted."),
+            "404": error("No bundle of that campaign in the token's workspace."),
+            "429": error(
+              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
+            ),
+            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
           },
         },
       },

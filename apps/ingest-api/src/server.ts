@@ -5,6 +5,7 @@ import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { sendError } from "./errors.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
+import { campaignRoutes } from "./routes/campaigns.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 
@@ -148,6 +149,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     publicApiUrl: options.publicApiUrl,
     publicWebUrl: options.publicWebUrl,
   });
+  app.register(campaignRoutes, { db });
   app.register(importRoutes, {
     db,
     maxImportBytes,

@@ -95,7 +95,9 @@ const retryable = (error: unknown) => ["23505", "40P01", "40001"].includes((erro
 /**
  * One statement, so one round trip and (on its own) one transaction: the bundle already stored under
  * this hash, or else — when its scenario exists — the bundle, its measurements, an instance type's size
- * stated for the first time, and the scenario's bundle count, latest run and source titles.
+ * stated for the first time, and the scenario's bundle count, latest run and source titles. A label
+ * names the scenario either way: the same results again under a new label rename it (and raise its
+ * revision, which caches of names key on); an upload naming none leaves the name as it was.
  * Measurements travel as one JSON array of arrays: half the bytes and PostgreSQL work of an array of
  * objects, and less work in Node than an array parameter per column. The count is written after every
  * measurement is in (the subquery on m), from the row's own values: a concurrent upload to the same
@@ -132,9 +134,13 @@ const storeStatement = {
     UPDATE "Scenario" s SET "bundleCount" = s."bundleCount" + 1,
       "lastRunAt" = GREATEST(s."lastRunAt", COALESCE($14::timestamp(3), now() AT TIME ZONE 'UTC')),
       sources = CASE WHEN $7::text IS NULL OR $7 = ANY(s.sources) THEN s.sources
-        ELSE ARRAY(SELECT t FROM unnest(s.sources || $7::text) t ORDER BY t) END
+        ELSE ARRAY(SELECT t FROM unnest(s.sources || $7::text) t ORDER BY t) END,
+      label = COALESCE($23::text, s.label)
     WHERE s.id = (SELECT "scenarioId" FROM b) AND (SELECT count(*) FROM m) = $17
     RETURNING s.id
+  ), renamed AS (
+    UPDATE "Scenario" s SET label = $23, revision = s.revision + 1
+    WHERE s.id = (SELECT "scenarioId" FROM existing) AND $23::text IS NOT NULL AND s.label IS DISTINCT FROM $23
   )
   SELECT id, "scenarioId", "measurementCount", false AS created FROM existing
   UNION ALL SELECT id, "scenarioId", "measurementCount", true FROM b WHERE EXISTS (SELECT FROM counted)`,
@@ -186,6 +192,7 @@ async function storeInScenario(on: pg.Pool | pg.PoolClient, input: StoreBundleIn
       b.node.memoryGiB,
       b.node.nicGbps,
       b.campaign,
+      b.cni.label,
     ],
   });
   return result.rows[0] ?? null;
@@ -224,15 +231,15 @@ async function createScenario(client: pg.PoolClient, workspaceId: string, b: Nor
   );
   const nKey = cniKey(b);
   const cniId = await upsert(
-    `INSERT INTO "CniConfig" (id, key, name, version, mode, "kubeProxy", label, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [nKey, cni.name, cni.version, cni.mode, cni.kubeProxy, cni.label, JSON.stringify(cni.settings)],
+    `INSERT INTO "CniConfig" (id, key, name, version, mode, "kubeProxy", settings) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [nKey, cni.name, cni.version, cni.mode, cni.kubeProxy, JSON.stringify(cni.settings)],
     `SELECT id FROM "CniConfig" WHERE key = $1`,
     [nKey],
   );
   await client.query(
-    `INSERT INTO "Scenario" (id, "workspaceId", key, "clusterId", "nodeSkuId", "kernelId", "cniConfigId", "createdAt")
-      VALUES ($1, $2, $3, $4, $5, $6, $7, now() AT TIME ZONE 'UTC') ON CONFLICT DO NOTHING`,
-    [newId(), workspaceId, scenarioKey(b), clusterId, skuId, kernelId, cniId],
+    `INSERT INTO "Scenario" (id, "workspaceId", key, "clusterId", "nodeSkuId", "kernelId", "cniConfigId", label, "createdAt")
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() AT TIME ZONE 'UTC') ON CONFLICT DO NOTHING`,
+    [newId(), workspaceId, scenarioKey(b), clusterId, skuId, kernelId, cniId, b.cni.label],
   );
 }
 
@@ -245,30 +252,74 @@ function newId(): string {
   return `c${Date.now().toString(36).padStart(8, "0")}${counter.toString(36).padStart(4, "0")}${random}`;
 }
 
+/** Bundles to delete: by id, or every bundle of a campaign in a workspace. */
+export type BundleSelection = { bundleIds: readonly string[] } | { workspaceId: string; campaign: string };
+
+export type DeletedBundles = {
+  bundleIds: string[];
+  /** The scenarios they belonged to. */
+  scenarioIds: string[];
+  /** Those of them that had no other bundle, and went too. */
+  removedScenarioIds: string[];
+};
+
 /**
- * Deletes a bundle and its measurements, and recounts its scenario (which goes too when this was its
- * last bundle). Permalinks that pinned it keep standing and name it as deleted. The scenario row is
- * locked first, so an upload into it at the same time is counted after the recount.
+ * Deletes bundles and their measurements in one transaction, and recounts their scenarios (a scenario
+ * left without a bundle goes too). Permalinks that pinned them keep standing and name them as
+ * deleted. The scenario rows are locked first, in id order, so an upload into one of them at the same
+ * time is counted after the recount, and two deletes wait for each other instead of deadlocking.
  */
+export async function deleteBundles(db: Db, which: BundleSelection): Promise<DeletedBundles> {
+  return transaction(db, async (client) => {
+    const found = await client.query<{ id: string; scenarioId: string }>(
+      "bundleIds" in which
+        ? { text: `SELECT id, "scenarioId" FROM "Bundle" WHERE id = ANY($1::text[])`, values: [which.bundleIds] }
+        : {
+            text: `SELECT id, "scenarioId" FROM "Bundle" WHERE "workspaceId" = $1 AND campaign = $2`,
+            values: [which.workspaceId, which.campaign],
+          },
+    );
+    const scenarioIds = [...new Set(found.rows.map((b) => b.scenarioId))].sort();
+    await client.query(`SELECT 1 FROM "Scenario" WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, [scenarioIds]);
+    const deleted = await client.query<{ id: string }>(`DELETE FROM "Bundle" WHERE id = ANY($1::text[]) RETURNING id`, [
+      found.rows.map((b) => b.id),
+    ]);
+    const removedScenarioIds = await recountScenarios(client, scenarioIds);
+    return { bundleIds: deleted.rows.map((b) => b.id).sort(), scenarioIds, removedScenarioIds };
+  });
+}
+
+/** deleteBundles of one bundle: its scenario and whether that went too, or null when there is no such bundle. */
 export async function deleteBundle(
   db: Db,
   bundleId: string,
 ): Promise<{ scenarioId: string; scenarioDeleted: boolean } | null> {
-  return db.$transaction(async (tx) => {
-    const bundle = await tx.bundle.findUnique({ where: { id: bundleId }, select: { scenarioId: true } });
-    if (!bundle) return null;
-    const { scenarioId } = bundle;
-    await tx.$executeRaw`SELECT 1 FROM "Scenario" WHERE id = ${scenarioId} FOR UPDATE`;
-    await tx.bundle.delete({ where: { id: bundleId } });
-    const left = await tx.$executeRaw`
-      UPDATE "Scenario" s SET "bundleCount" = agg.count, "lastRunAt" = agg.last, sources = agg.sources
-      FROM (
-        SELECT count(*)::int AS count, max(COALESCE("runAt", "receivedAt")) AS last,
-          COALESCE(array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL), '{}') AS sources
-        FROM "Bundle" WHERE "scenarioId" = ${scenarioId}
-      ) agg
-      WHERE s.id = ${scenarioId} AND agg.count > 0`;
-    if (left === 0) await tx.scenario.delete({ where: { id: scenarioId } });
-    return { scenarioId, scenarioDeleted: left === 0 };
-  });
+  const { bundleIds, scenarioIds, removedScenarioIds } = await deleteBundles(db, { bundleIds: [bundleId] });
+  const scenarioId = scenarioIds[0];
+  if (bundleIds.length === 0 || scenarioId === undefined) return null;
+  return { scenarioId, scenarioDeleted: removedScenarioIds.includes(scenarioId) };
+}
+
+/**
+ * Sets the bundle count, latest run and sources the upload statement keeps, from the scenarios' bundles,
+ * and deletes the scenarios left without one; returns their ids. For writers that remove or move
+ * bundles (deletes, the re-keying data step), with the scenario rows locked.
+ */
+export async function recountScenarios(client: pg.ClientBase, scenarioIds: readonly string[]): Promise<string[]> {
+  await client.query(
+    `UPDATE "Scenario" s SET "bundleCount" = agg.count, "lastRunAt" = agg.last, sources = agg.sources
+    FROM (
+      SELECT "scenarioId", count(*)::int AS count, max(COALESCE("runAt", "receivedAt")) AS last,
+        COALESCE(array_agg(DISTINCT "sourceTitle" ORDER BY "sourceTitle") FILTER (WHERE "sourceTitle" IS NOT NULL), '{}') AS sources
+      FROM "Bundle" WHERE "scenarioId" = ANY($1::text[]) GROUP BY "scenarioId"
+    ) agg
+    WHERE s.id = agg."scenarioId"`,
+    [scenarioIds],
+  );
+  const removed = await client.query<{ id: string }>(
+    `DELETE FROM "Scenario" s WHERE id = ANY($1::text[]) AND NOT EXISTS (SELECT FROM "Bundle" b WHERE b."scenarioId" = s.id)
+    RETURNING id`,
+    [scenarioIds],
+  );
+  return removed.rows.map((r) => r.id).sort();
 }

@@ -22,7 +22,16 @@ export {
   listBundles,
   type MeasurementRow,
 } from "./bundle-queries.ts";
-export { deleteBundle, type StoreBundleInput, type StoredBundle, storeBundle, storeBundles } from "./bundles.ts";
+export {
+  type BundleSelection,
+  type DeletedBundles,
+  deleteBundle,
+  deleteBundles,
+  type StoreBundleInput,
+  type StoredBundle,
+  storeBundle,
+  storeBundles,
+} from "./bundles.ts";
 export { createDb, type Db, DEFAULT_DB_TIMEOUT_MS } from "./client.ts";
 export {
   applyFilters,
@@ -95,6 +104,7 @@ export {
   revokeToken,
   TokenNameTakenError,
   type TokenSummary,
+  tokenOfOwner,
 } from "./tokens.ts";
 export { endSession, type Identity, recordSignIn, sessionUser, startSession } from "./users.ts";
 export { chartView, compareView, exploreView, scenarioView } from "./views.ts";

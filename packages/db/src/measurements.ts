@@ -213,8 +213,10 @@ export async function scenarioBundles(db: Db, scenarioId: string): Promise<Prove
     Prisma.sql`
     SELECT id, "clusterName", "sourceTitle", "sourceUrl", "sourcePublishedAt", "sourceSection", "collectorName",
       "collectorVersion", "collectorCommand", "runAt" AT TIME ZONE 'UTC' AS "runAt",
-      "receivedAt" AT TIME ZONE 'UTC' AS "receivedAt", "measurementCount"
-    FROM "Bundle" WHERE "scenarioId" = ${scenarioId}
+      "receivedAt" AT TIME ZONE 'UTC' AS "receivedAt", "measurementCount", campaign,
+      CASE WHEN campaign IS NULL THEN 1 ELSE (SELECT count(*)::int FROM "Bundle" c
+        WHERE c."workspaceId" = b."workspaceId" AND c.campaign = b.campaign) END AS "campaignBundles"
+    FROM "Bundle" b WHERE "scenarioId" = ${scenarioId}
     ORDER BY COALESCE("runAt", "receivedAt") DESC, "receivedAt" DESC`,
   );
 }

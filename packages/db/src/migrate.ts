@@ -2,13 +2,16 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { rekeyScenarios } from "./rekey.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../../..");
 const require = createRequire(import.meta.url);
 
 /**
- * Applies committed migrations (prisma/migrations) with `prisma migrate deploy`.
+ * Applies committed migrations (prisma/migrations) with `prisma migrate deploy`, then the data steps
+ * SQL cannot do (rekey.ts).
  * The CLI runs with the JavaScript schema engine (prisma.config.ts) so nothing is downloaded;
  * the preload makes it exit as soon as it is done (see prisma-cli-preload.cjs).
  */
@@ -42,4 +45,18 @@ export async function migrateDatabase(databaseUrl: string, log: (line: string) =
   }
   const summary = output.find((l) => /applied|No pending migrations/i.test(l));
   if (summary) log(summary.trim());
+  const client = new pg.Client({ connectionString: databaseUrl });
+  // A connection the server ends fails its query; unlistened, the "error" event would end the process.
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const rekeyed = await rekeyScenarios(client);
+    if (rekeyed) {
+      log(
+        `labels are display names now: scenarios re-keyed ${rekeyed.scenarios}, merged into another ${rekeyed.mergedScenarios}, copies of a bundle removed ${rekeyed.mergedBundles}`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
 }

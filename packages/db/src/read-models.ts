@@ -14,6 +14,7 @@ export const scenarioSummarySchema = z.object({
   id: z.string(),
   /** The workspace it belongs to (what a visitor's role there allows on it). */
   workspaceId: z.string(),
+  /** Its name: the label given (cni.label below), else CNI and mode. */
   label: z.string(),
   provider: z.string(),
   region: z.string(),
@@ -30,6 +31,7 @@ export const scenarioSummarySchema = z.object({
     version: z.string(),
     mode: z.string(),
     kubeProxy: z.string(),
+    /** The cni.label of its most recent upload that named one: a display name, not part of its identity. */
     label: z.string().nullable(),
     settings: z.record(z.string(), settingValueSchema),
   }),
@@ -117,6 +119,10 @@ export const provenanceSchema = z.object({
   runAt: z.date().nullable(),
   receivedAt: z.date(),
   measurementCount: z.number().int(),
+  /** The campaign it names or was given (null: it is a campaign of its own). */
+  campaign: z.string().nullable(),
+  /** Bundles of that campaign in the workspace, in every scenario: what deleting the campaign deletes. */
+  campaignBundles: z.number().int(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 

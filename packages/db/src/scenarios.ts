@@ -6,7 +6,10 @@ import type { ScenarioSummary } from "./read-models.ts";
 
 export type { ScenarioSummary };
 
-/** A readable name: the collector's label when it gave one, else CNI and mode. */
+/**
+ * A readable name: the label of the scenario's most recent upload that gave one (Scenario.label), else
+ * CNI and mode.
+ */
 export function scenarioLabel(cni: { name: string; mode: string; label: string | null }): string {
   return cni.label ?? `${cni.name} ${cni.mode}`;
 }
@@ -16,7 +19,7 @@ type Row = Omit<ScenarioSummary, "label" | "cni"> & {
   cniVersion: string;
   cniMode: string;
   kubeProxy: string;
-  cniLabel: string | null;
+  givenLabel: string | null;
   settings: Record<string, SettingValue>;
 };
 
@@ -80,14 +83,20 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
     Prisma.sql`
     SELECT s.id, s."workspaceId", c.provider, c.region, c."kubernetesVersion", c."nodeCount",
       k.sku, k.vcpus, k."memoryGiB", k."nicGbps", kr.os, kr.version AS kernel,
-      n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode", n."kubeProxy", n.label AS "cniLabel",
+      n.name AS "cniName", n.version AS "cniVersion", n.mode AS "cniMode", n."kubeProxy", s.label AS "givenLabel",
       n.settings, COALESCE(s.sources, '{}') AS sources, s."bundleCount", s."lastRunAt" AT TIME ZONE 'UTC' AS "lastRunAt"
     FROM ${scenarioJoins}
     WHERE ${scopeWhere(scope)}
     ORDER BY c.provider COLLATE "C", s."createdAt", s.id COLLATE "C"`,
   );
   return rows.map((r) => {
-    const cni = { name: r.cniName, version: r.cniVersion, mode: r.cniMode, kubeProxy: r.kubeProxy, label: r.cniLabel };
+    const cni = {
+      name: r.cniName,
+      version: r.cniVersion,
+      mode: r.cniMode,
+      kubeProxy: r.kubeProxy,
+      label: r.givenLabel,
+    };
     return {
       id: r.id,
       workspaceId: r.workspaceId,

@@ -76,3 +76,20 @@ export async function authenticateToken(
   if (found.stale) await db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
   return { tokenId: found.id, workspaceId: found.workspaceId };
 }
+
+/**
+ * Whether an upload token may delete in its workspace. As in the web app only owners may, so its
+ * creator must still be an owner there; a token made with `npm run token` has no creator and may not.
+ */
+export async function tokenOfOwner(db: Db, tokenId: string): Promise<boolean> {
+  const token = await db.apiToken.findUnique({
+    where: { id: tokenId },
+    select: { workspaceId: true, createdById: true },
+  });
+  if (!token?.createdById) return false;
+  const membership = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: token.workspaceId, userId: token.createdById } },
+    select: { role: true },
+  });
+  return membership?.role === "owner";
+}

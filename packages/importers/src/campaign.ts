@@ -11,7 +11,7 @@
  * campaign, the same hashes, and "already stored".
  */
 import { createHash } from "node:crypto";
-import { bundleSchema, contentHash } from "@cnibench/schema";
+import { bundleContentHash, bundleSchema } from "@cnibench/schema";
 import type { ImportedBundle } from "./types.ts";
 
 export type CampaignRead = { ok: true; campaign: string } | { ok: false; message: string };
@@ -25,12 +25,13 @@ export function readCampaign(value: string): CampaignRead {
 
 /**
  * The campaign of an import that names none: `import-` and 16 hex digits of a SHA-256 over the content
- * hashes of the bundles it built, in sorted order.
+ * hashes of the bundles it built, in sorted order. Content hashes leave labels out, so importing the
+ * same results under a new label gives the same campaign, the same bundles, and a renamed scenario.
  */
 export function derivedCampaign(bundles: readonly ImportedBundle[]): string {
   const hashes = bundles.map((b) => {
     try {
-      return contentHash(b.bundle);
+      return bundleContentHash(b.bundle);
     } catch {
       // Not JSON (1e400 read as Infinity, nesting deep enough to overflow the stack): the contract
       // check refuses such a bundle before anything is stored, so its share of the name does not matter.

@@ -246,6 +246,21 @@ describe("scenario identity", () => {
     expect(scenarioIdentity(a)).not.toHaveProperty("cluster.name");
   });
 
+  it("ignores the label, a display name: a new label renames the scenario, it does not fork it", () => {
+    const relabelled = tkeCiliumOverlay();
+    relabelled.cni.label = "Cilium VXLAN";
+    const unlabelled = tkeCiliumOverlay();
+    delete (unlabelled.cni as { label?: string }).label;
+    const a = normalised(tkeCiliumOverlay());
+    for (const other of [normalised(relabelled), normalised(unlabelled)]) {
+      expect(scenarioKey(other)).toBe(scenarioKey(a));
+      expect(cniKey(other)).toBe(cniKey(a));
+    }
+    expect(scenarioIdentity(a)).not.toHaveProperty("cni.label");
+    // The label is still read and kept for display.
+    expect(normalised(relabelled).cni.label).toBe("Cilium VXLAN");
+  });
+
   it("ignores how the facets were spelled", () => {
     const spelled = tkeCiliumOverlay();
     spelled.cluster.provider = "Tencent Cloud";

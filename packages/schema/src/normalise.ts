@@ -205,39 +205,61 @@ function normalise(bundle: Bundle): ParseResult {
       });
     }
   }
+  warnings.push(...lineRateWarnings(normalised));
 
   return { ok: true, bundle: normalised, warnings };
 }
 
 /**
+ * What scenarioIdentity reads: a normalised bundle, or a stored scenario's rows (the data migration
+ * that re-keys scenarios stored before labels left the identity, packages/db/src/rekey.ts).
+ */
+export type IdentityFields = {
+  cluster: Pick<NormalisedBundle["cluster"], "provider" | "region" | "kubernetesVersion" | "nodeCount">;
+  node: Pick<NormalisedBundle["node"], "sku" | "os" | "kernel">;
+  cni: Omit<NormalisedBundle["cni"], "label">;
+};
+
+/**
  * What a scenario is (docs/design.md, "Identity and granularity"): where the figures were measured. The
  * cluster name is a label and vcpus/memory follow from the SKU, so neither splits a scenario; every
- * cni field, settings included, does.
+ * cni field, settings included, does — but not cni.label, a display name: a new label renames the
+ * scenario instead of forking it.
  */
-export function scenarioIdentity(b: NormalisedBundle) {
+export function scenarioIdentity(b: IdentityFields) {
   return {
-    cluster: {
-      provider: b.cluster.provider,
-      region: b.cluster.region,
-      kubernetesVersion: b.cluster.kubernetesVersion,
-      nodeCount: b.cluster.nodeCount,
-    },
+    cluster: clusterIdentity(b.cluster),
     node: { sku: b.node.sku, os: b.node.os, kernel: b.node.kernel },
-    cni: b.cni,
+    cni: cniIdentity(b.cni),
   };
 }
 
+const clusterIdentity = (c: IdentityFields["cluster"]) => ({
+  provider: c.provider,
+  region: c.region,
+  kubernetesVersion: c.kubernetesVersion,
+  nodeCount: c.nodeCount,
+});
+
+const cniIdentity = (c: IdentityFields["cni"]) => ({
+  name: c.name,
+  version: c.version,
+  mode: c.mode,
+  kubeProxy: c.kubeProxy,
+  settings: c.settings,
+});
+
 export type ScenarioIdentity = ReturnType<typeof scenarioIdentity>;
 
-export function scenarioKey(b: NormalisedBundle): string {
+export function scenarioKey(b: IdentityFields): string {
   return contentHash(scenarioIdentity(b));
 }
 
 /** The cluster part of the scenario (provider, region, Kubernetes version, node count); nodes are keyed apart. */
-export function clusterKey(b: NormalisedBundle): string {
-  return contentHash(scenarioIdentity(b).cluster);
+export function clusterKey(b: Pick<IdentityFields, "cluster">): string {
+  return contentHash(clusterIdentity(b.cluster));
 }
 
-export function cniKey(b: NormalisedBundle): string {
-  return contentHash(scenarioIdentity(b).cni);
+export function cniKey(b: Pick<IdentityFields, "cni">): string {
+  return contentHash(cniIdentity(b.cni));
 }

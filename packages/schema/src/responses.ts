@@ -107,6 +107,20 @@ export const importErrorSchema = errorResponseSchema
   })
   .meta({ description: "The import failed; nothing was stored." });
 
+/** DELETE /v1/bundles/:id and DELETE /v1/campaigns/:campaign. */
+export const deletedBundlesSchema = z
+  .object({
+    bundleIds: z.array(z.string()).meta({ description: "The bundles deleted, with their measurements." }),
+    scenarioIds: z.array(z.string()).meta({ description: "The scenarios they belonged to." }),
+    removedScenarioIds: z
+      .array(z.string())
+      .meta({ description: "Those of them left without a bundle, which were deleted too." }),
+  })
+  .meta({
+    description:
+      "What was deleted, in one transaction. Permalinks that pinned these bundles keep standing and name them as deleted.",
+  });
+
 export type ImportFileReport = z.infer<typeof importFileReportSchema>;
 export type ImportedBundleResult = z.infer<typeof importedBundleSchema>;
 export type ImportResult = z.infer<typeof importResultSchema>;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { contentHash } from "./canonical.ts";
-import { MAX_DEPTH, readStorableBundle, type StorableOutcome, unstorableValues } from "./storable.ts";
+import {
+  bundleContentHash,
+  MAX_DEPTH,
+  readStorableBundle,
+  type StorableOutcome,
+  unstorableValues,
+} from "./storable.ts";
 import { tkeCiliumOverlay } from "./test-fixtures.ts";
 
 const text = (value: unknown) => JSON.stringify(value);
@@ -12,15 +18,34 @@ function issuesOf(outcome: StorableOutcome) {
 }
 
 describe("readStorableBundle: what PostgreSQL cannot hold is an issue naming the place", () => {
-  it("stores a bundle as sent, hashed by its canonical JSON", () => {
+  it("stores a bundle as sent, hashed by its canonical JSON without its label", () => {
     const sent = text(tkeCiliumOverlay());
     const read = readStorableBundle({ text: sent });
     if (!read.ok) throw new Error(text(read));
     expect(read.raw).toBe(sent);
-    expect(read.contentHash).toBe(contentHash(JSON.parse(sent)));
+    const { label, ...cni } = tkeCiliumOverlay().cni;
+    expect(label).toBe("Cilium Overlay");
+    expect(read.contentHash).toBe(contentHash({ ...JSON.parse(sent), cni }));
     // A built bundle (an import) reads the same as its text (an upload).
     const built = readStorableBundle({ bundle: tkeCiliumOverlay() });
     expect(built.ok && built.contentHash).toBe(read.contentHash);
+  });
+
+  it("gives the same results under another label, or none, the same hash: the label is a display name", () => {
+    const hash = (bundle: unknown) => {
+      const read = readStorableBundle({ text: text(bundle) });
+      if (!read.ok) throw new Error(text(read));
+      return read.contentHash;
+    };
+    const labelled = tkeCiliumOverlay();
+    const { label: _label, ...unlabelled } = labelled.cni;
+    const relabelled = { ...labelled, cni: { ...labelled.cni, label: "Cilium VXLAN" } };
+    expect(hash({ ...labelled, cni: unlabelled })).toBe(hash(labelled));
+    expect(hash(relabelled)).toBe(hash(labelled));
+    // Anything else still tells two bundles apart: the label only is left out.
+    expect(hash({ ...labelled, cni: { ...labelled.cni, version: "1.19.5" } })).not.toBe(hash(labelled));
+    expect(bundleContentHash({ cni: { label: "x" }, a: 1 })).toBe(contentHash({ cni: {}, a: 1 }));
+    expect(bundleContentHash([1, 2])).toBe(contentHash([1, 2]));
   });
 
   it("says where malformed JSON breaks", () => {

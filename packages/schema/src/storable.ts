@@ -135,10 +135,22 @@ export function readStorableBundle(source: { text: string } | { bundle: unknown 
   return {
     ok: true,
     raw: text,
-    contentHash: contentHash(json.value),
+    contentHash: bundleContentHash(json.value),
     bundle: parsed.bundle,
     warnings: parsed.warnings,
   };
 }
 
 const notSerialisable: BundleIssue = { path: "", message: "cannot be written as JSON" };
+
+/**
+ * What makes two bundles "the same bundle": the canonical JSON of the document without `cni.label`,
+ * a display name (docs/design.md), so the same results uploaded again under a new label are stored
+ * once and only rename their scenario. Imports derive their campaign from it for the same reason.
+ */
+export function bundleContentHash(document: unknown): string {
+  const cni = (document as { cni?: unknown } | null)?.cni;
+  if (typeof cni !== "object" || cni === null || !Object.hasOwn(cni, "label")) return contentHash(document);
+  const { label: _display, ...rest } = cni as Record<string, unknown>;
+  return contentHash({ ...(document as object), cni: rest });
+}

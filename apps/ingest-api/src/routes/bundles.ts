@@ -1,4 +1,4 @@
-import { type Db, getBundle, ingestBundle, listBundles } from "@cnibench/db";
+import { type Db, deleteBundles, getBundle, ingestBundle, listBundles, tokenOfOwner } from "@cnibench/db";
 import { toCsv } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -14,6 +14,10 @@ export const listQuerySchema = z.object({
 });
 
 export type BundleRouteOptions = { db: Db; publicApiUrl: string; publicWebUrl: string };
+
+/** Deleting follows the web app's rule: only an owner of the workspace may, here through a token they created. */
+export const notOwnerMessage =
+  "Only an owner of the workspace may delete: use a token created in the web app by one of its owners (Workspaces → Upload tokens).";
 
 export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, opts) => {
   const { db } = opts;
@@ -69,6 +73,26 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
       measurements: found.measurements,
     };
   });
+
+  app.delete<{ Params: { id: string } }>(
+    "/v1/bundles/:id",
+    { onRequest: requireUploadToken(db) },
+    async (req, reply) => {
+      const uploader = req.uploader!;
+      const found = await db.bundle.findUnique({ where: { id: req.params.id }, select: { workspaceId: true } });
+      // Another workspace's bundle is as unknown as a made-up id: its workspace is not named.
+      if (found?.workspaceId !== uploader.workspaceId) {
+        return sendError(req, reply, 404, "not_found", `No bundle with id ${req.params.id}.`);
+      }
+      if (!(await tokenOfOwner(db, uploader.tokenId))) return sendError(req, reply, 403, "not_owner", notOwnerMessage);
+      const deleted = await deleteBundles(db, { bundleIds: [req.params.id] });
+      if (deleted.bundleIds.length === 0) {
+        return sendError(req, reply, 404, "not_found", `No bundle with id ${req.params.id}.`);
+      }
+      req.log.info(deleted, "bundle deleted");
+      return deleted;
+    },
+  );
 
   app.get("/v1/bundles", async (req, reply) => {
     const query = listQuerySchema.safeParse(req.query);

@@ -97,6 +97,7 @@ let fixtures: {
   ownerId: string;
   userIds: Record<Actor, string | null>;
   throwawayBundle: () => Promise<string>;
+  throwawayCampaign: () => Promise<{ scenarioId: string; campaign: string }>;
   throwawayMember: () => Promise<string>;
   throwawayLink: () => Promise<string>;
 };
@@ -123,6 +124,7 @@ const writes: Record<string, WriteCase> = {
     },
   },
   "workspaces.deleteBundle": { needs: "owner", input: async () => ({ bundleId: await fixtures.throwawayBundle() }) },
+  "workspaces.deleteCampaign": { needs: "owner", input: () => fixtures.throwawayCampaign() },
   "workspaces.upload": {
     needs: "member",
     input: (_, n) => ({
@@ -226,6 +228,11 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
       userIds,
       throwawayBundle: async () =>
         (await store(withCluster(iptables, { name: "throwaway", region: `throwaway-${++counter}` }), victimId)).id,
+      throwawayCampaign: async () => {
+        const campaign = `zz-campaign-${++counter}`;
+        const bundle = { ...withCluster(iptables, { name: "throwaway", region: `throwaway-${counter}` }), campaign };
+        return { scenarioId: (await store(bundle, victimId)).scenarioId, campaign };
+      },
       throwawayMember: async () => {
         const id = await signIn(`throwaway-${++counter}`);
         await setMember(db, victimId, `throwaway-${counter}@example.test`, "member");
@@ -331,6 +338,7 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
               "workspaces.removeMember",
               "workspaces.revokeToken",
               "workspaces.deleteBundle",
+              "workspaces.deleteCampaign",
               "compare.publish",
               "compare.revoke",
             ].includes(path)
@@ -343,13 +351,20 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
   });
 
   it("names no private workspace in the refusals a stranger gets", async () => {
-    for (const path of ["workspaces.deleteBundle", "workspaces.bySlug", "compare.permalink"]) {
+    for (const path of [
+      "workspaces.deleteBundle",
+      "workspaces.deleteCampaign",
+      "workspaces.bySlug",
+      "compare.permalink",
+    ]) {
       const input =
         path === "workspaces.deleteBundle"
           ? { bundleId: await fixtures.throwawayBundle() }
-          : path === "workspaces.bySlug"
-            ? { slug: "victim-team" }
-            : { slug: ids.viewerLink };
+          : path === "workspaces.deleteCampaign"
+            ? await fixtures.throwawayCampaign()
+            : path === "workspaces.bySlug"
+              ? { slug: "victim-team" }
+              : { slug: ids.viewerLink };
       const error = await callAs("stranger", path, input).catch((e: Error) => e);
       const message = (error as Error).message;
       for (const secret of ["ZZ Victim team", "viewer-team", "Viewer's team"]) expect(message).not.toContain(secret);

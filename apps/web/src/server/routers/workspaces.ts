@@ -5,6 +5,7 @@ import {
   createWorkspace,
   type Db,
   deleteBundle,
+  deleteBundles,
   getWorkspace,
   ingestBundle,
   LastOwnerError,
@@ -24,6 +25,7 @@ import { z } from "zod";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
   bundleRefSchema,
+  campaignRefSchema,
   createWorkspaceInputSchema,
   memberInputSchema,
   removeMemberInputSchema,
@@ -136,6 +138,25 @@ export const workspacesRouter = createTRPCRouter({
     const done = await deleteBundle(ctx.db, input.bundleId);
     if (!done) throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
     return done;
+  }),
+
+  /**
+   * Deletes every bundle of a campaign in the workspace of a scenario (owners), as DELETE
+   * /v1/campaigns/:campaign does: what one import or CLI run stored, in whichever scenarios it went.
+   */
+  deleteCampaign: signedInProcedure.input(campaignRefSchema).mutation(async ({ ctx, input }) => {
+    const found = await ctx.db.scenario.findUnique({ where: { id: input.scenarioId }, select: { workspaceId: true } });
+    if (!found || !ctx.access.readable.includes(found.workspaceId)) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.scenarioId}` });
+    }
+    if (!atLeast(ctx.access, found.workspaceId, "owner")) {
+      throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of its workspace may delete a campaign" });
+    }
+    const deleted = await deleteBundles(ctx.db, { workspaceId: found.workspaceId, campaign: input.campaign });
+    if (deleted.bundleIds.length === 0) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `no bundle of campaign ${input.campaign}` });
+    }
+    return deleted;
   }),
 
   /** A bundle dropped on the workspace page: validated and stored like an upload to the API. */

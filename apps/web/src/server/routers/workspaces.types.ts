@@ -10,6 +10,11 @@ export const slugSchema = z
 
 export const workspaceRefSchema = z.object({ slug: slugSchema });
 export const bundleRefSchema = z.object({ bundleId: z.string().min(1).max(100) });
+/** A campaign of the workspace of a scenario (the page it is deleted from); names are 1–200 characters. */
+export const campaignRefSchema = z.object({
+  scenarioId: z.string().min(1).max(100),
+  campaign: z.string().min(1).max(200),
+});
 export const createWorkspaceInputSchema = z.object({
   slug: slugSchema,
   name: z.string().trim().min(1, "give it a name").max(100),

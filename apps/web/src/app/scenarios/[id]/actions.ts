@@ -10,3 +10,13 @@ export async function deleteBundleAction(form: FormData): Promise<void> {
   });
   redirect(scenarioDeleted ? "/" : `/scenarios/${scenarioId}`);
 }
+
+/** An owner's "Delete this campaign": back to the scenario, or to the explorer when it had no other bundle. */
+export async function deleteCampaignAction(form: FormData): Promise<void> {
+  const scenarioId = String(form.get("scenarioId") ?? "");
+  const { removedScenarioIds } = await (await api()).workspaces.deleteCampaign({
+    scenarioId,
+    campaign: String(form.get("campaign") ?? ""),
+  });
+  redirect(removedScenarioIds.includes(scenarioId) ? "/" : `/scenarios/${scenarioId}`);
+}

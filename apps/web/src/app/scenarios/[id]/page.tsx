@@ -6,6 +6,7 @@ import {
   qualifierWords,
   spreadWords,
 } from "@cnibench/charts/format";
+import type { Provenance } from "@cnibench/db";
 import { vocabularyLabel } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
@@ -17,7 +18,7 @@ import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { loadAllRows, rowsPerMetric } from "~/server/fold";
 import { api } from "~/trpc/server";
-import { deleteBundleAction } from "./actions";
+import { deleteBundleAction, deleteCampaignAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
@@ -279,6 +280,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
         <h2 id="prov-heading" className="text-lg font-semibold">
           Provenance
         </h2>
+        {owner ? <CampaignDeletes scenarioId={s.id} bundles={view.bundles} /> : null}
         <ol className="mt-2 space-y-3">
           {view.bundles.map((b) => (
             <li
@@ -312,6 +314,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                 {b.collectorName
                   ? ` · collector ${b.collectorName}${b.collectorVersion ? ` ${b.collectorVersion}` : ""}`
                   : ""}
+                {b.campaign ? ` · campaign ${b.campaign}` : ""}
                 {" · "}
                 <a href={`${apiUrl}/v1/bundles/${b.id}`} className="hover:underline">
                   bundle {b.id}
@@ -339,5 +342,46 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
         </ol>
       </section>
     </article>
+  );
+}
+
+/**
+ * An owner's "Delete this campaign (n bundles)", one per named campaign of the scenario's bundles: what
+ * one import or CLI run stored, removed at once. n counts the campaign's bundles in every scenario of
+ * the workspace, as the delete does; a bundle that is a campaign of its own has "Delete this bundle".
+ */
+function CampaignDeletes({ scenarioId, bundles }: { scenarioId: string; bundles: Provenance[] }) {
+  const campaigns = new Map<string, { total: number; here: number }>();
+  for (const b of bundles) {
+    if (b.campaign === null) continue;
+    const c = campaigns.get(b.campaign) ?? { total: b.campaignBundles, here: 0 };
+    campaigns.set(b.campaign, { ...c, here: c.here + 1 });
+  }
+  if (campaigns.size === 0) return null;
+  return (
+    <ul className="mt-2 space-y-1 text-xs">
+      {[...campaigns].map(([campaign, { total, here }]) => (
+        <li key={campaign}>
+          <details>
+            <summary className="cursor-pointer text-red-700 dark:text-red-400">
+              Delete this campaign ({total} {total === 1 ? "bundle" : "bundles"})…
+            </summary>
+            <form action={deleteCampaignAction} className="mt-1 flex items-center gap-2">
+              <input type="hidden" name="scenarioId" value={scenarioId} />
+              <input type="hidden" name="campaign" value={campaign} />
+              <span>
+                Campaign <code className="break-all">{campaign}</code>: its {total}{" "}
+                {total === 1 ? "bundle goes" : "bundles go"}
+                {total > here ? ` (${total - here} of them in other scenarios)` : ""} with their figures; permalinks
+                that pinned them will say they were deleted.
+              </span>
+              <button type="submit" className="rounded bg-red-700 px-2 py-0.5 font-medium text-white">
+                Delete
+              </button>
+            </form>
+          </details>
+        </li>
+      ))}
+    </ul>
   );
 }

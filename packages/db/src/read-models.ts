@@ -177,3 +177,17 @@ export type ChartPoint = z.infer<typeof chartPointSchema>;
 /** A point of a crossover line: a chart point along a numeric param, and its scenario. */
 export const crossoverPointSchema = chartPointSchema.extend({ x: z.number(), scenarioId: z.string() });
 export type CrossoverPoint = z.infer<typeof crossoverPointSchema>;
+
+/**
+ * A warning stored with a bundle about one of its figures (at `results[i]`: above the NIC line rate, a
+ * failed round…), as its upload answered it, with the bundle that carries it.
+ */
+export const figureWarningSchema = z.object({ bundleId: z.string(), path: z.string(), message: z.string() });
+export type FigureWarning = z.infer<typeof figureWarningSchema>;
+
+/**
+ * A warning about an upload as a whole (an environment field that contradicts the files, a slug outside
+ * the vocabulary), once for all the bundles that carry it.
+ */
+export const uploadWarningSchema = z.object({ path: z.string(), message: z.string(), bundleIds: z.array(z.string()) });
+export type UploadWarning = z.infer<typeof uploadWarningSchema>;

@@ -13,6 +13,7 @@ import {
 } from "./explore.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { latestFigures, type RunFigure, scenarioBundles, scenarioFigures } from "./measurements.ts";
+import type { FigureWarning, UploadWarning } from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
 /** The explorer: facets with counts, and the matching scenarios with their headline figures. */
@@ -65,7 +66,11 @@ const headlineCandidates = Prisma.sql`(${Prisma.join(
 export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string, olderRuns?: number) {
   const scenario = await getScenarioSummary(db, workspaceIds, id);
   if (!scenario) return null;
-  const [latest, bundles] = await Promise.all([latestFigures(db, { scenarios: [id] }), scenarioBundles(db, id)]);
+  const [latest, bundles, warnings] = await Promise.all([
+    latestFigures(db, { scenarios: [id] }),
+    scenarioBundles(db, id),
+    scenarioWarnings(db, id),
+  ]);
   // Enough rows per figure for its whole latest campaign and `olderRuns` runs before it.
   const campaignSize = Math.max(1, ...latest.map((f) => f.campaignBundleIds.length));
   const figures = await scenarioFigures(db, id, olderRuns === undefined ? undefined : olderRuns + campaignSize - 1);
@@ -80,17 +85,19 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
       const older = all.filter((f) => f.campaign !== current.campaign);
       const total = row.olderRuns + 1;
       const fallback = { ...current, n: current.samples.length || 1, campaignBundleIds: [current.bundleId] };
+      const latestFigure = byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? fallback;
       return {
         params: row.params,
         current,
-        latest: byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? fallback,
+        latest: latestFigure,
+        warnings: warnings.aboutFigure(current, latestFigure.campaignBundleIds),
         runs,
         history: olderRuns === undefined ? older : older.slice(0, olderRuns),
         olderRuns: total - runs.length,
       };
     }),
   }));
-  return { scenario, groups, bundles, measurementCount };
+  return { scenario, groups, bundles, measurementCount, warnings: warnings.aboutUploads };
 }
 
 /**
@@ -165,4 +172,42 @@ async function pinnedStats(db: Db, bundleIds: readonly string[]) {
       FROM "Bundle" WHERE id = ANY(${[...bundleIds]}::text[]) GROUP BY "scenarioId"`,
   );
   return new Map(rows.map(({ scenarioId, ...stats }) => [scenarioId, stats]));
+}
+
+/**
+ * The warnings stored with a scenario's bundles, placed where its page shows them: one at `results[i]`
+ * goes with that measurement's figure, for the bundles of the figure's current campaign; the others
+ * (environment, vocabulary, the whole bundle) once for the page, with every bundle that carries them.
+ */
+async function scenarioWarnings(db: Db, scenarioId: string) {
+  // At most six digits: a bundle holds at most 100,000 results, and a longer number would not cast.
+  const rows = await readRows<FigureWarning & { metric: string | null; paramsKey: string | null }>(
+    db,
+    Prisma.sql`
+    SELECT b.id AS "bundleId", w.value->>'path' AS path, w.value->>'message' AS message, m.metric, m."paramsKey"
+    FROM "Bundle" b
+      CROSS JOIN LATERAL jsonb_array_elements(b.warnings) WITH ORDINALITY AS w
+      LEFT JOIN "Measurement" m ON m."bundleId" = b.id
+        AND m.position = substring(w.value->>'path' FROM '^results\\[(\\d{1,6})\\]')::int
+    WHERE b."scenarioId" = ${scenarioId}
+    ORDER BY COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, b.id, w.ordinality`,
+  );
+  const byFigure = new Map<string, FigureWarning[]>();
+  const aboutUploads = new Map<string, UploadWarning>();
+  for (const { metric, paramsKey, ...warning } of rows) {
+    if (metric !== null && paramsKey !== null) {
+      const key = `${warning.bundleId}\u0000${metric}\u0000${paramsKey}`;
+      byFigure.set(key, [...(byFigure.get(key) ?? []), warning]);
+      continue;
+    }
+    const key = `${warning.path}\u0000${warning.message}`;
+    const same = aboutUploads.get(key);
+    if (same) same.bundleIds.push(warning.bundleId);
+    else aboutUploads.set(key, { path: warning.path, message: warning.message, bundleIds: [warning.bundleId] });
+  }
+  return {
+    aboutFigure: (figure: { metric: string; paramsKey: string }, bundleIds: readonly string[]) =>
+      bundleIds.flatMap((id) => byFigure.get(`${id}\u0000${figure.metric}\u0000${figure.paramsKey}`) ?? []),
+    aboutUploads: [...aboutUploads.values()],
+  };
 }

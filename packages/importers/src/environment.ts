@@ -4,6 +4,7 @@
  * to the files). Values read from the files themselves fill what users leave out; a required field
  * nobody supplies is named, never guessed. "unknown" counts only when a user passes it.
  */
+import { type BundleWarning, resolveSlug, type VocabularyKind } from "@cnibench/schema";
 import type { EnvironmentFields, EnvironmentInput, MissingField, Params, ParamValue } from "./types.ts";
 
 type FieldKind = "text" | "int" | "number";
@@ -256,6 +257,53 @@ export function resolveEnvironment(
     for (const [pattern, fields] of Object.entries(layer.files ?? {})) if (matchesFile(pattern, file)) apply(fields);
   }
   return merged;
+}
+
+/** Names people choose, not facts about the run: giving another one is no contradiction. */
+const names = new Set<ScalarEnvironmentKey>(["cluster", "label", "sourceTitle", "sourceUrl"]);
+
+const vocabularyKinds: Partial<Record<ScalarEnvironmentKey, VocabularyKind>> = {
+  provider: "provider",
+  cni: "cniName",
+  mode: "cniMode",
+  kubeProxy: "kubeProxy",
+};
+
+/** A value as it is compared: vocabulary fields by slug ("Cilium" is cilium), versions without their "v". */
+function comparable(key: ScalarEnvironmentKey, value: string | number): string | number {
+  if (typeof value === "number") return value;
+  const kind = vocabularyKinds[key];
+  if (kind) return resolveSlug(kind, value).slug;
+  const text = value.trim().toLowerCase();
+  return key === "k8s" || key === "cniVersion" ? text.replace(/^v(?=\d)/, "") : text;
+}
+
+/**
+ * Where what users passed overrides a different value the files state (resolveEnvironment lets users
+ * win): one warning each, naming both values, so a typed kernel never silently replaces the real one.
+ */
+export function environmentContradictions(derived: EnvironmentFields, resolved: EnvironmentFields): BundleWarning[] {
+  const stated = cleanDerived(derived);
+  const warnings: BundleWarning[] = [];
+  for (const key of scalarEnvironmentKeys) {
+    const fromFiles = stated[key];
+    const passed = resolved[key];
+    if (names.has(key) || fromFiles === undefined || passed === undefined) continue;
+    if (comparable(key, passed) === comparable(key, fromFiles)) continue;
+    const path = environmentFields[key].path;
+    warnings.push({
+      path,
+      message: `${path}: you passed ${quoted(passed)}, the files state ${quoted(fromFiles)}; stored as you passed`,
+    });
+  }
+  return warnings;
+}
+
+/** Cut to the contract's longest environment text, so a file's runaway line cannot outgrow a warning. */
+function quoted(value: string | number): string {
+  return typeof value === "number"
+    ? String(value)
+    : JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 }
 
 export function missingFields(environment: EnvironmentFields): MissingField[] {

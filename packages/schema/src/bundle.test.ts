@@ -248,6 +248,52 @@ describe("bundle contract: per-result rules", () => {
   });
 });
 
+describe("bundle contract: physically impossible figures", () => {
+  it("refuses a negative catalogue figure in value, low, high and samples, each where it is", () => {
+    expect(issuesOf(withResult({ metric: "tcp.throughput", value: -5, unit: "Gbps" }))).toEqual([
+      { path: "results[0].value", message: "TCP throughput cannot be negative (-5 Gbps)" },
+    ]);
+    // EKS "CPU: 4-6m" with its bounds mistyped.
+    expect(
+      issuesOf(withResult({ metric: "cpu.usage", value: 5, low: -4, high: 6, unit: "m", qualifier: "range" })),
+    ).toEqual([{ path: "results[0].low", message: "CPU usage cannot be negative (-4 m)" }]);
+    expect(
+      pathsOf(withResult({ metric: "cpu.usage", value: -5, low: -6, high: -4, unit: "m", qualifier: "range" })),
+    ).toEqual(["results[0].value", "results[0].low", "results[0].high"]);
+    // TKE's TCP_RR p99 of 118 µs with a round of -3.
+    expect(pathsOf(withResult({ metric: "tcp.rr.latency", value: 118, unit: "µs", samples: [118, -3] }))).toEqual([
+      "results[0].samples[1]",
+    ]);
+  });
+
+  it("refuses a UDP loss above 100 % and accepts 0 and 100", () => {
+    expect(issuesOf(withResult({ metric: "udp.loss", value: 140, unit: "%" }))).toEqual([
+      { path: "results[0].value", message: "UDP packet loss cannot exceed 100 % (140 %)" },
+    ]);
+    expectAccepted(withResult({ metric: "udp.loss", value: 100, unit: "%", samples: [0, 100] }));
+  });
+
+  it("refuses a negative x. figure whose unit is a throughput, duration or size, by the unit's dimension", () => {
+    const bundle = eksVpcCni();
+    bundle.results[3] = { metric: "x.tcp.throughput.sent", value: -5, unit: "Gbit/s", better: "higher" };
+    expect(issuesOf(bundle)).toEqual([
+      { path: "results[3].value", message: "a throughput cannot be negative (-5 Gbit/s)" },
+    ]);
+    expect(issuesOf(withResult({ metric: "x.sync.wait", value: -2, unit: "ms", better: "lower" }))).toEqual([
+      { path: "results[0].value", message: "a duration cannot be negative (-2 ms)" },
+    ]);
+    expect(issuesOf(withResult({ metric: "x.conntrack.size", value: -1, unit: "MiB", better: "lower" }))).toEqual([
+      { path: "results[0].value", message: "a size cannot be negative (-1 MiB)" },
+    ]);
+  });
+
+  it("lets x. percentages, counts and unknown units be negative: they may be deltas", () => {
+    expectAccepted(withResult({ metric: "x.hubble.overhead", value: -0.3, unit: "%", better: "lower" }));
+    expectAccepted(withResult({ metric: "x.iptables.rules.delta", value: -20, unit: "rules", better: "none" }));
+    expectAccepted(withResult({ metric: "x.score", value: -1, unit: "points", better: "higher" }));
+  });
+});
+
 describe("bundle contract: one parse reports every violation", () => {
   it("reports all issues with their paths", () => {
     const bundle = {
@@ -263,6 +309,7 @@ describe("bundle contract: one parse reports every violation", () => {
         { metric: "x.hubble.overhead", value: -0.3, unit: "%" },
         { metric: "cpu.usage", value: "4-6", unit: "m", qualifier: "range" },
         { metric: "http.rps", value: 1, unit: "req/s", aggregate: "p50" },
+        { metric: "pod.rtt", value: -4894, unit: "us" },
       ],
     };
     expect(pathsOf(bundle).sort()).toEqual(
@@ -279,6 +326,7 @@ describe("bundle contract: one parse reports every violation", () => {
         "results[4].low",
         "results[4].high",
         "results[5].aggregate",
+        "results[6].value",
       ].sort(),
     );
   });

@@ -4,9 +4,9 @@
  * and even when other fields of that result are invalid, so one parse reports every violation.
  */
 import { z } from "zod";
-import { findMetric, metricCatalogue } from "./catalogue.ts";
+import { findMetric, metricCatalogue, physicalRange } from "./catalogue.ts";
 import { bundleWarningSchema } from "./responses.ts";
-import { canConvert } from "./units.ts";
+import { canConvert, convertValue } from "./units.ts";
 
 export const BUNDLE_SCHEMA = "cnibench/bundle@1";
 
@@ -132,7 +132,10 @@ const resultSchema = z
     ).meta({
       examples: ["http.rps", "tcp.rr.latency", "x.dns.qps"],
     }),
-    value: z.number().meta({ description: "The headline figure as the source gives it (finite)." }),
+    value: z.number().meta({
+      description:
+        "The headline figure as the source gives it (finite). Physically impossible figures are refused, here and in low, high and samples: a negative figure of a catalogue metric, or of an x. metric in a unit of throughput, time, size, CPU or rate (percentages and counts of x. metrics may be deltas), and a udp.loss above 100 %.",
+    }),
     unit: text(
       50,
       "Unit of value, low, high and samples. For a catalogue metric it must convert to the catalogue unit (Gbps, Mbit/s, bits/s, ms, µs, us, MB, MiB, millicores, …); it is converted on upload and the published figure is kept.",
@@ -166,7 +169,7 @@ const resultSchema = z
 
 function checkResult(result: unknown, ctx: z.RefinementCtx<unknown>): void {
   if (typeof result !== "object" || result === null) return;
-  const { metric, unit, better, qualifier, low, high, value } = result as Record<string, unknown>;
+  const { metric, unit, better, qualifier, low, high, value, samples } = result as Record<string, unknown>;
   const issue = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
 
   if (typeof metric === "string" && metric.trim() !== "") {
@@ -202,6 +205,39 @@ function checkResult(result: unknown, ctx: z.RefinementCtx<unknown>): void {
     // Bounds without "range" would be silently ignored by views; say so instead.
     if (low !== undefined) issue("low", 'low is only meaningful with qualifier "range"');
     if (high !== undefined) issue("high", 'high is only meaningful with qualifier "range"');
+  }
+
+  if (typeof metric === "string" && typeof unit === "string") {
+    const figures: [PropertyKey[], unknown][] = [
+      [["value"], value],
+      [["low"], low],
+      [["high"], high],
+      ...(Array.isArray(samples) ? samples.map((v, i): [PropertyKey[], unknown] => [["samples", i], v]) : []),
+    ];
+    checkPhysical(metric.trim(), unit, figures, ctx);
+  }
+}
+
+/** Refuses each figure that cannot be (a negative throughput, a loss above 100 %), where it is. */
+function checkPhysical(
+  metric: string,
+  unit: string,
+  figures: [PropertyKey[], unknown][],
+  ctx: z.RefinementCtx<unknown>,
+): void {
+  const physical = physicalRange(metric, unit);
+  if (!physical) return;
+  const { what, range } = physical;
+  // A catalogue metric in a unit that does not convert is refused already; its sign still says enough.
+  const max = range.max !== undefined && canConvert(unit, physical.unit) ? range.max : undefined;
+  for (const [path, figure] of figures) {
+    if (typeof figure !== "number" || !Number.isFinite(figure)) continue;
+    let message: string | undefined;
+    if (figure < range.min) message = `${what} cannot be negative (${figure} ${unit})`;
+    else if (max !== undefined && convertValue(figure, unit, physical.unit) > max) {
+      message = `${what} cannot exceed ${max} ${physical.unit} (${figure} ${unit})`;
+    }
+    if (message) ctx.addIssue({ code: "custom", path, message });
   }
 }
 

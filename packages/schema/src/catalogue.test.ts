@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMetric, metricCatalogue } from "./catalogue.ts";
+import { findMetric, metricCatalogue, physicalRange } from "./catalogue.ts";
 import { canonicalUnitSymbol } from "./units.ts";
 
 // Every row of "Metric catalogue v1" in docs/design.md, split rows as separate keys.
@@ -66,6 +66,33 @@ describe("metric catalogue", () => {
     ["dns.latency", "services"],
   ] as const)("documents %s param %s", (key, param) => {
     expect(findMetric(key)?.params).toContain(param);
+  });
+
+  it("declares each metric's physical range: none below zero, a loss at most 100 %", () => {
+    expect(metricCatalogue.filter((m) => m.range.max !== undefined).map((m) => [m.key, m.range])).toEqual([
+      ["udp.loss", { min: 0, max: 100 }],
+    ]);
+    expect(metricCatalogue.every((m) => m.range.min === 0)).toBe(true);
+  });
+
+  it("gives x. metrics a floor of zero by their unit's dimension only", () => {
+    expect(physicalRange("tcp.throughput", "Mbps")).toEqual({
+      what: "TCP throughput",
+      unit: "Gbit/s",
+      range: { min: 0 },
+    });
+    expect(physicalRange("x.udp.throughput.sent", "Mbps")).toEqual({
+      what: "a throughput",
+      unit: "Mbps",
+      range: { min: 0 },
+    });
+    expect(physicalRange("x.sync", "us")?.what).toBe("a duration");
+    expect(physicalRange("x.map", "Mi")?.what).toBe("a size");
+    expect(physicalRange("x.agent.cpu", "cores")?.what).toBe("a CPU usage");
+    expect(physicalRange("x.dns.qps", "qps")?.what).toBe("a rate");
+    expect(physicalRange("x.hubble.overhead", "%")).toBeUndefined();
+    expect(physicalRange("x.rules.delta", "rules")).toBeUndefined();
+    expect(physicalRange("x.score", "points")).toBeUndefined();
   });
 
   it("does not find metrics outside it", () => {

@@ -3,6 +3,7 @@
  * compare without conversion at read time, and one direction so views can say which side wins.
  * Metrics outside the catalogue are accepted as `x.<name>` with a declared unit and direction.
  */
+import { unitDimension } from "./units.ts";
 
 export type Better = "higher" | "lower" | "none";
 
@@ -14,7 +15,18 @@ export type MetricDefinition = {
   description: string;
   /** Param names sources typically use for this metric; documentation, not a whitelist. */
   params: readonly string[];
+  /**
+   * What a figure can physically be, in `unit`: bounds outside it are refused on upload (bundle.ts).
+   * No catalogue figure is negative; a share cannot exceed 100 %.
+   */
+  range: PhysicalRange;
 };
+
+/** The floor is zero for every catalogue metric: throughputs, latencies, sizes, rates and counts. */
+export type PhysicalRange = { min: 0; max?: number };
+
+const amount: PhysicalRange = { min: 0 };
+const share: PhysicalRange = { min: 0, max: 100 };
 
 export const metricCatalogue: readonly MetricDefinition[] = [
   {
@@ -24,14 +36,17 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "TCP throughput",
     description: "Bulk TCP bandwidth between two endpoints (iperf3, netperf TCP_STREAM).",
     params: ["path", "streams", "sameNode", "messageSize", "services"],
+    range: amount,
   },
   {
     key: "udp.throughput",
     unit: "Gbit/s",
     better: "higher",
     label: "UDP throughput",
-    description: "UDP bandwidth achieved by the sender; read it together with udp.loss.",
+    description:
+      "UDP bandwidth that arrived (the receiver's rate: what was sent less what was lost); read it together with udp.loss. A sender's rate is x.udp.throughput.sent.",
     params: ["path", "streams"],
+    range: amount,
   },
   {
     key: "udp.loss",
@@ -40,6 +55,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "UDP packet loss",
     description: "Share of UDP datagrams lost during a UDP throughput test.",
     params: ["path", "streams"],
+    range: share,
   },
   {
     key: "http.rps",
@@ -48,6 +64,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "HTTP requests per second",
     description: "Maximum HTTP request rate under saturating load (fortio, wrk).",
     params: ["connection", "concurrency", "target", "services", "policy", "hubble"],
+    range: amount,
   },
   {
     key: "http.latency",
@@ -56,6 +73,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "HTTP latency",
     description: "HTTP request latency at a percentile, usually at a fixed request rate.",
     params: ["percentile", "stat", "qps", "connection", "services"],
+    range: amount,
   },
   {
     key: "tcp.rr.latency",
@@ -64,6 +82,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "TCP request/response latency",
     description: "Round trip on an established connection (netperf TCP_RR).",
     params: ["percentile", "services"],
+    range: amount,
   },
   {
     key: "tcp.crr.latency",
@@ -72,6 +91,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "TCP connect/request/response latency",
     description: "New connection, one round trip and teardown (netperf TCP_CRR).",
     params: ["percentile", "services"],
+    range: amount,
   },
   {
     key: "tcp.rr.rate",
@@ -80,6 +100,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "TCP request/response transactions per second",
     description: "Transaction rate of netperf TCP_RR between two pods.",
     params: ["sameNode"],
+    range: amount,
   },
   {
     key: "pod.rtt",
@@ -88,6 +109,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "Pod-to-pod round-trip time",
     description: "Round-trip time between two pods (ping or a prober).",
     params: ["percentile", "stat"],
+    range: amount,
   },
   {
     key: "dns.latency",
@@ -96,22 +118,38 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "DNS resolution latency",
     description: "Time to resolve a name from a pod through the cluster DNS.",
     params: ["percentile", "services"],
+    range: amount,
   },
   {
     key: "cpu.usage",
     unit: "millicores",
     better: "lower",
     label: "CPU usage",
-    description: "CPU used by a datapath component (cilium-agent, kube-proxy, …) per node.",
-    params: ["component", "stat", "services", "pods", "networkPolicies"],
+    description: "CPU used by a datapath component (cilium-agent, kube-proxy, …, or the whole node) per node.",
+    // role, test, path, protocol, streams: a whole node's CPU during a throughput test (InfraBuilder's bench.sh).
+    params: ["component", "stat", "services", "pods", "networkPolicies", "role", "test", "path", "protocol", "streams"],
+    range: amount,
   },
   {
     key: "memory.usage",
     unit: "MiB",
     better: "lower",
     label: "Memory usage",
-    description: "Memory used by a datapath component (cilium-agent, kube-proxy, …) per node.",
-    params: ["component", "stat", "measure", "services", "pods", "networkPolicies"],
+    description: "Memory used by a datapath component (cilium-agent, kube-proxy, …, or the whole node) per node.",
+    params: [
+      "component",
+      "stat",
+      "measure",
+      "services",
+      "pods",
+      "networkPolicies",
+      "role",
+      "test",
+      "path",
+      "protocol",
+      "streams",
+    ],
+    range: amount,
   },
   {
     key: "service.routing.latency",
@@ -120,6 +158,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "Service routing latency",
     description: "Time to complete a fixed batch of requests through a Service as the pod count grows.",
     params: ["pods"],
+    range: amount,
   },
   {
     key: "apiserver.list.latency",
@@ -128,6 +167,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "API server LIST latency",
     description: "Average kube-apiserver response time to LIST requests.",
     params: [],
+    range: amount,
   },
   {
     key: "pod.startup.latency",
@@ -136,6 +176,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "Pod startup latency",
     description: "Time from pod creation until it is reported running.",
     params: [],
+    range: amount,
   },
   {
     key: "iptables.rules",
@@ -144,6 +185,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "iptables rules",
     description: "Number of iptables (NAT) rules kube-proxy has programmed.",
     params: ["services"],
+    range: amount,
   },
   {
     key: "lb.entries",
@@ -152,6 +194,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "Load-balancer map entries",
     description: "Entries in the eBPF Service load-balancing map.",
     params: ["services"],
+    range: amount,
   },
   {
     key: "kube-services.chain",
@@ -160,6 +203,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "KUBE-SERVICES chain length",
     description: "Rules in the iptables KUBE-SERVICES chain, scanned by each new connection.",
     params: ["services"],
+    range: amount,
   },
   {
     key: "conn.setup.latency",
@@ -168,6 +212,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "Connection setup latency",
     description: "Time to establish a new TCP connection through a Service.",
     params: ["stat", "services"],
+    range: amount,
   },
   {
     key: "kubeproxy.sync",
@@ -176,6 +221,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "kube-proxy sync time",
     description: "Duration of one kube-proxy rule sync cycle.",
     params: ["services"],
+    range: amount,
   },
   {
     key: "http.qps.achieved",
@@ -184,6 +230,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "Achieved HTTP QPS",
     description: "Request rate actually reached at a target rate; distinct from maximum RPS.",
     params: ["qps"],
+    range: amount,
   },
   {
     key: "bpf.map.memory",
@@ -192,6 +239,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "BPF map memory",
     description: "Memory pre-allocated for BPF maps per node, in total or for one map.",
     params: ["map", "maxEntries"],
+    range: amount,
   },
   {
     key: "bpf.map.count",
@@ -200,6 +248,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     label: "BPF map count",
     description: "Number of BPF maps loaded per node.",
     params: [],
+    range: amount,
   },
 ];
 
@@ -207,4 +256,31 @@ const byKey = new Map(metricCatalogue.map((metric) => [metric.key, metric]));
 
 export function findMetric(key: string): MetricDefinition | undefined {
   return byKey.get(key);
+}
+
+/**
+ * What an x. figure is, by its unit's dimension, where no such figure can be negative. Percentages and
+ * counts of x. metrics are left free: they may be deltas (an overhead of -0.3 %).
+ */
+const amountByDimension: Record<string, string> = {
+  bitrate: "a throughput",
+  time: "a duration",
+  memory: "a size",
+  cpu: "a CPU usage",
+  rate: "a rate",
+};
+
+/**
+ * The physical range of a result's figures, in `unit` (the catalogue unit, or the x. metric's own), and
+ * what to call them in a refusal; undefined when any number is possible.
+ */
+export function physicalRange(
+  metric: string,
+  unit: string,
+): { what: string; unit: string; range: PhysicalRange } | undefined {
+  const definition = findMetric(metric);
+  if (definition) return { what: definition.label, unit: definition.unit, range: definition.range };
+  const dimension = unitDimension(unit);
+  const what = dimension === undefined ? undefined : amountByDimension[dimension];
+  return what === undefined ? undefined : { what, unit, range: amount };
 }

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { type aggregates, type Bundle, bundleSchema, type qualifiers } from "./bundle.ts";
 import { canonicalJson, contentHash } from "./canonical.ts";
 import { type Better, findMetric } from "./catalogue.ts";
+import { lineRateWarnings } from "./plausibility.ts";
 import type { BundleIssue, BundleWarning } from "./responses.ts";
 import { convertValue, storedUnitOf } from "./units.ts";
 import { resolveSlug, type VocabularyKind } from "./vocabulary.ts";

@@ -1,10 +1,12 @@
 import {
   currentFigureSchema,
   figureSummarySchema,
+  figureWarningSchema,
   paramsSchema,
   provenanceSchema,
   runFigureSchema,
   scenarioSummarySchema,
+  uploadWarningSchema,
 } from "@cnibench/db/read-models";
 import { betterValues } from "@cnibench/schema";
 import { z } from "zod";
@@ -55,6 +57,8 @@ export const scenarioViewSchema = z.object({
   scenario: scenarioSummarySchema,
   measurementCount: z.number().int(),
   bundles: z.array(provenanceSchema),
+  /** Warnings stored with its bundles that are about no one figure (environment, vocabulary). */
+  warnings: z.array(uploadWarningSchema),
   groups: z.array(
     z.object({
       metric: z.string(),
@@ -70,6 +74,8 @@ export const scenarioViewSchema = z.object({
           /** The current figure: its value (the runs' median for a campaign of several bundles) and runs. */
           value: z.number(),
           summary: figureSummarySchema,
+          /** Warnings stored about this figure by the bundles of its latest campaign. */
+          warnings: z.array(figureWarningSchema),
           /** The runs of the latest campaign, newest first (`current` among them). */
           runs: z.array(runSchema),
           /** Runs of older campaigns, newest first: the latest `olderRuns` of them, or all (downloads). */

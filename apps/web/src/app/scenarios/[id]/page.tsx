@@ -132,6 +132,29 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
         <h2 id="figures-heading" className="text-lg font-semibold">
           Measurements
         </h2>
+        {view.warnings.length > 0 ? (
+          <section
+            aria-labelledby="upload-warnings-heading"
+            data-testid="upload-warnings"
+            className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+          >
+            <h3 id="upload-warnings-heading" className="font-semibold">
+              Warnings from the uploads
+            </h3>
+            <ul className="mt-1 space-y-1">
+              {view.warnings.map((w) => (
+                <li key={`${w.path}\u0000${w.message}`} className="break-words">
+                  <span aria-hidden="true">⚠ </span>
+                  {w.message} ·{" "}
+                  <a href={`#bundle-${w.bundleIds[0]}`} className="underline">
+                    bundle …{w.bundleIds[0]?.slice(-6)}
+                  </a>
+                  {w.bundleIds.length > 1 ? ` and ${w.bundleIds.length - 1} more` : ""}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         {view.groups.map((g) => (
           <section key={g.metric} aria-labelledby={`m-${g.metric}`}>
             <h3 id={`m-${g.metric}`} className="text-sm font-semibold">
@@ -174,7 +197,23 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                     const shown = { ...f, value: d?.median ?? row.value };
                     return (
                       <tr key={f.id} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800">
-                        <td className="px-3 py-2">{formatParams(row.params)}</td>
+                        <td className="px-3 py-2">
+                          {formatParams(row.params)}
+                          {row.warnings.map((w) => (
+                            <p
+                              key={`${w.bundleId}\u0000${w.path}\u0000${w.message}`}
+                              data-testid="figure-warning"
+                              className="mt-1 break-words text-xs text-amber-800 dark:text-amber-300"
+                            >
+                              <span aria-hidden="true">⚠ </span>
+                              <span className="sr-only">Warning: </span>
+                              {w.message}{" "}
+                              <a href={`#bundle-${w.bundleId}`} className="underline">
+                                bundle …{w.bundleId.slice(-6)}
+                              </a>
+                            </p>
+                          ))}
+                        </td>
                         <td
                           className="whitespace-nowrap px-3 py-2 text-right tabular-nums"
                           title={

@@ -86,13 +86,14 @@ export function openApiDocument(options: {
       "/v1/bundles": {
         post: {
           summary: "Upload a bundle",
-          description: `Validates and stores a bundle in one transaction. The same content again returns 200 with the same id and writes nothing. Bodies above ${options.maxBundleBytes} bytes are refused.`,
+          description: `Validates and stores a bundle in one transaction. The same content again returns 200 with the same id and writes nothing; cni.label is a display name, not content: the same results under a new label are the same bundle, and the label renames its scenario. Bodies above ${options.maxBundleBytes} bytes are refused.`,
           security: [{ uploadToken: [] }],
           requestBody: { required: true, content: json(ref("Bundle")) },
           responses: {
             "201": { description: "Stored.", content: json(ref("UploadResult")) },
             "200": {
-              description: "Identical content was uploaded before; nothing was written.",
+              description:
+                "Identical content (cni.label aside) was uploaded before; nothing was written but a new label, which renames the scenario.",
               content: json(ref("UploadResult")),
             },
             "400": error("Malformed JSON (the message says where)."),
@@ -159,7 +160,7 @@ export function openApiDocument(options: {
       "/v1/import": {
         post: {
           summary: "Import raw benchmark output: one file or an archive",
-          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory (as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above ${options.maxImportBytes} bytes (CNIBENCH_IMPORT_MAX_BYTES) are refused; archives may hold at most ${options.importLimits.maxEntries} entries and expand to at most ${options.importLimits.maxUnpackedBytes} bytes.`,
+          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory or an InfraBuilder bench.sh result tree (results/<setup>/<run>/ with setup/cni-configs, as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above ${options.maxImportBytes} bytes (CNIBENCH_IMPORT_MAX_BYTES) are refused; archives may hold at most ${options.importLimits.maxEntries} entries and expand to at most ${options.importLimits.maxUnpackedBytes} bytes.`,
           security: [{ uploadToken: [] }],
           parameters: [
             {

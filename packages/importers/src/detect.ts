@@ -57,6 +57,13 @@ export function detectFormat(name: string, text: string): Detection {
     return { format: null, reason: "malformed JSON of no recognised format" };
   }
   if (looksLikeKnbText(text) || looksLikeKnbDocument(text)) return { format: "knb" };
+  if (/^[A-Z]+_(BW|CLIENT_SYSTEM)=/m.test(text)) {
+    // A run folder is read as a whole, by its <test>-client.cmd files (import.ts, step 4).
+    return {
+      format: null,
+      reason: "bench.sh's summary (InfraBuilder): send its whole run folder, with the <test>-client.cmd files",
+    };
+  }
   if (looksLikeFortioText(text)) return { format: "fortio" };
   if (looksLikeNetperf(text)) return { format: "netperf" };
   return { format: null, reason: "not a format cnibench imports" };

@@ -8,12 +8,14 @@ import { detectFormat, isBundleDocument, looksBinary, looksLikeTkeSummary } from
 import {
   describeMissing,
   ENVIRONMENT_FILE,
+  environmentContradictions,
   environmentFromJson,
   missingFields,
   resolveEnvironment,
 } from "./environment.ts";
 import { parseEks } from "./formats/eks.ts";
 import { parseFortio, parseFortioText } from "./formats/fortio.ts";
+import { parseInfrabuilderRun, readClientCommand, SETUP_SUMMARIES } from "./formats/infrabuilder.ts";
 import { parseIperf3 } from "./formats/iperf3.ts";
 import { looksLikeKnbText, parseKnbDocument, parseKnbText } from "./formats/knb.ts";
 import { parseNetperf } from "./formats/netperf.ts";
@@ -147,7 +149,61 @@ export function importFiles(
     }
   }
 
-  // 4. Everything else, one file at a time.
+  // 4. bench.sh run folders (InfraBuilder): every folder holding a <test>-client.cmd with statexec's labels.
+  // Its files belong to the run, read or not (.prom, server-side outputs): none is reported on its own.
+  // The setup folder's summaries and the setup/cni-configs scripts get one report each, as set aside.
+  const runFolders =
+    format === "auto" || format === "infrabuilder"
+      ? [
+          ...new Set(
+            rest
+              .filter(
+                (u) =>
+                  !claimed.has(u) &&
+                  u.name.endsWith("-client.cmd") &&
+                  readClientCommand(decodeText(u.bytes)) !== undefined,
+              )
+              .map((u) => dirname(u.name)),
+          ),
+        ].sort()
+      : [];
+  const cniConfigs = runFolders.length > 0 ? rest.filter((u) => !claimed.has(u) && isCniConfig(u.name)) : [];
+  const setupsRead = new Set<string>();
+  const cniConfig = (setup: string) => {
+    const unit = cniConfigs.find((u) => basename(u.name) === `${setup}.sh`);
+    if (unit) setupsRead.add(setup);
+    return unit && decodeText(unit.bytes);
+  };
+  for (const folder of runFolders) {
+    const members = rest.filter((u) => !claimed.has(u) && dirname(u.name) === folder);
+    for (const m of members) claimed.add(m);
+    const label = folder === "" ? "." : folder;
+    try {
+      emit(label, "infrabuilder", [
+        parseInfrabuilderRun(new Map(members.map((m) => [basename(m.name), m.bytes])), cniConfig),
+      ]);
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      reports.push(failure(label, "infrabuilder", error));
+    }
+  }
+  const setupFolders = new Set(runFolders.map(dirname));
+  for (const unit of rest) {
+    if (claimed.has(unit)) continue;
+    const summary =
+      setupFolders.has(dirname(unit.name)) && (SETUP_SUMMARIES as readonly string[]).includes(basename(unit.name));
+    if (!summary && !cniConfigs.includes(unit)) continue;
+    claimed.add(unit);
+    const setup = basename(unit.name).replace(/\.sh$/, "");
+    const error = summary
+      ? "bench.sh's summary of the setup's runs; the run folders were read instead"
+      : setupsRead.has(setup)
+        ? `the CNI configuration of setup ${setup}, read with its runs`
+        : `a bench.sh CNI configuration, but no run folder of setup ${setup} is in the upload`;
+    reports.push({ file: unit.name, format: null, status: "skipped", bundles: 0, error });
+  }
+
+  // 5. Everything else, one file at a time.
   for (const unit of rest) {
     if (claimed.has(unit)) continue;
     if (looksBinary(unit.bytes)) {
@@ -169,6 +225,20 @@ export function importFiles(
     }
     if (fmt === "bundle") {
       importBundleFile(unit.name, text, reports, bundles);
+      continue;
+    }
+    if (fmt === "infrabuilder") {
+      reports.push(
+        runFolders.length > 0
+          ? { file: unit.name, format: null, status: "skipped", bundles: 0, error: "not part of a bench.sh run folder" }
+          : failure(
+              unit.name,
+              "infrabuilder",
+              new ImportError(
+                "not an InfraBuilder bench.sh result: send its result tree (results/<setup>/<run>/ with the <test>-client.cmd, <test>-client.stdout and all.results files, and setup/cni-configs/<setup>.sh) as an archive, or the folder with the CLI",
+              ),
+            ),
+      );
       continue;
     }
     if (fmt === "tke") {
@@ -204,7 +274,7 @@ export function importFiles(
   return { bundles, files: reports };
 }
 
-function parseSingle(format: Exclude<FormatName, "bundle" | "tke">, text: string): ParsedRun[] {
+function parseSingle(format: Exclude<FormatName, "bundle" | "tke" | "infrabuilder">, text: string): ParsedRun[] {
   switch (format) {
     case "iperf3":
       return [parseIperf3(text)];
@@ -266,6 +336,8 @@ function buildBundle(file: string, format: FormatName, run: ParsedRun, layers: E
       { missing },
     );
   }
+  // What the files say about the run first, then where the user's environment overrode them.
+  const warnings = [...(run.warnings ?? []), ...environmentContradictions(run.derived, env)];
   const extra = env.params ?? {};
   const results = run.results.map((r) => {
     const params = { ...extra, ...r.params };
@@ -304,7 +376,7 @@ function buildBundle(file: string, format: FormatName, run: ParsedRun, layers: E
       ...(env.settings && Object.keys(env.settings).length > 0 ? { settings: env.settings } : {}),
     },
     results,
-    ...(run.warnings?.length ? { warnings: run.warnings } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
   const parsed = parseBundle(bundle);
   if (!parsed.ok) {
@@ -326,6 +398,11 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** setup/cni-configs/<setup>.sh, the script bench.sh installed a setup's CNI with. */
+function isCniConfig(path: string): boolean {
+  return path.endsWith(".sh") && basename(dirname(path)) === "cni-configs";
 }
 
 function dirname(path: string): string {

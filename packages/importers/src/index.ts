@@ -22,6 +22,8 @@ export {
 } from "./environment.ts";
 export { clusterFromContext, parseEks } from "./formats/eks.ts";
 export { fortioFromJson, parseFortio, parseFortioText } from "./formats/fortio.ts";
+export { type ClientCommand, parseInfrabuilderRun, readClientCommand } from "./formats/infrabuilder.ts";
+export { cniFromConfig, cniOfSetup } from "./formats/infrabuilder-cni.ts";
 export { iperf3FromJson, kernelFromUname, parseIperf3 } from "./formats/iperf3.ts";
 export { parseKnbDocument, parseKnbText, repairKnbJson } from "./formats/knb.ts";
 export { parseNetperf } from "./formats/netperf.ts";

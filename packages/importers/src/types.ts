@@ -1,7 +1,7 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
 import type { BundleInput, BundleWarning } from "@cnibench/schema";
 
-export const formatNames = ["bundle", "tke", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
+export const formatNames = ["bundle", "tke", "infrabuilder", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
 export type FormatName = (typeof formatNames)[number];
 export type FormatChoice = FormatName | "auto";
 

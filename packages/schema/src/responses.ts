@@ -50,7 +50,8 @@ export const importFileReportSchema = z
       .string()
       .meta({ description: 'The file, archive entry ("results.tar.gz/run/context.yaml") or result directory.' }),
     format: z.string().nullable().meta({
-      description: "Format it was read as: tke, eks, knb, iperf3, fortio, netperf or bundle; null when none fits.",
+      description:
+        "Format it was read as: tke, infrabuilder, eks, knb, iperf3, fortio, netperf or bundle; null when none fits.",
     }),
     status: z.enum(["imported", "skipped", "failed"]).meta({
       description: "imported: became bundles; skipped: not results (README, empty, unknown format); failed: see error.",

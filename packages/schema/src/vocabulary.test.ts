@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { resolveSlug, slugify, type VocabularyKind, vocabulary, vocabularyLabel } from "./vocabulary.ts";
+import {
+  isReferenceCni,
+  resolveSlug,
+  slugify,
+  type VocabularyKind,
+  vocabulary,
+  vocabularyLabel,
+} from "./vocabulary.ts";
 
 describe("resolveSlug", () => {
   it.each([
@@ -31,6 +38,10 @@ describe("resolveSlug", () => {
     ["kubeProxy", "eBPF", "ebpf"],
     ["kubeProxy", "IPVS", "ipvs"],
     ["kubeProxy", "none", "none"],
+    ["cniName", "kubeovn", "kube-ovn"],
+    ["cniName", "baremetal", "none"],
+    ["cniMode", "host-network", "host-network"],
+    ["cniMode", "VPP", "vpp"],
   ] as const)("%s %j → %s", (kind, raw, slug) => {
     expect(resolveSlug(kind, raw)).toEqual({ slug, known: true });
   });
@@ -61,6 +72,17 @@ describe("resolveSlug", () => {
     expect(resolveSlug("cniMode", "kpr").known).toBe(false);
     expect(resolveSlug("provider", "cilium").known).toBe(false);
   });
+
+  it("bare metal means one thing per kind: on-prem as a provider, the node-to-node reference as a CNI", () => {
+    // InfraBuilder's "baremetal" setup runs on the same on-prem machines as the CNIs it is a yardstick for.
+    expect(resolveSlug("provider", "baremetal").slug).toBe("on-prem");
+    expect(resolveSlug("cniName", "baremetal").slug).toBe("none");
+    expect(resolveSlug("cniName", "host network").slug).toBe("none");
+    expect(resolveSlug("cniMode", "baremetal").known).toBe(false);
+    expect(resolveSlug("kubeProxy", "baremetal").known).toBe(false);
+    // "ovn" stays OVN-Kubernetes; Kube-OVN is another project.
+    expect(resolveSlug("cniName", "ovn").slug).toBe("ovn-kubernetes");
+  });
 });
 
 describe("vocabulary", () => {
@@ -79,6 +101,13 @@ describe("vocabulary", () => {
       }
     }
     expect(resolveSlug(kind, "unknown")).toEqual({ slug: "unknown", known: true });
+  });
+
+  it("knows the reference CNI, whatever its spelling", () => {
+    expect(isReferenceCni("none")).toBe(true);
+    expect(isReferenceCni("Bare metal")).toBe(true);
+    expect(isReferenceCni("cilium")).toBe(false);
+    expect(isReferenceCni("unknown")).toBe(false);
   });
 
   it("gives display labels", () => {

@@ -81,6 +81,14 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
     { slug: "kube-router", label: "kube-router", aliases: ["kuberouter"] },
     { slug: "weave", label: "Weave Net", aliases: ["weave net", "weavenet"] },
     { slug: "ovn-kubernetes", label: "OVN-Kubernetes", aliases: ["ovn-k8s", "ovn k8s", "ovn"] },
+    // Kube-OVN (kubeovn/kube-ovn) is a project of its own, not OVN-Kubernetes.
+    { slug: "kube-ovn", label: "Kube-OVN", aliases: ["kubeovn"] },
+    // A node-to-node measurement without Kubernetes: a yardstick for the datapaths (isReferenceCni).
+    {
+      slug: "none",
+      label: "No CNI (node-to-node reference)",
+      aliases: ["baremetal", "bare metal", "host network", "hostnetwork"],
+    },
     { slug: "unknown", label: "Unknown", aliases: [] },
   ],
   cniMode: [
@@ -104,6 +112,8 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
     { slug: "host-gw", label: "host-gw", aliases: ["host gateway", "hostgw"] },
     { slug: "iptables", label: "iptables dataplane", aliases: ["iptables dataplane"] },
     { slug: "ebpf", label: "eBPF dataplane", aliases: ["ebpf dataplane", "bpf"] },
+    { slug: "vpp", label: "VPP dataplane", aliases: ["vpp dataplane"] },
+    { slug: "host-network", label: "Host network (reference)", aliases: [] },
     { slug: "unknown", label: "Unknown", aliases: [] },
   ],
   kubeProxy: [
@@ -175,6 +185,14 @@ export function resolveSlug(kind: VocabularyKind, raw: string, context?: { provi
 
   const slug = lookup.get(kind)?.get(candidate);
   return slug === undefined ? { slug: candidate, known: false } : { slug, known: true };
+}
+
+/**
+ * Is this CNI name a reference rather than a datapath? "none" is a measurement without Kubernetes
+ * (node to node on the host network): views draw it as a line to compare against and never rank it.
+ */
+export function isReferenceCni(name: string): boolean {
+  return resolveSlug("cniName", name).slug === "none";
 }
 
 export function vocabularyLabel(kind: VocabularyKind, slug: string): string | undefined {

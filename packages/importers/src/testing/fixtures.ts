@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { EnvironmentInput } from "../types.ts";
+import type { EnvironmentInput, ImportFile } from "../types.ts";
 
 /** packages/importers/fixtures: real tool outputs (real/) and labelled synthetic ones (synthetic/). */
 export const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures");
@@ -12,6 +12,21 @@ export function fixtureBytes(relative: string): Uint8Array {
 
 export function fixtureText(relative: string): string {
   return readFileSync(path.join(fixturesDir, relative), "utf8");
+}
+
+/** Every file under a fixture folder, named "<prefix>/<path inside the folder>", in sorted order. */
+export function fixtureTree(relative: string, prefix: string): ImportFile[] {
+  const root = path.join(fixturesDir, relative);
+  const out: ImportFile[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push({ name: `${prefix}/${path.relative(root, full)}`, bytes: new Uint8Array(readFileSync(full)) });
+    }
+  };
+  walk(root);
+  return out;
 }
 
 /** The environment the tests give raw outputs that do not state it (?cluster=lab-1&provider=on-prem&…). */

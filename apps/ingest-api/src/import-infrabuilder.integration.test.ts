@@ -1,0 +1,159 @@
+/**
+ * POST /v1/import of InfraBuilder's bench.sh result tree (packages/importers/fixtures/real/infrabuilder-2024:
+ * flannel, antrea-ipsec and baremetal, three runs each, and the setup/cni-configs scripts) as one
+ * .tar.gz, over real HTTP against a real PostgreSQL: one bundle per run folder, one scenario per setup,
+ * the failed tests named as missing runs in the answer and stored with their bundles.
+ */
+import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { gzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixtureTree } from "../../../packages/importers/src/testing/fixtures.ts";
+import { freshDatabase } from "../../../test-support/database.ts";
+import { rowCounts } from "../../../test-support/ingest.ts";
+import { tar } from "../../../test-support/nasty.ts";
+import { buildServer } from "./server.ts";
+
+type Json = Record<string, unknown>;
+type ImportBody = Json & {
+  refused: number;
+  bundles: (Json & { id: string; scenarioId: string; created: boolean; file: string; warnings: Json[] })[];
+  files: (Json & { file: string; status: string; error?: string; warnings?: string[] })[];
+};
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let db: Db;
+let base: string;
+let token: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = createDb(database.url);
+  const workspace = await ensureDefaultWorkspace(db);
+  token = (await createToken(db, workspace.id, "infrabuilder-test")).token;
+  const app = buildServer({
+    db,
+    publicApiUrl: "http://api.example",
+    publicWebUrl: "http://web.example",
+    maxBundleBytes: 1024 * 1024,
+    maxImportBytes: 16 * 1024 * 1024,
+    importLimits: { maxEntries: 1000, maxUnpackedBytes: 64 * 1024 * 1024 },
+    logLevel: "silent",
+  });
+  base = await app.listen({ host: "127.0.0.1", port: 0 });
+  close = async () => {
+    await app.close();
+    await db.$disconnect();
+  };
+});
+afterAll(async () => {
+  await close();
+  await database.drop();
+});
+
+/**
+ * `tar czf ib.tgz results setup/cni-configs` of bench.sh's tree: the fixture's <setup>/<run>/ folders
+ * under results/, one file optionally replaced.
+ */
+function archive(replace: Record<string, Uint8Array> = {}): Uint8Array {
+  const files = fixtureTree("real/infrabuilder-2024", ".")
+    .map((f) => ({ ...f, name: f.name.slice(2) }))
+    .filter((f) => f.name !== "SOURCES.txt")
+    .map((f) => ({
+      name: f.name.startsWith("setup/") ? f.name : `results/${f.name}`,
+      bytes: replace[f.name] ?? f.bytes,
+    }));
+  return gzipSync(tar(files));
+}
+
+async function importTree(body: Uint8Array, query: string): Promise<{ status: number; body: ImportBody }> {
+  const res = await fetch(`${base}/v1/import?${query}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
+    body: Buffer.from(body),
+  });
+  return { status: res.status, body: (await res.json()) as ImportBody };
+}
+
+const testbed = (cluster: string, format = "infrabuilder") =>
+  new URLSearchParams({ format, provider: "on-prem", sku: "bare-metal-40g", cluster }).toString();
+
+describe("POST /v1/import?format=infrabuilder", () => {
+  it("stores one bundle per run, one scenario per setup, the missing runs named; the same archive again stores nothing", async () => {
+    const before = await rowCounts(db);
+    const first = await importTree(archive(), testbed("infrabuilder-2024"));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.refused).toBe(0);
+    const { bundles, files } = first.body;
+    expect(bundles.map((b) => b.file)).toEqual(
+      ["antrea-ipsec", "baremetal", "flannel"].flatMap((s) => [1, 2, 3].map((r) => `upload/results/${s}/${r}`)),
+    );
+    expect(new Set(bundles.map((b) => b.scenarioId)).size).toBe(3);
+    for (const setup of [0, 3, 6]) {
+      expect(new Set(bundles.slice(setup, setup + 3).map((b) => b.scenarioId)).size, `setup ${setup / 3}`).toBe(1);
+    }
+    // antrea-ipsec's sts (Service, TCP, 1 stream) failed in each run: named in the answer, per bundle and per folder.
+    const missing = (run: number) =>
+      `missing run: sts (via Service, TCP, 1 stream) of antrea-ipsec run ${run} — iperf3: unable to connect to server - server may have stopped running or use a different port, firewall issue, etc.: Name or service not known`;
+    for (const run of [1, 2, 3]) {
+      expect(bundles[run - 1]!.warnings).toContainEqual({ path: "", message: missing(run) });
+      expect(files.find((f) => f.file === `upload/results/antrea-ipsec/${run}`)?.warnings).toContain(missing(run));
+    }
+    expect(bundles.slice(3).flatMap((b) => b.warnings)).toEqual([]);
+    expect(files.filter((f) => f.status === "failed")).toEqual([]);
+
+    // Stored with the bundle, as GET /v1/bundles/:id shows it.
+    const stored = (await (await fetch(`${base}/v1/bundles/${bundles[0]!.id}`)).json()) as Json & {
+      warnings: Json[];
+      bundle: { cni: Json; node: Json };
+    };
+    expect(stored.warnings).toContainEqual({ path: "", message: missing(1) });
+    expect(stored.bundle.cni).toMatchObject({
+      name: "antrea",
+      version: "1.15.0",
+      mode: "overlay-geneve",
+      label: "antrea-ipsec",
+      settings: { encryption: "ipsec" },
+    });
+    expect(stored.bundle.node).toMatchObject({ kernel: "5.15.0-92-generic" });
+
+    const after = await rowCounts(db);
+    expect(after.bundles - before.bundles).toBe(9);
+    // Per run: 64 figures (flannel), 57 (antrea-ipsec's runs 1 and 2: no sts), 55 (its run 3 also lacks
+    // stm's server CPU and memory), 34 (baremetal: d* tests only).
+    expect(after.measurements - before.measurements).toBe(3 * 64 + 2 * 57 + 55 + 3 * 34);
+
+    // Again, detected by auto: the same bundles, nothing written.
+    const again = await importTree(archive(), testbed("infrabuilder-2024", "auto"));
+    expect(again.status).toBe(200);
+    expect(again.body.bundles.map((b) => [b.id, b.created])).toEqual(bundles.map((b) => [b.id, false]));
+    expect(await rowCounts(db)).toEqual(after);
+  });
+
+  it("a damaged iperf3 output fails its run folder: 422 without ?partial, the other runs stored with it", async () => {
+    const cut = fixtureTree("real/infrabuilder-2024/flannel/2", ".")
+      .find((f) => f.name === "./dtm-client.stdout")!
+      .bytes.subarray(0, 3000);
+    const damaged = archive({ "flannel/2/dtm-client.stdout": cut });
+    const failure = {
+      file: "upload/results/flannel/2",
+      format: "infrabuilder",
+      status: "failed",
+      bundles: 0,
+      error: expect.stringMatching(/^dtm-client\.stdout \(iperf3 JSON\): malformed JSON at line \d+, column \d+/),
+    };
+
+    const before = await rowCounts(db);
+    const whole = await importTree(damaged, testbed("infrabuilder-damaged"));
+    expect(whole.status).toBe(422);
+    expect(whole.body.files.filter((f) => f.status === "failed")).toEqual([failure]);
+    expect(await rowCounts(db)).toEqual(before);
+
+    const partial = await importTree(damaged, `${testbed("infrabuilder-damaged")}&partial=true`);
+    expect(partial.status).toBe(201);
+    expect(partial.body.refused).toBe(1);
+    expect(partial.body.bundles).toHaveLength(8);
+    expect(partial.body.files.filter((f) => f.status === "failed")).toEqual([failure]);
+    expect((await rowCounts(db)).bundles - before.bundles).toBe(8);
+  });
+});

@@ -12,6 +12,7 @@ import {
   useChartWidth,
   useIsTooltipActive,
   usePlotArea,
+  useYAxisScale,
   XAxis,
   YAxis,
   ZIndexLayer,
@@ -58,6 +59,8 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
   };
   const whiskers = anyWhisker(props.data.flatMap((d) => Object.values(d.values)));
+  const referenceLabels = [...new Set(props.data.flatMap((d) => (d.reference ? [d.reference.label] : [])))];
+  const highestReference = Math.max(0, ...props.data.map((d) => d.reference?.y ?? 0));
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
     [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "n", "min", "max", "params"],
@@ -80,6 +83,9 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
             v?.params ? JSON.stringify(v.params) : "",
           ];
         }),
+    ),
+    ...props.data.flatMap((d) =>
+      d.reference ? [[d.category, d.reference.label, d.reference.y, props.unit, "", "", "", "", "", "", ""]] : [],
     ),
   ];
 
@@ -111,11 +117,15 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           tick={<WrappedTick />}
           label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
         />
-        <YAxis {...valueAxis(props.yLabel)} />
+        <YAxis
+          {...valueAxis(props.yLabel)}
+          domain={highestReference > 0 ? [0, (max: number) => Math.max(max, highestReference)] : undefined}
+        />
         <ActiveGroup count={rows.length} onChange={setActive} />
         {props.references?.map((r) => (
           <Rule key={r.label} y={r.y} label={r.label} dash="6 3" />
         ))}
+        <GroupReferences data={props.data} />
         {props.series.map((s, i) =>
           hidden.has(s.id) ? null : (
             <Bar
@@ -156,9 +166,23 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           ),
         )}
       </BarChart>
+      {referenceLabels.length > 0 ? (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          <span aria-hidden="true">╌╌ </span>
+          {referenceLabels.join("; ")}: measured without a datapath, a line to read the bars against, not ranked.
+        </p>
+      ) : null}
       {active ? (
         <TooltipBox at={active.at}>
           <div className="font-medium">{active.category}</div>
+          {(() => {
+            const r = props.data.find((d) => d.category === active.category)?.reference;
+            return r ? (
+              <div className="tabular-nums text-zinc-500">
+                ╌ {r.label}: {formatFigure({ value: r.y, unit: props.unit, qualifier: null, low: null, high: null })}
+              </div>
+            ) : null;
+          })()}
           {props.series.map((s, i) => {
             const p = hidden.has(s.id) ? undefined : point(active.category, s.id);
             if (!p) return null;
@@ -214,6 +238,36 @@ function ActiveGroup(props: { count: number; onChange: (active: { category: stri
         fillOpacity={0.06}
         pointerEvents="none"
       />
+    </ZIndexLayer>
+  );
+}
+
+/** Each group's reference, a dashed line across the group's band (groups split the plot evenly). */
+function GroupReferences(props: { data: BarDatum[] }) {
+  const plot = usePlotArea();
+  const yScale = useYAxisScale();
+  if (!plot || !yScale) return null;
+  const band = plot.width / Math.max(1, props.data.length);
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.line}>
+      <g data-reference="">
+        {props.data.map((d, i) => {
+          const y = d.reference ? yScale(d.reference.y) : undefined;
+          if (y === undefined || !Number.isFinite(y)) return null;
+          return (
+            <line
+              key={d.category}
+              x1={plot.x + band * i + band * 0.06}
+              x2={plot.x + band * (i + 1) - band * 0.06}
+              y1={y}
+              y2={y}
+              stroke="currentColor"
+              strokeWidth={2}
+              strokeDasharray="5 3"
+            />
+          );
+        })}
+      </g>
     </ZIndexLayer>
   );
 }

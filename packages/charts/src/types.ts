@@ -25,4 +25,6 @@ export type ChartMarker = { x: number; y: number; label: string };
 export type BarDatum = {
   category: string;
   values: Record<string, (Omit<ChartPoint, "x"> & { y: number }) | undefined>;
+  /** A reference measured without a datapath (node to node), drawn as a dashed line across the group. */
+  reference?: { y: number; label: string } | null;
 };

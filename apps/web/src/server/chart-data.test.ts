@@ -1,7 +1,7 @@
 // Chart shaping with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
 import { describe, expect, it } from "vitest";
 import { barView, crossoverOf, maxLines, overheadsOf, seriesLabels } from "./chart-data";
-import { loadSeeds } from "./seed-figures";
+import { loadSeeds, seedsOf } from "./seed-figures";
 
 const tke = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
@@ -153,5 +153,64 @@ describe("whiskers", () => {
   it("gives overheads, differences of two figures, no runs of their own", () => {
     const l7 = overheadsOf(tke.scenarios, tke.figures)?.data.find((d) => d.category.startsWith("L7 policy"));
     expect(l7?.values.c).toMatchObject({ summary: null, whisker: null });
+  });
+});
+
+describe("a node-to-node reference (no CNI)", () => {
+  // Run 1 of InfraBuilder's 2024 tree (packages/importers/fixtures/real/infrabuilder-2024/*/1/all.results):
+  // DTM_BW and DTS_BW in bit/s, flannel pod to pod and baremetal node to node.
+  const run = (cni: { name: string; mode: string; label: string }, path: string, dtm: number, dts: number) => ({
+    schema: "cnibench/bundle@1",
+    cluster: { name: "infrabuilder-2024", provider: "on-prem" },
+    node: { sku: "bare-metal-40g", kernel: "5.15.0-94-generic", nicGbps: 40 },
+    cni,
+    results: [
+      { metric: "tcp.throughput", value: dtm, unit: "bit/s", params: { path, streams: 8 } },
+      { metric: "tcp.throughput", value: dts, unit: "bit/s", params: { path, streams: 1 } },
+    ],
+  });
+  const lab = seedsOf({
+    flannel: [
+      {
+        name: "flannel-1",
+        bundle: run(
+          { name: "flannel", mode: "overlay-vxlan", label: "flannel" },
+          "pod-pod",
+          38956107752.5739,
+          19587401486.345478,
+        ),
+      },
+    ],
+    baremetal: [
+      {
+        name: "baremetal-1",
+        bundle: run(
+          { name: "none", mode: "host-network", label: "baremetal" },
+          "node-node",
+          39592019811.1303,
+          31924635315.110092,
+        ),
+      },
+    ],
+  });
+
+  // In Gbit/s as the contract stores them: bit/s ÷ 1e9, rounded to 12 significant digits.
+  it("is a dashed line in each group of the same params, path aside, never a bar", () => {
+    const [chart] = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99" });
+    expect(chart?.series.map((s) => s.id)).toEqual(["flannel"]);
+    expect(chart?.data.map((d) => [d.category, d.values.flannel?.y, d.reference])).toEqual([
+      ["path pod-pod · streams 1", 19.5874014863, { y: 31.9246353151, label: "node-to-node reference (baremetal)" }],
+      ["path pod-pod · streams 8", 38.9561077526, { y: 39.5920198111, label: "node-to-node reference (baremetal)" }],
+    ]);
+  });
+
+  it("is drawn as bars when it is all there is", () => {
+    const alone = {
+      scenarios: lab.scenarios.filter((s) => s.id === "baremetal"),
+      figures: lab.figures.filter((f) => f.scenarioId === "baremetal"),
+    };
+    const [chart] = barView("throughput", alone.scenarios, alone.figures, { percentile: "p99" });
+    expect(chart?.series.map((s) => s.id)).toEqual(["baremetal"]);
+    expect(chart?.data.every((d) => !d.reference)).toBe(true);
   });
 });

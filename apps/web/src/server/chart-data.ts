@@ -14,7 +14,7 @@ import {
 import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
-import { findMetric } from "@cnibench/schema";
+import { findMetric, isReferenceCni } from "@cnibench/schema";
 import { summaryOf, whiskerOf } from "./figure-summary";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
@@ -95,6 +95,8 @@ export type BarsData = {
   data: {
     category: string;
     values: Record<string, BarValue | undefined>;
+    /** The reference scenarios' figure for this group: no datapath, so a line to read bars against, never a bar. */
+    reference?: { y: number; label: string } | null;
   }[];
 };
 
@@ -117,17 +119,40 @@ export function barsOf(
       f.metric === metric && Object.entries(fixed).every(([k, v]) => f.params[k] === undefined || f.params[k] === v),
   );
   if (selected.length === 0) return null;
+  // A node-to-node reference (no CNI) is what the datapaths' bars are read against, never one of them;
+  // drawn alone, it is bars like any scenario.
+  const references = new Set(scenarios.filter((s) => isReferenceCni(s.cni.name)).map((s) => s.id));
+  const datapaths = selected.filter((f) => !references.has(f.scenarioId));
+  const bars = datapaths.length > 0 ? datapaths : selected;
   const labels = seriesLabels(scenarios);
-  const present = new Set(selected.map((f) => f.scenarioId));
+  const present = new Set(bars.map((f) => f.scenarioId));
   const series = scenarios
     .filter((s) => present.has(s.id))
     .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
   const categories = new Map<string, BarsData["data"][number]>();
-  for (const f of selected) {
+  for (const f of bars) {
     const category = paramsLabel(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
     entry.values[f.scenarioId] = barValue(f);
     categories.set(category, entry);
+  }
+  if (bars === datapaths) {
+    // The reference's path is node to node: it matches a group by every other param.
+    const unpathed = (f: Figure) => paramsLabel(withoutKeys(f.params, [...hide, "path"]));
+    const referenceOf = new Map<string, Figure>();
+    for (const f of selected)
+      if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
+    for (const f of bars) {
+      const r = referenceOf.get(unpathed(f));
+      const entry = categories.get(paramsLabel(withoutKeys(f.params, hide)))!;
+      if (r && !entry.reference) {
+        const s = scenarios.find((x) => x.id === r.scenarioId);
+        entry.reference = {
+          y: r.value,
+          label: `node-to-node reference (${labels.get(r.scenarioId) ?? s?.label ?? "no CNI"})`,
+        };
+      }
+    }
   }
   const data = [...categories.values()].sort((a, b) => natural(a.category, b.category));
   return { metric, title: def?.label ?? metric, unit: selected[0]?.unit ?? def?.unit ?? "", series, data };

@@ -12,11 +12,26 @@ const bundles = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../.
 
 /** Scenario id → demo-data bundle files; each file is parsed by the contract as an upload would be. */
 export function loadSeeds(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: SeedFigure[] } {
+  return seedsOf(
+    Object.fromEntries(
+      Object.entries(files).map(([id, names]) => [
+        id,
+        names.map((name) => ({ name, bundle: JSON.parse(fs.readFileSync(path.join(bundles, name), "utf8")) })),
+      ]),
+    ),
+  );
+}
+
+/** Scenario id → named bundles (e.g. built by an importer), each its own campaign. */
+export function seedsOf(byScenario: Record<string, { name: string; bundle: unknown }[]>): {
+  scenarios: ScenarioSummary[];
+  figures: SeedFigure[];
+} {
   const scenarios: ScenarioSummary[] = [];
   const figures: SeedFigure[] = [];
-  for (const [id, names] of Object.entries(files)) {
-    for (const name of names) {
-      const parsed = parseBundle(JSON.parse(fs.readFileSync(path.join(bundles, name), "utf8")));
+  for (const [id, named] of Object.entries(byScenario)) {
+    for (const { name, bundle } of named) {
+      const parsed = parseBundle(bundle);
       if (!parsed.ok) throw new Error(`${name} does not parse`);
       const b = parsed.bundle;
       if (!scenarios.some((s) => s.id === id)) {

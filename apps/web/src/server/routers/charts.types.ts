@@ -54,6 +54,7 @@ export const barsOutputSchema = z.array(
       z.object({
         category: z.string(),
         values: z.record(z.string(), chartPointSchema.optional()),
+        reference: z.object({ y: z.number(), label: z.string() }).nullable().optional(),
       }),
     ),
     references: z.array(z.object({ y: z.number(), label: z.string() })),

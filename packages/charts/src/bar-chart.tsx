@@ -61,6 +61,9 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
   const whiskers = anyWhisker(props.data.flatMap((d) => Object.values(d.values)));
   const referenceLabels = [...new Set(props.data.flatMap((d) => (d.reference ? [d.reference.label] : [])))];
   const highestReference = Math.max(0, ...props.data.map((d) => d.reference?.y ?? 0));
+  // With a group reference the axis must reach it (Recharts scales to the bars alone), and a NIC line too.
+  const topOf = (max: number) =>
+    niceCeiling(Math.max(max, highestReference, ...(props.references ?? []).map((r) => r.y)));
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
     [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "n", "min", "max", "params"],
@@ -117,10 +120,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           tick={<WrappedTick />}
           label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
         />
-        <YAxis
-          {...valueAxis(props.yLabel)}
-          domain={highestReference > 0 ? [0, (max: number) => Math.max(max, highestReference)] : undefined}
-        />
+        <YAxis {...valueAxis(props.yLabel)} domain={highestReference > 0 ? [0, topOf] : undefined} />
         <ActiveGroup count={rows.length} onChange={setActive} />
         {props.references?.map((r) => (
           <Rule key={r.label} y={r.y} label={r.label} dash="6 3" />
@@ -240,6 +240,13 @@ function ActiveGroup(props: { count: number; onChange: (active: { category: stri
       />
     </ZIndexLayer>
   );
+}
+
+/** The smallest round step × 10ⁿ (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8) at or above a value, so the axis ends on a round tick. */
+function niceCeiling(value: number): number {
+  if (!(value > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return ([1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((step) => step * power >= value) ?? 10) * power;
 }
 
 /** Each group's reference, a dashed line across the group's band (groups split the plot evenly). */

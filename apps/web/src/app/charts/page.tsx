@@ -257,6 +257,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             series={c.series}
             data={c.data.map((d) => ({
               category: d.category,
+              reference: d.reference,
               values: Object.fromEntries(
                 Object.entries(d.values).map(([id, v]) => [
                   id,

@@ -39,7 +39,7 @@ describe("warnings on the figures", () => {
     // end.sum_received.bits_per_second 1,709,695,955: 1.71 Gbit/s on a 1 Gbit/s NIC.
     const row = page.locator("tr", { has: page.getByTestId("figure-warning") }).first();
     expect(await row.innerText()).toContain(
-      "results[0]: 1.71 Gbit/s is above the NIC line rate of 1 Gbit/s (node.nicGbps)",
+      "tcp.throughput 1.71 Gbit/s is above the NIC line rate of 1 Gbit/s (node.nicGbps)",
     );
     const link = row.getByTestId("figure-warning").getByRole("link");
     await link.focus();

@@ -29,7 +29,7 @@ describe("throughput above the NIC line rate", () => {
     expect(lineRate(bundle)).toEqual([
       {
         path: "results[1]",
-        message: "results[1]: 4,000 Gbit/s is above the NIC line rate of 40 Gbit/s (node.nicGbps)",
+        message: "udp.throughput 4,000 Gbit/s is above the NIC line rate of 40 Gbit/s (node.nicGbps)",
       },
     ]);
   });
@@ -37,7 +37,7 @@ describe("throughput above the NIC line rate", () => {
   it("allows 2 % for rounding: 12.75 Gbit/s passes on 12.5, 12.8 does not", () => {
     expect(lineRate(eksWith({ metric: "tcp.throughput", value: 12.75, unit: "Gbps" }))).toEqual([]);
     expect(lineRate(eksWith({ metric: "tcp.throughput", value: 12.8, unit: "Gbps" })).map((w) => w.message)).toEqual([
-      "results[0]: 12.8 Gbit/s is above the NIC line rate of 12.5 Gbit/s (node.nicGbps)",
+      "tcp.throughput 12.8 Gbit/s is above the NIC line rate of 12.5 Gbit/s (node.nicGbps)",
     ]);
   });
 
@@ -48,7 +48,7 @@ describe("throughput above the NIC line rate", () => {
     // EKS's median 12.41 kept, one round of three at 19 Gbit/s.
     const rounds = { metric: "tcp.throughput", value: 12.41, unit: "Gbps", samples: [12.3, 12.41, 19] };
     expect(lineRate(eksWith(rounds)).map((w) => w.message)).toEqual([
-      "results[0]: 19 Gbit/s is above the NIC line rate of 12.5 Gbit/s (node.nicGbps)",
+      "tcp.throughput 19 Gbit/s is above the NIC line rate of 12.5 Gbit/s (node.nicGbps)",
     ]);
   });
 

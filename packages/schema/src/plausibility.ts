@@ -30,7 +30,7 @@ export function lineRateWarnings(bundle: NormalisedBundle): BundleWarning[] {
       const path = `results[${m.position}]`;
       warnings.push({
         path,
-        message: `${path}: ${grouped.format(peak)} Gbit/s is above the NIC line rate of ${grouped.format(nicGbps)} Gbit/s (node.nicGbps)`,
+        message: `${m.metric} ${grouped.format(peak)} Gbit/s is above the NIC line rate of ${grouped.format(nicGbps)} Gbit/s (node.nicGbps)`,
       });
     }
   }

@@ -50,8 +50,10 @@ describe("warnings on the scenario page's data", () => {
     const first = await ingest(bundle);
     const { byMetric, uploads, rows } = await page(first.scenarioId);
     expect(byMetric).toEqual({
-      "tcp.throughput": ["results[0]: 1.71 Gbit/s is above the NIC line rate of 1 Gbit/s (node.nicGbps)"],
-      "x.tcp.throughput.sent": ["results[1]: 1.71 Gbit/s is above the NIC line rate of 1 Gbit/s (node.nicGbps)"],
+      "tcp.throughput": ["tcp.throughput 1.71 Gbit/s is above the NIC line rate of 1 Gbit/s (node.nicGbps)"],
+      "x.tcp.throughput.sent": [
+        "x.tcp.throughput.sent 1.71 Gbit/s is above the NIC line rate of 1 Gbit/s (node.nicGbps)",
+      ],
       "x.tcp.retransmits": [],
     });
     expect(rows[0]?.warnings[0]?.bundleId).toBe(first.id);

@@ -1,35 +1,15 @@
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { parseBundle } from "@cnibench/schema";
 import { gzipSync, strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { safeEntryName } from "./archive.ts";
 import { environmentFromJson, environmentFromStrings, matchesFile } from "./environment.ts";
 import { importFiles } from "./import.ts";
-import { fixtureBytes, fixturesDir, fixtureText, labEnvironment } from "./testing/fixtures.ts";
+import { fixtureBytes, fixtureText, fixtureTree, labEnvironment } from "./testing/fixtures.ts";
 import { ArchiveLimitError, type EnvironmentInput, type ImportFile } from "./types.ts";
 
 const environment: EnvironmentInput = labEnvironment;
 const file = (name: string, relative = name): ImportFile => ({ name, bytes: fixtureBytes(relative) });
 const text = (name: string, content: string): ImportFile => ({ name, bytes: strToU8(content) });
-
-function directory(relative: string, prefix: string): ImportFile[] {
-  const root = path.join(fixturesDir, relative);
-  const out: ImportFile[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else
-        out.push({
-          name: `${prefix}/${path.relative(root, full)}`,
-          bytes: fixtureBytes(path.relative(fixturesDir, full)),
-        });
-    }
-  };
-  walk(root);
-  return out;
-}
 
 describe("importFiles", () => {
   it("detects each real fixture's format and builds bundles that pass the contract", () => {
@@ -105,7 +85,7 @@ describe("importFiles", () => {
       "node_model: SA5.LARGE8",
       "node_model: unknown",
     );
-    const dir = directory("synthetic/tke-benchmark-results-synthetic", "run").map((f) =>
+    const dir = fixtureTree("synthetic/tke-benchmark-results-synthetic", "run").map((f) =>
       f.name === "run/context.yaml" ? text(f.name, context) : f,
     );
     const failed = importFiles(dir, { provider: "tke" });
@@ -117,7 +97,7 @@ describe("importFiles", () => {
   it("a TKE result directory, its .tar.gz and its .zip give the same bundle", () => {
     const env = { provider: "tke", kubeProxy: "ebpf" };
     const fromDir = importFiles(
-      directory("synthetic/tke-benchmark-results-synthetic", "tke-benchmark-results-synthetic"),
+      fixtureTree("synthetic/tke-benchmark-results-synthetic", "tke-benchmark-results-synthetic"),
       env,
     );
     const fromTar = importFiles([file("r.tar.gz", "synthetic/tke-benchmark-results-synthetic.tar.gz")], env);
@@ -250,7 +230,7 @@ describe("importFiles", () => {
   });
 
   it("is deterministic: the same files give the same bundles (idempotent uploads)", () => {
-    const files = directory("synthetic/tke-benchmark-results-synthetic", "x");
+    const files = fixtureTree("synthetic/tke-benchmark-results-synthetic", "x");
     expect(importFiles(files, { provider: "tke" }).bundles).toEqual(importFiles(files, { provider: "tke" }).bundles);
   });
 });

@@ -21,11 +21,11 @@ describe("compareMeasurementSets on TKE cluster A (iptables) vs cluster C (Ciliu
     );
     // At 20,000 Services: 12,916 → 13,080, +1.3 %: inside ±5 %, although the lines cross there.
     expect(verdictOf("http.rps", { concurrency: 64, connection: "short", target: "service", services: 20_000 })).toBe(
-      "within-noise",
+      "equivalent",
     );
     // TCP_CRR p99 487 → 558 µs, +14.6 % (lower is better).
     expect(verdictOf("tcp.crr.latency", { percentile: 99 })).toBe("worse");
-    expect(verdictOf("http.latency", { percentile: 99, qps: 1000 })).toBe("within-noise");
+    expect(verdictOf("http.latency", { percentile: 99, qps: 1000 })).toBe("equivalent");
   });
 
   it("summarises the diff", () => {
@@ -33,7 +33,7 @@ describe("compareMeasurementSets on TKE cluster A (iptables) vs cluster C (Ciliu
     // TCP_RR p50 (+13.1 %) and p99 (+10.3 %), TCP_CRR p99; better: short @30,000; missing: BPF map memory.
     const counts = countVerdicts(rows.map((r) => r.result));
     expect(formatVerdictSummary("Cilium Overlay", "kube-proxy iptables", counts)).toBe(
-      "Cilium Overlay vs kube-proxy iptables: 1 better, 9 worse, 7 within noise, 1 missing",
+      "Cilium Overlay vs kube-proxy iptables: 1 better, 9 worse, 7 equivalent, 1 missing",
     );
   });
 

@@ -1,3 +1,4 @@
+import { benjaminiHochberg } from "./effect.ts";
 import { paramsKey } from "./params-key.ts";
 import type { Measurement, Params } from "./types.ts";
 import { compareFigures, type VerdictOptions, type VerdictResult } from "./verdict.ts";
@@ -30,7 +31,9 @@ function index(side: string, measurements: readonly Measurement[]): Map<string, 
 
 /**
  * A scenario diff: every (metric, params) either side has, matched by exact params, sorted by key.
- * A figure only one side has is a "missing" row rather than dropped, so gaps show.
+ * A figure only one side has is a "missing" row rather than dropped, so gaps show. The p-values of
+ * the figures compared by their runs are adjusted together (Benjamini–Hochberg): with dozens of
+ * figures, some would pass α by chance alone.
  */
 export function compareMeasurementSets(
   baseline: readonly Measurement[],
@@ -40,7 +43,7 @@ export function compareMeasurementSets(
   const b = index("baseline", baseline);
   const c = index("candidate", candidate);
   const keys = [...new Set([...b.keys(), ...c.keys()])].sort();
-  return keys.map((key) => {
+  const rows = keys.map((key) => {
     const bm = b.get(key) ?? null;
     const cm = c.get(key) ?? null;
     const any = (cm ?? bm)!;
@@ -53,4 +56,10 @@ export function compareMeasurementSets(
       result: compareFigures(bm, cm, options),
     };
   });
+  const tested = rows.filter((r) => r.result.evidence.method === "interval");
+  const adjusted = benjaminiHochberg(tested.map((r) => (r.result.evidence as { p: number }).p));
+  tested.forEach((r, i) => {
+    r.result = compareFigures(r.baseline, r.candidate, { ...options, pAdjusted: adjusted[i]! });
+  });
+  return rows;
 }

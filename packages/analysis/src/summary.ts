@@ -11,19 +11,21 @@ export function countVerdicts(items: readonly (Verdict | { verdict: Verdict })[]
 const words: Record<Verdict, string> = {
   better: "better",
   worse: "worse",
-  "within-noise": "within noise",
+  equivalent: "equivalent",
+  "small-but-real": "small but real",
+  inconclusive: "inconclusive",
   "not-comparable": "not comparable",
   missing: "missing",
 };
 
 /**
- * "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 within noise". Better, worse and
- * within noise are always said (a zero is information); not comparable and missing only when present.
+ * "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent, 2 inconclusive". Better,
+ * worse and equivalent are always said (a zero is information); the others only when present.
  */
 export function formatVerdictSummary(candidateLabel: string, baselineLabel: string, counts: VerdictCounts): string {
   const format = new Intl.NumberFormat("en-US");
   const parts = verdicts
-    .filter((v) => counts[v] > 0 || v === "better" || v === "worse" || v === "within-noise")
+    .filter((v) => counts[v] > 0 || v === "better" || v === "worse" || v === "equivalent")
     .map((v) => `${format.format(counts[v])} ${words[v]}`);
   return `${candidateLabel} vs ${baselineLabel}: ${parts.join(", ")}`;
 }

@@ -16,40 +16,66 @@ const cpu = (value: number, extra: Partial<Measurement> = {}): Measurement => ({
   ...extra,
 });
 
-describe("compareFigures with samples (Welch's t-test)", () => {
-  it("calls 3 vs 3 clearly different rounds better, or worse when lower is better", () => {
-    // Baseline 99,000 / 100,000 / 101,000 (mean 100,000, s² = 1,000,000); candidate +10,000 each.
-    // se² = 1e6/3 + 1e6/3 = 666,666.7, t = 10,000 / 816.50 = 12.247, df = 4, p ≈ 0.00025.
-    const r = compareFigures(rps(100_000, [99_000, 100_000, 101_000]), rps(110_000, [109_000, 110_000, 111_000]));
-    expect(r.verdict).toBe("better");
-    expect(r.evidence).toMatchObject({ method: "welch", baselineMean: 100_000, candidateMean: 110_000 });
-    if (r.evidence.method !== "welch") throw new Error("expected Welch evidence");
-    expect(r.evidence.t).toBeCloseTo(12.247, 3);
-    expect(r.evidence.df).toBeCloseTo(4, 10);
-    expect(r.evidence.p).toBeLessThan(0.001);
-    expect(r.evidence.p).toBeGreaterThan(0.0001);
-    expect(r.delta).toEqual({ absolute: 10_000, percent: 10 });
+describe("compareFigures with runs: the effect's interval against the margin δ", () => {
+  // Expected intervals and p-values: scipy 1.17, stats.ttest_ind(log(c), log(b), equal_var=False),
+  // the Welch–Satterthwaite df and stats.t.ppf(0.975 | 0.95, df) around the mean log difference
+  // (script in the commit message of this change); ratios are exp() of the log bounds.
+  const interval = (r: ReturnType<typeof compareFigures>) => {
+    if (r.evidence.method !== "interval") throw new Error(`expected interval evidence, got ${r.evidence.method}`);
+    return r.evidence;
+  };
 
-    const latency = (value: number, samples: number[]): Measurement => ({
-      metric: "pod.rtt",
-      unit: "µs",
-      value,
-      samples,
-    });
-    expect(compareFigures(latency(100, [99, 100, 101]), latency(110, [109, 110, 111])).verdict).toBe("worse");
+  it("calls steady runs 0.65 % apart small but real, not worse or better", () => {
+    const r = compareFigures(rps(100, [100, 100.1, 99.9]), rps(100.65, [100.65, 100.75, 100.55]));
+    expect(r.verdict).toBe("small-but-real");
+    const e = interval(r);
+    expect(e.ratio).toBeCloseTo(1.006500004, 8);
+    expect(e.low).toBeCloseTo(1.004228196, 8);
+    expect(e.high).toBeCloseTo(1.008776952, 8);
+    expect(e.p).toBeCloseTo(0.001349128291, 8);
+    expect(e.marginPercent).toBe(5);
   });
 
-  it("calls overlapping rounds within noise even when the headline moved 5 %", () => {
-    // Baseline 90 / 100 / 110, candidate 95 / 105 / 115: means 100 and 105, s² = 100 each,
-    // t = 5 / √(200/3) = 0.6124, df = 4, p ≈ 0.573 > 0.05.
-    const r = compareFigures(rps(100, [90, 100, 110]), rps(105, [95, 105, 115]));
-    expect(r.verdict).toBe("within-noise");
-    if (r.evidence.method !== "welch") throw new Error("expected Welch evidence");
-    expect(r.evidence.t).toBeCloseTo(0.6124, 3);
-    expect(r.evidence.p).toBeCloseTo(0.573, 2);
+  it("calls −10 % at p ≈ 0.011 worse for a rate and better for a latency", () => {
+    const r = compareFigures(rps(100, [100, 103, 97]), rps(90, [90, 92.5, 87.8]));
+    expect(r.verdict).toBe("worse");
+    const e = interval(r);
+    expect(e.ratio).toBeCloseTo(0.9010659937, 8);
+    expect([e.low, e.high].map((v) => Number(v.toFixed(8)))).toEqual([0.84501135, 0.96083908]);
+    expect(e.p).toBeCloseTo(0.01099239618, 8);
+    expect(e.df).toBeCloseTo(3.923890378, 6);
+    const rtt = (samples: number[]): Measurement => ({ metric: "pod.rtt", unit: "µs", value: samples[0]!, samples });
+    expect(compareFigures(rtt([100, 103, 97]), rtt([90, 92.5, 87.8])).verdict).toBe("better");
   });
 
-  it("falls back to the noise band with fewer than 3 samples on a side", () => {
+  it("calls +2.5 % at p ≈ 0.36 inconclusive and says how many runs per side would decide", () => {
+    const r = compareFigures(rps(100, [100, 103, 97.1]), rps(102.5, [102.5, 105.6, 99.6]));
+    expect(r.verdict).toBe("inconclusive");
+    const e = interval(r);
+    expect(e.p).toBeCloseTo(0.3558240916, 8);
+    expect([e.low, e.high].map((v) => Number(v.toFixed(8)))).toEqual([0.95927949, 1.09592782]);
+    // The difference (0.02501 on the log scale) is over half of ln 1.05 (0.02440): runs to show it is
+    // real, 2·sd²·(z0.975 + z0.8)² / d² = 21.64 (scipy: norm.ppf), so 22 a side.
+    expect(e.runsNeeded).toBe(22);
+    // (t0.975 + t0.8) · se, as a ratio: scipy gives 9.324861965 %.
+    expect(e.detectablePercent).toBeCloseTo(9.324861965, 6);
+  });
+
+  it("calls two sides within the margin equivalent", () => {
+    // ±1 % runs around the same mean: the 90 % interval of the ratio lies within ±5 %.
+    const r = compareFigures(rps(100, [99, 100, 101]), rps(100, [101, 100, 99]));
+    expect(r.verdict).toBe("equivalent");
+    expect(interval(r).p).toBeCloseTo(1, 10);
+  });
+
+  it("adjusts the decision by the p-value it is given (Benjamini–Hochberg over a compare)", () => {
+    const base = rps(100, [100, 103, 97]);
+    const cand = rps(90, [90, 92.5, 87.8]);
+    expect(compareFigures(base, cand, { pAdjusted: 0.2 }).verdict).toBe("inconclusive");
+    expect(interval(compareFigures(base, cand, { pAdjusted: 0.2 })).pAdjusted).toBe(0.2);
+  });
+
+  it("gives a single run on a side an indicative verdict from the margin", () => {
     const r = compareFigures(rps(100, [90, 100, 110]), rps(120, [120]));
     expect(r.evidence).toEqual({ method: "noise-band", bandPercent: 5, deltaPercent: 20 });
     expect(r.verdict).toBe("better");
@@ -61,7 +87,7 @@ describe("compareFigures with single values (noise bands, TKE and EKS figures)",
     // Pod-to-pod 8 streams: iptables 10.43 vs Overlay 10.77 Gbit/s = +3.26 %.
     const tcp = (value: number): Measurement => ({ metric: "tcp.throughput", unit: "Gbit/s", value });
     const r = compareFigures(tcp(10.43), tcp(10.77));
-    expect(r.verdict).toBe("within-noise");
+    expect(r.verdict).toBe("equivalent");
     expect(r.delta!.percent).toBeCloseTo(3.26, 2);
   });
 
@@ -77,7 +103,7 @@ describe("compareFigures with single values (noise bands, TKE and EKS figures)",
 
   it("applies ±10 % to latencies: TKE TCP_RR p99 107 vs 103 µs is noise, EKS pod RTT 4,894 → 3,135 µs is better", () => {
     const rr = (value: number): Measurement => ({ metric: "tcp.rr.latency", unit: "µs", value });
-    expect(compareFigures(rr(107), rr(103)).verdict).toBe("within-noise"); // −3.74 %
+    expect(compareFigures(rr(107), rr(103)).verdict).toBe("equivalent"); // −3.74 %
     const rtt = (value: number): Measurement => ({ metric: "pod.rtt", unit: "µs", value });
     const r = compareFigures(rtt(4_894), rtt(3_135)); // −35.94 %, lower is better
     expect(r.verdict).toBe("better");
@@ -85,10 +111,10 @@ describe("compareFigures with single values (noise bands, TKE and EKS figures)",
   });
 
   it("counts the band's edge as noise and compares against 0 relative to the candidate", () => {
-    expect(compareFigures(rps(200), rps(210)).verdict).toBe("within-noise"); // exactly +5 %
+    expect(compareFigures(rps(200), rps(210)).verdict).toBe("equivalent"); // exactly +5 %
     expect(compareFigures(rps(200), rps(211)).verdict).toBe("better"); // +5.5 %
     const loss = (value: number): Measurement => ({ metric: "udp.loss", unit: "%", value });
-    expect(compareFigures(loss(0), loss(0)).verdict).toBe("within-noise");
+    expect(compareFigures(loss(0), loss(0)).verdict).toBe("equivalent");
     expect(compareFigures(loss(0), loss(0.03)).verdict).toBe("worse");
   });
 

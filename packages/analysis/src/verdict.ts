@@ -1,8 +1,8 @@
 import { resolveBetter } from "./better.ts";
 import { percentDelta } from "./delta.ts";
+import { type Effect, effectOf, marginOnScale, onScale, runsToDecide } from "./effect.ts";
 import { noiseBandPercent } from "./noise-bands.ts";
 import type { Better, Delta, Measurement } from "./types.ts";
-import { welchTTest } from "./welch.ts";
 
 /**
  * Noise-aware verdict (issue 7): is a candidate figure better or worse than a baseline figure for
@@ -20,34 +20,56 @@ import { welchTTest } from "./welch.ts";
  *    decides). When the intervals do not overlap and even their closest ends differ by more than the
  *    noise band, the direction is certain. E.g. baseline ≤ 100 millicores vs candidate 300 millicores
  *    with better "lower": the candidate is worse.
- * 5. At least `minSamples` (3) samples on both sides → Welch's t-test, two-sided, α = 0.05: p < α
- *    gives "better"/"worse" by the means and the better-direction, else "within-noise".
- * 6. Otherwise the headline values against the metric's noise band (noise-bands.ts): a change of at
- *    most the band (inclusive) is "within-noise". The band is relative to the baseline; against a
- *    baseline of 0 it is relative to the candidate (so 0 vs 0 is within noise, 0 vs 0.03 is not).
+ * 5. At least 2 runs (samples) on both sides → the effect candidate/baseline with its intervals
+ *    (effect.ts) against the metric's practical margin ±δ (its noise band, noise-bands.ts), with the
+ *    p-value adjusted for the figures compared at once when the caller gives it:
+ *    - "better"/"worse": significant (p < α) and the point estimate beyond δ;
+ *    - "equivalent": the 90 % interval within ±δ (two one-sided tests at α) and not significant;
+ *    - "small-but-real": the 90 % interval within ±δ yet significant: steady runs, a negligible change;
+ *    - "inconclusive": anything else, with the runs per side that would decide at this noise.
+ * 6. Otherwise (a single run on a side) the headline values against δ, as an indicative verdict: a
+ *    change of at most δ (inclusive) is "equivalent", else "better"/"worse". δ is relative to the
+ *    baseline; against a baseline of 0 it is relative to the candidate (so 0 vs 0 is equivalent).
  */
-export type Verdict = "better" | "worse" | "within-noise" | "not-comparable" | "missing";
+export type Verdict =
+  | "better"
+  | "worse"
+  | "equivalent"
+  | "small-but-real"
+  | "inconclusive"
+  | "not-comparable"
+  | "missing";
 
-export const verdicts: readonly Verdict[] = ["better", "worse", "within-noise", "not-comparable", "missing"];
+export const verdicts: readonly Verdict[] = [
+  "better",
+  "worse",
+  "equivalent",
+  "small-but-real",
+  "inconclusive",
+  "not-comparable",
+  "missing",
+];
+
+/** Neither better nor worse by a clear margin: what the guide calls "within noise". */
+export const noClearDifference = (v: Verdict): boolean =>
+  v === "equivalent" || v === "small-but-real" || v === "inconclusive";
 
 /** The values a figure allows; ends may be infinite. */
 export type Interval = { low: number; high: number };
 
 export type VerdictEvidence =
   | { method: "missing"; side: "baseline" | "candidate" | "both" }
-  | {
-      method: "welch";
-      /** (candidate mean − baseline mean) / standard error. */
-      t: number;
-      df: number;
-      /** Two-sided p-value. */
-      p: number;
+  | ({
+      method: "interval";
       alpha: number;
-      baselineMean: number;
-      candidateMean: number;
-      baselineSamples: number;
-      candidateSamples: number;
-    }
+      /** The practical margin ±δ, in % of the baseline. */
+      marginPercent: number;
+      /** The p-value adjusted for the figures compared at once (Benjamini–Hochberg); p when alone. */
+      pAdjusted: number;
+      /** Runs per side that would decide at this noise (inconclusive verdicts); null otherwise. */
+      runsNeeded: number | null;
+    } & Effect)
+  /** A single run on a side: the headline values against the margin, an indicative verdict. */
   | { method: "noise-band"; bandPercent: number; deltaPercent: number | null }
   | { method: "bounds"; bandPercent: number; baseline: Interval | null; candidate: Interval | null; reason: string }
   | { method: "none"; reason: string };
@@ -65,12 +87,12 @@ export type VerdictResult = {
 };
 
 export type VerdictOptions = {
-  /** Significance level of the t-test; 0.05 by default. */
+  /** Significance level; 0.05 by default. */
   alpha?: number;
-  /** Samples needed on each side for the t-test; 3 by default (and never fewer than 2). */
-  minSamples?: number;
-  /** Noise bands in ± % by metric key, overriding defaultNoiseBands. */
+  /** Practical margins δ in ± % by metric key, overriding defaultNoiseBands. */
   noiseBands?: Readonly<Record<string, number>>;
+  /** The p-value adjusted for the other figures compared at once (compareMeasurementSets). */
+  pAdjusted?: number;
 };
 
 const present = (m: Measurement | null | undefined): m is Measurement => m != null && Number.isFinite(m.value);
@@ -102,7 +124,7 @@ function sideOf(candidate: number, baseline: number, bandPercent: number): -1 | 
 }
 
 function verdictOf(side: -1 | 0 | 1, better: Better): Verdict {
-  if (side === 0) return "within-noise";
+  if (side === 0) return "equivalent";
   const candidateHigher = side > 0;
   return candidateHigher === (better === "higher") ? "better" : "worse";
 }
@@ -176,23 +198,11 @@ export function compareFigures(
   }
 
   const alpha = options.alpha ?? 0.05;
-  const minSamples = Math.max(2, options.minSamples ?? 3);
-  const bs = baseline.samples ?? [];
-  const cs = candidate.samples ?? [];
-  if (bs.length >= minSamples && cs.length >= minSamples) {
-    const w = welchTTest(cs, bs);
-    const side = w.p < alpha ? (Math.sign(w.meanX - w.meanY) as -1 | 0 | 1) : 0;
-    return result(verdictOf(side, better), {
-      method: "welch",
-      t: w.t,
-      df: w.df,
-      p: w.p,
-      alpha,
-      baselineMean: w.meanY,
-      candidateMean: w.meanX,
-      baselineSamples: w.nY,
-      candidateSamples: w.nX,
-    });
+  const effect = effectOf(baseline.samples ?? [], candidate.samples ?? []);
+  if (effect) {
+    const pAdjusted = options.pAdjusted ?? effect.p;
+    const { verdict, runsNeeded } = intervalVerdict(effect, pAdjusted, alpha, bandPercent, better);
+    return result(verdict, { method: "interval", alpha, marginPercent: bandPercent, pAdjusted, runsNeeded, ...effect });
   }
 
   return result(verdictOf(sideOf(candidate.value, baseline.value, bandPercent), better), {
@@ -200,4 +210,24 @@ export function compareFigures(
     bandPercent,
     deltaPercent: delta.percent,
   });
+}
+
+/** Step 5 of the rules above, on the effect's scale. */
+function intervalVerdict(
+  effect: Effect,
+  pAdjusted: number,
+  alpha: number,
+  marginPercent: number,
+  better: Better,
+): { verdict: Verdict; runsNeeded: number | null } {
+  const margin = marginOnScale(effect.scale, marginPercent);
+  const estimate = onScale(effect.scale, effect.ratio);
+  const significant = pAdjusted < alpha;
+  if (significant && Math.abs(estimate) > margin) {
+    return { verdict: verdictOf(estimate > 0 ? 1 : -1, better), runsNeeded: null };
+  }
+  const withinMargin =
+    onScale(effect.scale, effect.tostLow) > -margin && onScale(effect.scale, effect.tostHigh) < margin;
+  if (withinMargin) return { verdict: significant ? "small-but-real" : "equivalent", runsNeeded: null };
+  return { verdict: "inconclusive", runsNeeded: runsToDecide(effect.runSd, estimate, margin) };
 }

@@ -22,13 +22,15 @@ describe("compareRows", () => {
     expect(short?.cells.map((c) => c.figure?.value)).toEqual([9057, 12879]);
     expect(short?.cells[1]?.delta?.percent).toBeCloseTo(42.2, 1);
     expect(short?.cells[1]?.verdict).toBe("better");
-    expect(short?.cells[1]?.why).toMatch(/±5 % noise band/);
+    expect(short?.cells[1]?.why).toMatch(/±5 % margin/);
+    expect(short?.cells[1]?.indicative).toBe(true);
   });
 
-  it("calls differences inside the noise band within noise", () => {
+  it("calls single-run differences inside the margin equivalent, as indicative", () => {
     // TKE pod-to-pod throughput at 8 streams: 10.43 vs 10.77 Gbit/s, +3.3 %.
     const tput = row("tcp.throughput", { path: "pod-pod", streams: 8 });
-    expect(tput?.cells[1]?.verdict).toBe("within-noise");
+    expect(tput?.cells[1]?.verdict).toBe("equivalent");
+    expect(tput?.cells[1]?.indicative).toBe(true);
   });
 
   it("keeps rows one side lacks, as missing", () => {
@@ -59,15 +61,47 @@ describe("environmentDiff", () => {
   });
 });
 
+describe("a UDP throughput gain bought with loss", () => {
+  it("is flagged with the candidate's loss, never a plain better", () => {
+    // Made-up runs around 5 Gbit/s at 1 % loss (A) and 6 Gbit/s, +20 %, at 43.6 % loss (C, the issue's example).
+    const runs = (v: number) => [v * 0.99, v, v * 1.01];
+    const figure = (scenarioId: string, metric: string, value: number, unit: string) => ({
+      ...eks.figures.find((f) => f.metric === "tcp.throughput")!,
+      id: `${scenarioId}-${metric}`,
+      scenarioId,
+      metric,
+      params: {},
+      paramsKey: "{}",
+      value,
+      unit,
+      better: metric === "udp.loss" ? ("lower" as const) : ("higher" as const),
+      samples: runs(value),
+      n: 3,
+    });
+    const figures = [
+      figure("eks-a", "udp.throughput", 5, "Gbit/s"),
+      figure("eks-a", "udp.loss", 1, "%"),
+      figure("eks-c", "udp.throughput", 6, "Gbit/s"),
+      figure("eks-c", "udp.loss", 43.6, "%"),
+    ];
+    const rows = compareRows(eks.scenarios, figures);
+    const udp = rows.find((r) => r.metric === "udp.throughput")!;
+    expect(udp.cells[1]).toMatchObject({ verdict: "better", caveat: "with 43.6 % loss" });
+    expect(rows.find((r) => r.metric === "udp.loss")!.cells[1]?.verdict).toBe("worse");
+  });
+});
+
 describe("runs in a comparison", () => {
-  it("gives each side its summary and names the runs when it falls back to the noise band", () => {
+  it("gives each side its summary and names the runs when a side has a single run", () => {
     const rows = compareRows(tke.scenarios, tke.figures);
     const short = rows.find((r) => r.metric === "http.rps" && r.params.services === 30000);
     expect(short?.cells.map((c) => c.figure?.summary.n)).toEqual([1, 1]);
-    expect(short?.cells[1]?.why).toMatch(/^1 vs 1 run, fewer than 3 on a side: compared with a ±5 % noise band/);
+    expect(short?.cells[1]?.why).toMatch(
+      /^single run on a side \(1 vs 1\): indicative, the change against the ±5 % margin/,
+    );
   });
 
-  it("uses Welch's t-test, and says no noise band, when both sides have 3 runs", () => {
+  it("gives the ratio and its interval when both sides have 3 runs", () => {
     const withRuns = tke.figures.map((f) =>
       f.metric === "http.rps" && f.params.services === 30000 && f.params.connection === "short"
         ? { ...f, samples: [f.value * 0.99, f.value, f.value * 1.01], n: 3 }
@@ -78,6 +112,11 @@ describe("runs in a comparison", () => {
       (r) => r.metric === "http.rps" && r.params.services === 30000 && r.params.connection === "short",
     );
     expect(short?.cells[1]?.figure?.summary.distribution?.n).toBe(3);
-    expect(short?.cells[1]?.why).toMatch(/^Welch's t-test on 3 vs 3 runs/);
+    // ±1 % runs around 9,057 and 12,879 req/s: ratio 12,879 / 9,057 = 1.422, far beyond ±5 %.
+    expect(short?.cells[1]?.why).toMatch(
+      /^3 vs 3 runs: ratio 1\.422, 95 % interval 1\.3\d\d–1\.4\d\d, margin ±5 %; Welch's t on log values/,
+    );
+    expect(short?.cells[1]?.verdict).toBe("better");
+    expect(short?.cells[1]?.indicative).toBe(false);
   });
 });

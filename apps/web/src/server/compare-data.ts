@@ -1,6 +1,7 @@
 // A comparison of 2–4 scenarios against the first: one aligned row per (metric, params), verdicts
 // from @cnibench/analysis, and the environment fields that differ. Pure; tested with seed bundles.
 import {
+  type ComparisonRow,
   compareMeasurementSets,
   countVerdicts,
   figureKey,
@@ -26,6 +27,10 @@ export type CompareCell = {
   /** Against the baseline; null for the baseline itself or when a side is missing. */
   delta: { absolute: number; percent: number | null } | null;
   verdict: Verdict | null;
+  /** A single run on a side: the verdict comes from the margin alone. */
+  indicative: boolean;
+  /** What the verdict must be read with: a UDP throughput gain bought with more loss. */
+  caveat: string | null;
   /** How the verdict was reached, in words (shown on hover). */
   why: string | null;
 };
@@ -53,12 +58,32 @@ const pick = (f: Figure): Shown => ({
 /** Runs the verdict saw on a side: its samples, or the value alone. */
 const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
 
+const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+const signed = (percent: number) => `${percent > 0 ? "+" : ""}${percent.toFixed(1)} %`;
+
 function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
   switch (e.method) {
-    case "welch":
-      return `Welch's t-test on ${e.baselineSamples} vs ${e.candidateSamples} runs: t = ${e.t.toFixed(2)}, df = ${e.df.toFixed(1)}, p = ${e.p < 0.001 ? e.p.toExponential(1) : e.p.toFixed(3)} (α = ${e.alpha})`;
+    case "interval": {
+      const test = e.scale === "log" ? "Welch's t on log values" : "Welch's t on the values";
+      const parts = [
+        `${e.baselineRuns} vs ${e.candidateRuns} runs: ratio ${e.ratio.toFixed(3)}, 95 % interval ${e.low.toFixed(3)}–${e.high.toFixed(3)}, margin ±${e.marginPercent} %`,
+        `${test}, p = ${pValue(e.p)}${e.pAdjusted !== e.p ? `, adjusted for the figures compared ${pValue(e.pAdjusted)}` : ""}`,
+      ];
+      if (e.ranks) {
+        parts.push(
+          `ranks: higher in ${e.ranks.higher} of ${e.ranks.pairs} pairings, Cliff's δ ${e.ranks.cliffsDelta.toFixed(2)}, Mann-Whitney p = ${pValue(e.ranks.p)}`,
+        );
+      }
+      if (e.runsNeeded !== null) {
+        const more = Math.max(0, e.runsNeeded - Math.min(e.baselineRuns, e.candidateRuns));
+        parts.push(
+          `about ${more} more runs per side would decide at this noise; these runs detect ${signed(e.detectablePercent)}`,
+        );
+      }
+      return parts.join("; ");
+    }
     case "noise-band":
-      return `${runs.baseline} vs ${runs.candidate} ${runs.candidate === 1 ? "run" : "runs"}, fewer than 3 on a side: compared with a ±${e.bandPercent} % noise band${e.deltaPercent === null ? "" : ` (change ${e.deltaPercent.toFixed(1)} %)`}`;
+      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.bandPercent} % margin${e.deltaPercent === null ? "" : ` (${signed(e.deltaPercent)})`}`;
     case "bounds":
       return `approximate or bounded figure: ${e.reason}`;
     case "missing":
@@ -66,6 +91,17 @@ function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number
     case "none":
       return e.reason;
   }
+}
+
+/** A UDP throughput gain with more loss than the baseline: "with 43.6 % loss", never a plain "better". */
+function caveatOf(
+  cmp: Pick<ComparisonRow, "metric" | "params" | "result">,
+  losses: Map<string, { verdict: Verdict; value: number | undefined }>,
+): string | null {
+  if (cmp.metric !== "udp.throughput" || cmp.result.verdict !== "better") return null;
+  const loss = losses.get(figureKey("udp.loss", cmp.params));
+  if (!loss || loss.value === undefined || (loss.verdict !== "worse" && loss.verdict !== "inconclusive")) return null;
+  return `with ${loss.value.toFixed(1)} % loss`;
 }
 
 const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
@@ -87,7 +123,14 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
         label: findMetric(f.metric)?.label ?? f.metric,
         better: f.better,
         params: f.params,
-        cells: scenarios.map(() => ({ figure: null, delta: null, verdict: null, why: null })),
+        cells: scenarios.map(() => ({
+          figure: null,
+          delta: null,
+          verdict: null,
+          indicative: false,
+          caveat: null,
+          why: null,
+        })),
       };
       rows.set(key, r);
     }
@@ -95,10 +138,15 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
   };
   for (const f of baseFigures) {
     const r = row(f);
-    r.cells[0] = { figure: pick(f), delta: null, verdict: null, why: null };
+    r.cells[0] = { figure: pick(f), delta: null, verdict: null, indicative: false, caveat: null, why: null };
   }
   candidates.forEach((c, i) => {
     const compared = compareMeasurementSets(baseFigures, of(c.id));
+    const losses = new Map(
+      compared
+        .filter((cmp) => cmp.metric === "udp.loss")
+        .map((cmp) => [cmp.key, { verdict: cmp.result.verdict, value: cmp.candidate?.value }]),
+    );
     for (const cmp of compared) {
       const f = (cmp.candidate ?? cmp.baseline) as Figure;
       const r = row(f);
@@ -106,6 +154,8 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
         figure: cmp.candidate ? pick(cmp.candidate as Figure) : null,
         delta: cmp.result.delta,
         verdict: cmp.result.verdict,
+        indicative: cmp.result.evidence.method === "noise-band",
+        caveat: caveatOf(cmp, losses),
         why: explain(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
       };
     }
@@ -114,7 +164,7 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
   return [...rows.values()].sort((a, b) => order(a.metric) - order(b.metric) || natural(a.key, b.key));
 }
 
-/** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 within noise" per candidate. */
+/** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent" per candidate. */
 export function compareSummaries(scenarios: readonly ScenarioSummary[], rows: readonly CompareRow[]): string[] {
   const labels = seriesLabels(scenarios);
   const [baseline, ...candidates] = scenarios;

@@ -9,7 +9,7 @@ import { featureOverheads } from "../overhead.ts";
 import { paramsKey, paramsKeyWithout } from "../params-key.ts";
 import { readAt, sortedPoints } from "../series.ts";
 import type { Better, Measurement, Point, Series } from "../types.ts";
-import { compareFigures } from "../verdict.ts";
+import { compareFigures, noClearDifference } from "../verdict.ts";
 import {
   bestOf,
   formatComputed,
@@ -654,7 +654,7 @@ function newConnectionScaling(ctx: GuideContext, option: DatapathOption): Reason
         const first = sorted[0]!;
         const last = sorted.at(-1)!;
         const d = percentDelta(last.value, first.value).percent ?? 0;
-        const within = compareFigures(first, last).verdict === "within-noise";
+        const within = noClearDifference(compareFigures(first, last).verdict);
         const stat = first.params.percentile ?? (first.params.stat === "avg" ? "average" : first.params.stat);
         out.push(
           reason(
@@ -775,7 +775,7 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
     const top = sorted[0]!;
     const bottom = sorted.at(-1)!;
     const gap = percentDelta(top.figure.value, bottom.figure.value).percent ?? 0;
-    const within = compareFigures(top.figure, bottom.figure).verdict === "within-noise";
+    const within = noClearDifference(compareFigures(top.figure, bottom.figure).verdict);
     const context = latency.measured
       ? " Only a CPU-saturating benchmark shows it; at 1,000 QPS the latency comparison above is what applications feel."
       : "";
@@ -827,7 +827,7 @@ function keepaliveServiceSensitivity(ctx: GuideContext): Reason[] {
   const found = scoped.length > 0 ? scoped : measure(ctx.allTestbeds);
   return found.map(({ t, s, base, target }) => {
     const d = percentDelta(target.value, base.value).percent ?? 0;
-    const within = compareFigures(base, target).verdict === "within-noise";
+    const within = noClearDifference(compareFigures(base, target).verdict);
     const where = scoped.length > 0 ? t.label : `${t.label} (not your cloud or instance type)`;
     return reason(
       "measured",

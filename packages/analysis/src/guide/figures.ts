@@ -3,7 +3,7 @@ import { vocabularyLabel } from "@cnibench/schema";
 import { resolveBetter } from "../better.ts";
 import { paramsKey } from "../params-key.ts";
 import type { Better, Measurement, Params } from "../types.ts";
-import { compareFigures } from "../verdict.ts";
+import { compareFigures, noClearDifference } from "../verdict.ts";
 import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect, ReasonKind } from "./types.ts";
 
 /** Where figures can be compared: one cloud and one instance type. */
@@ -183,7 +183,7 @@ export function scoreAgainstBest<T>(
   const worst = pick(better === "lower" ? (a, b) => a > b : (a, b) => a < b);
   const span = best.value - worst.value;
   const scored = entries.map((e) => {
-    const withinNoise = compareFigures(best, e.figure).verdict === "within-noise";
+    const withinNoise = noClearDifference(compareFigures(best, e.figure).verdict);
     const score = withinNoise || span === 0 ? 1 : (e.figure.value - worst.value) / span;
     return { item: e.item, score, withinNoise };
   });

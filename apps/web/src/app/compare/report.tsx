@@ -18,14 +18,18 @@ type Comparison = z.output<typeof compareOutputSchema>;
 const verdictStyle: Record<string, string> = {
   better: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
   worse: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
-  "within-noise": "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  equivalent: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  "small-but-real": "bg-sky-50 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
+  inconclusive: "border border-dashed border-zinc-400 text-zinc-700 dark:text-zinc-300",
   "not-comparable": "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
   missing: "text-zinc-400",
 };
 const verdictWords: Record<string, string> = {
   better: "better",
   worse: "worse",
-  "within-noise": "within noise",
+  equivalent: "equivalent",
+  "small-but-real": "small but real",
+  inconclusive: "inconclusive",
   "not-comparable": "not comparable",
   missing: "—",
 };
@@ -118,9 +122,12 @@ export function CompareReport({
           Every figure, against {data.labels[0]}
         </h2>
         <p className="mt-1 text-xs text-zinc-500">
-          Verdicts: with 3 or more runs on both sides, Welch's t-test (two-sided, α = 0.05); otherwise a per-metric
-          noise band (±5 % for throughput and request rates, ±10 % for latencies and resources). Approximate and bounded
-          figures are “not comparable” unless their bounds decide. Hover a verdict for its evidence.
+          Verdicts: with 2 or more runs on both sides, the ratio new/base and its 95 % interval (Welch's t on log
+          values, p adjusted for the figures compared at once) against a margin of ±5 % for throughput and request
+          rates, ±10 % for latencies and resources: better or worse beyond it, equivalent or small but real within it,
+          else inconclusive with the runs that would decide. A single run on a side gets an indicative verdict from the
+          margin. Approximate and bounded figures are “not comparable” unless their bounds decide. Hover a verdict for
+          its evidence; the README's “How verdicts work” has the formulas.
         </p>
         <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
           <table className="w-full text-left text-sm" data-testid="compare-table">
@@ -174,7 +181,11 @@ export function CompareReport({
                               className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}
                             >
                               {verdictWords[c.verdict]}
+                              {c.indicative && c.verdict !== "missing" ? " · single run" : ""}
                             </span>
+                          ) : null}
+                          {c.caveat ? (
+                            <span className="ml-1 text-xs text-amber-800 dark:text-amber-300">{c.caveat}</span>
                           ) : null}
                         </td>
                       </Fragment>

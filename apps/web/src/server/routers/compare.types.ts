@@ -1,3 +1,4 @@
+import { verdicts } from "@cnibench/analysis";
 import { currentFigureSchema, paramsSchema, scenarioSummarySchema } from "@cnibench/db/read-models";
 import { betterValues } from "@cnibench/schema";
 import { z } from "zod";
@@ -46,7 +47,9 @@ export const compareOutputSchema = z.object({
             })
             .nullable(),
           delta: z.object({ absolute: z.number(), percent: z.number().nullable() }).nullable(),
-          verdict: z.enum(["better", "worse", "within-noise", "not-comparable", "missing"]).nullable(),
+          verdict: z.enum(verdicts).nullable(),
+          indicative: z.boolean(),
+          caveat: z.string().nullable(),
           why: z.string().nullable(),
         }),
       ),

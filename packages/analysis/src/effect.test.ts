@@ -1,0 +1,55 @@
+// Expected values from scipy 1.17 (python3): stats.ttest_ind(..., equal_var=False),
+// stats.mannwhitneyu(c, b, method="asymptotic") and stats.false_discovery_control(p), as noted per case.
+import { describe, expect, it } from "vitest";
+import { benjaminiHochberg, effectOf, marginOnScale, ranksOf, runsToDecide } from "./effect.ts";
+
+describe("effectOf", () => {
+  it("needs two runs a side", () => {
+    expect(effectOf([100], [101, 102])).toBeNull();
+  });
+
+  it("works on the values, relative to the baseline, when a run is 0 (UDP loss)", () => {
+    // stats.ttest_ind([0.5, 0.7, 0.6], [0, 0.2, 0.1], equal_var=False).pvalue = 0.003602232609
+    const e = effectOf([0, 0.2, 0.1], [0.5, 0.7, 0.6])!;
+    expect(e.scale).toBe("linear");
+    expect(e.p).toBeCloseTo(0.003602232609, 9);
+    expect(e.ratio).toBeCloseTo(6, 10); // mean 0.6 over mean 0.1
+  });
+
+  it("adds the rank-based view from 6 runs a side", () => {
+    // stats.mannwhitneyu(c, b, method="asymptotic"): U = 30, p = 0.06461008912954472
+    const b = [100, 101, 99, 102, 98, 100.5];
+    const c = [103, 104, 101, 105, 102, 99.5];
+    const e = effectOf(b, c)!;
+    expect(e.ranks).toMatchObject({ higher: 30, pairs: 36 });
+    expect(e.ranks!.p).toBeCloseTo(0.06461008912954472, 12);
+    // 29 pairings higher, 5 lower, 2 ties: (29 − 5) / 36
+    expect(e.ranks!.cliffsDelta).toBeCloseTo(24 / 36, 12);
+    expect(effectOf(b.slice(0, 5), c.slice(0, 5))!.ranks).toBeNull();
+  });
+});
+
+describe("ranksOf", () => {
+  it("corrects for ties", () => {
+    // stats.mannwhitneyu([2, 3, 3, 4, 4, 5], [1, 2, 2, 3, 3, 3], method="asymptotic"): U = 29, p = 0.07840293453326791
+    const r = ranksOf([1, 2, 2, 3, 3, 3], [2, 3, 3, 4, 4, 5]);
+    expect(r.higher).toBe(29);
+    expect(r.p).toBeCloseTo(0.07840293453326791, 12);
+  });
+});
+
+describe("benjaminiHochberg", () => {
+  it("adjusts like scipy's false_discovery_control, in the input's order", () => {
+    // stats.false_discovery_control([0.01, 0.04, 0.03, 0.2, 0.0011]) = [0.025, 0.05, 0.05, 0.2, 0.0055]
+    const adjusted = benjaminiHochberg([0.01, 0.04, 0.03, 0.2, 0.0011]);
+    expect(adjusted.map((p) => Number(p.toFixed(10)))).toEqual([0.025, 0.05, 0.05, 0.2, 0.0055]);
+  });
+});
+
+describe("runsToDecide", () => {
+  it("sizes a test of equivalence when the difference is under half the margin", () => {
+    // 2 · 0.03² · (z0.95 + z0.8)² / (ln 1.05 − 0.01)² = 2 · 0.0009 · 6.18256 / 0.00150468 = 7.40 → 8 (scipy norm.ppf)
+    expect(runsToDecide(0.03, 0.01, marginOnScale("log", 5))).toBe(8);
+    expect(runsToDecide(0, 0.01, 0.05)).toBeNull();
+  });
+});

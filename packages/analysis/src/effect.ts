@@ -1,0 +1,161 @@
+/**
+ * The effect of a candidate against a baseline from their runs, for verdicts that hold at three runs
+ * (README, "How verdicts work"): the ratio candidate/baseline with a 95 % interval from Welch's t on
+ * log values (so +10 % and −10 % are symmetric), the 90 % interval of the two one-sided tests
+ * (TOST, α = 0.05 each side) that decide equivalence, how many runs per side would decide at this
+ * noise, and from 6 runs a side a rank-based view (Mann-Whitney U, Cliff's δ).
+ * Distributions come from @stdlib; the few lines of arithmetic around them are written out.
+ */
+import normalCdf from "@stdlib/stats-base-dists-normal-cdf";
+import normalQuantile from "@stdlib/stats-base-dists-normal-quantile";
+import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import tQuantile from "@stdlib/stats-base-dists-t-quantile";
+import { mean, sampleVariance } from "simple-statistics";
+
+export type Ranks = {
+  /** Pairings (candidate run, baseline run) the candidate's value is higher in, ties counting half. */
+  higher: number;
+  pairs: number;
+  /** Cliff's δ, from −1 (every candidate run lower) to 1 (every one higher). */
+  cliffsDelta: number;
+  /** Mann-Whitney U test, two-sided, normal approximation with tie and continuity corrections. */
+  p: number;
+};
+
+export type Effect = {
+  /** On log values when every run is positive; else on the values, relative to the baseline's mean. */
+  scale: "log" | "linear";
+  /** Candidate / baseline: the ratio of geometric means (log scale) or of means (linear). */
+  ratio: number;
+  /** 95 % confidence interval of the ratio. */
+  low: number;
+  high: number;
+  /** 90 % interval: inside ±δ it shows equivalence by two one-sided tests at α = 0.05. */
+  tostLow: number;
+  tostHigh: number;
+  /** Welch's two-sided p-value of no difference. */
+  p: number;
+  df: number;
+  baselineRuns: number;
+  candidateRuns: number;
+  /** The difference, in % of the baseline, these runs would detect 80 % of the time at α = 0.05. */
+  detectablePercent: number;
+  /** Standard deviation of one run on the effect's scale, pooled over both sides. */
+  runSd: number;
+  ranks: Ranks | null;
+};
+
+/** Runs a side needs for the rank-based view to say anything (its smallest p at 5 vs 5 is 0.008). */
+export const minRunsForRanks = 6;
+
+/**
+ * The effect from two sides' runs; null with fewer than 2 runs on a side, or when the baseline's
+ * mean is 0 on the linear scale (no ratio to speak of).
+ */
+export function effectOf(baseline: readonly number[], candidate: readonly number[]): Effect | null {
+  if (baseline.length < 2 || candidate.length < 2) return null;
+  const positive = [...baseline, ...candidate].every((v) => v > 0);
+  const scale = positive ? "log" : "linear";
+  const b = positive ? baseline.map(Math.log) : [...baseline];
+  const c = positive ? candidate.map(Math.log) : [...candidate];
+  const baseMean = mean(b);
+  const diff = mean(c) - baseMean;
+  if (!positive && baseMean === 0) return null;
+  const vb = sampleVariance(b);
+  const vc = sampleVariance(c);
+  const seB = vb / b.length;
+  const seC = vc / c.length;
+  const se = Math.sqrt(seB + seC);
+  // Welch–Satterthwaite; with no spread at all on either side, the pooled df.
+  const df = se === 0 ? b.length + c.length - 2 : se ** 4 / (seB ** 2 / (b.length - 1) + seC ** 2 / (c.length - 1));
+  const p = se === 0 ? (diff === 0 ? 1 : 0) : Math.min(1, 2 * tCdf(-Math.abs(diff / se), df));
+  const toRatio = (d: number) => (positive ? Math.exp(d) : 1 + d / baseMean);
+  const t95 = tQuantile(0.975, df);
+  const t90 = tQuantile(0.95, df);
+  const detectable = (t95 + tQuantile(0.8, df)) * se;
+  return {
+    scale,
+    ratio: toRatio(diff),
+    low: toRatio(diff - t95 * se),
+    high: toRatio(diff + t95 * se),
+    tostLow: toRatio(diff - t90 * se),
+    tostHigh: toRatio(diff + t90 * se),
+    p,
+    df,
+    baselineRuns: b.length,
+    candidateRuns: c.length,
+    detectablePercent: (toRatio(detectable) - 1) * 100,
+    runSd: Math.sqrt((vb + vc) / 2),
+    ranks:
+      baseline.length >= minRunsForRanks && candidate.length >= minRunsForRanks ? ranksOf(baseline, candidate) : null,
+  };
+}
+
+/**
+ * Runs per side that would decide at this noise, with 80 % power at α = 0.05 (normal approximation):
+ * to show the observed difference is real when it is at least half the margin, else to show the
+ * two are within the margin. `margin` and `difference` are on the effect's scale (log or relative).
+ */
+export function runsToDecide(runSd: number, difference: number, margin: number): number | null {
+  const z = (q: number) => normalQuantile(q, 0, 1);
+  const gap = Math.abs(difference) >= margin / 2 ? Math.abs(difference) : margin - Math.abs(difference);
+  if (!(gap > 0) || !(runSd > 0)) return null;
+  const quantiles = Math.abs(difference) >= margin / 2 ? z(0.975) + z(0.8) : z(0.95) + z(0.8);
+  return Math.ceil((2 * runSd ** 2 * quantiles ** 2) / gap ** 2);
+}
+
+/** The margin ±δ % on the effect's scale: ln(1 + δ) for log ratios, δ for relative differences. */
+export function marginOnScale(scale: Effect["scale"], marginPercent: number): number {
+  return scale === "log" ? Math.log(1 + marginPercent / 100) : marginPercent / 100;
+}
+
+/** The ratio on the effect's scale (0 = no difference). */
+export function onScale(scale: Effect["scale"], ratio: number): number {
+  return scale === "log" ? Math.log(ratio) : ratio - 1;
+}
+
+/**
+ * Mann-Whitney U with Cliff's δ. Written out: simple-statistics has no U test, and the normal
+ * approximation with tie correction is a few lines (scipy.stats.mannwhitneyu, method="asymptotic").
+ */
+export function ranksOf(baseline: readonly number[], candidate: readonly number[]): Ranks {
+  let higher = 0;
+  let lower = 0;
+  for (const c of candidate) {
+    for (const b of baseline) {
+      if (c > b) higher += 1;
+      else if (c < b) lower += 1;
+    }
+  }
+  const n1 = candidate.length;
+  const n2 = baseline.length;
+  const pairs = n1 * n2;
+  const ties = pairs - higher - lower;
+  const u = higher + ties / 2;
+  // Tie correction over the pooled values' tie groups.
+  const counts = new Map<number, number>();
+  for (const v of [...baseline, ...candidate]) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const n = n1 + n2;
+  const tieTerm = [...counts.values()].reduce((s, t) => s + (t ** 3 - t), 0) / (n * (n - 1));
+  const sd = Math.sqrt(((n1 * n2) / 12) * (n + 1 - tieTerm));
+  const centre = pairs / 2;
+  const z = sd === 0 ? 0 : (Math.abs(u - centre) - 0.5) / sd;
+  const p = sd === 0 ? 1 : Math.min(1, 2 * normalCdf(-Math.max(0, z), 0, 1));
+  return { higher: u, pairs, cliffsDelta: (higher - lower) / pairs, p };
+}
+
+/**
+ * Benjamini–Hochberg adjusted p-values, in the input's order: a compare page tests dozens of figures
+ * at once. Written out (six lines): no dependency of ours ships it.
+ */
+export function benjaminiHochberg(pValues: readonly number[]): number[] {
+  const m = pValues.length;
+  const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
+  const adjusted = new Array<number>(m);
+  let running = 1;
+  for (let k = m - 1; k >= 0; k--) {
+    running = Math.min(running, (order[k]!.p * m) / (k + 1));
+    adjusted[order[k]!.i] = running;
+  }
+  return adjusted;
+}

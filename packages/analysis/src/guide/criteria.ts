@@ -9,7 +9,7 @@ import { featureOverheads } from "../overhead.ts";
 import { paramsKey, paramsKeyWithout } from "../params-key.ts";
 import { readAt, sortedPoints } from "../series.ts";
 import type { Better, Measurement, Point, Series } from "../types.ts";
-import { compareFigures, noClearDifference } from "../verdict.ts";
+import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";
 import {
   bestOf,
   formatComputed,
@@ -21,7 +21,9 @@ import {
   reason,
   scoreAgainstBest,
   type Testbed,
+  tieWords,
   toEvidence,
+  weakestTie,
   withUnit,
 } from "./figures.ts";
 import type { Datapath, DatapathOption } from "./options.ts";
@@ -47,8 +49,10 @@ export type CriterionResult = {
   weight: number;
   /** Some option has a score. */
   measured: boolean;
-  /** Every option measured is within noise of the best: this measurement does not separate them. */
+  /** No verdict against the best separates the options measured: this measurement does not rank them. */
   level: boolean;
+  /** When level, why in the verdicts' words ("equivalent within ±10 % on a single run"); else null. */
+  levelWords: string | null;
   scores: Map<string, number>;
   reasons: Map<string, Reason[]>;
   summary: Reason[];
@@ -56,7 +60,17 @@ export type CriterionResult = {
 };
 
 function emptyCriterion(key: string, weight: number): CriterionResult {
-  return { key, weight, measured: false, level: true, scores: new Map(), reasons: new Map(), summary: [], caveats: [] };
+  return {
+    key,
+    weight,
+    measured: false,
+    level: true,
+    levelWords: null,
+    scores: new Map(),
+    reasons: new Map(),
+    summary: [],
+    caveats: [],
+  };
 }
 
 function push(map: Map<string, Reason[]>, id: string, r: Reason) {
@@ -90,7 +104,13 @@ export type FigureSelector = {
   select: (f: GuideFigure) => boolean;
 };
 
-type Entry = { option: DatapathOption; figure: GuideFigure; score: number; withinNoise: boolean };
+type Entry = {
+  option: DatapathOption;
+  figure: GuideFigure;
+  score: number;
+  levelWithBest: boolean;
+  versusBest: VerdictResult | null;
+};
 export type FigureTable = { testbed: Testbed; selector: FigureSelector; better: Better; entries: Entry[] };
 
 /**
@@ -121,7 +141,12 @@ export function figureTables(
           raw.map((r) => ({ item: r, figure: r.figure })),
           better,
         );
-        const entries = scored.map((s) => ({ ...s.item, score: s.score, withinNoise: s.withinNoise }));
+        const entries = scored.map(({ item, score, levelWithBest, versusBest }) => ({
+          ...item,
+          score,
+          levelWithBest,
+          versusBest,
+        }));
         return [{ testbed: t, selector, better, entries }];
       }
       return [];
@@ -177,7 +202,9 @@ function figureCriterion(
   }
   if (fallback) result.caveats.push(fallbackCaveat(ctx, spec.what, tables));
   result.measured = true;
-  result.level = tables.every((t) => t.entries.every((e) => e.withinNoise));
+  const entries = tables.flatMap((t) => t.entries);
+  result.level = entries.every((e) => e.levelWithBest);
+  result.levelWords = wordsOf(result.level ? weakestTie(entries.map((e) => e.versusBest)) : null);
   const assigned = assign(tables);
   for (const option of ctx.options) {
     const a = assigned.get(option.id);
@@ -212,15 +239,26 @@ function capitalise(s: string): string {
   return /^p\d/.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** "level with the best (within the ±10% noise band)", "the best", "12.3% behind the best". */
+/** The tie that words a table no verdict separates; null when some option is apart from the best. */
+function levelTie(
+  entries: readonly { levelWithBest: boolean; versusBest: VerdictResult | null }[],
+): VerdictResult | null {
+  return entries.every((e) => e.levelWithBest) ? weakestTie(entries.map((e) => e.versusBest)) : null;
+}
+
+const wordsOf = (tie: VerdictResult | null) => (tie ? tieWords(tie) : null);
+
+/** "against the others: equivalent within ±10 % on a single run", "the best here", "12.3% lower than the best". */
 function standing(entry: Entry, table: FigureTable): string {
-  if (table.entries.every((e) => e.withinNoise)) return "level with the others";
+  const level = wordsOf(levelTie(table.entries));
+  if (level) return `against the others: ${level}`;
   const lower = table.better === "lower";
   const best = table.entries.reduce((a, e) =>
     (lower ? e.figure.value < a.figure.value : e.figure.value > a.figure.value) ? e : a,
   ).figure;
   if (entry.figure === best) return "the best here";
-  const noise = entry.withinNoise ? " (within noise)" : "";
+  const tie = entry.levelWithBest ? wordsOf(entry.versusBest) : null;
+  const noise = tie ? ` (${tie})` : "";
   const word = lower ? "higher" : "lower";
   // A rate in % (loss) is compared in points: 0.69% against 0.03% is not "2,200% higher".
   if (entry.figure.unit === "%") {
@@ -517,6 +555,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
   );
   const scoreOf = new Map(scored.map((s) => [s.item, s]));
   result.level = level;
+  result.levelWords = wordsOf(levelTie(scored));
   const countText = `${formatCount(n)} Services`;
 
   for (const option of ctx.options) {
@@ -548,12 +587,12 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
     const place =
       uniqueLines.length < 2
         ? ""
-        : level
-          ? "; within noise of the others"
-          : rank === 0
+        : result.levelWords
+          ? `; against the others: ${result.levelWords}`
+          : rank === 0 || !s.versusBest
             ? "; the highest"
-            : s.withinNoise
-              ? "; within noise of the highest"
+            : s.levelWithBest
+              ? `; against the highest: ${tieWords(s.versusBest)}`
               : `; ${ordinal(rank + 1)} of ${uniqueLines.length}`;
     const who = r.borrowed
       ? `${r.line.scenario.label} on ${t.label}, standing in for this datapath (same Service proxy: ${proxyNames[option.proxy] ?? option.proxy})`
@@ -607,7 +646,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
     reason(
       anyExtrapolated ? "extrapolated" : "measured",
       "neutral",
-      `Short-lived connections at ${countText} on ${t.label}: ${listing}${anyExtrapolated ? ` (extrapolated past the measured ${formatCount(maxMeasured)} Services)` : ""}${level ? " — within noise of each other" : ""}.`,
+      `Short-lived connections at ${countText} on ${t.label}: ${listing}${anyExtrapolated ? ` (extrapolated past the measured ${formatCount(maxMeasured)} Services)` : ""}${result.levelWords ? ` — ${result.levelWords}` : ""}.`,
       [...new Set(ordered.flatMap((r) => r.reading.support))].map((f) => evidenceOf(ctx, f)),
     ),
   );
@@ -654,13 +693,14 @@ function newConnectionScaling(ctx: GuideContext, option: DatapathOption): Reason
         const first = sorted[0]!;
         const last = sorted.at(-1)!;
         const d = percentDelta(last.value, first.value).percent ?? 0;
-        const within = noClearDifference(compareFigures(first, last).verdict);
+        const verdict = compareFigures(first, last);
+        const tie = noClearDifference(verdict.verdict) ? `, ${tieWords(verdict)}` : "";
         const stat = first.params.percentile ?? (first.params.stat === "avg" ? "average" : first.params.stat);
         out.push(
           reason(
             "measured",
             "neutral",
-            `${capitalise(`${stat ? `${String(stat)} ` : ""}${newConnectionMetrics[first.metric]}`)} went from ${formatFigure(first)} at ${formatCount(first.params.services as number)} to ${formatFigure(last)} at ${formatCount(last.params.services as number)} Services (${formatPercent(d)}${within ? ", within noise" : ""}; ${s.label} on ${t.label})`,
+            `${capitalise(`${stat ? `${String(stat)} ` : ""}${newConnectionMetrics[first.metric]}`)} went from ${formatFigure(first)} at ${formatCount(first.params.services as number)} to ${formatFigure(last)} at ${formatCount(last.params.services as number)} Services (${formatPercent(d)}${tie}; ${s.label} on ${t.label})`,
             [evidenceOf(ctx, first), evidenceOf(ctx, last)],
           ),
         );
@@ -757,14 +797,18 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
 
   for (const table of latency.tables) {
     const ev = table.entries.map((e) => evidenceOf(ctx, e.figure));
-    const level = table.entries.every((e) => e.withinNoise);
+    const tie = levelTie(table.entries);
+    const range = `${rangeText(table.entries)} across ${table.entries.length} datapaths`;
     result.summary.push(
       reason(
         "measured",
         "neutral",
-        level
-          ? `With keepalive connections the datapath barely matters for performance on ${table.testbed.label}: p99 HTTP latency at a realistic 1,000 QPS is ${rangeText(table.entries)} across ${table.entries.length} datapaths, within the ±10% noise band.`
-          : `With keepalive connections, p99 HTTP latency at 1,000 QPS on ${table.testbed.label} ranges ${rangeText(table.entries)} across ${table.entries.length} datapaths, more than the ±10% noise band.`,
+        // Inconclusive runs do not show that the datapath barely matters, only that these runs cannot tell.
+        tie && tie.verdict !== "inconclusive"
+          ? `With keepalive connections the datapath barely matters for performance on ${table.testbed.label}: p99 HTTP latency at a realistic 1,000 QPS is ${range}, ${tieWords(tie)}.`
+          : tie
+            ? `With keepalive connections, p99 HTTP latency at a realistic 1,000 QPS on ${table.testbed.label} is ${range}, ${tieWords(tie)}.`
+            : `With keepalive connections, p99 HTTP latency at 1,000 QPS on ${table.testbed.label} ranges ${range}, some clearly apart.`,
         ev,
       ),
     );
@@ -775,7 +819,7 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
     const top = sorted[0]!;
     const bottom = sorted.at(-1)!;
     const gap = percentDelta(top.figure.value, bottom.figure.value).percent ?? 0;
-    const within = noClearDifference(compareFigures(top.figure, bottom.figure).verdict);
+    const verdict = compareFigures(top.figure, bottom.figure);
     const context = latency.measured
       ? " Only a CPU-saturating benchmark shows it; at 1,000 QPS the latency comparison above is what applications feel."
       : "";
@@ -783,8 +827,8 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
       reason(
         "measured",
         "neutral",
-        within
-          ? `Saturated keepalive RPS on ${table.testbed.label} (${paramWords(top.figure.params)}) is within noise across the datapaths: ${rangeText(table.entries)}.`
+        noClearDifference(verdict.verdict)
+          ? `Saturated keepalive RPS on ${table.testbed.label} (${paramWords(top.figure.params)}) across the datapaths: ${rangeText(table.entries)}, ${tieWords(verdict)}.`
           : `At CPU saturation ${top.option.label} leads keepalive RPS on ${table.testbed.label} by ${formatPercent(gap, 1, false)} over ${bottom.option.label} (${formatFigure(top.figure)} vs ${formatFigure(bottom.figure)}, ${paramWords(top.figure.params)}).${context}`,
         table.entries.map((e) => evidenceOf(ctx, e.figure)),
       ),
@@ -827,12 +871,14 @@ function keepaliveServiceSensitivity(ctx: GuideContext): Reason[] {
   const found = scoped.length > 0 ? scoped : measure(ctx.allTestbeds);
   return found.map(({ t, s, base, target }) => {
     const d = percentDelta(target.value, base.value).percent ?? 0;
-    const within = noClearDifference(compareFigures(base, target).verdict);
+    const verdict = compareFigures(base, target);
+    const tie = noClearDifference(verdict.verdict);
+    const moves = !tie ? "moves" : verdict.verdict === "inconclusive" ? "may move" : "hardly moves";
     const where = scoped.length > 0 ? t.label : `${t.label} (not your cloud or instance type)`;
     return reason(
       "measured",
       "neutral",
-      `Keepalive RPS ${within ? "hardly moves" : "moves"} with the Service count: ${formatFigure(base)} at ${formatCount(base.params.services as number)} and ${formatFigure(target)} at ${formatCount(target.params.services as number)} Services (${formatPercent(d)}${within ? ", within noise" : ""}), ${s.label} on ${where}.`,
+      `Keepalive RPS ${moves} with the Service count: ${formatFigure(base)} at ${formatCount(base.params.services as number)} and ${formatFigure(target)} at ${formatCount(target.params.services as number)} Services (${formatPercent(d)}${tie ? `, ${tieWords(verdict)}` : ""}), ${s.label} on ${where}.`,
       [evidenceOf(ctx, base), evidenceOf(ctx, target)],
     );
   });
@@ -987,12 +1033,12 @@ export function latencyCriterion(ctx: GuideContext, weight: number): CriterionRe
       `${capitalise(t.selector.title)}: ${formatFigure(e.figure)} on ${t.testbed.label} (${ctx.scenario(e.figure.scenarioId)?.label}), ${standing(e, t)}`,
   });
   for (const table of result.tables) {
-    const level = table.entries.every((e) => e.withinNoise);
+    const level = wordsOf(levelTie(table.entries));
     result.summary.push(
       reason(
         "measured",
         "neutral",
-        `${capitalise(table.selector.title)} on ${table.testbed.label}: ${rangeText(table.entries)} across ${table.entries.length} datapaths${level ? ", within noise of each other" : ""}.`,
+        `${capitalise(table.selector.title)} on ${table.testbed.label}: ${rangeText(table.entries)} across ${table.entries.length} datapaths${level ? `, ${level}` : ""}.`,
         table.entries.map((e) => evidenceOf(ctx, e.figure)),
       ),
     );

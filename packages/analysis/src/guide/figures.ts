@@ -3,7 +3,7 @@ import { vocabularyLabel } from "@cnibench/schema";
 import { resolveBetter } from "../better.ts";
 import { paramsKey } from "../params-key.ts";
 import type { Better, Measurement, Params } from "../types.ts";
-import { compareFigures, noClearDifference } from "../verdict.ts";
+import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";
 import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect, ReasonKind } from "./types.ts";
 
 /** Where figures can be compared: one cloud and one instance type. */
@@ -165,12 +165,20 @@ export function bestOf(figures: readonly GuideFigure[], better?: Better): GuideF
   return pool.reduce((a, f) => ((direction === "lower" ? f.value < a.value : f.value > a.value) ? f : a));
 }
 
-export type Scored<T> = { item: T; score: number; withinNoise: boolean };
+export type Scored<T> = {
+  item: T;
+  score: number;
+  /** The best itself, or its verdict against the best finds no clear difference (equivalent, small but real, inconclusive). */
+  levelWithBest: boolean;
+  /** Null for the best itself: compared with itself, noisy runs would read as inconclusive. */
+  versusBest: VerdictResult | null;
+};
 
 /**
- * Places values between the worst (0) and the best (1) of a set. A value within the metric's noise
- * band of the best (compareFigures against the best) scores 1: the data cannot tell them apart.
- * `level` says every value is within noise of the best, i.e. the measurement does not separate them.
+ * Places values between the worst (0) and the best (1) of a set. A value whose verdict against the
+ * best (compareFigures) finds no clear difference scores 1: the data do not put the best ahead, and
+ * an inconclusive difference is no win either. `level` says every value is so, i.e. the measurement
+ * does not separate them.
  */
 export function scoreAgainstBest<T>(
   entries: readonly { item: T; figure: Measurement }[],
@@ -183,11 +191,37 @@ export function scoreAgainstBest<T>(
   const worst = pick(better === "lower" ? (a, b) => a > b : (a, b) => a < b);
   const span = best.value - worst.value;
   const scored = entries.map((e) => {
-    const withinNoise = noClearDifference(compareFigures(best, e.figure).verdict);
-    const score = withinNoise || span === 0 ? 1 : (e.figure.value - worst.value) / span;
-    return { item: e.item, score, withinNoise };
+    const versusBest = e.figure === best ? null : compareFigures(best, e.figure);
+    const levelWithBest = versusBest === null || noClearDifference(versusBest.verdict);
+    const score = levelWithBest || span === 0 ? 1 : (e.figure.value - worst.value) / span;
+    return { item: e.item, score, levelWithBest, versusBest };
   });
-  return { scored, level: scored.every((s) => s.withinNoise), best, worst };
+  return { scored, level: scored.every((s) => s.levelWithBest), best, worst };
+}
+
+/**
+ * A verdict that finds no clear difference, in the guide's words: "equivalent within ±5 %" (and "on a
+ * single run" when a side has one, an indicative verdict), "a small but real difference",
+ * "inconclusive at these runs".
+ */
+export function tieWords(r: VerdictResult): string {
+  if (r.verdict === "small-but-real") return "a small but real difference";
+  if (r.verdict === "inconclusive") return "inconclusive at these runs";
+  const e = r.evidence;
+  if (r.verdict === "equivalent" && (e.method === "interval" || e.method === "noise-band")) {
+    return `equivalent within ±${e.marginPercent} %${e.method === "noise-band" ? " on a single run" : ""}`;
+  }
+  throw new Error(`a ${r.verdict} verdict (${e.method}) is a clear difference or none at all, not a tie`);
+}
+
+// The least certain tie words a set: one inconclusive pair makes the set inconclusive, one single run indicative.
+const tieOrder = (r: VerdictResult) =>
+  r.verdict === "inconclusive" ? 0 : r.verdict === "small-but-real" ? 1 : r.evidence.method === "noise-band" ? 2 : 3;
+
+/** Of the verdicts on a set, the tie that words it: the least certain one; null when none ties. */
+export function weakestTie(results: readonly (VerdictResult | null)[]): VerdictResult | null {
+  const ties = results.filter((r): r is VerdictResult => r !== null && noClearDifference(r.verdict));
+  return ties.length === 0 ? null : ties.reduce((a, r) => (tieOrder(r) < tieOrder(a) ? r : a));
 }
 
 /** "a, b and c". */

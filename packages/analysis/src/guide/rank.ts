@@ -353,7 +353,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
     const why = !performanceMatters
-      ? `${primary?.measured ? "the measured differences for your traffic are within noise" : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
+      ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
         ? "it meets the needs you ticked and measures best for the traffic you described"
         : "it measures best for the traffic you described";

@@ -146,7 +146,7 @@ export type GuideResult = {
   moreFindings: number;
   /** What to keep in mind about the whole answer: fallbacks, extrapolation, conflicting needs. */
   caveats: Reason[];
-  /** False when the measured differences are within noise for the traffic described. */
+  /** False when no verdict separates the datapaths on the figures for the traffic described. */
   performanceMatters: boolean;
   options: RankedOption[];
   unmeasured: UnmeasuredOption[];

@@ -195,9 +195,9 @@ async function Answer({ params }: { params: Params }) {
       <footer className="space-y-1 border-t border-zinc-200 pt-3 text-xs text-zinc-500 dark:border-zinc-800">
         <p>
           How the ranking works: datapaths missing a need you ticked come last (then those that offer it only partly or
-          whose docs do not say); then the measured performance for your traffic, when the figures separate the
-          datapaths by more than their noise band; then the features each offers. Crossovers are interpolated between
-          measured steps; anything past the measured range is marked extrapolated.
+          whose docs do not say); then the measured performance for your traffic, when the verdicts separate the
+          datapaths (better or worse beyond each metric's margin, as in compare); then the features each offers.
+          Crossovers are interpolated between measured steps; anything past the measured range is marked extrapolated.
         </p>
         <p>
           Capability matrix v{data.capabilitiesVersion}, every cell with its source. Figures: the current ones of{" "}

@@ -177,7 +177,7 @@ export async function benchReads(opts: {
       },
       {
         name: "compare",
-        fn: () => comparison(db, readable, compared),
+        fn: () => comparison(db, readable, compared, {}),
         sql: () =>
           Promise.all([client.query(compareData.facts, [compared]), client.query(compareData.figures, [compared])]),
         check: (fn: Awaited<ReturnType<typeof comparison>>, [facts, figures]: pg.QueryResult[]) =>

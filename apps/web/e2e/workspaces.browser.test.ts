@@ -126,6 +126,9 @@ const routeCases: Record<string, (at: { scenarioId: string; slug: string }) => {
   "page.tsx": () => [{ path: "/" }],
   "charts/page.tsx": (at) => [{ path: "/charts" }, { path: `/charts?s=${at.scenarioId}` }],
   "compare/page.tsx": (at) => [{ path: `/compare?s=${at.scenarioId}&s=${at.scenarioId}x` }],
+  "compare/evidence.csv/route.ts": (at) => [
+    { path: `/compare/evidence.csv?s=${at.scenarioId}&s=${at.scenarioId}x&margin=tcp.throughput:3` },
+  ],
   "d/[slug]/page.tsx": (at) => [{ path: `/d/${at.slug}`, pinned: true }],
   "guide/page.tsx": () => [{ path: "/guide" }],
   "scenarios/[id]/page.tsx": (at) => [{ path: `/scenarios/${at.scenarioId}` }],

@@ -1,7 +1,7 @@
 import { resolveBetter } from "./better.ts";
 import { percentDelta } from "./delta.ts";
 import { type Effect, effectOf, marginOnScale, onScale, runsToDecide } from "./effect.ts";
-import { noiseBandPercent } from "./noise-bands.ts";
+import { marginPercent } from "./noise-bands.ts";
 import type { Better, Delta, Measurement } from "./types.ts";
 
 /**
@@ -21,7 +21,7 @@ import type { Better, Delta, Measurement } from "./types.ts";
  *    noise band, the direction is certain. E.g. baseline ≤ 100 millicores vs candidate 300 millicores
  *    with better "lower": the candidate is worse.
  * 5. At least 2 runs (samples) on both sides → the effect candidate/baseline with its intervals
- *    (effect.ts) against the metric's practical margin ±δ (its noise band, noise-bands.ts), with the
+ *    (effect.ts) against the metric's practical margin ±δ (the catalogue's `margin`, noise-bands.ts), with the
  *    p-value adjusted for the figures compared at once when the caller gives it:
  *    - "better"/"worse": significant (p < α) and the point estimate beyond δ;
  *    - "equivalent": the 90 % interval within ±δ (two one-sided tests at α) and not significant;
@@ -50,7 +50,7 @@ export const verdicts: readonly Verdict[] = [
   "missing",
 ];
 
-/** Neither better nor worse by a clear margin: what the guide calls "within noise". */
+/** Neither better nor worse by a clear margin: the ties the guide words as equivalent, small but real or inconclusive. */
 export const noClearDifference = (v: Verdict): boolean =>
   v === "equivalent" || v === "small-but-real" || v === "inconclusive";
 
@@ -70,8 +70,8 @@ export type VerdictEvidence =
       runsNeeded: number | null;
     } & Effect)
   /** A single run on a side: the headline values against the margin, an indicative verdict. */
-  | { method: "noise-band"; bandPercent: number; deltaPercent: number | null }
-  | { method: "bounds"; bandPercent: number; baseline: Interval | null; candidate: Interval | null; reason: string }
+  | { method: "noise-band"; marginPercent: number; deltaPercent: number | null }
+  | { method: "bounds"; marginPercent: number; baseline: Interval | null; candidate: Interval | null; reason: string }
   | { method: "none"; reason: string };
 
 export type VerdictResult = {
@@ -89,8 +89,8 @@ export type VerdictResult = {
 export type VerdictOptions = {
   /** Significance level; 0.05 by default. */
   alpha?: number;
-  /** Practical margins δ in ± % by metric key, overriding defaultNoiseBands. */
-  noiseBands?: Readonly<Record<string, number>>;
+  /** Practical margins δ in ± % by metric key, overriding the catalogue's. */
+  margins?: Readonly<Record<string, number>>;
   /** The p-value adjusted for the other figures compared at once (compareMeasurementSets). */
   pAdjusted?: number;
 };
@@ -113,13 +113,13 @@ export function figureInterval(m: Measurement): Interval | null {
   }
 }
 
-/** −1, 0 or 1: is the candidate below, within or above the band around the baseline? */
-function sideOf(candidate: number, baseline: number, bandPercent: number): -1 | 0 | 1 {
+/** −1, 0 or 1: is the candidate below, within or above the margin around the baseline? */
+function sideOf(candidate: number, baseline: number, margin: number): -1 | 0 | 1 {
   const reference = baseline !== 0 ? Math.abs(baseline) : Math.abs(candidate);
   if (reference === 0) return 0;
   // Multiply before dividing: 210 vs 200 is exactly 5 %, so it lands inside a ±5 % band.
   const percent = ((candidate - baseline) * 100) / reference;
-  if (Math.abs(percent) <= bandPercent) return 0;
+  if (Math.abs(percent) <= margin) return 0;
   return percent > 0 ? 1 : -1;
 }
 
@@ -174,21 +174,21 @@ export function compareFigures(
     return result("not-comparable", { method: "none", reason: `${metric} has no better direction` });
   }
 
-  const bandPercent = noiseBandPercent(metric, options.noiseBands);
+  const margin = marginPercent(metric, options.margins);
 
   if (qualified) {
     const b = figureInterval(baseline);
     const c = figureInterval(candidate);
     const bounds = (verdict: Verdict, reason: string) =>
-      result(verdict, { method: "bounds", bandPercent, baseline: b, candidate: c, reason });
+      result(verdict, { method: "bounds", marginPercent: margin, baseline: b, candidate: c, reason });
     if (!b || !c) return bounds("not-comparable", "an approximate figure has no bound to decide by");
     // Compare the closest ends: if even they differ by more than the band, the direction is certain.
     if (c.low > b.high) {
-      const side = sideOf(c.low, b.high, bandPercent);
+      const side = sideOf(c.low, b.high, margin);
       if (side !== 0)
         return bounds(verdictOf(side, better), "the candidate's lower bound clears the baseline's upper bound");
     } else if (c.high < b.low) {
-      const side = sideOf(c.high, b.low, bandPercent);
+      const side = sideOf(c.high, b.low, margin);
       if (side !== 0)
         return bounds(verdictOf(side, better), "the candidate's upper bound is below the baseline's lower bound");
     } else {
@@ -201,13 +201,13 @@ export function compareFigures(
   const effect = effectOf(baseline.samples ?? [], candidate.samples ?? []);
   if (effect) {
     const pAdjusted = options.pAdjusted ?? effect.p;
-    const { verdict, runsNeeded } = intervalVerdict(effect, pAdjusted, alpha, bandPercent, better);
-    return result(verdict, { method: "interval", alpha, marginPercent: bandPercent, pAdjusted, runsNeeded, ...effect });
+    const { verdict, runsNeeded } = intervalVerdict(effect, pAdjusted, alpha, margin, better);
+    return result(verdict, { method: "interval", alpha, marginPercent: margin, pAdjusted, runsNeeded, ...effect });
   }
 
-  return result(verdictOf(sideOf(candidate.value, baseline.value, bandPercent), better), {
+  return result(verdictOf(sideOf(candidate.value, baseline.value, margin), better), {
     method: "noise-band",
-    bandPercent,
+    marginPercent: margin,
     deltaPercent: delta.percent,
   });
 }

@@ -75,6 +75,28 @@ describe("metric catalogue", () => {
     expect(metricCatalogue.every((m) => m.range.min === 0)).toBe(true);
   });
 
+  it("gives a verdict margin to every metric with a winner: 5 % for rates, 10 % for the rest", () => {
+    // The defaults README "How verdicts work" states; counts (better "none") have no verdict, so no margin.
+    const margins = Object.fromEntries(metricCatalogue.map((m) => [m.key, m.margin]));
+    expect(Object.keys(margins).filter((k) => margins[k] === 5)).toEqual([
+      "tcp.throughput",
+      "udp.throughput",
+      "http.rps",
+      "tcp.rr.rate",
+      "http.qps.achieved",
+    ]);
+    expect(Object.keys(margins).filter((k) => margins[k] === null)).toEqual([
+      "iptables.rules",
+      "lb.entries",
+      "kube-services.chain",
+      "bpf.map.count",
+    ]);
+    expect(metricCatalogue.every((m) => (m.margin === null) === (m.better === "none"))).toBe(true);
+    expect(findMetric("http.latency")?.margin).toBe(10);
+    expect(findMetric("udp.loss")?.margin).toBe(10);
+    expect(findMetric("cpu.usage")?.margin).toBe(10);
+  });
+
   it("gives x. metrics a floor of zero by their unit's dimension only", () => {
     expect(physicalRange("tcp.throughput", "Mbps")).toEqual({
       what: "TCP throughput",

@@ -20,6 +20,19 @@ export type MetricDefinition = {
    * No catalogue figure is negative; a share cannot exceed 100 %.
    */
   range: PhysicalRange;
+  /**
+   * The practical margin δ of verdicts, in ± % of the baseline: a change within it is no difference
+   * worth a verdict of better or worse (README, "How verdicts work"). Null for metrics with better
+   * "none", which have no winner. Chosen from what the seed sources call noise:
+   * - throughput and request rates 5 % — TKE calls ±4 % inter-cluster throughput variance VPC burst
+   *   fluctuation and a −2.2 % L3/L4 RPS dip single-round noise; EKS calls its 4 → 104 Service
+   *   differences "within 5 %" measurement error;
+   * - latencies 10 % — tail latencies move more between rounds (EKS: −8 % p99 "within measurement
+   *   error"; TKE: TCP_RR p99 103–118 µs "within noise");
+   * - resources (CPU, memory, BPF map memory) 10 % — sampled over time, with spikes;
+   * - UDP loss 10 % (relative) — a rate of a rate, as noisy as latency.
+   */
+  margin: number | null;
 };
 
 /** The floor is zero for every catalogue metric: throughputs, latencies, sizes, rates and counts. */
@@ -37,6 +50,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Bulk TCP bandwidth between two endpoints (iperf3, netperf TCP_STREAM).",
     params: ["path", "streams", "sameNode", "messageSize", "services"],
     range: amount,
+    margin: 5,
   },
   {
     key: "udp.throughput",
@@ -47,6 +61,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
       "UDP bandwidth that arrived (the receiver's rate: what was sent less what was lost); read it together with udp.loss. A sender's rate is x.udp.throughput.sent.",
     params: ["path", "streams"],
     range: amount,
+    margin: 5,
   },
   {
     key: "udp.loss",
@@ -56,6 +71,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Share of UDP datagrams lost during a UDP throughput test.",
     params: ["path", "streams"],
     range: share,
+    margin: 10,
   },
   {
     key: "http.rps",
@@ -65,6 +81,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Maximum HTTP request rate under saturating load (fortio, wrk).",
     params: ["connection", "concurrency", "target", "services", "policy", "hubble"],
     range: amount,
+    margin: 5,
   },
   {
     key: "http.latency",
@@ -74,6 +91,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "HTTP request latency at a percentile, usually at a fixed request rate.",
     params: ["percentile", "stat", "qps", "connection", "services"],
     range: amount,
+    margin: 10,
   },
   {
     key: "tcp.rr.latency",
@@ -83,6 +101,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Round trip on an established connection (netperf TCP_RR).",
     params: ["percentile", "services"],
     range: amount,
+    margin: 10,
   },
   {
     key: "tcp.crr.latency",
@@ -92,6 +111,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "New connection, one round trip and teardown (netperf TCP_CRR).",
     params: ["percentile", "services"],
     range: amount,
+    margin: 10,
   },
   {
     key: "tcp.rr.rate",
@@ -101,6 +121,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Transaction rate of netperf TCP_RR between two pods.",
     params: ["sameNode"],
     range: amount,
+    margin: 5,
   },
   {
     key: "pod.rtt",
@@ -110,6 +131,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Round-trip time between two pods (ping or a prober).",
     params: ["percentile", "stat"],
     range: amount,
+    margin: 10,
   },
   {
     key: "dns.latency",
@@ -119,6 +141,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Time to resolve a name from a pod through the cluster DNS.",
     params: ["percentile", "services"],
     range: amount,
+    margin: 10,
   },
   {
     key: "cpu.usage",
@@ -129,6 +152,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     // role, test, path, protocol, streams: a whole node's CPU during a throughput test (InfraBuilder's bench.sh).
     params: ["component", "stat", "services", "pods", "networkPolicies", "role", "test", "path", "protocol", "streams"],
     range: amount,
+    margin: 10,
   },
   {
     key: "memory.usage",
@@ -150,6 +174,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
       "streams",
     ],
     range: amount,
+    margin: 10,
   },
   {
     key: "service.routing.latency",
@@ -159,6 +184,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Time to complete a fixed batch of requests through a Service as the pod count grows.",
     params: ["pods"],
     range: amount,
+    margin: 10,
   },
   {
     key: "apiserver.list.latency",
@@ -168,6 +194,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Average kube-apiserver response time to LIST requests.",
     params: [],
     range: amount,
+    margin: 10,
   },
   {
     key: "pod.startup.latency",
@@ -177,6 +204,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Time from pod creation until it is reported running.",
     params: [],
     range: amount,
+    margin: 10,
   },
   {
     key: "iptables.rules",
@@ -186,6 +214,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Number of iptables (NAT) rules kube-proxy has programmed.",
     params: ["services"],
     range: amount,
+    margin: null,
   },
   {
     key: "lb.entries",
@@ -195,6 +224,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Entries in the eBPF Service load-balancing map.",
     params: ["services"],
     range: amount,
+    margin: null,
   },
   {
     key: "kube-services.chain",
@@ -204,6 +234,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Rules in the iptables KUBE-SERVICES chain, scanned by each new connection.",
     params: ["services"],
     range: amount,
+    margin: null,
   },
   {
     key: "conn.setup.latency",
@@ -213,6 +244,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Time to establish a new TCP connection through a Service.",
     params: ["stat", "services"],
     range: amount,
+    margin: 10,
   },
   {
     key: "kubeproxy.sync",
@@ -222,6 +254,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Duration of one kube-proxy rule sync cycle.",
     params: ["services"],
     range: amount,
+    margin: 10,
   },
   {
     key: "http.qps.achieved",
@@ -231,6 +264,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Request rate actually reached at a target rate; distinct from maximum RPS.",
     params: ["qps"],
     range: amount,
+    margin: 5,
   },
   {
     key: "bpf.map.memory",
@@ -240,6 +274,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Memory pre-allocated for BPF maps per node, in total or for one map.",
     params: ["map", "maxEntries"],
     range: amount,
+    margin: 10,
   },
   {
     key: "bpf.map.count",
@@ -249,6 +284,7 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     description: "Number of BPF maps loaded per node.",
     params: [],
     range: amount,
+    margin: null,
   },
 ];
 

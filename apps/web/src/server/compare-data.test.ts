@@ -1,5 +1,6 @@
+import { toCsv } from "@cnibench/schema";
 import { describe, expect, it } from "vitest";
-import { compareRows, compareSummaries, environmentDiff } from "./compare-data";
+import { compareRows, compareSummaries, environmentDiff, evidenceTable, marginsInForce } from "./compare-data";
 import { loadSeeds } from "./seed-figures";
 
 const tke = loadSeeds({
@@ -61,30 +62,31 @@ describe("environmentDiff", () => {
   });
 });
 
+// Made-up runs around 5 Gbit/s at 1 % loss (A) and 6 Gbit/s, +20 %, at 43.6 % loss (C, the issue's example).
+const runs = (v: number) => [v * 0.99, v, v * 1.01];
+const figure = (scenarioId: string, metric: string, value: number, unit: string) => ({
+  ...eks.figures.find((f) => f.metric === "tcp.throughput")!,
+  id: `${scenarioId}-${metric}`,
+  scenarioId,
+  metric,
+  params: {},
+  paramsKey: "{}",
+  value,
+  unit,
+  better: metric === "udp.loss" ? ("lower" as const) : ("higher" as const),
+  samples: runs(value),
+  n: 3,
+});
+const udpFigures = [
+  figure("eks-a", "udp.throughput", 5, "Gbit/s"),
+  figure("eks-a", "udp.loss", 1, "%"),
+  figure("eks-c", "udp.throughput", 6, "Gbit/s"),
+  figure("eks-c", "udp.loss", 43.6, "%"),
+];
+
 describe("a UDP throughput gain bought with loss", () => {
   it("is flagged with the candidate's loss, never a plain better", () => {
-    // Made-up runs around 5 Gbit/s at 1 % loss (A) and 6 Gbit/s, +20 %, at 43.6 % loss (C, the issue's example).
-    const runs = (v: number) => [v * 0.99, v, v * 1.01];
-    const figure = (scenarioId: string, metric: string, value: number, unit: string) => ({
-      ...eks.figures.find((f) => f.metric === "tcp.throughput")!,
-      id: `${scenarioId}-${metric}`,
-      scenarioId,
-      metric,
-      params: {},
-      paramsKey: "{}",
-      value,
-      unit,
-      better: metric === "udp.loss" ? ("lower" as const) : ("higher" as const),
-      samples: runs(value),
-      n: 3,
-    });
-    const figures = [
-      figure("eks-a", "udp.throughput", 5, "Gbit/s"),
-      figure("eks-a", "udp.loss", 1, "%"),
-      figure("eks-c", "udp.throughput", 6, "Gbit/s"),
-      figure("eks-c", "udp.loss", 43.6, "%"),
-    ];
-    const rows = compareRows(eks.scenarios, figures);
+    const rows = compareRows(eks.scenarios, udpFigures);
     const udp = rows.find((r) => r.metric === "udp.throughput")!;
     expect(udp.cells[1]).toMatchObject({ verdict: "better", caveat: "with 43.6 % loss" });
     expect(rows.find((r) => r.metric === "udp.loss")!.cells[1]?.verdict).toBe("worse");
@@ -118,5 +120,127 @@ describe("runs in a comparison", () => {
     );
     expect(short?.cells[1]?.verdict).toBe("better");
     expect(short?.cells[1]?.indicative).toBe(false);
+  });
+});
+
+describe("margins δ for one comparison", () => {
+  // TKE pod-to-pod throughput at 8 streams: 10.43 vs 10.77 Gbit/s, +3.26 %: within the catalogue's ±5 %.
+  const tput = (margins?: Record<string, number>) =>
+    compareRows(tke.scenarios, tke.figures, margins).find(
+      (r) => r.metric === "tcp.throughput" && r.params.path === "pod-pod" && r.params.streams === 8,
+    )?.cells[1];
+
+  it("decide the verdicts over the catalogue's", () => {
+    expect(tput()).toMatchObject({ verdict: "equivalent", evidence: { test: "single run", marginPercent: 5 } });
+    const tight = tput({ "tcp.throughput": 3 });
+    expect(tight).toMatchObject({ verdict: "better", evidence: { test: "single run", marginPercent: 3 } });
+    expect(tight?.why).toMatch(/against the ±3 % margin \(\+3\.3 %\)$/);
+  });
+
+  it("are listed for every metric with a verdict, saying which differ from the catalogue's", () => {
+    const rows = compareRows(tke.scenarios, tke.figures, { "tcp.throughput": 3 });
+    // TKE's metrics in catalogue order; lb.entries and kube-services.chain are counts, with no verdict.
+    // x.sync at 10 % is the fallback already, so it changes nothing and is not listed.
+    expect(marginsInForce(rows, { "tcp.throughput": 3, "x.sync": 10, "x.dns.qps": 2 })).toEqual([
+      { metric: "tcp.throughput", label: "TCP throughput", percent: 3, standard: 5, overridden: true },
+      { metric: "http.rps", label: "HTTP requests per second", percent: 5, standard: 5, overridden: false },
+      { metric: "http.latency", label: "HTTP latency", percent: 10, standard: 10, overridden: false },
+      { metric: "tcp.rr.latency", label: "TCP request/response latency", percent: 10, standard: 10, overridden: false },
+      {
+        metric: "tcp.crr.latency",
+        label: "TCP connect/request/response latency",
+        percent: 10,
+        standard: 10,
+        overridden: false,
+      },
+      { metric: "x.dns.qps", label: "x.dns.qps", percent: 2, standard: 10, overridden: true },
+    ]);
+  });
+});
+
+describe("evidenceTable (the compare page's CSV)", () => {
+  const labels = ["kube-proxy iptables", "Cilium Overlay"];
+  const short = { connection: "short", concurrency: 64, target: "service", services: 30000 };
+  const isShort = (r: { metric: string; params: Record<string, unknown> }) =>
+    r.metric === "http.rps" && JSON.stringify(r.params) === JSON.stringify(short);
+
+  it("has a row per figure and candidate, a single run's verdict from the margin alone", () => {
+    const rows = compareRows(tke.scenarios, tke.figures);
+    const [header, ...body] = evidenceTable(labels, rows);
+    expect(body).toHaveLength(rows.length);
+    const line = body.find((cells) => cells[0] === "http.rps" && cells[1] === JSON.stringify(short));
+    // 9,057 vs 12,879 req/s, one run each (TKE's service-scale table): +42.2 % against ±5 %.
+    expect(Object.fromEntries(header!.map((h, i) => [h, line?.[i]]))).toEqual({
+      metric: "http.rps",
+      params: JSON.stringify(short),
+      unit: "req/s",
+      baseline: "kube-proxy iptables",
+      candidate: "Cilium Overlay",
+      baseline_n: 1,
+      candidate_n: 1,
+      baseline_median: 9057,
+      candidate_median: 12879,
+      ratio: null,
+      ratio_low_95: null,
+      ratio_high_95: null,
+      margin_percent: 5,
+      test: "single run",
+      p: null,
+      p_adjusted: null,
+      verdict: "better",
+      runs_needed_per_side: null,
+      detectable_percent: null,
+      caveat: null,
+    });
+    expect(toCsv([header!, line!]).split("\n")[1]).toBe(
+      'http.rps,"{""connection"":""short"",""concurrency"":64,""target"":""service"",""services"":30000}",req/s,kube-proxy iptables,Cilium Overlay,1,1,9057,12879,,,,5,single run,,,better,,,',
+    );
+  });
+
+  it("gives the ratio, its interval and p when both sides have 3 runs", () => {
+    // Runs at −1 %, 0, +1 % around 9,057 and 12,879 req/s. By hand: the log sd of each side is
+    // 0.0100004, se = sqrt(2 × 0.0100004² / 3) = 0.0081653, Welch df = 4, t(0.975, 4) = 2.776445:
+    // ratio 12,879 / 9,057 = 1.421994, interval exp(ln 1.421994 ∓ 0.022670) = 1.390119–1.454599;
+    // scipy.stats.ttest_ind(equal_var=False) on the logs gives p = 1.73e-6, alone among runs so not
+    // adjusted; detectable (2.776445 + t(0.8, 4) = 0.940965) × se → +3.08 %.
+    const withRuns = tke.figures.map((f) =>
+      isShort(f) ? { ...f, samples: [f.value * 0.99, f.value, f.value * 1.01], n: 3 } : f,
+    );
+    const rows = compareRows(tke.scenarios, withRuns);
+    const [header, ...body] = evidenceTable(labels, rows);
+    const line = body.find((cells) => cells[0] === "http.rps" && cells[1] === JSON.stringify(short))!;
+    const cell = (name: string) => line[header!.indexOf(name)] as number;
+    expect([cell("baseline_n"), cell("candidate_n"), cell("baseline_median"), cell("candidate_median")]).toEqual([
+      3, 3, 9057, 12879,
+    ]);
+    expect(cell("ratio")).toBeCloseTo(1.421994, 6);
+    expect(cell("ratio_low_95")).toBeCloseTo(1.390119, 5);
+    expect(cell("ratio_high_95")).toBeCloseTo(1.454599, 5);
+    expect(cell("p")).toBeCloseTo(1.73e-6, 8);
+    expect(cell("p_adjusted")).toBe(cell("p"));
+    expect(cell("detectable_percent")).toBeCloseTo(3.0819, 3);
+    expect([cell("margin_percent"), cell("test"), cell("verdict"), cell("runs_needed_per_side")]).toEqual([
+      5,
+      "welch-log",
+      "better",
+      null,
+    ]);
+  });
+
+  it("names the caveat of a UDP gain bought with loss and leaves a missing side empty", () => {
+    // The UDP example above, with the candidate's loss left out: no caveat then, and a missing row.
+    const rows = compareRows(eks.scenarios, udpFigures);
+    const [header, ...body] = evidenceTable(["VPC CNI", "Cilium"], rows);
+    const column = (name: string) => body.map((cells) => cells[header!.indexOf(name)]);
+    expect(column("metric")).toEqual(["udp.throughput", "udp.loss"]);
+    expect(column("verdict")).toEqual(["better", "worse"]);
+    expect(column("caveat")).toEqual(["with 43.6 % loss", null]);
+    const lossless = compareRows(eks.scenarios, udpFigures.slice(0, 3));
+    const [, ...rest] = evidenceTable(["VPC CNI", "Cilium"], lossless);
+    expect(rest.map((cells) => cells.slice(0, 9).concat(cells.slice(13, 14), cells.slice(16, 17)))).toEqual([
+      ["udp.throughput", "{}", "Gbit/s", "VPC CNI", "Cilium", 3, 3, 5, 6, "welch-log", "better"],
+      ["udp.loss", "{}", "%", "VPC CNI", "Cilium", 3, "", 1, "", undefined, "missing"],
+    ]);
+    expect(rest[0]![19]).toBeNull();
   });
 });

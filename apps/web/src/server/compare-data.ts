@@ -6,13 +6,14 @@ import {
   countVerdicts,
   figureKey,
   formatVerdictSummary,
+  marginPercent,
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
 import type { ScenarioSummary } from "@cnibench/db";
-import { findMetric, metricCatalogue } from "@cnibench/schema";
+import { type CsvCell, findMetric, metricCatalogue } from "@cnibench/schema";
 import { type Figure, seriesLabels } from "./chart-data";
-import { type FigureSummary, summaryOf } from "./figure-summary";
+import { type FigureSummary, headline, summaryOf } from "./figure-summary";
 
 // One collator for every sort: localeCompare with options builds a new one per comparison, which
 // made sorting a thousand figures take a tenth of a second.
@@ -31,8 +32,26 @@ export type CompareCell = {
   indicative: boolean;
   /** What the verdict must be read with: a UDP throughput gain bought with more loss. */
   caveat: string | null;
-  /** How the verdict was reached, in words (shown on hover). */
+  /** How the verdict was reached, in words (shown under the verdict). */
   why: string | null;
+  /** The same in figures, for the evidence CSV; null for the baseline and where no test ran. */
+  evidence: CellEvidence | null;
+};
+
+/** The numbers behind a verdict; the interval test's fields are null for the other tests. */
+export type CellEvidence = {
+  test: "welch-log" | "welch-linear" | "single run" | "bounds";
+  marginPercent: number;
+  /** Candidate / baseline with its 95 % interval. */
+  ratio: number | null;
+  low: number | null;
+  high: number | null;
+  p: number | null;
+  pAdjusted: number | null;
+  /** Runs per side that would decide at this noise (inconclusive verdicts). */
+  runsNeeded: number | null;
+  /** The difference in % these runs detect 80 % of the time. */
+  detectablePercent: number | null;
 };
 
 export type CompareRow = {
@@ -83,13 +102,47 @@ function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number
       return parts.join("; ");
     }
     case "noise-band":
-      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.bandPercent} % margin${e.deltaPercent === null ? "" : ` (${signed(e.deltaPercent)})`}`;
+      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${signed(e.deltaPercent)})`}`;
     case "bounds":
       return `approximate or bounded figure: ${e.reason}`;
     case "missing":
       return e.side === "both" ? "measured by neither" : `not measured by the ${e.side}`;
     case "none":
       return e.reason;
+  }
+}
+
+const noTest = {
+  ratio: null,
+  low: null,
+  high: null,
+  p: null,
+  pAdjusted: null,
+  runsNeeded: null,
+  detectablePercent: null,
+};
+
+function evidenceOf(e: VerdictEvidence): CellEvidence | null {
+  switch (e.method) {
+    case "interval":
+      return {
+        test: e.scale === "log" ? "welch-log" : "welch-linear",
+        marginPercent: e.marginPercent,
+        ratio: e.ratio,
+        low: e.low,
+        high: e.high,
+        p: e.p,
+        pAdjusted: e.pAdjusted,
+        runsNeeded: e.runsNeeded,
+        detectablePercent: e.detectablePercent,
+      };
+    case "noise-band":
+      return { ...noTest, test: "single run", marginPercent: e.marginPercent };
+    case "bounds":
+      return { ...noTest, test: "bounds", marginPercent: e.marginPercent };
+    case "missing":
+    case "none":
+      return null;
   }
 }
 
@@ -105,9 +158,17 @@ function caveatOf(
 }
 
 const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
+const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
 
-/** Every (metric, params) any scenario measured, the baseline first, then each candidate against it. */
-export function compareRows(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): CompareRow[] {
+/**
+ * Every (metric, params) any scenario measured, the baseline first, then each candidate against it,
+ * with the margins δ of `margins` overriding the catalogue's.
+ */
+export function compareRows(
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  margins: Readonly<Record<string, number>> = {},
+): CompareRow[] {
   const [baseline, ...candidates] = scenarios;
   if (!baseline) return [];
   const of = (id: string) => figures.filter((f) => f.scenarioId === id);
@@ -130,6 +191,7 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
           indicative: false,
           caveat: null,
           why: null,
+          evidence: null,
         })),
       };
       rows.set(key, r);
@@ -138,10 +200,18 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
   };
   for (const f of baseFigures) {
     const r = row(f);
-    r.cells[0] = { figure: pick(f), delta: null, verdict: null, indicative: false, caveat: null, why: null };
+    r.cells[0] = {
+      figure: pick(f),
+      delta: null,
+      verdict: null,
+      indicative: false,
+      caveat: null,
+      why: null,
+      evidence: null,
+    };
   }
   candidates.forEach((c, i) => {
-    const compared = compareMeasurementSets(baseFigures, of(c.id));
+    const compared = compareMeasurementSets(baseFigures, of(c.id), { margins });
     const losses = new Map(
       compared
         .filter((cmp) => cmp.metric === "udp.loss")
@@ -157,11 +227,42 @@ export function compareRows(scenarios: readonly ScenarioSummary[], figures: read
         indicative: cmp.result.evidence.method === "noise-band",
         caveat: caveatOf(cmp, losses),
         why: explain(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
+        evidence: evidenceOf(cmp.result.evidence),
       };
     }
   });
-  const order = (m: string) => catalogueOrder.get(m) ?? Number.MAX_SAFE_INTEGER;
   return [...rows.values()].sort((a, b) => order(a.metric) - order(b.metric) || natural(a.key, b.key));
+}
+
+export type MarginInForce = {
+  metric: string;
+  label: string;
+  percent: number;
+  /** The catalogue's margin (10 % for x. metrics). */
+  standard: number;
+  /** `percent` differs from the catalogue's: set in the address, or kept by a permalink since. */
+  overridden: boolean;
+};
+
+/** The margin δ of every metric with a verdict in the rows, and of every override, in catalogue order. */
+export function marginsInForce(
+  rows: readonly Pick<CompareRow, "metric" | "better">[],
+  margins: Readonly<Record<string, number>>,
+): MarginInForce[] {
+  const overridden = (metric: string) => marginPercent(metric, margins) !== marginPercent(metric);
+  const metrics = new Set([
+    ...rows.filter((r) => r.better !== "none").map((r) => r.metric),
+    ...Object.keys(margins).filter(overridden),
+  ]);
+  return [...metrics]
+    .sort((a, b) => order(a) - order(b) || natural(a, b))
+    .map((metric) => ({
+      metric,
+      label: findMetric(metric)?.label ?? metric,
+      percent: marginPercent(metric, margins),
+      standard: marginPercent(metric),
+      overridden: overridden(metric),
+    }));
 }
 
 /** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent" per candidate. */
@@ -176,6 +277,73 @@ export function compareSummaries(scenarios: readonly ScenarioSummary[], rows: re
       countVerdicts(rows.flatMap((r) => (r.cells[i + 1]?.verdict ? [r.cells[i + 1]!.verdict as Verdict] : []))),
     ),
   );
+}
+
+const evidenceHeader = [
+  "metric",
+  "params",
+  "unit",
+  "baseline",
+  "candidate",
+  "baseline_n",
+  "candidate_n",
+  "baseline_median",
+  "candidate_median",
+  "ratio",
+  "ratio_low_95",
+  "ratio_high_95",
+  "margin_percent",
+  "test",
+  "p",
+  "p_adjusted",
+  "verdict",
+  "runs_needed_per_side",
+  "detectable_percent",
+  "caveat",
+];
+
+/**
+ * The evidence of every verdict for a CSV (toCsv): a header, then one row per (figure, candidate) with
+ * both sides' runs and medians (the value of a single run), the test, its numbers and the verdict.
+ */
+export function evidenceTable(
+  labels: readonly string[],
+  rows: readonly Pick<CompareRow, "metric" | "params" | "cells">[],
+): CsvCell[][] {
+  const side = (f: CompareCell["figure"]) => (f ? [f.summary.n, headline(f, f.summary)] : ["", ""]);
+  return [
+    evidenceHeader,
+    ...rows.flatMap((r) => {
+      const [base, ...candidates] = r.cells;
+      const [baseN, baseMedian] = side(base?.figure ?? null);
+      return candidates.map((c, i) => {
+        const [n, median] = side(c.figure);
+        const e = c.evidence;
+        return [
+          r.metric,
+          JSON.stringify(r.params),
+          (c.figure ?? base?.figure)?.unit ?? "",
+          labels[0],
+          labels[i + 1],
+          baseN,
+          n,
+          baseMedian,
+          median,
+          e?.ratio,
+          e?.low,
+          e?.high,
+          e?.marginPercent,
+          e?.test,
+          e?.p,
+          e?.pAdjusted,
+          c.verdict,
+          e?.runsNeeded,
+          e?.detectablePercent,
+          c.caveat,
+        ];
+      });
+    }),
+  ];
 }
 
 type Field = { key: string; label: string; get: (s: ScenarioSummary) => string; cni: boolean };

@@ -2,8 +2,10 @@ import "server-only";
 import { toCsv } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import { api } from "~/trpc/server";
+import { evidenceTable } from "./compare-data";
 
 type ScenarioView = Awaited<ReturnType<Awaited<ReturnType<typeof api>>["scenarios"]["byId"]>>;
+type ComparisonView = Awaited<ReturnType<Awaited<ReturnType<typeof api>>["compare"]["view"]>>;
 
 /** A scenario's view with its whole history for a download route, or a 404 response for an unknown id. */
 export async function scenarioForDownload(id: string): Promise<ScenarioView | Response> {
@@ -109,6 +111,38 @@ export function scenarioJson(view: ScenarioView): Response {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${filename(view, "json")}"`,
+    },
+  });
+}
+
+/**
+ * A comparison as the compare page computes it, for a download route: the visitor reads what the page
+ * would show them (scenarios they may not read are left out), else a 404 when fewer than 2 remain, or a
+ * 400 for a request the page would refuse (too many scenarios).
+ */
+export async function comparisonForDownload(
+  scenarioIds: string[],
+  margins: Record<string, number>,
+): Promise<ComparisonView | Response> {
+  try {
+    const data = await (await api()).compare.view({ scenarioIds, margins });
+    if (data.scenarios.length >= 2) return data;
+    return Response.json({ error: "not_found", message: "fewer than 2 of these scenarios exist" }, { status: 404 });
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "BAD_REQUEST") {
+      return Response.json({ error: "bad_request", message: error.message }, { status: 400 });
+    }
+    throw error;
+  }
+}
+
+/** The evidence of every verdict, one row per (figure, candidate): what the compare page shows under its badges, in numbers. */
+export function comparisonCsv(data: ComparisonView): Response {
+  const name = data.scenarios.map((s) => s.id).join("-");
+  return new Response(toCsv(evidenceTable(data.labels, data.rows)), {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="cnibench-compare-${name}.csv"`,
     },
   });
 }

@@ -6,7 +6,7 @@ import { currentUserId } from "~/auth";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
 import { shareComparison } from "./actions";
-import { compareHref, loadCompareParams } from "./params";
+import { compareHref, loadCompareParams, marginItems, readMargins } from "./params";
 import { CompareReport } from "./report";
 
 export const metadata: Metadata = { title: "Compare" };
@@ -15,8 +15,12 @@ const button =
   "rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { s, all } = await loadCompareParams(searchParams);
+  const { s, margin, all } = await loadCompareParams(searchParams);
   const chosen = [...new Set(s ?? [])];
+  const { margins, ignored } = readMargins(margin);
+  // Every link of the page keeps the valid margins.
+  const href = (scenarioIds: string[], more: { all?: boolean } = {}, path = "/compare") =>
+    compareHref(path, { s: scenarioIds, margin: marginItems(margins), ...more });
   const trpc = await api();
   const problem =
     chosen.length === 0
@@ -29,7 +33,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   let data: Awaited<ReturnType<typeof trpc.compare.view>> | null = null;
   if (!problem && chosen.length >= 2) {
     try {
-      data = await trpc.compare.view({ scenarioIds: chosen });
+      data = await trpc.compare.view({ scenarioIds: chosen, margins });
     } catch (error) {
       if (!(error instanceof TRPCError && error.code === "BAD_REQUEST")) throw error;
     }
@@ -49,6 +53,15 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
         >
           {problem}
+        </p>
+      ) : null}
+      {ignored.length > 0 ? (
+        <p
+          role="alert"
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        >
+          Margins left out: {ignored.join(", ")}. Write one as margin=metric:percent, for a catalogue metric with a
+          winner or an x. metric, above 0 and at most 100 (e.g. margin=tcp.throughput:3).
         </p>
       ) : null}
       {data && data.unknownIds.length > 0 ? (
@@ -75,7 +88,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 ) : (
                   <Link
                     className="text-xs text-blue-700 hover:underline dark:text-blue-400"
-                    href={compareHref("/compare", { s: [sc.id, ...chosen.filter((x) => x !== sc.id)] })}
+                    href={href([sc.id, ...chosen.filter((x) => x !== sc.id)])}
                   >
                     make baseline
                   </Link>
@@ -83,7 +96,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 <Link
                   aria-label={`Remove ${data.labels[i]}`}
                   className="text-xs text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100"
-                  href={compareHref("/compare", { s: chosen.filter((x) => x !== sc.id) })}
+                  href={href(chosen.filter((x) => x !== sc.id))}
                 >
                   ✕
                 </Link>
@@ -94,6 +107,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 {data.scenarios.map((sc) => (
                   <input key={sc.id} type="hidden" name="s" value={sc.id} />
                 ))}
+                <MarginInputs margins={margins} />
                 <button type="submit" className={button}>
                   Share a permalink
                 </button>
@@ -105,11 +119,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           <CompareReport
             data={data}
             apiUrl={webEnv().publicApiUrl}
-            allRowsHref={all ? null : compareHref("/compare", { s: chosen, all: true })}
+            allRowsHref={all ? null : href(chosen, { all: true })}
+            csvHref={href(chosen, {}, "/compare/evidence.csv")}
           />
         </>
       ) : (
-        <Picker chosen={chosen} />
+        <Picker chosen={chosen} margins={margins} />
       )}
     </div>
   );
@@ -119,7 +134,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
 const pickable = 60;
 
 /** Choose scenarios with a plain form: works with the keyboard and without scripts. */
-async function Picker({ chosen }: { chosen: string[] }) {
+async function Picker({ chosen, margins }: { chosen: string[]; margins: Record<string, number> }) {
   const { scenarios: all } = await (await api()).scenarios.explore({});
   // The ones already chosen stay ticked even when they are not among the first listed.
   const scenarios = [
@@ -161,9 +176,15 @@ async function Picker({ chosen }: { chosen: string[] }) {
           ))}
         </ul>
       </fieldset>
+      <MarginInputs margins={margins} />
       <button type="submit" className={button}>
         Compare
       </button>
     </form>
   );
+}
+
+/** The margins of the address, kept by a form's submission. */
+function MarginInputs({ margins }: { margins: Record<string, number> }) {
+  return marginItems(margins).map((m) => <input key={m} type="hidden" name="margin" value={m} />);
 }

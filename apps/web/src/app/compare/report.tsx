@@ -8,7 +8,7 @@ import {
   spreadWords,
 } from "@cnibench/charts";
 import Link from "next/link";
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";
 import { foldRows, rowsPerMetric } from "~/server/fold";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
@@ -36,16 +36,19 @@ const verdictWords: Record<string, string> = {
 
 /**
  * The comparison as the compare page and permalinks show it: verdicts, environment diff, table,
- * charts. With `allRowsHref`, metrics with many rows are folded and that address shows them all.
+ * charts. With `allRowsHref`, metrics with many rows are folded and that address shows them all;
+ * with `csvHref`, the verdicts' evidence downloads from there.
  */
 export function CompareReport({
   data,
   apiUrl,
   allRowsHref,
+  csvHref,
 }: {
   data: Comparison;
   apiUrl: string;
   allRowsHref: string | null;
+  csvHref?: string;
 }) {
   const [, ...candidates] = data.labels;
   const { shown, folded } = foldRows(data.rows, allRowsHref === null ? Number.POSITIVE_INFINITY : rowsPerMetric);
@@ -123,12 +126,21 @@ export function CompareReport({
         </h2>
         <p className="mt-1 text-xs text-zinc-500">
           Verdicts: with 2 or more runs on both sides, the ratio new/base and its 95 % interval (Welch's t on log
-          values, p adjusted for the figures compared at once) against a margin of ±5 % for throughput and request
-          rates, ±10 % for latencies and resources: better or worse beyond it, equivalent or small but real within it,
-          else inconclusive with the runs that would decide. A single run on a side gets an indicative verdict from the
-          margin. Approximate and bounded figures are “not comparable” unless their bounds decide. Hover a verdict for
-          its evidence; the README's “How verdicts work” has the formulas.
+          values, p adjusted for the figures compared at once) against the metric's margin δ: better or worse beyond it,
+          equivalent or small but real within it, else inconclusive with the runs that would decide. A single run on a
+          side gets an indicative verdict from the margin. Approximate and bounded figures are “not comparable” unless
+          their bounds decide. Open a verdict for its evidence; the README's “How verdicts work” has the formulas.
+          {csvHref ? (
+            <>
+              {" "}
+              <a className="text-blue-700 hover:underline dark:text-blue-400" href={csvHref} download>
+                Download CSV
+              </a>{" "}
+              of every verdict with its evidence.
+            </>
+          ) : null}
         </p>
+        <Margins margins={data.margins} />
         <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
           <table className="w-full text-left text-sm" data-testid="compare-table">
             <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
@@ -176,13 +188,12 @@ export function CompareReport({
                         </td>
                         <td className="whitespace-nowrap px-2 py-1.5">
                           {c.verdict ? (
-                            <span
-                              title={c.why ?? undefined}
-                              className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}
-                            >
-                              {verdictWords[c.verdict]}
-                              {c.indicative && c.verdict !== "missing" ? " · single run" : ""}
-                            </span>
+                            <Evidence why={c.why}>
+                              <span className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}>
+                                {verdictWords[c.verdict]}
+                                {c.indicative && c.verdict !== "missing" ? " · single run" : ""}
+                              </span>
+                            </Evidence>
                           ) : null}
                           {c.caveat ? (
                             <span className="ml-1 text-xs text-amber-800 dark:text-amber-300">{c.caveat}</span>
@@ -266,6 +277,49 @@ export function CompareReport({
         </Link>
       </p>
     </div>
+  );
+}
+
+/** The margin δ of each metric compared, saying where it differs from the catalogue's. */
+function Margins({ margins }: { margins: Comparison["margins"] }) {
+  if (margins.length === 0) return null;
+  return (
+    <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="margins">
+      <span className="font-medium">Margins δ:</span>{" "}
+      {margins.map((m, i) => (
+        <Fragment key={m.metric}>
+          {i > 0 ? ", " : ""}
+          {m.label} ±{formatNumber(m.percent)} %
+          {m.overridden ? (
+            <strong className="font-medium text-amber-800 dark:text-amber-300">
+              {" "}
+              (catalogue ±{formatNumber(m.standard)} %)
+            </strong>
+          ) : null}
+        </Fragment>
+      ))}
+      . Other margins for one comparison: margin=metric:percent in the compare address, e.g. &margin=tcp.throughput:3.
+    </p>
+  );
+}
+
+/**
+ * A verdict that opens on its evidence: a disclosure works with a keyboard (Enter, Space), a touch and
+ * a screen reader, where a title tooltip needs a mouse. The text wraps to fit a 390 px screen.
+ */
+function Evidence({ why, children }: { why: string | null; children: ReactNode }) {
+  if (!why) return children;
+  return (
+    <details className="group inline-block align-top">
+      <summary className="cursor-pointer list-none rounded focus-visible:outline-2 focus-visible:outline-blue-600 [&::-webkit-details-marker]:hidden">
+        {children}
+        <span aria-hidden="true" className="ml-0.5 inline-block text-[10px] text-zinc-500 group-open:rotate-90">
+          ▸
+        </span>
+        <span className="sr-only"> evidence</span>
+      </summary>
+      <p className="mt-1 w-64 max-w-[70vw] whitespace-normal text-xs text-zinc-600 dark:text-zinc-400">{why}</p>
+    </details>
   );
 }
 

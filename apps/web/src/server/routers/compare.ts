@@ -6,28 +6,38 @@ import {
   revokePermalink,
   setPermalinkPublished,
 } from "@cnibench/db";
+import { metricCatalogue } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import { barView, crossoverOf, seriesLabels } from "../chart-data";
-import { compareRows, compareSummaries, environmentDiff } from "../compare-data";
+import { compareRows, compareSummaries, environmentDiff, marginsInForce } from "../compare-data";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
   compareOutputSchema,
+  marginsSchema,
   permalinkInputSchema,
   permalinkOutputSchema,
   publishInputSchema,
   shareInputSchema,
 } from "./compare.types";
 
-/** Shapes a comparison from the scenarios' current figures, or only the pinned bundles'. */
+const catalogueMargins = Object.fromEntries(
+  metricCatalogue.flatMap((m) => (m.margin === null ? [] : [[m.key, m.margin]])),
+);
+
+/**
+ * Shapes a comparison from the scenarios' current figures, or only the pinned bundles', with the
+ * margins δ of `margins` overriding the catalogue's.
+ */
 export async function comparison(
   db: Db,
   workspaceIds: readonly string[],
   scenarioIds: readonly string[],
+  margins: Readonly<Record<string, number>>,
   bundleIds?: readonly string[],
 ) {
   const { scenarios, figures, unknownIds } = await compareView(db, workspaceIds, { scenarioIds, bundleIds });
-  const rows = compareRows(scenarios, figures);
+  const rows = compareRows(scenarios, figures, margins);
   const labels = seriesLabels(scenarios);
   return {
     scenarios,
@@ -35,6 +45,7 @@ export async function comparison(
     unknownIds,
     rows,
     summaries: compareSummaries(scenarios, rows),
+    margins: marginsInForce(rows, margins),
     environment: environmentDiff(scenarios),
     crossover: crossoverOf(scenarios, figures, {
       metric: "http.rps",
@@ -51,11 +62,15 @@ export const compareRouter = createTRPCRouter({
   view: publicProcedure
     .input(compareInputSchema)
     .output(compareOutputSchema)
-    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds)),
+    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins)),
 
-  /** Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. */
+  /**
+   * Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. Its view
+   * keeps every margin in force, the catalogue's too, so its verdicts stay as shared if those change.
+   */
   share: signedInProcedure.input(shareInputSchema).mutation(async ({ ctx, input }) => {
-    const created = await createPermalink(ctx.db, ctx.access, input);
+    const margins = { ...catalogueMargins, ...marginsSchema.parse(input.view.margins ?? {}) };
+    const created = await createPermalink(ctx.db, ctx.access, { ...input, view: { ...input.view, margins } });
     if (!created) throw new TRPCError({ code: "NOT_FOUND", message: "one of these scenarios does not exist" });
     return { slug: created.slug };
   }),
@@ -68,8 +83,10 @@ export const compareRouter = createTRPCRouter({
       const link = await getPermalink(ctx.db, ctx.access, input.slug);
       if (!link) throw new TRPCError({ code: "NOT_FOUND", message: `no permalink ${input.slug}` });
       const pinned = link.pins.map((p) => p.bundleId);
+      // The margins it was shared with, so its verdicts recompute as they were (none: the catalogue's).
+      const margins = marginsSchema.safeParse(link.view.margins ?? {}).data ?? {};
       // A published permalink reads the pinned bundles from its workspaces whoever the visitor is.
-      const comparisonOf = await comparison(ctx.db, link.workspaceIds, link.scenarioIds, pinned);
+      const comparisonOf = await comparison(ctx.db, link.workspaceIds, link.scenarioIds, margins, pinned);
       return { ...link, comparison: comparisonOf };
     }),
 

@@ -1,6 +1,6 @@
 import { verdicts } from "@cnibench/analysis";
 import { currentFigureSchema, paramsSchema, scenarioSummarySchema } from "@cnibench/db/read-models";
-import { betterValues } from "@cnibench/schema";
+import { betterValues, findMetric } from "@cnibench/schema";
 import { z } from "zod";
 import { barsOutputSchema, crossoverOutputSchema } from "./charts.types";
 
@@ -10,11 +10,32 @@ const scenarioIds = z
   .min(2, "choose at least 2 scenarios")
   .max(4, "choose at most 4 scenarios");
 
-export const compareInputSchema = z.object({ scenarioIds });
-/** View settings kept with a permalink (metric, scale…): a few short values, never a document. */
+/** Margins a comparison may carry: the catalogue's (a permalink keeps them all) and many x. metrics'. */
+export const maxMargins = 100;
+/** A metric a margin may be set for: a catalogue metric with a winner (not a count), or an x. metric. */
+export const marginMetricSchema = z
+  .string()
+  .max(100)
+  .refine(
+    (k) => (findMetric(k)?.margin ?? null) !== null || /^x\.\S+$/.test(k),
+    "a catalogue metric with a winner, or x.…",
+  );
+/** A practical margin δ in ± % of the baseline. */
+export const marginPercentSchema = z.number().gt(0).max(100);
+/** Margins δ by metric overriding the catalogue's for one comparison (`margin=` in the compare address). */
+export const marginsSchema = z
+  .record(marginMetricSchema, marginPercentSchema)
+  .refine((m) => Object.keys(m).length <= maxMargins, `at most ${maxMargins} margins`);
+
+export const compareInputSchema = z.object({ scenarioIds, margins: marginsSchema.default({}) });
+/**
+ * View settings kept with a permalink: a few short values, never a document; `margins` the margins δ
+ * its verdicts were computed with.
+ */
 const viewSchema = z
-  .record(z.string().min(1).max(40), z.union([z.string().max(200), z.number(), z.boolean()]))
+  .record(z.string().min(1).max(40), z.union([z.string().max(200), z.number(), z.boolean(), marginsSchema]))
   .refine((v) => Object.keys(v).length <= 20, "at most 20 view settings")
+  .refine((v) => v.margins === undefined || marginsSchema.safeParse(v.margins).success, "margins: δ % by metric")
   .default({});
 export const shareInputSchema = z.object({ scenarioIds, view: viewSchema });
 export const permalinkInputSchema = z.object({ slug: z.string().min(1).max(40) });
@@ -51,11 +72,34 @@ export const compareOutputSchema = z.object({
           indicative: z.boolean(),
           caveat: z.string().nullable(),
           why: z.string().nullable(),
+          evidence: z
+            .object({
+              test: z.enum(["welch-log", "welch-linear", "single run", "bounds"]),
+              marginPercent: z.number(),
+              ratio: z.number().nullable(),
+              low: z.number().nullable(),
+              high: z.number().nullable(),
+              p: z.number().nullable(),
+              pAdjusted: z.number().nullable(),
+              runsNeeded: z.number().nullable(),
+              detectablePercent: z.number().nullable(),
+            })
+            .nullable(),
         }),
       ),
     }),
   ),
   summaries: z.array(z.string()),
+  /** The margin δ of each metric compared: the catalogue's, or this comparison's override. */
+  margins: z.array(
+    z.object({
+      metric: z.string(),
+      label: z.string(),
+      percent: z.number(),
+      standard: z.number(),
+      overridden: z.boolean(),
+    }),
+  ),
   environment: z.object({
     differing: z.array(z.object({ key: z.string(), label: z.string(), cni: z.boolean(), values: z.array(z.string()) })),
     confounders: z.array(z.string()),

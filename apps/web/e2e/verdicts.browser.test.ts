@@ -1,0 +1,105 @@
+// Verdicts at three runs (README, "How verdicts work"). InfraBuilder's Flannel against Antrea with
+// IPsec, three runs each of the real tree, call for better, worse and inconclusive; two setups uploaded
+// as three bundles of one campaign each, with the runs of verdict.test.ts (expected values from scipy),
+// call for equivalent and small but real. The compare table shows each kind and its evidence.
+import { describe, expect, inject, it } from "vitest";
+import { fixtureTree } from "../../../packages/importers/src/testing/fixtures.ts";
+import { tar } from "../../../test-support/nasty.ts";
+import { browserPerFile, screenshot } from "./browser.ts";
+
+const webUrl = inject("webUrl");
+const apiUrl = inject("apiUrl");
+const token = inject("uploadToken");
+const { open } = browserPerFile(webUrl);
+
+const auth = { authorization: `Bearer ${token}` };
+
+/** One InfraBuilder setup's three runs with its CNI script, as one import: its scenario. */
+async function importSetup(setup: string): Promise<string> {
+  const files = [
+    ...fixtureTree(`real/infrabuilder-2024/${setup}`, `results/${setup}`),
+    ...fixtureTree("real/infrabuilder-2024/setup/cni-configs", "setup/cni-configs"),
+  ];
+  const query = new URLSearchParams({
+    format: "infrabuilder",
+    provider: "on-prem",
+    sku: "verdicts-40g",
+    cluster: "infrabuilder-verdicts",
+  });
+  const res = await fetch(`${apiUrl}/v1/import?${query}`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/x-tar" },
+    body: Buffer.from(tar(files)),
+  });
+  const answer = (await res.json()) as { bundles: { scenarioId: string }[] };
+  expect(res.status, JSON.stringify(answer).slice(0, 500)).toBe(201);
+  return answer.bundles[0]!.scenarioId;
+}
+
+/** Three bundles of one campaign, one run each of two request rates: a scenario with three runs. */
+async function uploadRuns(cni: string, steady: number[], same: number[]): Promise<string> {
+  let scenarioId = "";
+  for (let run = 0; run < 3; run++) {
+    const bundle = {
+      schema: "cnibench/bundle@1",
+      campaign: `verdicts-${cni}`,
+      cluster: { name: "verdicts", provider: "on-prem" },
+      node: { sku: "verdicts-lab", kernel: "6.8.0" },
+      cni: { name: cni, mode: "native", label: `verdicts ${cni}` },
+      results: [
+        { metric: "http.rps", value: steady[run]!, unit: "req/s", params: { case: "steady" } },
+        { metric: "http.rps", value: same[run]!, unit: "req/s", params: { case: "same" } },
+      ],
+    };
+    const res = await fetch(`${apiUrl}/v1/bundles`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(bundle),
+    });
+    const answer = (await res.json()) as { scenarioId: string };
+    expect(res.status, JSON.stringify(answer)).toBe(201);
+    scenarioId = answer.scenarioId;
+  }
+  return scenarioId;
+}
+
+describe("verdicts at three runs", () => {
+  it("shows better, worse, equivalent, small but real and inconclusive, each with its evidence", async () => {
+    const flannel = await importSetup("flannel");
+    const antrea = await importSetup("antrea-ipsec");
+    // verdict.test.ts: steady 0.65 % apart → small but real; ±1 % around one mean → equivalent.
+    const base = await uploadRuns("cilium", [100, 100.1, 99.9], [99, 100, 101]);
+    const cand = await uploadRuns("calico", [100.65, 100.75, 100.55], [101, 100, 99]);
+
+    const verdictOf = async (page: Awaited<ReturnType<typeof open>>["page"], row: RegExp) => {
+      const tr = page.getByTestId("compare-table").locator("tr", { hasText: row }).first();
+      return { text: await tr.innerText(), html: await tr.innerHTML() };
+    };
+
+    const real = await open(`/compare?s=${flannel}&s=${antrea}`);
+    const summary = await real.page.getByRole("region", { name: "Summary" }).innerText();
+    expect(summary).toMatch(/\d+ better, \d+ worse, \d+ equivalent, \d+ inconclusive/);
+    const cells = await real.page.getByTestId("compare-table").innerText();
+    expect(cells).toContain("better");
+    expect(cells).toContain("worse");
+    expect(cells).toContain("inconclusive");
+    // Pod-to-pod UDP with one stream: −48 % but the runs scatter (31–88 % loss): inconclusive, with runs needed.
+    const udp = await verdictOf(real.page, /UDP throughput/);
+    expect(udp.html).toMatch(/3 vs 3 runs: ratio 0\.\d{3}, 95 % interval/);
+    expect(
+      (await real.page.getByTestId("compare-table").innerHTML()).match(/more runs per side would decide/g)?.length,
+    ).toBeGreaterThan(0);
+    await screenshot(real.page, "verdicts-infrabuilder");
+    expect(real.errors).toEqual([]);
+
+    const lab = await open(`/compare?s=${base}&s=${cand}`);
+    const steady = await verdictOf(lab.page, /case steady/);
+    expect(steady.text).toContain("small but real");
+    // scipy: ratio 1.006500004 (shown to 3 decimals, 1.007), interval 1.004228196–1.008776952.
+    expect(steady.html).toMatch(/ratio 1\.007, 95 % interval 1\.004–1\.009/);
+    const same = await verdictOf(lab.page, /case same/);
+    expect(same.text).toContain("equivalent");
+    await screenshot(lab.page, "verdicts-lab");
+    expect(lab.errors).toEqual([]);
+  });
+});

@@ -74,6 +74,8 @@ describe("compare and share", () => {
     expect(await notice.isVisible()).toBe(true);
     await other.getByRole("link", { name: "See the live comparison" }).click();
     await other.waitForURL(/\/compare\?/);
+    // It keeps the margins the link was shared with (the catalogue's: ±5 % for TCP throughput).
+    expect(other.url()).toMatch(/margin=tcp\.throughput(:|%3A)5(&|$)/);
     expect(await tableText(other)).toContain("15,000 req/s");
     expect(errors).toEqual([]);
     await fresh.close();

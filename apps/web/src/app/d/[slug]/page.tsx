@@ -6,8 +6,9 @@ import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
 import { webEnv } from "~/env";
 import { loadAllRows } from "~/server/fold";
+import { marginsSchema } from "~/server/routers/compare.types";
 import { api } from "~/trpc/server";
-import { compareHref } from "../../compare/params";
+import { compareHref, marginItems } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
 import { publishAction, revokeAction } from "./actions";
 
@@ -36,7 +37,9 @@ export default async function PermalinkPage({ params, searchParams }: Props) {
   const { slug } = await params;
   const { all } = await loadAllRows(searchParams);
   const link = await load(slug);
-  const live = compareHref("/compare", { s: link.scenarioIds });
+  // The live comparison keeps the margins the link was shared with, so its verdicts mean the same.
+  const margins = marginsSchema.safeParse(link.view.margins ?? {}).data ?? {};
+  const live = compareHref("/compare", { s: link.scenarioIds, margin: marginItems(margins) });
   return (
     <div className="space-y-6">
       <header>

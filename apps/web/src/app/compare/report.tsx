@@ -74,8 +74,9 @@ export function CompareReport({
             role="alert"
             className="mt-2 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
           >
-            Not like-for-like: {data.environment.confounders.join(", ")} also differ, so not every difference below is
-            the datapath's.
+            Not like-for-like: {data.environment.confounders.join(", ")} also{" "}
+            {data.environment.confounders.length === 1 ? "differs" : "differ"}, so not every difference below is the
+            datapath's.
           </p>
         ) : (
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">

@@ -16,6 +16,8 @@ export async function startIngest(
   databaseUrl: string,
   options: {
     maxBundleBytes?: number;
+    maxImportBytes?: number;
+    importLimits?: ServerOptions["importLimits"];
     rateLimitPerMinute?: number;
     dbTimeoutMs?: number;
     timeouts?: ServerOptions["timeouts"];
@@ -29,6 +31,8 @@ export async function startIngest(
     publicApiUrl: "http://api.example",
     publicWebUrl: "http://web.example",
     maxBundleBytes: options.maxBundleBytes,
+    maxImportBytes: options.maxImportBytes,
+    importLimits: options.importLimits,
     rateLimitPerMinute: options.rateLimitPerMinute,
     timeouts: options.timeouts,
     logLevel: "silent",

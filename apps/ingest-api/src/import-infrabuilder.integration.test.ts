@@ -4,14 +4,13 @@
  * .tar.gz, over real HTTP against a real PostgreSQL: one bundle per run folder, one scenario per setup,
  * the failed tests named as missing runs in the answer and stored with their bundles.
  */
-import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import type { Db } from "@cnibench/db";
 import { gzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureTree } from "../../../packages/importers/src/testing/fixtures.ts";
 import { freshDatabase } from "../../../test-support/database.ts";
-import { rowCounts } from "../../../test-support/ingest.ts";
+import { rowCounts, startIngest } from "../../../test-support/ingest.ts";
 import { tar } from "../../../test-support/nasty.ts";
-import { buildServer } from "./server.ts";
 
 type Json = Record<string, unknown>;
 type ImportBody = Json & {
@@ -21,33 +20,22 @@ type ImportBody = Json & {
 };
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
+let ingest: Awaited<ReturnType<typeof startIngest>>;
 let db: Db;
 let base: string;
 let token: string;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  db = createDb(database.url);
-  const workspace = await ensureDefaultWorkspace(db);
-  token = (await createToken(db, workspace.id, "infrabuilder-test")).token;
-  const app = buildServer({
-    db,
-    publicApiUrl: "http://api.example",
-    publicWebUrl: "http://web.example",
+  ingest = await startIngest(database.url, {
     maxBundleBytes: 1024 * 1024,
     maxImportBytes: 16 * 1024 * 1024,
     importLimits: { maxEntries: 1000, maxUnpackedBytes: 64 * 1024 * 1024 },
-    logLevel: "silent",
   });
-  base = await app.listen({ host: "127.0.0.1", port: 0 });
-  close = async () => {
-    await app.close();
-    await db.$disconnect();
-  };
+  ({ db, base, token } = ingest);
 });
 afterAll(async () => {
-  await close();
+  await ingest.close();
   await database.drop();
 });
 

@@ -6,13 +6,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, createToken, type Db, ensureDefaultWorkspace, storeBundles } from "@cnibench/db";
+import { createDb, type Db, storeBundles } from "@cnibench/db";
 import { readStorableBundle } from "@cnibench/schema";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { labEnvironment } from "../../../packages/importers/src/testing/fixtures.ts";
 import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle, rowCounts } from "../../../test-support/ingest.ts";
+import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
 import { freePort } from "../../../test-support/ports.ts";
 import { buildServer } from "./server.ts";
 
@@ -29,35 +29,23 @@ type ImportBody = Json & {
 };
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
+let ingest: Awaited<ReturnType<typeof startIngest>>;
 let db: Db;
 let base: string;
 let token: string;
 let workspaceId: string;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  db = createDb(database.url);
-  const workspace = await ensureDefaultWorkspace(db);
-  workspaceId = workspace.id;
-  token = (await createToken(db, workspace.id, "import-test")).token;
-  const app = buildServer({
-    db,
-    publicApiUrl: "http://api.example",
-    publicWebUrl: "http://web.example",
+  ingest = await startIngest(database.url, {
     maxBundleBytes: 64 * 1024,
     maxImportBytes: 512 * 1024,
     importLimits: { maxEntries: 300, maxUnpackedBytes: 4 * 1024 * 1024 },
-    logLevel: "silent",
   });
-  base = await app.listen({ host: "127.0.0.1", port: 0 });
-  close = async () => {
-    await app.close();
-    await db.$disconnect();
-  };
+  ({ db, base, token, workspaceId } = ingest);
 });
 afterAll(async () => {
-  await close();
+  await ingest.close();
   await database.drop();
 });
 

@@ -157,6 +157,16 @@ function caveatOf(
   return `with ${loss.value.toFixed(1)} % loss`;
 }
 
+/** A cell without a comparison: the baseline's own, or one no candidate figure filled. */
+const noVerdict: Omit<CompareCell, "figure"> = {
+  delta: null,
+  verdict: null,
+  indicative: false,
+  caveat: null,
+  why: null,
+  evidence: null,
+};
+
 const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
 const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
 
@@ -184,15 +194,7 @@ export function compareRows(
         label: findMetric(f.metric)?.label ?? f.metric,
         better: f.better,
         params: f.params,
-        cells: scenarios.map(() => ({
-          figure: null,
-          delta: null,
-          verdict: null,
-          indicative: false,
-          caveat: null,
-          why: null,
-          evidence: null,
-        })),
+        cells: scenarios.map(() => ({ ...noVerdict, figure: null })),
       };
       rows.set(key, r);
     }
@@ -200,15 +202,7 @@ export function compareRows(
   };
   for (const f of baseFigures) {
     const r = row(f);
-    r.cells[0] = {
-      figure: pick(f),
-      delta: null,
-      verdict: null,
-      indicative: false,
-      caveat: null,
-      why: null,
-      evidence: null,
-    };
+    r.cells[0] = { ...noVerdict, figure: pick(f) };
   }
   candidates.forEach((c, i) => {
     const compared = compareMeasurementSets(baseFigures, of(c.id), { margins });

@@ -363,18 +363,14 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                 <code className="mt-1 block break-all text-xs text-zinc-500">{b.collectorCommand}</code>
               ) : null}
               {owner ? (
-                <details className="mt-1 text-xs">
-                  <summary className="cursor-pointer text-red-700 dark:text-red-400">Delete this bundle…</summary>
-                  <form action={deleteBundleAction} className="mt-1 flex items-center gap-2">
-                    <input type="hidden" name="bundleId" value={b.id} />
-                    <span>
-                      Its {b.measurementCount} figures go too; permalinks that pinned it will say it was deleted.
-                    </span>
-                    <button type="submit" className="rounded bg-red-700 px-2 py-0.5 font-medium text-white">
-                      Delete
-                    </button>
-                  </form>
-                </details>
+                <ConfirmDelete
+                  summary="Delete this bundle…"
+                  action={deleteBundleAction}
+                  fields={{ bundleId: b.id }}
+                  className="mt-1 text-xs"
+                >
+                  Its {b.measurementCount} figures go too; permalinks that pinned it will say it was deleted.
+                </ConfirmDelete>
               ) : null}
             </li>
           ))}
@@ -401,26 +397,42 @@ function CampaignDeletes({ scenarioId, bundles }: { scenarioId: string; bundles:
     <ul className="mt-2 space-y-1 text-xs">
       {[...campaigns].map(([campaign, { total, here }]) => (
         <li key={campaign}>
-          <details>
-            <summary className="cursor-pointer text-red-700 dark:text-red-400">
-              Delete this campaign ({total} {total === 1 ? "bundle" : "bundles"})…
-            </summary>
-            <form action={deleteCampaignAction} className="mt-1 flex items-center gap-2">
-              <input type="hidden" name="scenarioId" value={scenarioId} />
-              <input type="hidden" name="campaign" value={campaign} />
-              <span>
-                Campaign <code className="break-all">{campaign}</code>: its {total}{" "}
-                {total === 1 ? "bundle goes" : "bundles go"}
-                {total > here ? ` (${total - here} of them in other scenarios)` : ""} with their figures; permalinks
-                that pinned them will say they were deleted.
-              </span>
-              <button type="submit" className="rounded bg-red-700 px-2 py-0.5 font-medium text-white">
-                Delete
-              </button>
-            </form>
-          </details>
+          <ConfirmDelete
+            summary={`Delete this campaign (${total} ${total === 1 ? "bundle" : "bundles"})…`}
+            action={deleteCampaignAction}
+            fields={{ scenarioId, campaign }}
+          >
+            Campaign <code className="break-all">{campaign}</code>: its {total}{" "}
+            {total === 1 ? "bundle goes" : "bundles go"}
+            {total > here ? ` (${total - here} of them in other scenarios)` : ""} with their figures; permalinks that
+            pinned them will say they were deleted.
+          </ConfirmDelete>
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A delete behind a confirmation step: the summary opens what goes, and the button deletes it. */
+function ConfirmDelete(props: {
+  summary: string;
+  action: (form: FormData) => Promise<void>;
+  fields: Record<string, string>;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <details className={props.className}>
+      <summary className="cursor-pointer text-red-700 dark:text-red-400">{props.summary}</summary>
+      <form action={props.action} className="mt-1 flex items-center gap-2">
+        {Object.entries(props.fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <span>{props.children}</span>
+        <button type="submit" className="rounded bg-red-700 px-2 py-0.5 font-medium text-white">
+          Delete
+        </button>
+      </form>
+    </details>
   );
 }

@@ -1,7 +1,7 @@
 import { benjaminiHochberg } from "./effect.ts";
 import { paramsKey } from "./params-key.ts";
 import type { Measurement, Params } from "./types.ts";
-import { compareFigures, type VerdictOptions, type VerdictResult } from "./verdict.ts";
+import { compareFigures, type VerdictOptions, type VerdictResult, withAdjustedP } from "./verdict.ts";
 
 /** One (metric, params) of a scenario diff, with both figures and the verdict. */
 export type ComparisonRow = {
@@ -59,7 +59,7 @@ export function compareMeasurementSets(
   const tested = rows.filter((r) => r.result.evidence.method === "interval");
   const adjusted = benjaminiHochberg(tested.map((r) => (r.result.evidence as { p: number }).p));
   tested.forEach((r, i) => {
-    r.result = compareFigures(r.baseline, r.candidate, { ...options, pAdjusted: adjusted[i]! });
+    r.result = withAdjustedP(r.result, adjusted[i]!);
   });
   return rows;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Measurement } from "./types.ts";
-import { compareFigures, figureInterval } from "./verdict.ts";
+import { compareFigures, figureInterval, withAdjustedP } from "./verdict.ts";
 
 const rps = (value: number, samples?: number[]): Measurement => ({
   metric: "http.rps",
@@ -71,8 +71,11 @@ describe("compareFigures with runs: the effect's interval against the margin δ"
   it("adjusts the decision by the p-value it is given (Benjamini–Hochberg over a compare)", () => {
     const base = rps(100, [100, 103, 97]);
     const cand = rps(90, [90, 92.5, 87.8]);
-    expect(compareFigures(base, cand, { pAdjusted: 0.2 }).verdict).toBe("inconclusive");
-    expect(interval(compareFigures(base, cand, { pAdjusted: 0.2 })).pAdjusted).toBe(0.2);
+    const adjusted = withAdjustedP(compareFigures(base, cand), 0.2);
+    expect(adjusted.verdict).toBe("inconclusive");
+    expect(interval(adjusted).pAdjusted).toBe(0.2);
+    // 2·sd²·(z0.975 + z0.8)²/d² with sd² = 0.000790 (scipy's 0.02811605² above), d = ln 0.90107: 1.14 → 2.
+    expect(interval(adjusted).runsNeeded).toBe(2);
   });
 
   it("gives a single run on a side an indicative verdict from the margin", () => {

@@ -22,7 +22,7 @@ import type { Better, Delta, Measurement } from "./types.ts";
  *    with better "lower": the candidate is worse.
  * 5. At least 2 runs (samples) on both sides → the effect candidate/baseline with its intervals
  *    (effect.ts) against the metric's practical margin ±δ (the catalogue's `margin`, noise-bands.ts), with the
- *    p-value adjusted for the figures compared at once when the caller gives it:
+ *    p-value adjusted afterwards for the figures compared at once (withAdjustedP, compareMeasurementSets):
  *    - "better"/"worse": significant (p < α) and the point estimate beyond δ;
  *    - "equivalent": the 90 % interval within ±δ (two one-sided tests at α) and not significant;
  *    - "small-but-real": the 90 % interval within ±δ yet significant: steady runs, a negligible change;
@@ -91,8 +91,6 @@ export type VerdictOptions = {
   alpha?: number;
   /** Practical margins δ in ± % by metric key, overriding the catalogue's. */
   margins?: Readonly<Record<string, number>>;
-  /** The p-value adjusted for the other figures compared at once (compareMeasurementSets). */
-  pAdjusted?: number;
 };
 
 const present = (m: Measurement | null | undefined): m is Measurement => m != null && Number.isFinite(m.value);
@@ -200,9 +198,16 @@ export function compareFigures(
   const alpha = options.alpha ?? 0.05;
   const effect = effectOf(baseline.samples ?? [], candidate.samples ?? []);
   if (effect) {
-    const pAdjusted = options.pAdjusted ?? effect.p;
-    const { verdict, runsNeeded } = intervalVerdict(effect, pAdjusted, alpha, margin, better);
-    return result(verdict, { method: "interval", alpha, marginPercent: margin, pAdjusted, runsNeeded, ...effect });
+    // Alone, the p-value is its own adjusted one; a compare adjusts it afterwards (withAdjustedP).
+    const { verdict, runsNeeded } = intervalVerdict(effect, effect.p, alpha, margin, better);
+    return result(verdict, {
+      method: "interval",
+      alpha,
+      marginPercent: margin,
+      pAdjusted: effect.p,
+      runsNeeded,
+      ...effect,
+    });
   }
 
   return result(verdictOf(sideOf(candidate.value, baseline.value, margin), better), {
@@ -210,6 +215,17 @@ export function compareFigures(
     marginPercent: margin,
     deltaPercent: delta.percent,
   });
+}
+
+/**
+ * The same comparison judged with a p-value adjusted for the figures compared with it: the effect is
+ * kept, only the decision is made again. Other evidence has no p-value and stays as it is.
+ */
+export function withAdjustedP(r: VerdictResult, pAdjusted: number): VerdictResult {
+  const e = r.evidence;
+  if (e.method !== "interval") return r;
+  const { verdict, runsNeeded } = intervalVerdict(e, pAdjusted, e.alpha, e.marginPercent, r.better);
+  return { ...r, verdict, evidence: { ...e, pAdjusted, runsNeeded } };
 }
 
 /** Step 5 of the rules above, on the effect's scale. */

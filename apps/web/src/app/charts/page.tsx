@@ -255,9 +255,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               ) : undefined
             }
             series={c.series}
+            // The group as the server made it (category, reference…); only the bars get their links.
             data={c.data.map((d) => ({
-              category: d.category,
-              reference: d.reference,
+              ...d,
               values: Object.fromEntries(
                 Object.entries(d.values).map(([id, v]) => [
                   id,

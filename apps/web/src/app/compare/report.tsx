@@ -256,7 +256,7 @@ export function CompareReport({
               title={`${c.title}, p99`}
               series={c.series}
               data={c.data.map((d) => ({
-                category: d.category,
+                ...d,
                 values: Object.fromEntries(
                   Object.entries(d.values).map(([id, v]) => [id, v && { ...v, n: v.summary?.n }]),
                 ),

@@ -1,7 +1,7 @@
 // Expected values from scipy 1.17 (python3): stats.ttest_ind(..., equal_var=False),
 // stats.mannwhitneyu(c, b, method="asymptotic") and stats.false_discovery_control(p), as noted per case.
 import { describe, expect, it } from "vitest";
-import { benjaminiHochberg, effectOf, marginOnScale, ranksOf, runsToDecide } from "./effect.ts";
+import { benjaminiHochberg, effectOf, historyNoise, marginOnScale, ranksOf, runsToDecide } from "./effect.ts";
 
 describe("effectOf", () => {
   it("needs two runs a side", () => {
@@ -26,6 +26,51 @@ describe("effectOf", () => {
     // 29 pairings higher, 5 lower, 2 ties: (29 − 5) / 36
     expect(e.ranks!.cliffsDelta).toBeCloseTo(24 / 36, 12);
     expect(effectOf(b.slice(0, 5), c.slice(0, 5))!.ranks).toBeNull();
+  });
+});
+
+describe("historyNoise and effectOf with a history", () => {
+  // Four earlier campaigns of three steady runs (≈1 % apart) of the baseline's series.
+  const earlier = [
+    [99, 101, 100],
+    [102, 100, 101],
+    [98, 99, 100.5],
+    [101, 103, 100],
+  ];
+
+  it("pools the within-campaign variance of campaigns of at least 2 runs, from 10 runs on", () => {
+    // numpy: Σ(nᵢ−1)·var(log hᵢ, ddof=1) / Σ(nᵢ−1) = 0.00014621862262236812, df 8
+    const noise = historyNoise([...earlier, [250]])!;
+    expect(noise).toMatchObject({ runs: 12, campaigns: 4, df: 8 });
+    expect(noise.logVariance).toBeCloseTo(0.00014621862262236812, 15);
+    expect(historyNoise(earlier.slice(0, 3))).toBeNull(); // 9 runs
+    expect(historyNoise([...earlier, [0, 1]])!.logVariance).toBeNull();
+  });
+
+  it("replaces a noisy side's own variance and says so", () => {
+    const b = [100, 108, 93];
+    const c = [110, 112, 108];
+    // Own runs: stats.ttest_ind(log(c), log(b), equal_var=False).pvalue = 0.15576665032290962
+    expect(effectOf(b, c)!.p).toBeCloseTo(0.15576665032290962, 10);
+    // With the history's variance for the baseline (df 8) and the candidate's own (df 2), Welch by hand
+    // in numpy: se² = 0.000146219/3 + var(log c)/3, df = se⁴/(seB⁴/8 + seC⁴/2) = 3.96601057930038,
+    // p = 2·stats.t.sf(|d|/se, df) = 0.0018071909090259018, interval exp(d ± stats.t.ppf(0.975, df)·se).
+    const e = effectOf(b, c, { baseline: historyNoise(earlier) })!;
+    expect(e.df).toBeCloseTo(3.96601057930038, 10);
+    expect(e.p).toBeCloseTo(0.0018071909090259018, 12);
+    expect(e.ratio).toBeCloseTo(1.0982703347720297, 12);
+    expect(e.low).toBeCloseTo(1.0603644636104197, 10);
+    expect(e.high).toBeCloseTo(1.1375312636688153, 10);
+    expect(e.noise).toEqual({
+      baseline: { from: "history", runs: 12, campaigns: 4, df: 8 },
+      candidate: { from: "runs" },
+    });
+  });
+
+  it("keeps a side's own variance when its history has no log scale", () => {
+    const e = effectOf([100, 108, 93], [110, 112, 108], { baseline: historyNoise([...earlier, [0, 1]]) })!;
+    expect(e.noise.baseline).toEqual({ from: "runs" });
+    expect(e.p).toBeCloseTo(0.15576665032290962, 10);
   });
 });
 

@@ -22,6 +22,45 @@ export type Ranks = {
   p: number;
 };
 
+/**
+ * A series' run-to-run noise pooled over its earlier campaigns (its history): the within-campaign
+ * variance Σ(nᵢ − 1)·sᵢ² / Σ(nᵢ − 1) over campaigns of at least 2 runs, on the values and on their logs.
+ */
+export type HistoryNoise = {
+  /** Runs in the campaigns pooled. */
+  runs: number;
+  campaigns: number;
+  /** Σ(nᵢ − 1): the degrees of freedom of the pooled variance. */
+  df: number;
+  variance: number;
+  /** Null when a run is ≤ 0 (no log scale). */
+  logVariance: number | null;
+};
+
+/** Earlier runs a series needs before its pooled noise replaces a side's own variance. */
+export const minHistoryRuns = 10;
+
+/** Pooled noise from a series' earlier campaigns' runs; null below `minHistoryRuns` runs pooled. */
+export function historyNoise(campaigns: readonly (readonly number[])[]): HistoryNoise | null {
+  const pooled = campaigns.filter((runs) => runs.length >= 2 && runs.every(Number.isFinite));
+  const runs = pooled.reduce((n, c) => n + c.length, 0);
+  if (runs < minHistoryRuns) return null;
+  const df = runs - pooled.length;
+  const pool = (values: readonly (readonly number[])[]) =>
+    values.reduce((sum, c) => sum + (c.length - 1) * sampleVariance([...c]), 0) / df;
+  const positive = pooled.every((c) => c.every((v) => v > 0));
+  return {
+    runs,
+    campaigns: pooled.length,
+    df,
+    variance: pool(pooled),
+    logVariance: positive ? pool(pooled.map((c) => c.map(Math.log))) : null,
+  };
+}
+
+/** Where a side's variance came from: its own runs, or its series' history (HistoryNoise). */
+export type NoiseSource = { from: "runs" } | ({ from: "history" } & Pick<HistoryNoise, "runs" | "campaigns" | "df">);
+
 export type Effect = {
   /** On log values when every run is positive; else on the values, relative to the baseline's mean. */
   scale: "log" | "linear";
@@ -42,6 +81,7 @@ export type Effect = {
   detectablePercent: number;
   /** Standard deviation of one run on the effect's scale, pooled over both sides. */
   runSd: number;
+  noise: { baseline: NoiseSource; candidate: NoiseSource };
   ranks: Ranks | null;
 };
 
@@ -50,9 +90,15 @@ export const minRunsForRanks = 6;
 
 /**
  * The effect from two sides' runs; null with fewer than 2 runs on a side, or when the baseline's
- * mean is 0 on the linear scale (no ratio to speak of).
+ * mean is 0 on the linear scale (no ratio to speak of). A side whose series has a history (`history`)
+ * takes its variance and degrees of freedom from there: three runs estimate noise poorly, dozens of
+ * earlier runs of the same setup estimate it well.
  */
-export function effectOf(baseline: readonly number[], candidate: readonly number[]): Effect | null {
+export function effectOf(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  history: { baseline?: HistoryNoise | null; candidate?: HistoryNoise | null } = {},
+): Effect | null {
   if (baseline.length < 2 || candidate.length < 2) return null;
   const positive = [...baseline, ...candidate].every((v) => v > 0);
   const scale = positive ? "log" : "linear";
@@ -61,13 +107,25 @@ export function effectOf(baseline: readonly number[], candidate: readonly number
   const baseMean = mean(b);
   const diff = mean(c) - baseMean;
   if (!positive && baseMean === 0) return null;
-  const vb = sampleVariance(b);
-  const vc = sampleVariance(c);
+  const side = (runs: number[], noise: HistoryNoise | null | undefined) => {
+    const pooled = noise ? (positive ? noise.logVariance : noise.variance) : null;
+    return pooled === null || noise == null
+      ? { variance: sampleVariance(runs), df: runs.length - 1, source: { from: "runs" } as NoiseSource }
+      : {
+          variance: pooled,
+          df: noise.df,
+          source: { from: "history", runs: noise.runs, campaigns: noise.campaigns, df: noise.df } as NoiseSource,
+        };
+  };
+  const sb = side(b, history.baseline);
+  const sc = side(c, history.candidate);
+  const vb = sb.variance;
+  const vc = sc.variance;
   const seB = vb / b.length;
   const seC = vc / c.length;
   const se = Math.sqrt(seB + seC);
-  // Welch–Satterthwaite; with no spread at all on either side, the pooled df.
-  const df = se === 0 ? b.length + c.length - 2 : se ** 4 / (seB ** 2 / (b.length - 1) + seC ** 2 / (c.length - 1));
+  // Welch–Satterthwaite, each side with its variance's df; with no spread at all, the pooled df.
+  const df = se === 0 ? b.length + c.length - 2 : se ** 4 / (seB ** 2 / sb.df + seC ** 2 / sc.df);
   const p = se === 0 ? (diff === 0 ? 1 : 0) : Math.min(1, 2 * tCdf(-Math.abs(diff / se), df));
   const toRatio = (d: number) => (positive ? Math.exp(d) : 1 + d / baseMean);
   const t95 = tQuantile(0.975, df);
@@ -86,6 +144,7 @@ export function effectOf(baseline: readonly number[], candidate: readonly number
     candidateRuns: c.length,
     detectablePercent: (toRatio(detectable) - 1) * 100,
     runSd: Math.sqrt((vb + vc) / 2),
+    noise: { baseline: sb.source, candidate: sc.source },
     ranks:
       baseline.length >= minRunsForRanks && candidate.length >= minRunsForRanks ? ranksOf(baseline, candidate) : null,
   };

@@ -1,4 +1,5 @@
 import type { Better, Qualifier } from "@cnibench/schema";
+import type { HistoryNoise } from "./effect.ts";
 
 export type { Better, Qualifier };
 
@@ -20,6 +21,8 @@ export type Measurement = {
   high?: number | null;
   samples?: readonly number[];
   better?: Better;
+  /** Run-to-run noise of the figure's series from its earlier campaigns, when it has enough (effect.ts). */
+  history?: HistoryNoise | null;
 };
 
 /** One sampled step of a line: x is the varied param (Service count, pods, …). */

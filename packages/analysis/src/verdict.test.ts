@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { historyNoise } from "./effect.ts";
 import type { Measurement } from "./types.ts";
 import { compareFigures, figureInterval, withAdjustedP } from "./verdict.ts";
 
@@ -76,6 +77,24 @@ describe("compareFigures with runs: the effect's interval against the margin δ"
     expect(interval(adjusted).pAdjusted).toBe(0.2);
     // 2·sd²·(z0.975 + z0.8)²/d² with sd² = 0.000790 (scipy's 0.02811605² above), d = ln 0.90107: 1.14 → 2.
     expect(interval(adjusted).runsNeeded).toBe(2);
+  });
+
+  it("decides with a series' history what its own three noisy runs cannot", () => {
+    // The runs and history of effect.test.ts ("replaces a noisy side's own variance"): scipy's Welch p
+    // 0.156 on the runs alone, 0.0018 with the baseline's pooled history (numpy, by hand), ratio 1.098.
+    const base = rps(100, [100, 108, 93]);
+    const cand = rps(110, [110, 112, 108]);
+    expect(compareFigures(base, cand).verdict).toBe("inconclusive");
+    const history = historyNoise([
+      [99, 101, 100],
+      [102, 100, 101],
+      [98, 99, 100.5],
+      [101, 103, 100],
+    ]);
+    const r = compareFigures({ ...base, history }, cand);
+    expect(r.verdict).toBe("better");
+    expect(interval(r).p).toBeCloseTo(0.0018071909090259018, 12);
+    expect(interval(r).noise.baseline).toMatchObject({ from: "history", runs: 12 });
   });
 
   it("gives a single run on a side an indicative verdict from the margin", () => {

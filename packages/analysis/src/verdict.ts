@@ -21,7 +21,7 @@ import type { Better, Delta, Measurement } from "./types.ts";
  *    noise band, the direction is certain. E.g. baseline ≤ 100 millicores vs candidate 300 millicores
  *    with better "lower": the candidate is worse.
  * 5. At least 2 runs (samples) on both sides → the effect candidate/baseline with its intervals
- *    (effect.ts) against the metric's practical margin ±δ (the catalogue's `margin`, noise-bands.ts), with the
+ *    (effect.ts; a side whose series has ≥ 10 earlier runs takes its noise from them) against the metric's practical margin ±δ (the catalogue's `margin`, noise-bands.ts), with the
  *    p-value adjusted afterwards for the figures compared at once (withAdjustedP, compareMeasurementSets):
  *    - "better"/"worse": significant (p < α) and the point estimate beyond δ;
  *    - "equivalent": the 90 % interval within ±δ (two one-sided tests at α) and not significant;
@@ -196,7 +196,10 @@ export function compareFigures(
   }
 
   const alpha = options.alpha ?? 0.05;
-  const effect = effectOf(baseline.samples ?? [], candidate.samples ?? []);
+  const effect = effectOf(baseline.samples ?? [], candidate.samples ?? [], {
+    baseline: baseline.history,
+    candidate: candidate.history,
+  });
   if (effect) {
     // Alone, the p-value is its own adjusted one; a compare adjusts it afterwards (withAdjustedP).
     const { verdict, runsNeeded } = intervalVerdict(effect, effect.p, alpha, margin, better);

@@ -123,4 +123,59 @@ describe("campaigns", () => {
     const newer = await put(run("zz-lone", 6, { runAt: "2026-10-02T00:00:00Z" }));
     expect(await current(newer.scenarioId)).toMatchObject({ n: 1, value: 6, campaignBundleIds: [newer.id] });
   });
+
+  it("reads a series' earlier campaigns for its noise: those before the current one, as pinned", async () => {
+    const day = (d: number) => `2026-09-${String(d).padStart(2, "0")}T00:00:00Z`;
+    // Four nightly campaigns of three runs (one as a bundle's rounds), then tonight's three runs.
+    const nights = [
+      [9.4, 9.5, 9.45],
+      [9.42, 9.38, 9.5],
+      [9.47, 9.41, 9.44],
+    ];
+    for (const [n, night] of nights.entries()) {
+      for (const value of night) await put(run("zz-nightly", value, { campaign: `night-${n}`, runAt: day(n + 1) }));
+    }
+    await put(
+      run("zz-nightly", 9.43, {
+        campaign: "night-3",
+        runAt: day(4),
+        results: [
+          {
+            metric: "tcp.throughput",
+            unit: "Gbit/s",
+            value: 9.43,
+            samples: [9.43, 9.39, 9.46],
+            params: { path: "pod-pod", streams: 1 },
+          },
+        ],
+      }),
+    );
+    const tonight = [];
+    for (const value of [9.1, 9.9, 9.3])
+      tonight.push(await put(run("zz-nightly", value, { campaign: "night-4", runAt: day(5) })));
+    const scenarioId = tonight[0]!.scenarioId;
+    const link = await createPermalink(db, await accessFor(db, null), { scenarioIds: [scenarioId], view: {} });
+
+    const campaigns = (view: Awaited<ReturnType<typeof compareView>>) =>
+      view.earlier.map((e) => [...e.runs].sort()).sort((a, b) => a[0]! - b[0]!);
+    const live = await compareView(db, [workspaceId], { scenarioIds: [scenarioId] });
+    expect(live.earlier.every((e) => e.scenarioId === scenarioId && e.metric === "tcp.throughput")).toBe(true);
+    expect(campaigns(live)).toEqual([
+      [9.38, 9.42, 9.5],
+      [9.39, 9.43, 9.46],
+      [9.4, 9.45, 9.5],
+      [9.41, 9.44, 9.47],
+    ]);
+
+    // A sixth campaign uploaded after the link: the live view's history takes tonight's runs in, the
+    // pinned view's stays as it was shared.
+    await put(run("zz-nightly", 9.6, { campaign: "night-5", runAt: day(6) }));
+    const later = await compareView(db, [workspaceId], { scenarioIds: [scenarioId] });
+    expect(later.earlier).toHaveLength(0); // the current figure is now a single run: no noise asked
+    const pinned = await compareView(db, [workspaceId], {
+      scenarioIds: [scenarioId],
+      bundleIds: link?.pins.map((p) => p.bundleId),
+    });
+    expect(campaigns(pinned)).toEqual(campaigns(live));
+  });
 });

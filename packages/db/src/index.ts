@@ -54,6 +54,7 @@ export {
 export { databaseReady, isDatabaseOutage } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export {
+  type EarlierCampaign,
   type Figure,
   type LatestFigure,
   latestFigures,

@@ -1,3 +1,4 @@
+import { canonicalJson } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import type { Figure, LatestFigure, Provenance, RunFigure } from "./read-models.ts";
@@ -219,4 +220,54 @@ export async function scenarioBundles(db: Db, scenarioId: string): Promise<Prove
     FROM "Bundle" b WHERE "scenarioId" = ${scenarioId}
     ORDER BY COALESCE("runAt", "receivedAt") DESC, "receivedAt" DESC`,
   );
+}
+
+/** The runs of one earlier campaign of a figure's series. */
+export type EarlierCampaign = { scenarioId: string; metric: string; paramsKey: string; runs: number[] };
+
+/** Earlier measurements a series' noise is pooled from, newest first: a year of nightly runs is plenty. */
+const earlierLimit = 60;
+
+/**
+ * The earlier campaigns of each figure's series (same scenario, metric and params): those measured
+ * before the figure's campaign and uploaded before its bundle, so a permalink's pinned figures keep the
+ * history they were shared with. Qualified figures are no runs. For figures of at least 2 runs only:
+ * a single run gets no interval, so its noise is never asked.
+ */
+export async function earlierCampaigns(
+  db: Db,
+  figures: readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples">[],
+): Promise<EarlierCampaign[]> {
+  const asked = figures.filter((f) => f.samples.length >= 2);
+  if (asked.length === 0) return [];
+  const rows = await readRows<{
+    scenarioId: string;
+    metric: string;
+    paramsKey: string;
+    campaign: string;
+    runs: number[];
+  }>(
+    db,
+    Prisma.sql`
+    SELECT f."scenarioId", f.metric, f."paramsKey", h.campaign, json_agg(h.run) AS runs
+    FROM unnest(${asked.map((f) => f.scenarioId)}::text[], ${asked.map((f) => f.bundleId)}::text[],
+        ${asked.map((f) => f.metric)}::text[], ${asked.map((f) => canonicalJson(f.params))}::text[])
+        AS f("scenarioId", "bundleId", metric, "paramsKey")
+      JOIN "Measurement" m ON m."bundleId" = f."bundleId" AND m.metric = f.metric AND m."paramsKey" = f."paramsKey"
+      JOIN "Bundle" b ON b.id = m."bundleId"
+      CROSS JOIN LATERAL (
+        SELECT e.campaign, run
+        FROM (
+          SELECT e.campaign, e.value, e.samples FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
+          WHERE e."scenarioId" = f."scenarioId" AND e.metric = f.metric AND e."paramsKey" = f."paramsKey"
+            AND e.campaign <> m.campaign AND e.qualifier IS NULL
+            AND COALESCE(eb."runAt", eb."receivedAt") <= COALESCE(b."runAt", b."receivedAt")
+            AND eb."receivedAt" <= b."receivedAt"
+          ORDER BY COALESCE(eb."runAt", eb."receivedAt") DESC, eb."receivedAt" DESC
+          LIMIT ${earlierLimit}) e
+          CROSS JOIN LATERAL unnest(CASE WHEN cardinality(e.samples) > 0 THEN e.samples ELSE ARRAY[e.value] END) AS run
+      ) h
+    GROUP BY f."scenarioId", f.metric, f."paramsKey", h.campaign`,
+  );
+  return rows.map(({ campaign: _, ...r }) => r);
 }

@@ -12,7 +12,7 @@ import {
   keyFigures,
 } from "./explore.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { latestFigures, type RunFigure, scenarioBundles, scenarioFigures } from "./measurements.ts";
+import { earlierCampaigns, latestFigures, type RunFigure, scenarioBundles, scenarioFigures } from "./measurements.ts";
 import type { FigureWarning, UploadWarning } from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
@@ -135,8 +135,9 @@ export async function chartView(
 }
 
 /**
- * What a comparison is drawn from: the scenarios in the order given (the first is the baseline) and
- * their current figures — or only those of the given bundles, for a permalink.
+ * What a comparison is drawn from: the scenarios in the order given (the first is the baseline), their
+ * current figures — or only those of the given bundles, for a permalink — and the earlier campaigns of
+ * those figures' series, whose noise the verdicts may pool.
  */
 export async function compareView(
   db: Db,
@@ -156,7 +157,8 @@ export async function compareView(
   );
   const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
   const figures = await latestFigures(db, { scenarios: scenarios.map((s) => s.id), bundleIds: query.bundleIds });
-  return { scenarios, figures, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
+  const earlier = await earlierCampaigns(db, figures);
+  return { scenarios, figures, earlier, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
 }
 
 /**

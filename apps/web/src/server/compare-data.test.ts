@@ -1,6 +1,13 @@
-import { toCsv } from "@cnibench/schema";
+import { canonicalJson, toCsv } from "@cnibench/schema";
 import { describe, expect, it } from "vitest";
-import { compareRows, compareSummaries, environmentDiff, evidenceTable, marginsInForce } from "./compare-data";
+import {
+  compareRows,
+  compareSummaries,
+  environmentDiff,
+  evidenceTable,
+  marginsInForce,
+  withHistory,
+} from "./compare-data";
 import { loadSeeds } from "./seed-figures";
 
 const tke = loadSeeds({
@@ -121,6 +128,46 @@ describe("runs in a comparison", () => {
     expect(short?.cells[1]?.verdict).toBe("better");
     expect(short?.cells[1]?.indicative).toBe(false);
   });
+
+  it("pools a series' earlier campaigns into its noise, and says so", () => {
+    // The runs and history of analysis/src/verdict.test.ts, scaled to iptables' 9,057 req/s: three
+    // noisy runs a side are inconclusive alone (scipy Welch p 0.156); with the baseline's four earlier
+    // steady campaigns the p-value is 0.0018 (numpy, by hand) and the +9.8 % is better.
+    const isRps = (f: { metric: string; params: Record<string, unknown> }) =>
+      f.metric === "http.rps" && f.params.services === 30000 && f.params.connection === "short";
+    const scale = (values: number[]) => values.map((v) => (v * 9057) / 100);
+    const [baseline, candidate] = tke.scenarios;
+    const withRuns = tke.figures.map((f) => {
+      if (!isRps(f)) return f;
+      const samples = scale(f.scenarioId === baseline!.id ? [100, 108, 93] : [110, 112, 108]);
+      return { ...f, value: samples[0]!, samples, n: 3 };
+    });
+    const target = withRuns.find((f) => isRps(f) && f.scenarioId === baseline!.id)!;
+    const earlier = [
+      [99, 101, 100],
+      [102, 100, 101],
+      [98, 99, 100.5],
+      [101, 103, 100],
+    ].map((runs) => ({
+      scenarioId: baseline!.id,
+      metric: "http.rps",
+      paramsKey: canonicalJson(target.params),
+      runs: scale(runs),
+    }));
+    const cell = (figures: typeof withRuns) => compareRows(tke.scenarios, figures).find((r) => isRps(r))?.cells[1];
+    expect(cell(withRuns)?.verdict).toBe("inconclusive");
+    const pooled = cell(withHistory(withRuns, earlier));
+    expect(pooled?.verdict).toBe("better");
+    expect(pooled?.evidence?.p).toBeCloseTo(0.0018071909090259018, 10);
+    expect(pooled?.why).toContain("baseline noise from 12 earlier runs in 4 campaigns");
+    expect(pooled?.evidence).toMatchObject({
+      baselineNoise: "history: 12 runs in 4 campaigns",
+      candidateNoise: "runs",
+    });
+    // A candidate with no history of its own keeps its runs' variance; other figures are untouched.
+    expect(withHistory(withRuns, earlier).filter((f) => "history" in f)).toHaveLength(1);
+    expect(candidate).toBeDefined();
+  });
 });
 
 describe("margins δ for one comparison", () => {
@@ -190,10 +237,12 @@ describe("evidenceTable (the compare page's CSV)", () => {
       verdict: "better",
       runs_needed_per_side: null,
       detectable_percent: null,
+      baseline_noise: null,
+      candidate_noise: null,
       caveat: null,
     });
     expect(toCsv([header!, line!]).split("\n")[1]).toBe(
-      'http.rps,"{""connection"":""short"",""concurrency"":64,""target"":""service"",""services"":30000}",req/s,kube-proxy iptables,Cilium Overlay,1,1,9057,12879,,,,5,single run,,,better,,,',
+      'http.rps,"{""connection"":""short"",""concurrency"":64,""target"":""service"",""services"":30000}",req/s,kube-proxy iptables,Cilium Overlay,1,1,9057,12879,,,,5,single run,,,better,,,,,',
     );
   });
 
@@ -241,6 +290,6 @@ describe("evidenceTable (the compare page's CSV)", () => {
       ["udp.throughput", "{}", "Gbit/s", "VPC CNI", "Cilium", 3, 3, 5, 6, "welch-log", "better"],
       ["udp.loss", "{}", "%", "VPC CNI", "Cilium", 3, "", 1, "", undefined, "missing"],
     ]);
-    expect(rest[0]![19]).toBeNull();
+    expect(rest[0]![header!.indexOf("caveat")]).toBeNull();
   });
 });

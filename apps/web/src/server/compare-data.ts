@@ -6,12 +6,14 @@ import {
   countVerdicts,
   figureKey,
   formatVerdictSummary,
+  historyNoise,
   marginPercent,
+  type NoiseSource,
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import type { ScenarioSummary } from "@cnibench/db";
-import { type CsvCell, findMetric, metricCatalogue } from "@cnibench/schema";
+import type { EarlierCampaign, ScenarioSummary } from "@cnibench/db";
+import { type CsvCell, canonicalJson, findMetric, metricCatalogue } from "@cnibench/schema";
 import { type Figure, seriesLabels } from "./chart-data";
 import { type FigureSummary, headline, summaryOf } from "./figure-summary";
 
@@ -52,6 +54,9 @@ export type CellEvidence = {
   runsNeeded: number | null;
   /** The difference in % these runs detect 80 % of the time. */
   detectablePercent: number | null;
+  /** Where each side's variance came from: "runs", or its series' history ("history: 12 runs in 4 campaigns"). */
+  baselineNoise: string | null;
+  candidateNoise: string | null;
 };
 
 export type CompareRow = {
@@ -77,6 +82,29 @@ const pick = (f: Figure): Shown => ({
 /** Runs the verdict saw on a side: its samples, or the value alone. */
 const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
 
+/**
+ * Each figure with its series' run-to-run noise pooled over its earlier campaigns (historyNoise), where
+ * those hold enough runs: the verdicts then judge three runs against a well-known noise.
+ */
+export function withHistory<F extends Figure>(figures: readonly F[], earlier: readonly EarlierCampaign[]): F[] {
+  const key = (scenarioId: string, metric: string, paramsKey: string) =>
+    `${scenarioId}\u0000${metric}\u0000${paramsKey}`;
+  const campaigns = new Map<string, number[][]>();
+  for (const e of earlier) {
+    const k = key(e.scenarioId, e.metric, e.paramsKey);
+    campaigns.set(k, [...(campaigns.get(k) ?? []), e.runs]);
+  }
+  if (campaigns.size === 0) return [...figures];
+  return figures.map((f) => {
+    const runs = campaigns.get(key(f.scenarioId, f.metric, canonicalJson(f.params)));
+    const history = runs ? historyNoise(runs) : null;
+    return history ? { ...f, history } : f;
+  });
+}
+
+const noiseWords = (n: NoiseSource) =>
+  n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
+
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 const signed = (percent: number) => `${percent > 0 ? "+" : ""}${percent.toFixed(1)} %`;
 
@@ -84,9 +112,14 @@ function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number
   switch (e.method) {
     case "interval": {
       const test = e.scale === "log" ? "Welch's t on log values" : "Welch's t on the values";
+      const pooled = (["baseline", "candidate"] as const).flatMap((side) => {
+        const n = e.noise[side];
+        return n.from === "history" ? [`${side} noise from ${n.runs} earlier runs in ${n.campaigns} campaigns`] : [];
+      });
       const parts = [
         `${e.baselineRuns} vs ${e.candidateRuns} runs: ratio ${e.ratio.toFixed(3)}, 95 % interval ${e.low.toFixed(3)}–${e.high.toFixed(3)}, margin ±${e.marginPercent} %`,
         `${test}, p = ${pValue(e.p)}${e.pAdjusted !== e.p ? `, adjusted for the figures compared ${pValue(e.pAdjusted)}` : ""}`,
+        ...pooled,
       ];
       if (e.ranks) {
         parts.push(
@@ -120,6 +153,8 @@ const noTest = {
   pAdjusted: null,
   runsNeeded: null,
   detectablePercent: null,
+  baselineNoise: null,
+  candidateNoise: null,
 };
 
 function evidenceOf(e: VerdictEvidence): CellEvidence | null {
@@ -135,6 +170,8 @@ function evidenceOf(e: VerdictEvidence): CellEvidence | null {
         pAdjusted: e.pAdjusted,
         runsNeeded: e.runsNeeded,
         detectablePercent: e.detectablePercent,
+        baselineNoise: noiseWords(e.noise.baseline),
+        candidateNoise: noiseWords(e.noise.candidate),
       };
     case "noise-band":
       return { ...noTest, test: "single run", marginPercent: e.marginPercent };
@@ -293,6 +330,8 @@ const evidenceHeader = [
   "verdict",
   "runs_needed_per_side",
   "detectable_percent",
+  "baseline_noise",
+  "candidate_noise",
   "caveat",
 ];
 
@@ -333,6 +372,8 @@ export function evidenceTable(
           c.verdict,
           e?.runsNeeded,
           e?.detectablePercent,
+          e?.baselineNoise,
+          e?.candidateNoise,
           c.caveat,
         ];
       });

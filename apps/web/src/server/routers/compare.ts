@@ -9,7 +9,7 @@ import {
 import { metricCatalogue } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import { barView, crossoverOf, seriesLabels } from "../chart-data";
-import { compareRows, compareSummaries, environmentDiff, marginsInForce } from "../compare-data";
+import { compareRows, compareSummaries, environmentDiff, marginsInForce, withHistory } from "../compare-data";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
@@ -36,7 +36,9 @@ export async function comparison(
   margins: Readonly<Record<string, number>>,
   bundleIds?: readonly string[],
 ) {
-  const { scenarios, figures, unknownIds } = await compareView(db, workspaceIds, { scenarioIds, bundleIds });
+  const view = await compareView(db, workspaceIds, { scenarioIds, bundleIds });
+  const { scenarios, unknownIds } = view;
+  const figures = withHistory(view.figures, view.earlier);
   const rows = compareRows(scenarios, figures, margins);
   const labels = seriesLabels(scenarios);
   return {

@@ -83,6 +83,8 @@ export const compareOutputSchema = z.object({
               pAdjusted: z.number().nullable(),
               runsNeeded: z.number().nullable(),
               detectablePercent: z.number().nullable(),
+              baselineNoise: z.string().nullable(),
+              candidateNoise: z.string().nullable(),
             })
             .nullable(),
         }),

@@ -100,6 +100,44 @@ describe("a UDP throughput gain bought with loss", () => {
   });
 });
 
+describe("a resource saving of a test that moved less traffic", () => {
+  // Made-up runs in the shape InfraBuilder's importer gives (node CPU during the pod-to-pod TCP test):
+  // A moves 19.6 Gbit/s on 1.2 cores, C (encrypted) 6.5 Gbit/s on 0.8 cores — (6.5 − 19.6) / 19.6 = −66.8 %.
+  const test = { path: "pod-pod", streams: 1 };
+  const cpu = { component: "node", ...test, protocol: "tcp", role: "client" };
+  const at = (f: ReturnType<typeof figure>, params: Record<string, string | number>) => ({
+    ...f,
+    params,
+    paramsKey: canonicalJson(params),
+    better: f.metric === "cpu.usage" ? ("lower" as const) : ("higher" as const),
+  });
+  const figures = [
+    at(figure("eks-a", "tcp.throughput", 19.6, "Gbit/s"), test),
+    at(figure("eks-a", "cpu.usage", 1.2, "cores"), cpu),
+    at(figure("eks-c", "tcp.throughput", 6.5, "Gbit/s"), test),
+    at(figure("eks-c", "cpu.usage", 0.8, "cores"), cpu),
+  ];
+
+  it("is flagged with the traffic it did not move, never a plain better", () => {
+    const rows = compareRows(eks.scenarios, figures);
+    expect(rows.find((r) => r.metric === "tcp.throughput")!.cells[1]?.verdict).toBe("worse");
+    expect(rows.find((r) => r.metric === "cpu.usage")!.cells[1]).toMatchObject({
+      verdict: "better",
+      caveat: "while moving 66.8 % less traffic",
+    });
+  });
+
+  it("is a plain saving when the traffic held", () => {
+    const held = figures.map((f) =>
+      f.scenarioId === "eks-c" && f.metric === "tcp.throughput" ? { ...f, value: 19.7, samples: runs(19.7) } : f,
+    );
+    expect(compareRows(eks.scenarios, held).find((r) => r.metric === "cpu.usage")!.cells[1]).toMatchObject({
+      verdict: "better",
+      caveat: null,
+    });
+  });
+});
+
 describe("runs in a comparison", () => {
   it("gives each side its summary and names the runs when a side has a single run", () => {
     const rows = compareRows(tke.scenarios, tke.figures);

@@ -183,15 +183,35 @@ function evidenceOf(e: VerdictEvidence): CellEvidence | null {
   }
 }
 
-/** A UDP throughput gain with more loss than the baseline: "with 43.6 % loss", never a plain "better". */
-function caveatOf(
-  cmp: Pick<ComparisonRow, "metric" | "params" | "result">,
-  losses: Map<string, { verdict: Verdict; value: number | undefined }>,
-): string | null {
-  if (cmp.metric !== "udp.throughput" || cmp.result.verdict !== "better") return null;
-  const loss = losses.get(figureKey("udp.loss", cmp.params));
-  if (!loss || loss.value === undefined || (loss.verdict !== "worse" && loss.verdict !== "inconclusive")) return null;
-  return `with ${loss.value.toFixed(1)} % loss`;
+/** Resources are measured while a test moves traffic: less CPU at less throughput is no saving. */
+const resourceMetrics = new Set(["cpu.usage", "memory.usage"]);
+const paramsWithin = (inner: ComparisonRow["params"], outer: ComparisonRow["params"]) =>
+  Object.entries(inner).every(([k, v]) => outer[k] === v);
+
+/**
+ * What a "better" must be read with, from the figure it is coupled to in the same comparison: a UDP
+ * throughput gain bought with more loss ("with 43.6 % loss"), or a resource saving of a test that
+ * moved less traffic ("while moving 62.5 % less traffic"). Never a plain "better" then.
+ */
+function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): string | null {
+  if (cmp.result.verdict !== "better") return null;
+  const undecidedOrWorse = (v: Verdict) => v === "worse" || v === "inconclusive";
+  if (cmp.metric === "udp.throughput") {
+    const loss = compared.find((o) => o.metric === "udp.loss" && o.key === figureKey("udp.loss", cmp.params));
+    if (!loss?.candidate || !undecidedOrWorse(loss.result.verdict)) return null;
+    return `with ${loss.candidate.value.toFixed(1)} % loss`;
+  }
+  const protocol = cmp.params.protocol;
+  if (resourceMetrics.has(cmp.metric) && typeof protocol === "string") {
+    const traffic = compared.find(
+      (o) =>
+        o.metric === `${protocol}.throughput` && o.result.verdict === "worse" && paramsWithin(o.params, cmp.params),
+    );
+    const percent = traffic?.result.delta?.percent;
+    if (percent == null || percent >= 0) return null;
+    return `while moving ${Math.abs(percent).toFixed(1)} % less traffic`;
+  }
+  return null;
 }
 
 /** A cell without a comparison: the baseline's own, or one no candidate figure filled. */
@@ -243,11 +263,6 @@ export function compareRows(
   }
   candidates.forEach((c, i) => {
     const compared = compareMeasurementSets(baseFigures, of(c.id), { margins });
-    const losses = new Map(
-      compared
-        .filter((cmp) => cmp.metric === "udp.loss")
-        .map((cmp) => [cmp.key, { verdict: cmp.result.verdict, value: cmp.candidate?.value }]),
-    );
     for (const cmp of compared) {
       const f = (cmp.candidate ?? cmp.baseline) as Figure;
       const r = row(f);
@@ -256,7 +271,7 @@ export function compareRows(
         delta: cmp.result.delta,
         verdict: cmp.result.verdict,
         indicative: cmp.result.evidence.method === "noise-band",
-        caveat: caveatOf(cmp, losses),
+        caveat: caveatOf(cmp, compared),
         why: explain(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
         evidence: evidenceOf(cmp.result.evidence),
       };

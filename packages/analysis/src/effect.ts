@@ -1,6 +1,6 @@
 /**
  * The effect of a candidate against a baseline from their runs, for verdicts that hold at three runs
- * (README, "How verdicts work"): the ratio candidate/baseline with a 95 % interval from Welch's t on
+ * (docs/verdicts.md): the ratio candidate/baseline with a 95 % interval from Welch's t on
  * log values (so +10 % and −10 % are symmetric), the 90 % interval of the two one-sided tests
  * (TOST, α = 0.05 each side) that decide equivalence, how many runs per side would decide at this
  * noise, and from 6 runs a side a rank-based view (Mann-Whitney U, Cliff's δ).

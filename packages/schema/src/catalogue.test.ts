@@ -76,7 +76,7 @@ describe("metric catalogue", () => {
   });
 
   it("gives a verdict margin to every metric with a winner: 5 % for rates, 10 % for the rest", () => {
-    // The defaults README "How verdicts work" states; counts (better "none") have no verdict, so no margin.
+    // The defaults docs/verdicts.md states; counts (better "none") have no verdict, so no margin.
     const margins = Object.fromEntries(metricCatalogue.map((m) => [m.key, m.margin]));
     expect(Object.keys(margins).filter((k) => margins[k] === 5)).toEqual([
       "tcp.throughput",

@@ -22,7 +22,7 @@ export type MetricDefinition = {
   range: PhysicalRange;
   /**
    * The practical margin δ of verdicts, in ± % of the baseline: a change within it is no difference
-   * worth a verdict of better or worse (README, "How verdicts work"). Null for metrics with better
+   * worth a verdict of better or worse (docs/verdicts.md). Null for metrics with better
    * "none", which have no winner. Chosen from what the seed sources call noise:
    * - throughput and request rates 5 % — TKE calls ±4 % inter-cluster throughput variance VPC burst
    *   fluctuation and a −2.2 % L3/L4 RPS dip single-round noise; EKS calls its 4 → 104 Service

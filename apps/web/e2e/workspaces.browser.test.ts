@@ -93,6 +93,12 @@ describe("workspaces, sign-in and sharing", () => {
       /Pre-prod Cilium vs kube-proxy iptables/,
     );
     expect(await anonymous.getByText("Published from private workspaces").isVisible()).toBe(true);
+    // Its evidence downloads from the page's link: the pinned comparison, in a file named by the slug.
+    const csvHref = await anonymous.getByRole("link", { name: "Download CSV" }).getAttribute("href");
+    expect(csvHref).toBe(`/d/${slug}/evidence.csv`);
+    const csv = await anonymous.request.get(`${webUrl}${csvHref}`);
+    expect(csv.headers()["content-disposition"]).toContain(`filename="cnibench-compare-${slug}.csv"`);
+    expect(await csv.text()).toMatch(/^metric,params,.*\n.*Pre-prod Cilium/s);
     await screenshot(anonymous, "permalink-published");
     // Publishing the permalink opened nothing else of the workspace.
     expect(await notFound(anonymous, `/scenarios/${scenarioId}`)).toBe(true);
@@ -130,6 +136,7 @@ const routeCases: Record<string, (at: { scenarioId: string; slug: string }) => {
     { path: `/compare/evidence.csv?s=${at.scenarioId}&s=${at.scenarioId}x&margin=tcp.throughput:3` },
   ],
   "d/[slug]/page.tsx": (at) => [{ path: `/d/${at.slug}`, pinned: true }],
+  "d/[slug]/evidence.csv/route.ts": (at) => [{ path: `/d/${at.slug}/evidence.csv`, pinned: true }],
   "guide/page.tsx": () => [{ path: "/guide" }],
   "scenarios/[id]/page.tsx": (at) => [{ path: `/scenarios/${at.scenarioId}` }],
   "scenarios/[id]/figures.csv/route.ts": (at) => [{ path: `/scenarios/${at.scenarioId}/figures.csv` }],

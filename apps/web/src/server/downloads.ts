@@ -4,19 +4,32 @@ import { TRPCError } from "@trpc/server";
 import { api } from "~/trpc/server";
 import { evidenceTable } from "./compare-data";
 
-type ScenarioView = Awaited<ReturnType<Awaited<ReturnType<typeof api>>["scenarios"]["byId"]>>;
-type ComparisonView = Awaited<ReturnType<Awaited<ReturnType<typeof api>>["compare"]["view"]>>;
+type Caller = Awaited<ReturnType<typeof api>>;
+type ScenarioView = Awaited<ReturnType<Caller["scenarios"]["byId"]>>;
+type ComparisonView = Awaited<ReturnType<Caller["compare"]["view"]>>;
 
-/** A scenario's view with its whole history for a download route, or a 404 response for an unknown id. */
-export async function scenarioForDownload(id: string): Promise<ScenarioView | Response> {
+/**
+ * What a procedure answers the visitor, for a download route: its refusals become the responses a
+ * page gives (404 for what does not exist or the visitor may not read, 400 for a request the page
+ * would refuse), so a download is open to exactly whom its page is.
+ */
+async function forDownload<T>(read: (caller: Caller) => Promise<T>): Promise<T | Response> {
   try {
-    return await (await api()).scenarios.byId({ id, history: "all" });
+    return await read(await api());
   } catch (error) {
     if (error instanceof TRPCError && error.code === "NOT_FOUND") {
-      return Response.json({ error: "not_found", message: `no scenario ${id}` }, { status: 404 });
+      return Response.json({ error: "not_found", message: error.message }, { status: 404 });
+    }
+    if (error instanceof TRPCError && error.code === "BAD_REQUEST") {
+      return Response.json({ error: "bad_request", message: error.message }, { status: 400 });
     }
     throw error;
   }
+}
+
+/** A scenario's view with its whole history for a download route, or a 404 response for an unknown id. */
+export function scenarioForDownload(id: string): Promise<ScenarioView | Response> {
+  return forDownload((caller) => caller.scenarios.byId({ id, history: "all" }));
 }
 
 const filename = (view: ScenarioView, ext: string) =>
@@ -124,25 +137,32 @@ export async function comparisonForDownload(
   scenarioIds: string[],
   margins: Record<string, number>,
 ): Promise<ComparisonView | Response> {
-  try {
-    const data = await (await api()).compare.view({ scenarioIds, margins });
-    if (data.scenarios.length >= 2) return data;
-    return Response.json({ error: "not_found", message: "fewer than 2 of these scenarios exist" }, { status: 404 });
-  } catch (error) {
-    if (error instanceof TRPCError && error.code === "BAD_REQUEST") {
-      return Response.json({ error: "bad_request", message: error.message }, { status: 400 });
-    }
-    throw error;
-  }
+  const data = await forDownload((caller) => caller.compare.view({ scenarioIds, margins }));
+  if (data instanceof Response || data.scenarios.length >= 2) return data;
+  return Response.json({ error: "not_found", message: "fewer than 2 of these scenarios exist" }, { status: 404 });
 }
 
-/** The evidence of every verdict, one row per (figure, candidate): what the compare page shows under its badges, in numbers. */
-export function comparisonCsv(data: ComparisonView): Response {
-  const name = data.scenarios.map((s) => s.id).join("-");
+/**
+ * A permalink's comparison as its page shows it (the pinned bundles, the margins it was shared with),
+ * for a download route, or a 404 response wherever the page is a 404 (unknown, or private to the visitor).
+ */
+export async function permalinkForDownload(slug: string): Promise<ComparisonView | Response> {
+  const link = await forDownload((caller) => caller.compare.permalink({ slug }));
+  return link instanceof Response ? link : link.comparison;
+}
+
+/**
+ * The evidence of every verdict, one row per (figure, candidate): what the compare page shows under its
+ * badges, in numbers. The file is named by the scenarios compared unless `name` says otherwise.
+ */
+export function comparisonCsv(
+  data: ComparisonView,
+  name = `cnibench-compare-${data.scenarios.map((s) => s.id).join("-")}.csv`,
+): Response {
   return new Response(toCsv(evidenceTable(data.labels, data.rows)), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="cnibench-compare-${name}.csv"`,
+      "content-disposition": `attachment; filename="${name}"`,
     },
   });
 }

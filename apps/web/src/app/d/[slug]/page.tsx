@@ -123,6 +123,7 @@ export default async function PermalinkPage({ params, searchParams }: Props) {
         data={link.comparison}
         apiUrl={webEnv().publicApiUrl}
         allRowsHref={all ? null : `/d/${encodeURIComponent(slug)}?all=true`}
+        csvHref={`/d/${encodeURIComponent(slug)}/evidence.csv`}
       />
     </div>
   );

@@ -97,3 +97,37 @@ export function formatDate(d: Date | null): string {
 export function compactNumber(value: number): string {
   return compact.format(value);
 }
+
+/**
+ * Verdicts against a baseline as people read them, in the compare table and in chart tooltips: one
+ * place, so the two say the same. The keys are @cnibench/analysis's verdicts, which the browser never
+ * loads (its statistics stay on the server).
+ */
+export const verdictWords = {
+  better: "better",
+  worse: "worse",
+  equivalent: "equivalent",
+  "small-but-real": "small but real",
+  inconclusive: "inconclusive",
+  "not-comparable": "not comparable",
+  missing: "—",
+} as const;
+export type VerdictName = keyof typeof verdictWords;
+
+/** The verdict badge's colours; inconclusive is outlined, not filled: it says nothing either way. */
+export const verdictStyle: Record<VerdictName, string> = {
+  better: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
+  worse: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+  equivalent: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+  "small-but-real": "bg-sky-50 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
+  inconclusive: "border border-dashed border-zinc-400 text-zinc-700 dark:text-zinc-300",
+  "not-comparable": "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  missing: "text-zinc-400",
+};
+
+/** The badge's text: "better", or "equivalent · single run" when a side has one run (indicative). */
+export const verdictLabel = (verdict: VerdictName, indicative: boolean): string =>
+  `${verdictWords[verdict]}${indicative && verdict !== "missing" ? " · single run" : ""}`;
+
+/** A change against the baseline as the compare table shows it: "+12.3 %", "-4.1 %". */
+export const formatChange = (percent: number): string => `${percent > 0 ? "+" : ""}${formatNumber(percent)} %`;

@@ -1,4 +1,5 @@
 import {
+  formatChange,
   formatFigure,
   formatNumber,
   formatParams,
@@ -6,6 +7,8 @@ import {
   LineSeriesChart,
   qualifierWords,
   spreadWords,
+  verdictLabel,
+  verdictStyle,
 } from "@cnibench/charts";
 import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
@@ -14,25 +17,6 @@ import { foldRows, rowsPerMetric } from "~/server/fold";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
 
 type Comparison = z.output<typeof compareOutputSchema>;
-
-const verdictStyle: Record<string, string> = {
-  better: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
-  worse: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
-  equivalent: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
-  "small-but-real": "bg-sky-50 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
-  inconclusive: "border border-dashed border-zinc-400 text-zinc-700 dark:text-zinc-300",
-  "not-comparable": "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
-  missing: "text-zinc-400",
-};
-const verdictWords: Record<string, string> = {
-  better: "better",
-  worse: "worse",
-  equivalent: "equivalent",
-  "small-but-real": "small but real",
-  inconclusive: "inconclusive",
-  "not-comparable": "not comparable",
-  missing: "—",
-};
 
 /**
  * The comparison as the compare page and permalinks show it: verdicts, environment diff, table,
@@ -181,18 +165,14 @@ export function CompareReport({
                         <td className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
                           <FigureValue figure={c.figure} apiUrl={apiUrl} />
                           {pct !== null && pct !== undefined ? (
-                            <span className="ml-1 text-xs text-zinc-500">
-                              ({pct > 0 ? "+" : ""}
-                              {formatNumber(pct)} %)
-                            </span>
+                            <span className="ml-1 text-xs text-zinc-500">({formatChange(pct)})</span>
                           ) : null}
                         </td>
                         <td className="whitespace-nowrap px-2 py-1.5">
                           {c.verdict ? (
                             <Evidence why={c.why}>
                               <span className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}>
-                                {verdictWords[c.verdict]}
-                                {c.indicative && c.verdict !== "missing" ? " · single run" : ""}
+                                {verdictLabel(c.verdict, c.indicative)}
                               </span>
                             </Evidence>
                           ) : null}

@@ -1,4 +1,18 @@
 import type { Qualifier } from "@cnibench/schema";
+import type { VerdictName } from "./format";
+
+/** A point against the baseline's point of the same params, judged as the compare table judges it. */
+export type Versus = {
+  /** The baseline's legend label. */
+  baseline: string;
+  verdict: VerdictName;
+  /** A single run on a side: the verdict comes from the margin alone. */
+  indicative: boolean;
+  /** The figure's change against the baseline's, in %; null against a baseline of 0. */
+  percent: number | null;
+  /** What the verdict rests on: "3 vs 3 runs, 95 % 0.121–0.122", "1 vs 1 runs, indicative". */
+  words: string;
+};
 
 /** One plotted figure, with what a reader needs to trust it: qualifier, params, where it came from. */
 export type ChartPoint = {
@@ -14,6 +28,8 @@ export type ChartPoint = {
   whisker?: readonly [number, number] | null;
   /** Bundle and source, shown with the selected point. */
   links?: { label: string; href: string }[];
+  /** Against the chart's baseline, when it has one; absent for the baseline's own points. */
+  versus?: Versus | null;
 };
 
 export type ChartSeries = { id: string; label: string; points: ChartPoint[] };

@@ -1,8 +1,11 @@
 // Shapes current figures into what the chart components draw: series per scenario, bars per params.
 // Pure, so it is tested with seed figures; the crossover arithmetic itself is @cnibench/analysis's.
 import {
+  type ComparisonRow,
+  compareMeasurementSets,
   degradation,
   featureOverheads,
+  figureKey,
   findCrossovers,
   formatCrossover,
   formatNumber,
@@ -10,7 +13,9 @@ import {
   readAt,
   resolveBetter,
   type Series,
+  type VerdictEvidence,
 } from "@cnibench/analysis";
+import type { ChartPoint as DrawnPoint } from "@cnibench/charts";
 import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
@@ -68,12 +73,81 @@ const paramsLabel = (params: Params): string => {
   return entries.map(([k, v]) => formatParam(k, v)).join(" · ");
 };
 
-/** A bar: a plotted figure (its shape is declared with the read models, @cnibench/db/read-models). */
-export type BarValue = ChartPoint;
+/** A point against the chart's baseline: verdict, change and what the verdict rests on. */
+export type Versus = NonNullable<DrawnPoint["versus"]>;
 
-const barValue = (f: Figure): BarValue => {
+/**
+ * Whom a chart's points are judged against: the baseline scenario (the compare page's first, or the
+ * charts page's "Compare with"), with the margins δ of the comparison overriding the catalogue's.
+ */
+export type Against = { baseline?: string | null; margins?: Readonly<Record<string, number>> };
+
+/** What a verdict rests on, short enough for a tooltip; the compare table's evidence says it in full. */
+function evidenceWords(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
+  switch (e.method) {
+    case "interval":
+      return `${e.baselineRuns} vs ${e.candidateRuns} runs, 95 % ${e.low.toFixed(3)}–${e.high.toFixed(3)}`;
+    case "noise-band":
+      return runs.baseline === 1 && runs.candidate === 1
+        ? "one run a side, indicative"
+        : `${runs.baseline} vs ${runs.candidate} runs, indicative`;
+    case "bounds":
+    case "none":
+      return e.reason;
+    case "missing":
+      return "";
+  }
+}
+
+/**
+ * Each figure against the baseline's figure of the same metric and params (so the same x on a line,
+ * the same group of bars), or undefined. The comparison is the compare table's own
+ * (compareMeasurementSets over all the figures given, with the same margins): its p-values are
+ * adjusted over the same figures, so a tooltip never says other than the table. Each scenario is
+ * compared once, when a point of it first asks.
+ */
+function versusOf(
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  against: Against,
+  label: (id: string) => string,
+): (f: Figure) => Versus | undefined {
+  const id = against.baseline;
+  if (!id || !scenarios.some((s) => s.id === id)) return () => undefined;
+  const baseline = label(id);
+  const base = figures.filter((f) => f.scenarioId === id);
+  const compared = new Map<string, Map<string, ComparisonRow>>();
+  const rowsOf = (scenarioId: string) => {
+    let rows = compared.get(scenarioId);
+    if (!rows) {
+      const own = figures.filter((f) => f.scenarioId === scenarioId);
+      rows = new Map(compareMeasurementSets(base, own, { margins: against.margins }).map((r) => [r.key, r]));
+      compared.set(scenarioId, rows);
+    }
+    return rows;
+  };
+  return (f) => {
+    if (f.scenarioId === id) return undefined;
+    const row = rowsOf(f.scenarioId).get(figureKey(f.metric, f.params));
+    if (!row?.baseline || row.result.verdict === "missing") return undefined;
+    const e = row.result.evidence;
+    return {
+      baseline,
+      verdict: row.result.verdict,
+      indicative: e.method === "noise-band",
+      percent: row.result.delta?.percent ?? null,
+      words: evidenceWords(e, { baseline: (row.baseline as Figure).n, candidate: f.n }),
+    };
+  };
+}
+
+/** A bar: a plotted figure (its shape is declared with the read models, @cnibench/db/read-models). */
+export type BarValue = ChartPoint & { versus?: Versus };
+
+const barValue = (f: Figure, versus?: Versus): BarValue => {
   const summary = summaryOf(f);
   return {
+    ...(versus ? { versus } : {}),
     y: f.value,
     qualifier: f.qualifier,
     low: f.low,
@@ -108,7 +182,12 @@ export function barsOf(
   metric: string,
   scenarios: readonly ScenarioSummary[],
   figures: readonly Figure[],
-  options: { fixed?: Params; hideKeys?: readonly string[] } = {},
+  options: {
+    fixed?: Params;
+    hideKeys?: readonly string[];
+    /** Each bar against the baseline (versusOf); none without. */
+    versus?: (f: Figure) => Versus | undefined;
+  } = {},
 ): BarsData | null {
   const def = findMetric(metric);
   const fixed = options.fixed ?? {};
@@ -129,11 +208,12 @@ export function barsOf(
   const series = scenarios
     .filter((s) => present.has(s.id))
     .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
+  const versus = options.versus ?? (() => undefined);
   const categories = new Map<string, BarsData["data"][number]>();
   for (const f of bars) {
     const category = paramsLabel(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
-    entry.values[f.scenarioId] = barValue(f);
+    entry.values[f.scenarioId] = barValue(f, versus(f));
     categories.set(category, entry);
   }
   if (bars === datapaths) {
@@ -185,7 +265,9 @@ export type CrossoverData = {
   /** Unit of y: the metric's, or "%" for degradation. */
   unit: string;
   xParam: string;
-  series: { id: string; label: string; scenarioId: string; points: CrossoverPoint[] }[];
+  /** The drawn lines' scenarios with their legend labels, in legend order: the baselines one may choose. */
+  scenarios: SeriesInfo[];
+  series: { id: string; label: string; scenarioId: string; points: (CrossoverPoint & { versus?: Versus })[] }[];
   /** Where one line overtakes another, computed on absolute values; y is on the drawn scale. */
   markers: { x: number; y: number; label: string }[];
   sentences: string[];
@@ -205,12 +287,13 @@ const xWords: Record<string, string> = { services: "Services", qps: "QPS", pods:
 
 /**
  * Lines of one metric along a numeric param, one per scenario (per scenario and remaining params when
- * a scenario measured several variants), with the crossovers between them.
+ * a scenario measured several variants), with the crossovers between them. With a baseline, each
+ * point carries its verdict against the baseline's point at the same x (and the same other params).
  */
 export function crossoverOf(
   scenarios: readonly ScenarioSummary[],
   figures: readonly Figure[],
-  query: CrossoverQuery,
+  query: CrossoverQuery & Against,
 ): CrossoverData {
   const def = findMetric(query.metric);
   const better = resolveBetter(query.metric, def?.better);
@@ -239,6 +322,7 @@ export function crossoverOf(
   // Legend labels tell apart the drawn lines' scenarios, not every scenario in scope.
   const drawnScenarios = new Set(shown.map(([, g]) => g.scenarioId));
   const labels = seriesLabels(scenarios.filter((s) => drawnScenarios.has(s.id)));
+  const versus = versusOf(scenarios, figures, query, (id) => labels.get(id) ?? seriesLabels(scenarios).get(id) ?? id);
   const lines = shown.map(([id, g]) => {
     const base = labels.get(g.scenarioId) ?? g.scenarioId;
     const label = (perScenario.get(g.scenarioId) ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
@@ -278,13 +362,16 @@ export function crossoverOf(
     title: def?.label ?? query.metric,
     unit: query.y === "absolute" ? (selected[0]?.unit ?? def?.unit ?? "") : "%",
     xParam: query.x,
+    scenarios: [...drawnScenarios].map((id) => ({ id, label: labels.get(id) ?? id })),
     series: lines.map((l) => ({
       id: l.id,
       label: l.label,
       scenarioId: l.scenarioId,
       points: l.figs.map((f, i) => {
         const summary = summaryOf(f);
+        const against = versus(f);
         return {
+          ...(against ? { versus: against } : {}),
           x: Number(f.params[query.x]),
           y: drawnById.get(l.id)?.points[i]?.value ?? f.value,
           // Degradation is a percentage of the baseline's median: no whisker of the runs on that scale.
@@ -375,20 +462,26 @@ export const barViews = {
 } as const;
 export type BarView = keyof typeof barViews;
 
-/** Every chart of a bar view for these scenarios; empty charts are left out. */
+/**
+ * Every chart of a bar view for these scenarios; empty charts are left out. With a baseline, each
+ * bar carries its verdict against the baseline's bar of the same group (overheads, differences of
+ * two figures, carry none).
+ */
 export function barView(
   view: BarView,
   scenarios: readonly ScenarioSummary[],
   figures: readonly Figure[],
-  options: { percentile: string },
+  options: { percentile: string } & Against,
 ): (BarsData & { references: { y: number; label: string }[] })[] {
   if (view === "overheads") {
     const o = overheadsOf(scenarios, figures);
     return o ? [{ ...o, references: [] }] : [];
   }
   const fixed: Params = view === "latency" ? { percentile: options.percentile } : {};
+  const labels = seriesLabels(scenarios);
+  const versus = versusOf(scenarios, figures, options, (id) => labels.get(id) ?? id);
   return barViews[view].metrics.flatMap((metric) => {
-    const bars = barsOf(metric, scenarios, figures, { fixed });
+    const bars = barsOf(metric, scenarios, figures, { fixed, versus });
     if (!bars) return [];
     const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
     return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];

@@ -28,6 +28,6 @@ export const chartsRouter = createTRPCRouter({
         scenarioIds: input.scenarioIds,
         metrics: barViews[input.view].metrics,
       });
-      return barView(input.view, scenarios, figures, { percentile: input.percentile });
+      return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
     }),
 });

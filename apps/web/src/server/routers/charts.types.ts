@@ -1,16 +1,30 @@
+import { verdicts } from "@cnibench/analysis";
 import { chartPointSchema, crossoverPointSchema } from "@cnibench/db/read-models";
 import { z } from "zod";
 import { exploreInputSchema } from "./scenarios.types";
+
+/** A point against the chart's baseline: the compare table's verdict, change and evidence in short. */
+const versusSchema = z.object({
+  baseline: z.string(),
+  verdict: z.enum(verdicts),
+  indicative: z.boolean(),
+  percent: z.number().nullable(),
+  words: z.string(),
+});
+// An output schema keeps only the keys it names: without these, the verdicts would not reach the page.
+const withVersus = { versus: versusSchema.optional() };
 
 /** Params a chart is narrowed to: a few short values. */
 const whereSchema = z
   .record(z.string().max(100), z.union([z.string().max(200), z.number(), z.boolean()]))
   .refine((w) => Object.keys(w).length <= 20, "at most 20 params");
 
-/** Which scenarios a chart covers: the explorer's filters, or exactly the listed ids. */
+/** Which scenarios a chart covers (the explorer's filters, or exactly the listed ids) and its baseline. */
 export const chartScopeSchema = z.object({
   filters: exploreInputSchema,
   scenarioIds: z.array(z.string().max(100)).max(50).optional(),
+  /** The scenario the others are judged against (its id); none when absent or outside the scope. */
+  baseline: z.string().max(100).optional(),
 });
 
 export const crossoverInputSchema = chartScopeSchema.extend({
@@ -25,12 +39,13 @@ export const crossoverOutputSchema = z.object({
   title: z.string(),
   unit: z.string(),
   xParam: z.string(),
+  scenarios: z.array(z.object({ id: z.string(), label: z.string() })),
   series: z.array(
     z.object({
       id: z.string(),
       label: z.string(),
       scenarioId: z.string(),
-      points: z.array(crossoverPointSchema),
+      points: z.array(crossoverPointSchema.extend(withVersus)),
     }),
   ),
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
@@ -53,7 +68,7 @@ export const barsOutputSchema = z.array(
     data: z.array(
       z.object({
         category: z.string(),
-        values: z.record(z.string(), chartPointSchema.optional()),
+        values: z.record(z.string(), chartPointSchema.extend(withVersus).optional()),
         reference: z.object({ y: z.number(), label: z.string() }).nullable().optional(),
       }),
     ),

@@ -58,7 +58,7 @@ describe("crossover chart", () => {
     await page.getByRole("button", { name: "CSV" }).click();
     const file = await (await download).path();
     const lines = fs.readFileSync(file, "utf8").trim().split(/\r?\n/);
-    expect(lines[0]).toBe("series,x,value,unit,qualifier,low,high,n,min,max,params");
+    expect(lines[0]).toBe("series,x,value,unit,qualifier,low,high,n,min,max,params,verdict_vs_baseline,change_percent");
     expect(lines).toHaveLength(1 + 15);
     expect(lines.some((l) => l.startsWith("kube-proxy iptables,30000,"))).toBe(true);
     expect(errors).toEqual([]);

@@ -21,7 +21,7 @@ import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker, formatFigure, formatParams, qualifierWords, runsWords } from "./format";
 import { colorAt } from "./palette";
 import { Gridlines, Rule, valueAxis } from "./rule";
-import { type TooltipAt, TooltipBox } from "./tooltip";
+import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import type { BarDatum, ChartPoint } from "./types";
 
 type Props = {
@@ -66,7 +66,21 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     niceCeiling(Math.max(max, highestReference, ...(props.references ?? []).map((r) => r.y)));
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
-    [props.categoryLabel, "series", "value", "unit", "qualifier", "low", "high", "n", "min", "max", "params"],
+    [
+      props.categoryLabel,
+      "series",
+      "value",
+      "unit",
+      "qualifier",
+      "low",
+      "high",
+      "n",
+      "min",
+      "max",
+      "params",
+      "verdict_vs_baseline",
+      "change_percent",
+    ],
     ...props.data.flatMap((d) =>
       props.series
         .filter((s) => d.values[s.id])
@@ -84,11 +98,14 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
             v?.whisker?.[0] ?? "",
             v?.whisker?.[1] ?? "",
             v?.params ? JSON.stringify(v.params) : "",
+            v?.versus?.verdict ?? "",
+            v?.versus?.percent ?? "",
           ];
         }),
     ),
     ...props.data.flatMap((d) =>
-      d.reference ? [[d.category, d.reference.label, d.reference.y, props.unit, "", "", "", "", "", "", ""]] : [],
+      // A reference has none of a bar's other columns.
+      d.reference ? [[d.category, d.reference.label, d.reference.y, props.unit, ...Array<string>(9).fill("")]] : [],
     ),
   ];
 
@@ -199,6 +216,11 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                 {p.qualifier ? <span className="text-zinc-500"> ({qualifierWords[p.qualifier]})</span> : null}
                 {runsWords(p) ? <span className="text-zinc-500"> · {runsWords(p)}</span> : null}
                 {p.params ? <span className="text-zinc-500"> · {formatParams(p.params)}</span> : null}
+                {p.versus ? (
+                  <div className="pl-3">
+                    <VersusLine versus={p.versus} />
+                  </div>
+                ) : null}
               </div>
             );
           })}

@@ -1,5 +1,6 @@
 // How figures read on every page: units always shown, qualifiers as ≈ ≤ ≥ and a–b, tabular numbers.
 import type { Qualifier } from "@cnibench/schema";
+import type { Versus } from "./types";
 
 type Shown = { value: number; unit: string; qualifier: Qualifier | null; low: number | null; high: number | null };
 
@@ -131,3 +132,7 @@ export const verdictLabel = (verdict: VerdictName, indicative: boolean): string 
 
 /** A change against the baseline as the compare table shows it: "+12.3 %", "-4.1 %". */
 export const formatChange = (percent: number): string => `${percent > 0 ? "+" : ""}${formatNumber(percent)} %`;
+
+/** A point against the baseline in one line, for screen readers and exports. */
+export const versusWords = (v: Versus): string =>
+  `vs ${v.baseline}: ${v.percent === null ? "" : `${formatChange(v.percent)} · `}${verdictLabel(v.verdict, v.indicative)} (${v.words})`;

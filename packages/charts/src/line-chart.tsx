@@ -11,10 +11,11 @@ import {
   formatParams,
   qualifierWords,
   runsWords,
+  versusWords,
 } from "./format";
 import { colorAt, dashAt } from "./palette";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
-import { type TooltipAt, TooltipBox } from "./tooltip";
+import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
 
 type Scale = "linear" | "log";
@@ -50,7 +51,21 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   const markers = (props.markers ?? []).filter(drawable);
   const whiskers = anyWhisker(drawn.flat());
   const csv = [
-    ["series", "x", "value", "unit", "qualifier", "low", "high", "n", "min", "max", "params"],
+    [
+      "series",
+      "x",
+      "value",
+      "unit",
+      "qualifier",
+      "low",
+      "high",
+      "n",
+      "min",
+      "max",
+      "params",
+      "verdict_vs_baseline",
+      "change_percent",
+    ],
     ...props.series.flatMap((s) =>
       s.points.map((p) => [
         s.label,
@@ -64,6 +79,8 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
         p.whisker?.[0] ?? "",
         p.whisker?.[1] ?? "",
         p.params ? JSON.stringify(p.params) : "",
+        p.versus?.verdict ?? "",
+        p.versus?.percent ?? "",
       ]),
     ),
   ];
@@ -173,7 +190,7 @@ function PointDot(props: {
   const { cx, cy, point } = props;
   if (cx === undefined || cy === undefined || !point) return null;
   const qualified = Boolean(point.qualifier);
-  const describe = `${props.label}: ${formatFigure({ value: point.y, unit: props.unit, qualifier: point.qualifier ?? null, low: point.low ?? null, high: point.high ?? null })} at ${formatNumber(point.x)}`;
+  const describe = `${props.label}: ${formatFigure({ value: point.y, unit: props.unit, qualifier: point.qualifier ?? null, low: point.low ?? null, high: point.high ?? null })} at ${formatNumber(point.x)}${point.versus ? `; ${versusWords(point.versus)}` : ""}`;
   const enter = () => props.onHover({ x: cx, y: cy, width });
   const leave = () => props.onHover(null);
   return (
@@ -205,7 +222,7 @@ function PointDot(props: {
   );
 }
 
-/** What a hovered point says: its series, the figure as published, and its params. */
+/** What a hovered point says: its series, the figure as published, its params, and the verdict against the baseline. */
 function PointTooltip(props: { series: string; point: ChartPoint; unit: string }) {
   const { point } = props;
   return (
@@ -223,6 +240,7 @@ function PointTooltip(props: { series: string; point: ChartPoint; unit: string }
       {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
       {runsWords(point) ? <div className="text-zinc-500">{runsWords(point)}</div> : null}
       {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
+      {point.versus ? <VersusLine versus={point.versus} /> : null}
     </>
   );
 }

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { formatChange, verdictLabel, verdictStyle } from "./format";
+import type { Versus } from "./types";
 
 /** A point of the chart, in its pixels, and the chart's width. */
 export type TooltipAt = { x: number; y: number; width: number };
@@ -13,6 +15,7 @@ export function TooltipBox(props: { at: TooltipAt; children: ReactNode }) {
   const left = x > width / 2;
   return (
     <div
+      role="tooltip"
       className="pointer-events-none absolute top-0 left-0 z-10 w-max rounded border border-zinc-200 bg-white px-2 py-1 text-xs text-zinc-900 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
       style={{
         maxWidth: (left ? x : width - x) - 10,
@@ -20,6 +23,22 @@ export function TooltipBox(props: { at: TooltipAt; children: ReactNode }) {
       }}
     >
       {props.children}
+    </div>
+  );
+}
+
+/**
+ * A point against the chart's baseline, worded and coloured as the compare table's verdict:
+ * "vs kube-proxy iptables: +12.3 % · better (3 vs 3 runs, 95 % 1.050–1.190)".
+ */
+export function VersusLine({ versus }: { versus: Versus }) {
+  return (
+    <div data-versus={versus.verdict}>
+      vs {versus.baseline}: {versus.percent === null ? null : `${formatChange(versus.percent)} · `}
+      <span className={`rounded px-1 ${verdictStyle[versus.verdict]}`}>
+        {verdictLabel(versus.verdict, versus.indicative)}
+      </span>
+      <span className="text-zinc-500"> ({versus.words})</span>
     </div>
   );
 }

@@ -1,7 +1,9 @@
 // Verdicts at three runs (README, "How verdicts work"). InfraBuilder's Flannel against Antrea with
 // IPsec, three runs each of the real tree, call for better, worse and inconclusive; two setups uploaded
 // as three bundles of one campaign each, with the runs of verdict.test.ts (expected values from scipy),
-// call for equivalent and small but real. The compare table shows each kind and its evidence.
+// call for equivalent and small but real. The compare table shows each kind and its evidence, and a
+// chart's tooltip says a point's verdict against the chart's baseline.
+import fs from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { fixtureTree } from "../../../packages/importers/src/testing/fixtures.ts";
 import { tar } from "../../../test-support/nasty.ts";
@@ -36,6 +38,14 @@ async function importSetup(setup: string): Promise<string> {
   return answer.bundles[0]!.scenarioId;
 }
 
+let infrabuilder: Promise<{ flannel: string; antrea: string }> | undefined;
+/** Flannel and Antrea with IPsec, imported once for the file's tests. */
+const importInfrabuilder = () =>
+  (infrabuilder ??= (async () => ({
+    flannel: await importSetup("flannel"),
+    antrea: await importSetup("antrea-ipsec"),
+  }))());
+
 /** Three bundles of one campaign, one run each of two request rates: a scenario with three runs. */
 async function uploadRuns(cni: string, steady: number[], same: number[]): Promise<string> {
   let scenarioId = "";
@@ -65,8 +75,7 @@ async function uploadRuns(cni: string, steady: number[], same: number[]): Promis
 
 describe("verdicts at three runs", () => {
   it("shows better, worse, equivalent, small but real and inconclusive, each with its evidence", async () => {
-    const flannel = await importSetup("flannel");
-    const antrea = await importSetup("antrea-ipsec");
+    const { flannel, antrea } = await importInfrabuilder();
     // verdict.test.ts: steady 0.65 % apart → small but real; ±1 % around one mean → equivalent.
     const base = await uploadRuns("cilium", [100, 100.1, 99.9], [99, 100, 101]);
     const cand = await uploadRuns("calico", [100.65, 100.75, 100.55], [101, 100, 99]);
@@ -101,5 +110,50 @@ describe("verdicts at three runs", () => {
     expect(same.text).toContain("equivalent");
     await screenshot(lab.page, "verdicts-lab");
     expect(lab.errors).toEqual([]);
+  });
+
+  it("says a chart point's verdict against the chosen baseline, on focus and on hover, and exports it", async () => {
+    const { flannel, antrea } = await importInfrabuilder();
+    const scope = `scenario=${flannel}&scenario=${antrea}`;
+    // Pod-to-pod TCP, 1 stream: 3 vs 3 runs, scipy 1.17 stats.ttest_ind(np.log(c), np.log(b), equal_var=False)
+    // p = 1.29e-06, 95 % interval of the ratio 0.3278557366138649–0.36630250473327236; medians 19.797 and
+    // 6.935 Gbit/s: −64.97 % (chart-data.test.ts has the same runs).
+    const verdict = /vs .+: -64\.97 % · worse \(3 vs 3 runs, 95 % 0\.328–0\.366\)/;
+    for (const width of [1440, 390]) {
+      const lines = await open(`/charts?${scope}&metric=tcp.throughput&x=streams&where=path%3Dpod-pod`, width);
+      await lines.page.locator(".recharts-line").first().waitFor();
+      // No baseline until one is chosen; the select works with the keyboard as any select does.
+      expect(await lines.page.locator('circle[role="button"][aria-label*="; vs "]').count()).toBe(0);
+      await lines.page.getByLabel("Compare with").selectOption(flannel);
+      await lines.page.waitForURL(new RegExp(`baseline=${flannel}`));
+      const dot = lines.page.locator('circle[role="button"][aria-label*=" at 1; vs "]');
+      await dot.waitFor();
+      expect(await dot.getAttribute("aria-label")).toMatch(verdict);
+      await dot.focus();
+      const tooltip = lines.page.getByRole("tooltip");
+      expect(await tooltip.innerText()).toMatch(verdict);
+      expect(await tooltip.locator("[data-versus]").getAttribute("data-versus")).toBe("worse");
+      await screenshot(lines.page, "tooltip-versus-line");
+      if (width === 1440) {
+        const download = lines.page.waitForEvent("download");
+        await lines.page.getByRole("button", { name: "CSV" }).click();
+        const csv = fs
+          .readFileSync(await (await download).path(), "utf8")
+          .trim()
+          .split(/\r?\n/);
+        expect(csv[0]).toMatch(/,params,verdict_vs_baseline,change_percent$/);
+        expect(csv.filter((l) => /,worse,-64\.9\d+$/.test(l))).toHaveLength(1);
+      }
+      expect(lines.errors).toEqual([]);
+      await lines.page.close();
+
+      const bars = await open(`/charts?${scope}&view=throughput&baseline=${flannel}`, width);
+      const tcp = bars.page.locator("figure", { has: bars.page.getByRole("heading", { name: "TCP throughput" }) });
+      await tcp.locator(".recharts-bar-rectangle").first().hover();
+      expect(await bars.page.getByRole("tooltip").innerText()).toMatch(verdict);
+      await screenshot(bars.page, "tooltip-versus-bars");
+      expect(bars.errors).toEqual([]);
+      await bars.page.close();
+    }
   });
 });

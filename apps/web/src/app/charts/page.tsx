@@ -83,10 +83,31 @@ function controlsOf(params: ChartParams): Control[] {
   ];
 }
 
+/**
+ * "Compare with": the scenario whose points every other point's tooltip is judged against, among the
+ * drawn ones; none (the default) when fewer than two are drawn or none is chosen.
+ */
+function compareWith(params: ChartParams, drawn: readonly { id: string; label: string }[]): Control[] {
+  if (drawn.length < 2) return [];
+  const choice = (value: string, label: string): Choice => ({
+    value,
+    label,
+    href: chartsHref("/charts", { ...params, baseline: value || null }),
+  });
+  return [
+    {
+      kind: "select",
+      label: "Compare with",
+      value: drawn.some((s) => s.id === params.baseline) ? (params.baseline ?? "") : "",
+      choices: [choice("", "no baseline"), ...drawn.map((s) => choice(s.id, s.label))],
+    },
+  ];
+}
+
 export default async function ChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadChartParams(searchParams);
   const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
-  const scope = { filters, scenarioIds: params.scenario ?? undefined };
+  const scope = { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
   const trpc = await api();
   const apiUrl = webEnv().publicApiUrl;
   const linksOf = (p: PointSource): LinkRef[] => [
@@ -124,11 +145,10 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           ))}
         </ul>
       </nav>
-      <ChartControls controls={controlsOf(params)} />
       {params.view === "crossover" ? (
         <Crossover params={params} scope={scope} linksOf={linksOf} />
       ) : (
-        <Bars view={params.view} percentile={params.percentile} scope={scope} linksOf={linksOf} />
+        <Bars params={params} view={params.view} percentile={params.percentile} scope={scope} linksOf={linksOf} />
       )}
     </div>
   );
@@ -159,10 +179,13 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     ));
     if (data.series.length === 0) {
       return (
-        <Empty>
-          No scenario here measured {data.title} at two or more values of “{data.xParam}”
-          {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
-        </Empty>
+        <>
+          <ChartControls controls={controlsOf(props.params)} />
+          <Empty>
+            No scenario here measured {data.title} at two or more values of “{data.xParam}”
+            {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
+          </Empty>
+        </>
       );
     }
     const summary = (
@@ -202,79 +225,112 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       </div>
     );
     return (
-      <LineSeriesChart
-        title={`${data.title} by ${xWords[data.xParam] ?? data.xParam}`}
-        summary={summary}
-        series={data.series.map((s) => ({
-          id: s.id,
-          label: s.label,
-          points: s.points.map((p) => ({
-            x: p.x,
-            y: p.y,
-            qualifier: p.qualifier,
-            low: p.low,
-            high: p.high,
-            n: p.summary?.n,
-            whisker: p.whisker,
-            params: p.params,
-            links: [{ label: "scenario", href: `/scenarios/${p.scenarioId}` }, ...props.linksOf(p)],
-          })),
-        }))}
-        markers={data.markers}
-        xLabel={xLabel}
-        yLabel={props.params.y === "degradation" ? "change vs first step (%)" : `${data.title} (${data.unit})`}
-        unit={data.unit}
-        xScale={props.params.scale}
-        filename={`cnibench-${data.metric}-by-${data.xParam}${props.params.y === "degradation" ? "-degradation" : ""}`}
-      />
+      <>
+        <ChartControls controls={[...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]} />
+        <BaselineNote params={props.params} drawn={data.scenarios} />
+        <LineSeriesChart
+          title={`${data.title} by ${xWords[data.xParam] ?? data.xParam}`}
+          summary={summary}
+          series={data.series.map((s) => ({
+            id: s.id,
+            label: s.label,
+            points: s.points.map((p) => ({
+              x: p.x,
+              y: p.y,
+              qualifier: p.qualifier,
+              low: p.low,
+              high: p.high,
+              n: p.summary?.n,
+              whisker: p.whisker,
+              params: p.params,
+              versus: p.versus,
+              links: [{ label: "scenario", href: `/scenarios/${p.scenarioId}` }, ...props.linksOf(p)],
+            })),
+          }))}
+          markers={data.markers}
+          xLabel={xLabel}
+          yLabel={props.params.y === "degradation" ? "change vs first step (%)" : `${data.title} (${data.unit})`}
+          unit={data.unit}
+          xScale={props.params.scale}
+          filename={`cnibench-${data.metric}-by-${data.xParam}${props.params.y === "degradation" ? "-degradation" : ""}`}
+        />
+      </>
     );
   }
 
   async function Bars(props: {
+    params: typeof params;
     view: Exclude<View, "crossover">;
     percentile: string;
     scope: typeof scope;
     linksOf: (p: PointSource) => LinkRef[];
   }) {
     const charts = await trpc.charts.bars({ ...props.scope, view: props.view, percentile: props.percentile });
+    const controls = controlsOf(props.params);
     if (charts.length === 0) {
-      return <Empty>None of these scenarios has {viewTitles[props.view].toLowerCase()} figures.</Empty>;
+      return (
+        <>
+          <ChartControls controls={controls} />
+          <Empty>None of these scenarios has {viewTitles[props.view].toLowerCase()} figures.</Empty>
+        </>
+      );
     }
+    // Overheads are differences of two figures: nothing to judge against a baseline.
+    const drawn =
+      props.view === "overheads"
+        ? []
+        : [...new Map(charts.flatMap((c) => c.series).map((s) => [s.id, s] as const)).values()];
     return (
-      <div className="grid gap-5 xl:grid-cols-2">
-        {charts.map((c) => (
-          <GroupedBarChart
-            key={c.metric}
-            title={props.view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${props.percentile}` : c.title}
-            summary={
-              props.view === "overheads" ? (
-                <p className="text-xs text-zinc-500">
-                  (RPS without the feature − RPS with it) ÷ RPS without it, from the raw figures; positive means the
-                  feature costs.
-                </p>
-              ) : undefined
-            }
-            series={c.series}
-            // The group as the server made it (category, reference…); only the bars get their links.
-            data={c.data.map((d) => ({
-              ...d,
-              values: Object.fromEntries(
-                Object.entries(d.values).map(([id, v]) => [
-                  id,
-                  v && { ...v, n: v.summary?.n, links: props.linksOf(v) },
-                ]),
-              ),
-            }))}
-            categoryLabel={props.view === "overheads" ? "feature" : "params"}
-            yLabel={`${c.unit}`}
-            unit={c.unit}
-            references={c.references}
-            filename={`cnibench-${props.view}-${c.metric}`}
-          />
-        ))}
-      </div>
+      <>
+        <ChartControls controls={[...controls, ...compareWith(props.params, drawn)]} />
+        <BaselineNote params={props.params} drawn={drawn} />
+        <div className="grid gap-5 xl:grid-cols-2">
+          {charts.map((c) => (
+            <GroupedBarChart
+              key={c.metric}
+              title={props.view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${props.percentile}` : c.title}
+              summary={
+                props.view === "overheads" ? (
+                  <p className="text-xs text-zinc-500">
+                    (RPS without the feature − RPS with it) ÷ RPS without it, from the raw figures; positive means the
+                    feature costs.
+                  </p>
+                ) : undefined
+              }
+              series={c.series}
+              // The group as the server made it (category, reference…); only the bars get their links.
+              data={c.data.map((d) => ({
+                ...d,
+                values: Object.fromEntries(
+                  Object.entries(d.values).map(([id, v]) => [
+                    id,
+                    v && { ...v, n: v.summary?.n, links: props.linksOf(v) },
+                  ]),
+                ),
+              }))}
+              categoryLabel={props.view === "overheads" ? "feature" : "params"}
+              yLabel={`${c.unit}`}
+              unit={c.unit}
+              references={c.references}
+              filename={`cnibench-${props.view}-${c.metric}`}
+            />
+          ))}
+        </div>
+      </>
     );
   }
+}
+
+/** Says what the tooltips judge against, and how, once a baseline is chosen. */
+function BaselineNote(props: { params: ChartParams; drawn: readonly { id: string; label: string }[] }) {
+  const baseline = props.drawn.find((s) => s.id === props.params.baseline);
+  if (!baseline) return null;
+  return (
+    <p className="text-xs text-zinc-600 dark:text-zinc-400">
+      A point's tooltip (hover, or keyboard focus) says its verdict against {baseline.label} at the same params: the
+      compare table's test against the metric's margin δ, on the runs shown here, p adjusted over this view's figures.
+    </p>
+  );
 }
 
 function Empty({ children }: { children: React.ReactNode }) {

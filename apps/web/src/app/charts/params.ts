@@ -1,5 +1,6 @@
-// The chart view's state in the URL: scope (the explorer's filters or exact scenarios), view, and
-// each view's choices. Defaults open TKE's headline chart: short-connection RPS against Services.
+// The chart view's state in the URL: scope (the explorer's filters or exact scenarios), view, each
+// view's choices, and the baseline the tooltips compare with. Defaults open TKE's headline chart:
+// short-connection RPS against Services.
 import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { filterParams } from "../_explore/params";
 
@@ -17,6 +18,8 @@ export const chartParams = {
   y: parseAsStringLiteral(["absolute", "degradation"] as const).withDefault("absolute"),
   scale: parseAsStringLiteral(["linear", "log"] as const).withDefault("linear"),
   percentile: parseAsStringLiteral(["p50", "p90", "p99"] as const).withDefault("p99"),
+  /** The scenario every other point's tooltip is judged against (its id); none by default. */
+  baseline: parseAsString,
 };
 
 export const loadChartParams = createLoader(chartParams);

@@ -1,22 +1,8 @@
-import type { NormalisedMeasurement } from "@cnibench/schema";
+import type { BundleWarning } from "@cnibench/schema";
 import type { Db } from "./client.ts";
 import type { Prisma } from "./generated/prisma/client.ts";
 import { contractQualifier } from "./qualifier.ts";
-
-/** A stored measurement as the API returns it: the normalised figure, published value beside it. */
-export type MeasurementRow = Omit<NormalisedMeasurement, "paramsKey">;
-
-export type BundleSummary = {
-  id: string;
-  scenarioId: string;
-  clusterName: string;
-  sourceTitle: string | null;
-  sourceUrl: string | null;
-  collectorName: string | null;
-  runAt: Date | null;
-  receivedAt: Date;
-  measurementCount: number;
-};
+import type { BundleSummary, Measurement } from "./read-models.ts";
 
 /** One bundle as uploaded (verbatim text) with its normalised measurements. */
 export async function getBundle(db: Db, workspaceIds: readonly string[], id: string) {
@@ -28,11 +14,11 @@ export async function getBundle(db: Db, workspaceIds: readonly string[], id: str
   return {
     summary: toSummary(found),
     raw: found.raw,
-    warnings: found.warnings,
+    warnings: found.warnings as BundleWarning[],
     measurements: found.measurements.map(
-      ({ id: _id, bundleId: _b, scenarioId: _s, paramsKey: _k, params, qualifier, ...m }): MeasurementRow => ({
+      ({ id: _id, bundleId: _b, scenarioId: _s, paramsKey: _k, params, qualifier, ...m }): Measurement => ({
         ...m,
-        params: params as MeasurementRow["params"],
+        params: params as Measurement["params"],
         qualifier: qualifier ? contractQualifier[qualifier] : null,
       }),
     ),

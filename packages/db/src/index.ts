@@ -15,13 +15,7 @@ export {
   type Visibility,
   WorkspaceSlugTakenError,
 } from "./access.ts";
-export {
-  type BundleFilter,
-  type BundleSummary,
-  getBundle,
-  listBundles,
-  type MeasurementRow,
-} from "./bundle-queries.ts";
+export { type BundleFilter, getBundle, listBundles } from "./bundle-queries.ts";
 export {
   type BundleSelection,
   type DeletedBundles,
@@ -72,6 +66,8 @@ export {
   setPermalinkPublished,
 } from "./permalinks.ts";
 export {
+  type BundleSummary,
+  bundleSummarySchema,
   type ChartPoint,
   type CrossoverPoint,
   type CurrentFigure,
@@ -82,6 +78,8 @@ export {
   figureSchema,
   figureSummarySchema,
   latestFigureSchema,
+  type Measurement,
+  measurementSchema,
   paramsSchema,
   paramValueSchema,
   provenanceSchema,

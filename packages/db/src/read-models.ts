@@ -126,6 +126,50 @@ export const provenanceSchema = z.object({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
+/** A bundle as the ingest API lists it (GET /v1/bundles) and heads its reading (GET /v1/bundles/{id}). */
+const { id, clusterName, sourceTitle, sourceUrl, collectorName, runAt, receivedAt, measurementCount } =
+  provenanceSchema.shape;
+export const bundleSummarySchema = z
+  .object({
+    id,
+    scenarioId: z.string(),
+    clusterName,
+    sourceTitle,
+    sourceUrl,
+    collectorName,
+    runAt,
+    receivedAt,
+    measurementCount,
+  })
+  .meta({ description: "A stored bundle: where it came from and how many measurements it holds." });
+export type BundleSummary = z.infer<typeof bundleSummarySchema>;
+
+/** A bundle's stored figure as the ingest API returns it (GET /v1/bundles/{id}). */
+export const measurementSchema = figureSchema
+  .pick({
+    metric: true,
+    params: true,
+    value: true,
+    unit: true,
+    low: true,
+    high: true,
+    samples: true,
+    publishedValue: true,
+    publishedUnit: true,
+    qualifier: true,
+    aggregate: true,
+    better: true,
+  })
+  .extend({
+    position: z.number().int().min(0).meta({ description: "Index of the result in the bundle's results." }),
+    campaign: z.string().meta({
+      description:
+        "The bundle's campaign, or the bundle's id when it is a campaign of its own: runs of one campaign are summarised together.",
+    }),
+  })
+  .meta({ description: "A figure in the catalogue's unit, with the published value and unit beside it." });
+export type Measurement = z.infer<typeof measurementSchema>;
+
 /**
  * What every view says of a current figure besides its value: how many runs its series' latest
  * campaign holds, which bundles they came from, and their distribution (the web server's

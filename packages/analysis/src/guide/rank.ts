@@ -8,15 +8,7 @@ import {
   type ResolvedCapability,
   resolveCapability,
 } from "./capabilities.ts";
-import {
-  type CriterionResult,
-  featureCost,
-  type GuideContext,
-  keepaliveCriterion,
-  latencyCriterion,
-  serviceScaleCriterion,
-  udpCriterion,
-} from "./criteria.ts";
+import { type GuideContext, measuredCriteria } from "./criteria/index.ts";
 import { listedAtMost, listFindings, listWords, providerName, reason, testbedsOf, trimEvidence } from "./figures.ts";
 import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 import {
@@ -229,26 +221,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const isHard = (n: GuideNeed) =>
     hardNeeds.includes(n) && !(ipConflict && (n === "podIpRoutable" || n === "podIpScarcity"));
 
-  // Measured criteria.
-  const criteria: CriterionResult[] = [];
-  if (answers.connections === "short" || answers.connections === "mixed") {
-    criteria.push(serviceScaleCriterion(ctx, 2));
-  }
-  const keepalive = keepaliveCriterion(ctx, answers.connections === "keepalive" ? 2 : 0);
-  if (answers.connections === "keepalive") criteria.push(keepalive);
-  if (needs.includes("udpHeavy")) criteria.push(udpCriterion(ctx, 1));
-  if (needs.includes("latencySensitive")) criteria.push(latencyCriterion(ctx, 1));
-  const costs = [
-    ...(needs.includes("l7Policy")
-      ? [featureCost(ctx, { param: "policy", base: "none", offers: (o) => offers(o, "l7_http_policy") })]
-      : []),
-    ...(needs.includes("flowObservability")
-      ? [featureCost(ctx, { param: "hubble", base: "off", offers: (o) => offers(o, "flow_observability") })]
-      : []),
-  ];
-  function offers(o: DatapathOption, key: CapabilityKey) {
-    return ["yes", "partial"].includes(resolveCapability(matrix, o.layers, key).value);
-  }
+  const { criteria, keepalive, costs } = measuredCriteria(ctx, (o, key) =>
+    ["yes", "partial"].includes(resolveCapability(matrix, o.layers, key).value),
+  );
 
   const primary = criteria[0];
   const performanceMatters = criteria.some((c) => c.weight > 0 && c.measured && !c.level);

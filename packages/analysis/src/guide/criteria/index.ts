@@ -1,0 +1,48 @@
+// The measured criteria of the guide: each reads the current figures of the scenarios in scope,
+// places every datapath option between the worst (0) and the best (1), and says why, with the
+// figures it used. Comparisons are made within one testbed (cloud + instance type) only.
+// One file per criterion; shared.ts and figure-criterion.ts hold what they share.
+import type { CapabilityKey } from "../capabilities.ts";
+import type { DatapathOption } from "../options.ts";
+import { type FeatureCost, featureCost } from "./feature-cost.ts";
+import { keepaliveCriterion } from "./keepalive.ts";
+import { latencyCriterion } from "./latency.ts";
+import { serviceScaleCriterion } from "./service-scale.ts";
+import type { CriterionResult, GuideContext } from "./shared.ts";
+import { udpCriterion } from "./udp.ts";
+
+export { type FeatureCost, featureCost } from "./feature-cost.ts";
+export { type FigureSelector, type FigureTable, figureTables } from "./figure-criterion.ts";
+export { keepaliveCriterion } from "./keepalive.ts";
+export { latencyCriterion } from "./latency.ts";
+export { lineValueAt } from "./service-lines.ts";
+export { serviceScaleCriterion } from "./service-scale.ts";
+export type { CriterionResult, GuideContext } from "./shared.ts";
+export { hasBandwidthManager, udpCriterion } from "./udp.ts";
+
+/**
+ * The criteria the answers call for, in the order the guide reads them: the traffic first (weight 2),
+ * then the needs (weight 1). Keepalive is always measured: with mixed traffic its findings follow as
+ * information. Feature costs are not scored, only said, for the options that offer the feature.
+ */
+export function measuredCriteria(
+  ctx: GuideContext,
+  offers: (option: DatapathOption, key: CapabilityKey) => boolean,
+): { criteria: CriterionResult[]; keepalive: CriterionResult; costs: FeatureCost[] } {
+  const { connections, needs } = ctx.answers;
+  const criteria: CriterionResult[] = [];
+  if (connections === "short" || connections === "mixed") criteria.push(serviceScaleCriterion(ctx, 2));
+  const keepalive = keepaliveCriterion(ctx, connections === "keepalive" ? 2 : 0);
+  if (connections === "keepalive") criteria.push(keepalive);
+  if (needs.includes("udpHeavy")) criteria.push(udpCriterion(ctx, 1));
+  if (needs.includes("latencySensitive")) criteria.push(latencyCriterion(ctx, 1));
+  const costs = [
+    ...(needs.includes("l7Policy")
+      ? [featureCost(ctx, { param: "policy", base: "none", offers: (o) => offers(o, "l7_http_policy") })]
+      : []),
+    ...(needs.includes("flowObservability")
+      ? [featureCost(ctx, { param: "hubble", base: "off", offers: (o) => offers(o, "flow_observability") })]
+      : []),
+  ];
+  return { criteria, keepalive, costs };
+}

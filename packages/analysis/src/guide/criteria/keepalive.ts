@@ -1,0 +1,168 @@
+// Keepalive connections: p99 latency at a realistic rate where measured, else saturated RPS; the
+// saturated gap always, as information; and how RPS moved with the Service count.
+import { formatPercent } from "../../format.ts";
+import { paramsKey } from "../../params-key.ts";
+import { compareFigures, noClearDifference } from "../../verdict.ts";
+import { formatCount, formatFigure, type Testbed, tieWords } from "../figures.ts";
+import type { GuideFigure, Reason } from "../types.ts";
+import {
+  type FigureSelector,
+  figureCriterion,
+  noServiceLoad,
+  rangeText,
+  realisticLatency,
+  standing,
+} from "./figure-criterion.ts";
+import {
+  addTo,
+  type CriterionResult,
+  changePercent,
+  evidenceOf,
+  finding,
+  type GuideContext,
+  levelTie,
+  paramWords,
+  servicesOf,
+} from "./shared.ts";
+
+/** Saturated keepalive RPS: the params set most options share, via Service and at the lowest concurrency first. */
+function saturationSelectors(ctx: GuideContext): FigureSelector[] {
+  const sets = new Map<string, { params: Record<string, unknown>; options: Set<string> }>();
+  for (const o of ctx.options) {
+    for (const s of o.scenarios) {
+      for (const f of ctx.figuresOf(s.id)) {
+        if (f.metric !== "http.rps" || f.params.connection !== "keepalive") continue;
+        if (noServiceLoad.some((k) => f.params[k] !== undefined)) continue;
+        const key = paramsKey(f.params);
+        const entry = sets.get(key) ?? { params: f.params, options: new Set<string>() };
+        entry.options.add(o.id);
+        sets.set(key, entry);
+      }
+    }
+  }
+  return [...sets.entries()]
+    .sort(
+      ([, a], [, b]) =>
+        b.options.size - a.options.size ||
+        Number(b.params.target === "service") - Number(a.params.target === "service") ||
+        Number(a.params.concurrency ?? 0) - Number(b.params.concurrency ?? 0),
+    )
+    .map(([key, { params }]) => ({
+      title: `saturated keepalive RPS (${paramWords(params)})`,
+      select: (f: GuideFigure) => f.metric === "http.rps" && paramsKey(f.params) === key,
+    }));
+}
+
+/**
+ * Keepalive traffic: compared by p99 latency at a realistic 1,000 QPS where measured (the figure
+ * the seed sources hold up as what applications feel), else by saturated keepalive RPS. The
+ * saturated gap is always reported, as information. Whether RPS moves with the Service count is
+ * reported where a scenario measured it.
+ */
+export function keepaliveCriterion(ctx: GuideContext, weight: number): CriterionResult {
+  const latency = figureCriterion(ctx, {
+    key: "keepalive",
+    weight,
+    what: "p99 HTTP latency at 1,000 QPS",
+    selectors: [realisticLatency],
+    describe: (e, t) =>
+      `p99 HTTP latency at 1,000 QPS: ${formatFigure(e.figure)} on ${t.testbed.label}, ${standing(e, t)}`,
+  });
+  const saturation = figureCriterion(ctx, {
+    key: "keepalive",
+    weight,
+    what: "saturated keepalive RPS",
+    selectors: saturationSelectors(ctx),
+    describe: (e, t) =>
+      `Keepalive RPS at CPU saturation (${paramWords(e.figure.params)}): ${formatFigure(e.figure)} on ${t.testbed.label}, ${standing(e, t)}`,
+  });
+  const primary = latency.measured ? latency : saturation;
+  const result: CriterionResult = {
+    ...primary,
+    reasons: new Map(),
+    summary: [],
+    caveats: primary === saturation ? [...latency.caveats, ...saturation.caveats] : [...latency.caveats],
+  };
+
+  for (const table of latency.tables) {
+    const ev = table.entries.map((e) => evidenceOf(ctx, e.figure));
+    const tie = levelTie(table.entries);
+    const range = `${rangeText(table.entries)} across ${table.entries.length} datapaths`;
+    result.summary.push(
+      finding(
+        // Inconclusive runs do not show that the datapath barely matters, only that these runs cannot tell.
+        tie && tie.verdict !== "inconclusive"
+          ? `With keepalive connections the datapath barely matters for performance on ${table.testbed.label}: p99 HTTP latency at a realistic 1,000 QPS is ${range}, ${tieWords(tie)}.`
+          : tie
+            ? `With keepalive connections, p99 HTTP latency at a realistic 1,000 QPS on ${table.testbed.label} is ${range}, ${tieWords(tie)}.`
+            : `With keepalive connections, p99 HTTP latency at 1,000 QPS on ${table.testbed.label} ranges ${range}, some clearly apart.`,
+        ev,
+      ),
+    );
+  }
+  // The saturated gap, as information (or as the criterion when no latency was measured).
+  for (const table of saturation.tables) {
+    const sorted = [...table.entries].sort((a, b) => b.figure.value - a.figure.value);
+    const top = sorted[0]!;
+    const bottom = sorted.at(-1)!;
+    const gap = changePercent(top.figure.value, bottom.figure.value);
+    const verdict = compareFigures(top.figure, bottom.figure);
+    const context = latency.measured
+      ? " Only a CPU-saturating benchmark shows it; at 1,000 QPS the latency comparison above is what applications feel."
+      : "";
+    result.summary.push(
+      finding(
+        noClearDifference(verdict.verdict)
+          ? `Saturated keepalive RPS on ${table.testbed.label} (${paramWords(top.figure.params)}) across the datapaths: ${rangeText(table.entries)}, ${tieWords(verdict)}.`
+          : `At CPU saturation ${top.option.label} leads keepalive RPS on ${table.testbed.label} by ${formatPercent(gap, 1, false)} over ${bottom.option.label} (${formatFigure(top.figure)} vs ${formatFigure(bottom.figure)}, ${paramWords(top.figure.params)}).${context}`,
+        table.entries.map((e) => evidenceOf(ctx, e.figure)),
+      ),
+    );
+  }
+  // Per-option reasons: the deciding figure, then the saturated one as information.
+  for (const option of ctx.options) {
+    for (const r of latency.reasons.get(option.id) ?? []) addTo(result.reasons, option.id, r);
+    for (const r of saturation.reasons.get(option.id) ?? []) {
+      if (r.kind === "caveat" && latency.measured) continue;
+      addTo(result.reasons, option.id, primary === saturation ? r : { ...r, effect: "neutral" });
+    }
+  }
+  const sensitivity = keepaliveServiceSensitivity(ctx);
+  result.summary.push(...sensitivity);
+  return result;
+}
+
+/** Where a scenario measured keepalive RPS at several Service counts: how much it moved up to n. */
+function keepaliveServiceSensitivity(ctx: GuideContext): Reason[] {
+  const n = ctx.answers.services;
+  const measure = (testbeds: readonly Testbed[]) =>
+    testbeds.flatMap((t) =>
+      t.scenarios.flatMap((s) => {
+        const figs = ctx
+          .figuresOf(s.id)
+          .filter(
+            (f) =>
+              f.metric === "http.rps" && f.params.connection === "keepalive" && typeof f.params.services === "number",
+          )
+          .sort((a, b) => servicesOf(a) - servicesOf(b));
+        if (figs.length < 2) return [];
+        const base = figs[0]!;
+        const upTo = figs.filter((f) => servicesOf(f) <= n);
+        const target = upTo.length >= 2 ? upTo.at(-1)! : figs[1]!;
+        return [{ t, s, base, target }];
+      }),
+    );
+  const scoped = measure(ctx.scopedTestbeds);
+  const found = scoped.length > 0 ? scoped : measure(ctx.allTestbeds);
+  return found.map(({ t, s, base, target }) => {
+    const d = changePercent(target.value, base.value);
+    const verdict = compareFigures(base, target);
+    const tie = noClearDifference(verdict.verdict);
+    const moves = !tie ? "moves" : verdict.verdict === "inconclusive" ? "may move" : "hardly moves";
+    const where = scoped.length > 0 ? t.label : `${t.label} (not your cloud or instance type)`;
+    return finding(
+      `Keepalive RPS ${moves} with the Service count: ${formatFigure(base)} at ${formatCount(servicesOf(base))} and ${formatFigure(target)} at ${formatCount(servicesOf(target))} Services (${formatPercent(d)}${tie ? `, ${tieWords(verdict)}` : ""}), ${s.label} on ${where}.`,
+      [evidenceOf(ctx, base), evidenceOf(ctx, target)],
+    );
+  });
+}

@@ -1,0 +1,120 @@
+// What the guide's measured criteria share: the context they read, the result they return, and the
+// helpers for testbeds, evidence and wording that more than one of them uses.
+import { percentDelta } from "../../delta.ts";
+import type { VerdictResult } from "../../verdict.ts";
+import { reason, type Testbed, tieWords, toEvidence, weakestTie } from "../figures.ts";
+import type { Datapath, DatapathOption } from "../options.ts";
+import type { Evidence, GuideAnswers, GuideFigure, GuideScenario, Reason, ReasonEffect } from "../types.ts";
+
+export type GuideContext = {
+  answers: GuideAnswers;
+  /** The input's scenarios and figures: what depends on them alone is kept with them (see keptLines). */
+  input: { scenarios: readonly GuideScenario[]; figures: readonly GuideFigure[] };
+  scenario: (id: string) => GuideScenario | undefined;
+  figuresOf: (scenarioId: string) => readonly GuideFigure[];
+  datapathOf: (scenarioId: string) => Datapath | undefined;
+  /** Testbeds of the scenarios in scope (the chosen cloud and instance type, or their fallback). */
+  scopedTestbeds: Testbed[];
+  /** Every testbed, for criteria nothing in scope measured. */
+  allTestbeds: Testbed[];
+  /** The options being ranked. */
+  options: DatapathOption[];
+};
+
+export type CriterionResult = {
+  key: string;
+  weight: number;
+  /** Some option has a score. */
+  measured: boolean;
+  /** No verdict against the best separates the options measured: this measurement does not rank them. */
+  level: boolean;
+  /** When level, why in the verdicts' words ("equivalent within ±10 % on a single run"); else null. */
+  levelWords: string | null;
+  scores: Map<string, number>;
+  reasons: Map<string, Reason[]>;
+  summary: Reason[];
+  caveats: Reason[];
+};
+
+export function emptyCriterion(key: string, weight: number): CriterionResult {
+  return {
+    key,
+    weight,
+    measured: false,
+    level: true,
+    levelWords: null,
+    scores: new Map(),
+    reasons: new Map(),
+    summary: [],
+    caveats: [],
+  };
+}
+
+/** Adds a value to the list under `key`, starting the list if there is none. */
+export function addTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** A caveat: said, never for or against an option. */
+export const caveat = (text: string, evidence: Evidence[] = []): Reason => reason("caveat", "neutral", text, evidence);
+
+/** A measured finding, said as information: neither for nor against an option. */
+export const finding = (text: string, evidence: Evidence[] = []): Reason =>
+  reason("measured", "neutral", text, evidence);
+
+export const evidenceOf = (ctx: GuideContext, f: GuideFigure): Evidence => toEvidence(f, ctx.scenario(f.scenarioId));
+
+// Looked up in a set: a search of the testbed's scenarios per scenario made the guide quadratic in them.
+const testbedIds = new WeakMap<Testbed, Set<string>>();
+export function inTestbed(t: Testbed, id: string): boolean {
+  let ids = testbedIds.get(t);
+  if (!ids) {
+    ids = new Set(t.scenarios.map((s) => s.id));
+    testbedIds.set(t, ids);
+  }
+  return ids.has(id);
+}
+
+/** The option's scenarios on a testbed. */
+export const optionScenarios = (o: DatapathOption, t: Testbed) => o.scenarios.filter((s) => inTestbed(t, s.id));
+
+/** A figure's services param: the steps of a line against the Service count. */
+export const servicesOf = (f: GuideFigure) => f.params.services as number;
+
+/** A change in percent, 0 when there is no base to take it from. */
+export const changePercent = (value: number, base: number) => percentDelta(value, base).percent ?? 0;
+
+/**
+ * For an option that scored: "for" at the best, "against" at the worst, else neutral; always neutral
+ * when there was nothing to compare it with.
+ */
+export function scoreEffect(score: number, compared: number): ReasonEffect {
+  if (compared < 2) return "neutral";
+  return score >= 0.999 ? "for" : score <= 0.001 ? "against" : "neutral";
+}
+
+/** "Pod-to-pod RTT"; percentiles keep their lower-case p ("p99 HTTP latency"). */
+export function capitalise(s: string): string {
+  return /^p\d/.test(s) ? s : s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The tie that words a table no verdict separates; null when some option is apart from the best. */
+export function levelTie(
+  entries: readonly { levelWithBest: boolean; versusBest: VerdictResult | null }[],
+): VerdictResult | null {
+  return entries.every((e) => e.levelWithBest) ? weakestTie(entries.map((e) => e.versusBest)) : null;
+}
+
+export const wordsOf = (tie: VerdictResult | null) => (tie ? tieWords(tie) : null);
+
+/** "c64, via Service": the params that tell two figures of one metric apart. */
+export function paramWords(params: Record<string, unknown>): string {
+  return Object.entries(params)
+    .filter(([k]) => k !== "connection")
+    .map(([k, v]) =>
+      k === "concurrency" ? `c${v}` : k === "target" ? `via ${v === "service" ? "Service" : v}` : `${k} ${v}`,
+    )
+    .join(", ");
+}

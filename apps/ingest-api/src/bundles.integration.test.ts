@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import {
   accessFor,
   createPermalink,
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
 import { environmentQuery, iperf3Fixture } from "../../../test-support/nasty.ts";
+import { generatedOpenApi } from "./openapi.ts";
 
 type Api = Awaited<ReturnType<typeof startIngest>>;
 type Json = Record<string, unknown>;
@@ -324,6 +326,9 @@ describe("reading bundles back", () => {
       expect.arrayContaining(["Bundle", "UploadResult", "ErrorResponse", "BundleIssue", "DeletedBundles"]),
     );
     expect(Object.keys(doc.paths["/v1/bundles/{id}"] as Json).sort()).toEqual(["delete", "get"]);
+    // The checked-in document, with this deployment's address.
+    const checkedIn = JSON.parse(readFileSync(generatedOpenApi.path, "utf8")) as Json;
+    expect(doc).toEqual({ ...checkedIn, servers: [{ url: "http://api.example" }] });
   });
 });
 

@@ -1,62 +1,115 @@
-import type { ArchiveLimits } from "@cnibench/importers";
+/**
+ * The OpenAPI 3.1 document of the ingest API, generated whole: its schemas from the zod definitions the
+ * routes validate and answer with (the bundle contract, its response shapes, the read models), the list
+ * endpoint's parameters from the route's query schema. It is the same for every deployment but for the
+ * server's address: checked in as generated/openapi.json (scripts/generate-openapi.ts writes it,
+ * openapi.test.ts fails when it drifts), served at GET /v1/openapi.json.
+ */
+import { bundleSummarySchema, measurementSchema } from "@cnibench/db";
 import { environmentFields, formatNames } from "@cnibench/importers";
-import { deletedBundlesSchema, importErrorSchema, importResultSchema, openApiComponents } from "@cnibench/schema";
+import {
+  bundleIssueSchema,
+  bundleSchema,
+  bundleWarningSchema,
+  deletedBundlesSchema,
+  errorResponseSchema,
+  importErrorSchema,
+  importFileReportSchema,
+  importResultSchema,
+  uploadResultSchema,
+} from "@cnibench/schema";
 import { z } from "zod";
+import { defaultLimits } from "./limits.ts";
+import { bundlePageSchema, bundleWithMeasurementsSchema, listQuerySchema } from "./routes/bundles.ts";
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** The named schemas of the document; the paths refer to them. */
+const components = {
+  Bundle: bundleSchema,
+  BundleIssue: bundleIssueSchema,
+  BundleWarning: bundleWarningSchema,
+  UploadResult: uploadResultSchema,
+  ErrorResponse: errorResponseSchema,
+  BundleSummary: bundleSummarySchema,
+  BundlePage: bundlePageSchema,
+  Measurement: measurementSchema,
+  BundleWithMeasurements: bundleWithMeasurementsSchema,
+  ImportFileReport: importFileReportSchema,
+  ImportResult: importResultSchema,
+  ImportError: importErrorSchema,
+  DeletedBundles: deletedBundlesSchema,
+} satisfies Record<string, z.ZodType>;
+
+const jsonSchemaOptions = {
+  // What a client may send: the contract before its defaults and trimming apply.
+  io: "input",
+  target: "draft-2020-12",
+  // Dates (the read models') reach the client as JSON.stringify writes them.
+  unrepresentable: ({ zodSchema }) =>
+    zodSchema._zod.def.type === "date" ? { type: "string", format: "date-time" } : "throw",
+} satisfies z.core.ToJSONSchemaParams;
+
+function componentSchemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(components)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { ...jsonSchemaOptions, uri: (id) => `#/components/schemas/${id}` });
+  // OpenAPI 3.1's default dialect is draft 2020-12, so per-schema $schema is noise, and a $id that is
+  // only a fragment is not allowed by 2020-12; components are addressed by their $ref path anyway.
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _dialect, $id: _id, ...rest } = schema;
+      return [id, rest];
+    }),
+  );
+}
+
+const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ "application/json": { schema } });
 const error = (description: string) => ({ description, content: json(ref("ErrorResponse")) });
 
-/** The OpenAPI 3.1 document of the ingest API; its schemas come from the zod contract. */
-export function openApiDocument(options: {
-  serverUrl: string;
-  maxBundleBytes: number;
-  maxImportBytes: number;
-  importLimits: ArchiveLimits;
-}) {
-  const { components } = openApiComponents() as { components: { schemas: Record<string, unknown> } };
-  // Import responses come from the same zod definitions (packages/schema/src/responses.ts), inlined.
-  const inline = (schema: z.ZodType) => {
-    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }) as Record<
-      string,
-      unknown
-    >;
-    return rest;
-  };
-  const bundleSummary = {
-    type: "object",
-    properties: {
-      id: { type: "string" },
-      scenarioId: { type: "string" },
-      clusterName: { type: "string" },
-      sourceTitle: { type: ["string", "null"] },
-      sourceUrl: { type: ["string", "null"] },
-      collectorName: { type: ["string", "null"] },
-      runAt: { type: ["string", "null"], format: "date-time" },
-      receivedAt: { type: "string", format: "date-time" },
-      measurementCount: { type: "integer" },
-    },
-    required: ["id", "scenarioId", "clusterName", "receivedAt", "measurementCount"],
-  };
-  const measurement = {
-    type: "object",
-    description: "A figure in the catalogue's unit, with the published value and unit beside it.",
-    properties: {
-      position: { type: "integer" },
-      metric: { type: "string" },
-      params: { type: "object" },
-      value: { type: "number" },
-      unit: { type: "string" },
-      low: { type: ["number", "null"] },
-      high: { type: ["number", "null"] },
-      samples: { type: "array", items: { type: "number" } },
-      publishedValue: { type: "number" },
-      publishedUnit: { type: "string" },
-      qualifier: { enum: ["approx", "at-most", "at-least", "range", null] },
-      aggregate: { enum: ["single", "median", "mean", "min", "max", null] },
-      better: { enum: ["higher", "lower", "none"] },
-    },
-  };
+/** A parameter whose schema is a zod schema's; that schema's description, if any, describes the parameter. */
+function parameter(
+  name: string,
+  location: "query" | "path",
+  schema: z.ZodType,
+  more: { required?: boolean; description?: string } = {},
+) {
+  const { $schema: _dialect, description, ...rest } = z.toJSONSchema(schema, jsonSchemaOptions);
+  return { name, in: location, ...(description === undefined ? {} : { description }), ...more, schema: rest };
+}
+
+/** One query parameter per field of a route's zod query schema. */
+const queryParameters = (query: z.ZodObject) =>
+  Object.entries(query.shape).map(([name, field]) =>
+    parameter(name, "query", field, field.isOptional() ? {} : { required: true }),
+  );
+
+const bundleId = parameter("id", "path", bundleSummarySchema.shape.id, { required: true });
+// The rule readCampaign applies to ?campaign=, a bundle's own campaign's.
+const campaignSchema = bundleSchema.shape.campaign;
+
+const workspace = {
+  name: "workspace",
+  in: "query",
+  schema: { type: "string" },
+  description: "The slug of the token's workspace, to make sure of it; another one is refused (403).",
+};
+
+const wrongWorkspace = error(
+  "`?workspace=` names a workspace other than the token's (`wrong_workspace`); nothing was stored.",
+);
+const notOwner = error("The token's creator is not an owner of its workspace (`not_owner`); nothing was deleted.");
+/** What every route that takes an upload token may answer besides its own. */
+const tokenErrors = {
+  "401": error("Missing, unknown or revoked token."),
+  "429": error(
+    "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
+  ),
+  "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+};
+
+/** The document, naming `serverUrl` as where the API answers; generated/openapi.json names "/". */
+export function openApiDocument(serverUrl: string) {
+  const { maxBundleBytes, maxImportBytes, importLimits } = defaultLimits;
   return {
     openapi: "3.1.0",
     info: {
@@ -64,16 +117,9 @@ export function openApiDocument(options: {
       version: "1",
       description: "Upload Kubernetes CNI benchmark result bundles (contract cnibench/bundle@1) and read them back.",
     },
-    servers: [{ url: options.serverUrl }],
+    servers: [{ url: serverUrl }],
     components: {
-      schemas: {
-        ...components.schemas,
-        BundleSummary: bundleSummary,
-        Measurement: measurement,
-        ImportResult: inline(importResultSchema),
-        ImportError: inline(importErrorSchema),
-        DeletedBundles: inline(deletedBundlesSchema),
-      },
+      schemas: componentSchemas(),
       securitySchemes: {
         uploadToken: {
           type: "http",
@@ -86,8 +132,9 @@ export function openApiDocument(options: {
       "/v1/bundles": {
         post: {
           summary: "Upload a bundle",
-          description: `Validates and stores a bundle in one transaction. The same content again returns 200 with the same id and writes nothing; cni.label is a display name, not content: the same results under a new label are the same bundle, and the label renames its scenario. Bodies above ${options.maxBundleBytes} bytes are refused.`,
+          description: `Validates and stores a bundle in one transaction. The same content again returns 200 with the same id and writes nothing; cni.label is a display name, not content: the same results under a new label are the same bundle, and the label renames its scenario. Bodies above CNIBENCH_MAX_BUNDLE_BYTES (by default ${maxBundleBytes} bytes) are refused.`,
           security: [{ uploadToken: [] }],
+          parameters: [workspace],
           requestBody: { required: true, content: json(ref("Bundle")) },
           responses: {
             "201": { description: "Stored.", content: json(ref("UploadResult")) },
@@ -97,61 +144,20 @@ export function openApiDocument(options: {
               content: json(ref("UploadResult")),
             },
             "400": error("Malformed JSON (the message says where)."),
-            "401": error("Missing, unknown or revoked token."),
-            "403": error(
-              "`?workspace=` names a workspace other than the token's (`wrong_workspace`); nothing was stored.",
-            ),
-            "429": error(
-              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
-            ),
-            "413": error("Body above the size limit."),
+            "403": wrongWorkspace,
+            "413": error("Body above CNIBENCH_MAX_BUNDLE_BYTES (`payload_too_large`)."),
             "415": error("Not JSON."),
             "422": error("The bundle breaks the contract; `issues` lists every violation."),
-            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+            ...tokenErrors,
           },
         },
         get: {
           summary: "List bundles",
-          parameters: [
-            {
-              name: "scenario",
-              in: "query",
-              schema: { type: "string" },
-              description: "Only bundles of this scenario id.",
-            },
-            {
-              name: "metric",
-              in: "query",
-              schema: { type: "string" },
-              description: "Only bundles holding this metric.",
-            },
-            { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
-            { name: "pageSize", in: "query", schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
-            {
-              name: "format",
-              in: "query",
-              schema: { enum: ["json", "csv"] },
-              description: "Or send Accept: text/csv.",
-            },
-          ],
+          parameters: queryParameters(listQuerySchema),
           responses: {
             "200": {
               description: "One page of bundles, newest first.",
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      items: { type: "array", items: ref("BundleSummary") },
-                      page: { type: "integer" },
-                      pageSize: { type: "integer" },
-                      total: { type: "integer" },
-                      nextPage: { type: ["integer", "null"] },
-                    },
-                  },
-                },
-                "text/csv": { schema: { type: "string" } },
-              },
+              content: { ...json(ref("BundlePage")), "text/csv": { schema: { type: "string" } } },
             },
             "400": error("Invalid query parameters."),
           },
@@ -160,7 +166,7 @@ export function openApiDocument(options: {
       "/v1/import": {
         post: {
           summary: "Import raw benchmark output: one file or an archive",
-          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory or an InfraBuilder bench.sh result tree (results/<setup>/<run>/ with setup/cni-configs, as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above ${options.maxImportBytes} bytes (CNIBENCH_IMPORT_MAX_BYTES) are refused; archives may hold at most ${options.importLimits.maxEntries} entries and expand to at most ${options.importLimits.maxUnpackedBytes} bytes.`,
+          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory or an InfraBuilder bench.sh result tree (results/<setup>/<run>/ with setup/cni-configs, as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above CNIBENCH_IMPORT_MAX_BYTES (by default ${maxImportBytes} bytes) are refused; archives may hold at most CNIBENCH_IMPORT_MAX_ENTRIES entries (by default ${importLimits.maxEntries}) and expand to at most CNIBENCH_IMPORT_MAX_UNPACKED_BYTES (by default ${importLimits.maxUnpackedBytes} bytes).`,
           security: [{ uploadToken: [] }],
           parameters: [
             {
@@ -183,13 +189,10 @@ export function openApiDocument(options: {
               description:
                 "true: store the bundles of every file that imports, and refuse the others (`refused` counts them; `files` gives each one's reason). Still 422 when no file imports. false: one file failing refuses the whole upload.",
             },
-            {
-              name: "campaign",
-              in: "query",
-              schema: { type: "string", minLength: 1, maxLength: 200 },
+            parameter("campaign", "query", campaignSchema, {
               description:
                 "The campaign (runs that belong together, summarised together) of every bundle built that names none of its own; trimmed, 1–200 characters. Without it the import's bundles still form one campaign, `import-` and 16 hex digits derived from the bundles built, so the same results imported again are recognised as stored (200).",
-            },
+            }),
             ...Object.entries(environmentFields).map(([name, field]) => ({
               name,
               in: "query",
@@ -214,6 +217,7 @@ export function openApiDocument(options: {
               description:
                 "Param added to every result that does not set it, as key=value (repeatable), e.g. param=path=pod-pod.",
             },
+            workspace,
             {
               name: "X-Cnibench-Environment",
               in: "header",
@@ -246,15 +250,9 @@ export function openApiDocument(options: {
               content: json(ref("ImportResult")),
             },
             "400": error("Empty body or invalid query parameters / environment header."),
-            "401": error("Missing, unknown or revoked token."),
-            "403": error(
-              "`?workspace=` names a workspace other than the token's (`wrong_workspace`); nothing was stored.",
-            ),
-            "429": error(
-              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
-            ),
+            "403": wrongWorkspace,
             "413": error(
-              "Body above the import size limit (`payload_too_large`, CNIBENCH_IMPORT_MAX_BYTES), or an archive expanding beyond the decompressed-size limit (`archive_too_large`).",
+              "Body above the import size limit (`payload_too_large`, CNIBENCH_IMPORT_MAX_BYTES), or an archive expanding beyond the decompressed-size limit (`archive_too_large`, CNIBENCH_IMPORT_MAX_UNPACKED_BYTES).",
             ),
             "415": error("A body type that is not a file or an archive (e.g. a form upload)."),
             "422": {
@@ -262,31 +260,16 @@ export function openApiDocument(options: {
                 "A file could not be imported (missing environment, malformed or truncated output, a broken archive) and ?partial=true was not given, no file held results or imported, or an archive has too many entries; `files` says what became of each file. Nothing was stored.",
               content: json(ref("ImportError")),
             },
-            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+            ...tokenErrors,
           },
         },
       },
       "/v1/bundles/{id}": {
         get: {
           summary: "Read one bundle: as uploaded, plus its normalised measurements",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          parameters: [bundleId],
           responses: {
-            "200": {
-              description: "The bundle.",
-              content: json({
-                allOf: [
-                  ref("BundleSummary"),
-                  {
-                    type: "object",
-                    properties: {
-                      warnings: { type: "array", items: ref("BundleWarning") },
-                      bundle: ref("Bundle"),
-                      measurements: { type: "array", items: ref("Measurement") },
-                    },
-                  },
-                ],
-              }),
-            },
+            "200": { description: "The bundle.", content: json(ref("BundleWithMeasurements")) },
             "404": error("No such bundle."),
           },
         },
@@ -295,16 +278,12 @@ export function openApiDocument(options: {
           description:
             "Deletes the bundle in one transaction; a scenario left without a bundle goes too. Only an owner of the workspace may: the token must be of the bundle's workspace and created (in the web app) by someone who is still an owner of it.",
           security: [{ uploadToken: [] }],
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          parameters: [bundleId],
           responses: {
             "200": { description: "Deleted.", content: json(ref("DeletedBundles")) },
-            "401": error("Missing, unknown or revoked token."),
-            "403": error("The token's creator is not an owner of its workspace (`not_owner`); nothing was deleted."),
+            "403": notOwner,
             "404": error("No such bundle in the token's workspace."),
-            "429": error(
-              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
-            ),
-            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+            ...tokenErrors,
           },
         },
       },
@@ -315,23 +294,16 @@ export function openApiDocument(options: {
             "Deletes, in one transaction, every bundle of the token's workspace that belongs to the campaign (the `campaign` of POST /v1/import's answer, the CLI's, or the one bundles name), with their measurements; scenarios left without a bundle go too. Only an owner of the workspace may, as for DELETE /v1/bundles/{id}.",
           security: [{ uploadToken: [] }],
           parameters: [
-            {
-              name: "campaign",
-              in: "path",
+            parameter("campaign", "path", campaignSchema, {
               required: true,
-              schema: { type: "string", minLength: 1, maxLength: 200 },
               description: "The campaign's name, percent-encoded.",
-            },
+            }),
           ],
           responses: {
             "200": { description: "Deleted.", content: json(ref("DeletedBundles")) },
-            "401": error("Missing, unknown or revoked token."),
-            "403": error("The token's creator is not an owner of its workspace (`not_owner`); nothing was deleted."),
+            "403": notOwner,
             "404": error("No bundle of that campaign in the token's workspace."),
-            "429": error(
-              "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
-            ),
-            "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+            ...tokenErrors,
           },
         },
       },
@@ -352,3 +324,9 @@ export function openApiDocument(options: {
     },
   };
 }
+
+/** generated/openapi.json: where it is checked in, and its text. */
+export const generatedOpenApi = {
+  path: new URL("../generated/openapi.json", import.meta.url),
+  text: () => `${JSON.stringify(openApiDocument("/"), null, 2)}\n`,
+};

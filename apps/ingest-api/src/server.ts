@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type Db, databaseReady, isDatabaseOutage } from "@cnibench/db";
-import { type ArchiveLimits, defaultArchiveLimits } from "@cnibench/importers";
+import type { ArchiveLimits } from "@cnibench/importers";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { sendError } from "./errors.ts";
+import { defaultLimits } from "./limits.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { campaignRoutes } from "./routes/campaigns.ts";
 import { importRoutes } from "./routes/import.ts";
@@ -38,7 +39,7 @@ export const defaultHttpTimeouts: HttpTimeouts = { requestMs: 60_000, headersMs:
 
 export function buildServer(options: ServerOptions): FastifyInstance {
   const { db } = options;
-  const maxBundleBytes = options.maxBundleBytes ?? 5 * 1024 * 1024;
+  const maxBundleBytes = options.maxBundleBytes ?? defaultLimits.maxBundleBytes;
   const timeouts = { ...defaultHttpTimeouts, ...options.timeouts };
   const app = Fastify({
     logger: { level: options.logLevel ?? "info" },
@@ -141,9 +142,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, 404, "not_found", `No route ${req.method} ${req.url}`));
 
-  const importLimits = { ...defaultArchiveLimits, ...options.importLimits };
-  const maxImportBytes = options.maxImportBytes ?? 64 * 1024 * 1024;
-  app.register(metaRoutes, { db, maxBundleBytes, maxImportBytes, importLimits, publicApiUrl: options.publicApiUrl });
+  const importLimits = { ...defaultLimits.importLimits, ...options.importLimits };
+  const maxImportBytes = options.maxImportBytes ?? defaultLimits.maxImportBytes;
+  app.register(metaRoutes, { db, publicApiUrl: options.publicApiUrl });
   app.register(bundleRoutes, {
     db,
     publicApiUrl: options.publicApiUrl,

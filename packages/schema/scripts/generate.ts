@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generatedFiles } from "../src/openapi.ts";
+import { generatedFiles } from "../src/json-schema.ts";
 
 const outDir = join(dirname(fileURLToPath(import.meta.url)), "..", "generated");
 mkdirSync(outDir, { recursive: true });

@@ -1,17 +1,47 @@
-import { type Db, deleteBundles, getBundle, ingestBundle, listBundles, tokenOfOwner } from "@cnibench/db";
-import { toCsv } from "@cnibench/schema";
+import {
+  bundleSummarySchema,
+  type Db,
+  deleteBundles,
+  getBundle,
+  ingestBundle,
+  listBundles,
+  measurementSchema,
+  tokenOfOwner,
+} from "@cnibench/db";
+import { bundleSchema, bundleWarningSchema, toCsv } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { readableWorkspaces, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
 
+/** GET /v1/bundles' query; the OpenAPI document's parameters are generated from it. */
 export const listQuerySchema = z.object({
-  scenario: z.string().min(1).max(100).optional(),
-  metric: z.string().min(1).max(200).optional(),
+  scenario: z.string().min(1).max(100).optional().meta({ description: "Only bundles of this scenario id." }),
+  metric: z.string().min(1).max(200).optional().meta({ description: "Only bundles holding this metric." }),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
-  format: z.enum(["json", "csv"]).optional(),
+  format: z.enum(["json", "csv"]).optional().meta({ description: "json by default; or send Accept: text/csv." }),
 });
+
+/** GET /v1/bundles as JSON. */
+export const bundlePageSchema = z
+  .object({
+    items: z.array(bundleSummarySchema),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+    total: z.number().int().min(0),
+    nextPage: z.number().int().nullable().meta({ description: "null on the last page." }),
+  })
+  .meta({ description: "One page of bundles, newest first." });
+
+/** GET /v1/bundles/{id}. */
+export const bundleWithMeasurementsSchema = bundleSummarySchema
+  .extend({
+    warnings: z.array(bundleWarningSchema),
+    bundle: bundleSchema,
+    measurements: z.array(measurementSchema),
+  })
+  .meta({ description: "A stored bundle as uploaded, with its warnings and normalised measurements." });
 
 export type BundleRouteOptions = { db: Db; publicApiUrl: string; publicWebUrl: string };
 
@@ -69,9 +99,9 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
     return {
       ...found.summary,
       warnings: found.warnings,
-      bundle: JSON.parse(found.raw) as unknown,
+      bundle: JSON.parse(found.raw) as z.input<typeof bundleSchema>,
       measurements: found.measurements,
-    };
+    } satisfies z.input<typeof bundleWithMeasurementsSchema>;
   });
 
   app.delete<{ Params: { id: string } }>(
@@ -109,21 +139,17 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
       pageSize,
     });
     if (wantsCsv(req, query.data.format)) {
-      const columns = [
-        "id",
-        "scenarioId",
-        "clusterName",
-        "sourceTitle",
-        "sourceUrl",
-        "collectorName",
-        "runAt",
-        "receivedAt",
-        "measurementCount",
-      ] as const;
+      const columns = bundleSummarySchema.keyof().options;
       const csv = toCsv([columns, ...items.map((b) => columns.map((c) => b[c]))]);
       return reply.type("text/csv; charset=utf-8").header("x-total-count", String(total)).send(csv);
     }
-    return { items, page, pageSize, total, nextPage: page * pageSize < total ? page + 1 : null };
+    return {
+      items,
+      page,
+      pageSize,
+      total,
+      nextPage: page * pageSize < total ? page + 1 : null,
+    } satisfies z.infer<typeof bundlePageSchema>;
   });
 };
 

@@ -1,16 +1,9 @@
 import { type Db, databaseReady } from "@cnibench/db";
-import type { ArchiveLimits } from "@cnibench/importers";
 import { bundleJsonSchema } from "@cnibench/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { openApiDocument } from "../openapi.ts";
 
-export const metaRoutes: FastifyPluginAsync<{
-  db: Db;
-  maxBundleBytes: number;
-  maxImportBytes: number;
-  importLimits: ArchiveLimits;
-  publicApiUrl: string;
-}> = async (app, opts) => {
+export const metaRoutes: FastifyPluginAsync<{ db: Db; publicApiUrl: string }> = async (app, opts) => {
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/readyz", async (req, reply) => {
@@ -24,11 +17,7 @@ export const metaRoutes: FastifyPluginAsync<{
   const schema = bundleJsonSchema();
   app.get("/v1/schema", async (_req, reply) => reply.type("application/schema+json").send(schema));
 
-  const openapi = openApiDocument({
-    serverUrl: opts.publicApiUrl,
-    maxBundleBytes: opts.maxBundleBytes,
-    maxImportBytes: opts.maxImportBytes,
-    importLimits: opts.importLimits,
-  });
+  // generated/openapi.json, with this deployment's address.
+  const openapi = openApiDocument(opts.publicApiUrl);
   app.get("/v1/openapi.json", async () => openapi);
 };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundleJsonSchema, generatedFiles, openApiComponents } from "./openapi.ts";
+import { bundleJsonSchema, generatedFiles } from "./json-schema.ts";
 import { errorResponseSchema, uploadResultSchema } from "./responses.ts";
 
 const generatedDir = join(import.meta.dirname, "..", "generated");
@@ -37,35 +37,6 @@ describe("bundleJsonSchema", () => {
     expect(text).toContain("tcp.throughput (Gbit/s)");
     expect(text).toContain('required with qualifier \\"range\\"');
     expect(schema.properties.cni?.description).toContain("settings included");
-  });
-});
-
-describe("openApiComponents", () => {
-  const components = openApiComponents() as {
-    components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
-  };
-  const schemas = components.components.schemas;
-
-  it("has the bundle, issue, warning, upload result and error schemas", () => {
-    expect(Object.keys(schemas).sort()).toEqual([
-      "Bundle",
-      "BundleIssue",
-      "BundleWarning",
-      "ErrorResponse",
-      "UploadResult",
-    ]);
-    expect(schemas.Bundle?.required).toEqual(["schema", "cluster", "node", "cni", "results"]);
-    expect(schemas.Bundle).not.toHaveProperty("$schema");
-  });
-
-  it("refers between components rather than inlining them", () => {
-    expect(schemas.UploadResult?.properties?.warnings).toMatchObject({
-      items: { $ref: "#/components/schemas/BundleWarning" },
-    });
-    expect(schemas.ErrorResponse?.properties?.issues).toMatchObject({
-      items: { $ref: "#/components/schemas/BundleIssue" },
-    });
-    expect(schemas.ErrorResponse?.required).toEqual(["error", "message", "requestId"]);
   });
 });
 

@@ -7,7 +7,7 @@ type Schema = { required?: string[]; properties?: Record<string, unknown> };
 const doc = openApiDocument("/");
 const schemas = doc.components.schemas as Record<string, Schema>;
 
-it("generated/openapi.json is the document (run `npx tsx apps/ingest-api/scripts/generate-openapi.ts` after changing a route's schemas or the contract)", () => {
+it("generated/openapi.json is the document (run `npm run schema:generate` after changing a route's schemas or the contract)", () => {
   expect(readFileSync(generatedOpenApi.path, "utf8")).toBe(generatedOpenApi.text());
 });
 

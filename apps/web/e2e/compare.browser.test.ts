@@ -39,6 +39,12 @@ describe("compare and share", () => {
     expect(await baselineRow.innerText()).toMatch(/31,365 req\/s[\s\S]*14,193 req\/s[\s\S]*worse/);
     // The chart draws once hydrated and measured, which can be after the table is shown.
     await expect.poll(() => page.locator(".recharts-line").count()).toBe(2);
+    // The crossover chart's points say their verdict against the baseline, as the table does.
+    const dot = page.locator('circle[role="button"][aria-label*=" at 0; vs "]');
+    await dot.focus();
+    expect(await page.getByRole("tooltip").innerText()).toMatch(
+      /vs kube-proxy iptables: -54\.75 % · worse · single run \(one run a side, indicative\)/,
+    );
     await screenshot(page, "compare-tke");
 
     await page.getByRole("button", { name: "Share a permalink" }).click();

@@ -41,6 +41,8 @@ export async function comparison(
   const figures = withHistory(view.figures, view.earlier);
   const rows = compareRows(scenarios, figures, margins);
   const labels = seriesLabels(scenarios);
+  // The charts' tooltips judge each point against the baseline as the table does.
+  const versus = { baseline: scenarios[0]?.id, margins };
   return {
     scenarios,
     labels: scenarios.map((s) => labels.get(s.id) ?? s.label),
@@ -54,8 +56,9 @@ export async function comparison(
       x: "services",
       where: { connection: "short" },
       y: "absolute",
+      ...versus,
     }),
-    latency: barView("latency", scenarios, figures, { percentile: "p99" }),
+    latency: barView("latency", scenarios, figures, { percentile: "p99", ...versus }),
   };
 }
 

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingestEnvSchema } from "../apps/ingest-api/src/env.ts";
+import { sharedEnvSchema } from "../packages/db/src/env.ts";
 import { launcherEnvSchema } from "../packages/launcher/src/env.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -161,9 +162,12 @@ export function workspaceByName(name: string): string {
 export const envKeys = {
   ingestApi: Object.keys(ingestEnvSchema.in.shape),
   launcher: Object.keys(launcherEnvSchema.shape),
-  // apps/web/src/env.ts imports "server-only", which throws outside Next's server build: read its keys
-  // from the z.object({...}) literal instead.
-  web: [...read("apps/web/src/env.ts").matchAll(/^ {4}([A-Z][A-Z0-9_]*): z\b/gm)].map((m) => m[1]!),
+  // apps/web/src/env.ts imports "server-only", which throws outside Next's server build: read its own
+  // keys from the object literal that extends the shared ones instead.
+  web: [
+    ...Object.keys(sharedEnvSchema.shape),
+    ...[...read("apps/web/src/env.ts").matchAll(/^ {4}([A-Z][A-Z0-9_]*): z\b/gm)].map((m) => m[1]!),
+  ],
 };
 
 /**

@@ -1,20 +1,5 @@
-import { DEFAULT_DB_TIMEOUT_MS } from "@cnibench/db";
+import { milliseconds, publicUrls, sharedEnvSchema } from "@cnibench/db/env";
 import { z } from "zod";
-
-const milliseconds = (fallback: number, min: number) =>
-  z.coerce
-    .number({ error: "must be a whole number of milliseconds" })
-    .int("must be a whole number of milliseconds")
-    .min(min, `must be at least ${min}`)
-    .default(fallback);
-
-const port = (fallback: number) =>
-  z.coerce
-    .number({ error: "must be a whole number" })
-    .int("must be a whole number")
-    .min(1)
-    .max(65535)
-    .default(fallback);
 
 const bytes = (fallback: number) =>
   z.coerce
@@ -26,30 +11,13 @@ const bytes = (fallback: number) =>
 const requestsPerMinute = () =>
   z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1");
 
-export const ingestEnvSchema = z
-  .object({
-    DATABASE_URL: z
-      .string({ error: "is required" })
-      .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL"),
-    /** Size of each of this process's two PostgreSQL pools (Prisma's, the views' reads): deploy/README.md. */
-    CNIBENCH_DB_POOL_MAX: z.coerce
-      .number({ error: "must be a whole number" })
-      .int("must be a whole number")
-      .min(1, "must be at least 1")
-      .default(10),
-    /** Most a database statement, or getting a connection, may take; then the request answers 503. */
-    CNIBENCH_DB_TIMEOUT_MS: milliseconds(DEFAULT_DB_TIMEOUT_MS, 100),
+export const ingestEnvSchema = sharedEnvSchema
+  .extend({
     /** Most a client may take to send a whole request (headers and body), and to send its headers. */
     CNIBENCH_REQUEST_TIMEOUT_MS: milliseconds(60_000, 1000),
     CNIBENCH_HEADERS_TIMEOUT_MS: milliseconds(10_000, 100),
     /** How long an idle keep-alive connection stays open. */
     CNIBENCH_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000, 100),
-    CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
-    CNIBENCH_API_PORT: port(4000),
-    CNIBENCH_WEB_PORT: port(3000),
-    /** Where users reach the API and the web app, for the links in upload responses. */
-    CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
-    CNIBENCH_PUBLIC_WEB_URL: z.url({ error: "must be a URL" }).optional(),
     CNIBENCH_MAX_BUNDLE_BYTES: bytes(5 * 1024 * 1024),
     /** POST /v1/import's body: a result tree's archive is larger than one bundle. */
     CNIBENCH_IMPORT_MAX_BYTES: bytes(64 * 1024 * 1024),
@@ -64,24 +32,16 @@ export const ingestEnvSchema = z
     CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
     /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */
     CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: requestsPerMinute().optional(),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .refine((env) => env.CNIBENCH_HEADERS_TIMEOUT_MS <= env.CNIBENCH_REQUEST_TIMEOUT_MS, {
     message: "must not exceed CNIBENCH_REQUEST_TIMEOUT_MS",
     path: ["CNIBENCH_HEADERS_TIMEOUT_MS"],
   })
-  .transform((env) => {
-    const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;
-    return {
-      ...env,
-      publicApiUrl: (env.CNIBENCH_PUBLIC_API_URL ?? `http://${host}:${env.CNIBENCH_API_PORT}`).replace(/\/$/, ""),
-      publicWebUrl: (env.CNIBENCH_PUBLIC_WEB_URL ?? `http://${host}:${env.CNIBENCH_WEB_PORT}`).replace(/\/$/, ""),
-    };
-  });
+  .transform((env) => ({ ...env, ...publicUrls(env) }));
 
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;
 
-export function readIngestEnv(env: NodeJS.ProcessEnv): IngestEnv {
+export function readIngestEnv(env: NodeJS.ProcessEnv = process.env): IngestEnv {
   const parsed = ingestEnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

@@ -2,7 +2,7 @@ import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
 import { readIngestEnv } from "./env.ts";
 import { buildServer } from "./server.ts";
 
-const env = readIngestEnv(process.env);
+const env = readIngestEnv();
 const db = createDb(env.DATABASE_URL, {
   maxConnections: env.CNIBENCH_DB_POOL_MAX,
   timeoutMs: env.CNIBENCH_DB_TIMEOUT_MS,

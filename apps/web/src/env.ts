@@ -1,28 +1,9 @@
 import "server-only";
-import { DEFAULT_DB_TIMEOUT_MS } from "@cnibench/db";
+import { publicUrls, sharedEnvSchema } from "@cnibench/db/env";
 import { z } from "zod";
 
-const schema = z
-  .object({
-    DATABASE_URL: z
-      .string({ error: "is required" })
-      .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL"),
-    /** Size of each of this process's two PostgreSQL pools (Prisma's, the views' reads): deploy/README.md. */
-    CNIBENCH_DB_POOL_MAX: z.coerce
-      .number({ error: "must be a whole number" })
-      .int("must be a whole number")
-      .min(1, "must be at least 1")
-      .default(10),
-    /** Most a database statement, or getting a connection, may take; then the request answers 503. */
-    CNIBENCH_DB_TIMEOUT_MS: z.coerce
-      .number({ error: "must be a whole number of milliseconds" })
-      .int("must be a whole number of milliseconds")
-      .min(100, "must be at least 100")
-      .default(DEFAULT_DB_TIMEOUT_MS),
-    CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
-    CNIBENCH_API_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
-    /** Where users reach the ingest API, for links to bundles (same variable as the ingest API's). */
-    CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
+const schema = sharedEnvSchema
+  .extend({
     // Sign-in through OpenID Connect: all three, or none (then nobody signs in and only public
     // workspaces show). `npm start` sets them to its local provider unless they are set.
     CNIBENCH_OIDC_ISSUER: z.url({ error: "must be a URL" }).optional(),
@@ -60,13 +41,12 @@ const schema = z
     },
   )
   .transform((env) => {
-    const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;
     const { CNIBENCH_OIDC_ISSUER: issuer, CNIBENCH_OIDC_CLIENT_ID: clientId } = env;
     const clientSecret = env.CNIBENCH_OIDC_CLIENT_SECRET;
     return {
       ...env,
+      ...publicUrls(env),
       oidc: issuer && clientId && clientSecret && env.AUTH_SECRET ? { issuer, clientId, clientSecret } : null,
-      publicApiUrl: (env.CNIBENCH_PUBLIC_API_URL ?? `http://${host}:${env.CNIBENCH_API_PORT}`).replace(/\/$/, ""),
     };
   });
 
@@ -84,3 +64,6 @@ export function webEnv(): z.infer<typeof schema> {
   cached = parsed.data;
   return cached;
 }
+
+/** `next dev` (Next.js sets NODE_ENV; the build inlines it). */
+export const inDevelopment = process.env.NODE_ENV === "development";

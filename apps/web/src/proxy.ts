@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { inDevelopment, webEnv } from "~/env";
 import { databaseAnswers, unavailablePage } from "~/server/outage";
 
 /**
@@ -14,12 +15,12 @@ export async function proxy(request: NextRequest) {
   if (gated(request) && !(await databaseAnswers())) return unavailablePage();
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const dev = process.env.NODE_ENV === "development";
   // Signing in posts a form whose answer redirects to the identity provider: allow its origin.
-  const issuer = process.env.CNIBENCH_OIDC_ISSUER ? new URL(process.env.CNIBENCH_OIDC_ISSUER).origin : "";
+  const { oidc } = webEnv();
+  const issuer = oidc ? new URL(oidc.issuer).origin : "";
   const policy = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${inDevelopment ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",

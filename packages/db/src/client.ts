@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pLimit, { type LimitFunction } from "p-limit";
 import pg from "pg";
+import { DEFAULT_DB_TIMEOUT_MS } from "./env.ts";
 import { type Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
 export type Db = PrismaClient;
@@ -33,8 +34,7 @@ class ListenedClient extends pg.Client {
   }
 }
 
-/** How long one statement, or getting a connection, may take before it fails (CNIBENCH_DB_TIMEOUT_MS). */
-export const DEFAULT_DB_TIMEOUT_MS = 10_000;
+export { DEFAULT_DB_TIMEOUT_MS };
 
 /**
  * A Prisma client over node-postgres (driver adapter: no native query engine to download), and

@@ -1,30 +1,18 @@
 import path from "node:path";
+import { port, postgresUrl, sharedEnvSchema } from "@cnibench/db/env";
 import { z } from "zod";
 
-const port = (fallback: number) =>
-  z.coerce
-    .number({ error: "must be a whole number" })
-    .int("must be a whole number")
-    .min(1, "must be between 1 and 65535")
-    .max(65535, "must be between 1 and 65535")
-    .default(fallback);
-
-const postgresUrl = z
-  .string()
-  .refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// or postgresql:// URL")
-  .refine((v) => URL.canParse(v), "is not a valid URL");
-
-/** Every setting of `npm start`, from the environment only. Documented in README.md. */
-export const launcherEnvSchema = z.object({
+/**
+ * Every setting of `npm start`, from the environment only. Documented in README.md. The settings it
+ * shares with the apps it starts are checked here too, so a bad one stops everything before it starts.
+ */
+export const launcherEnvSchema = sharedEnvSchema.extend({
+  /** Unset: the embedded PostgreSQL. */
   DATABASE_URL: postgresUrl.optional(),
   CNIBENCH_DATA_DIR: z.string().min(1).default(".data"),
   CNIBENCH_PG_PORT: port(54329),
-  CNIBENCH_API_PORT: port(4000),
-  CNIBENCH_WEB_PORT: port(3000),
   /** The local OpenID Connect provider's port, when CNIBENCH_OIDC_ISSUER names no other provider. */
   CNIBENCH_OIDC_PORT: port(4100),
-  CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type LauncherEnv = z.infer<typeof launcherEnvSchema> & {
@@ -35,7 +23,7 @@ export type LauncherEnv = z.infer<typeof launcherEnvSchema> & {
 };
 
 /** Parses the environment; on bad values throws one message naming every bad variable. */
-export function readLauncherEnv(env: NodeJS.ProcessEnv, repoRoot: string): LauncherEnv {
+export function readLauncherEnv(repoRoot: string, env: NodeJS.ProcessEnv = process.env): LauncherEnv {
   const parsed = launcherEnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
@@ -48,4 +36,14 @@ export function readLauncherEnv(env: NodeJS.ProcessEnv, repoRoot: string): Launc
     dataDir: path.resolve(repoRoot, parsed.data.CNIBENCH_DATA_DIR),
     CNIBENCH_DATA_DIR_SET: Boolean(env.CNIBENCH_DATA_DIR),
   };
+}
+
+/**
+ * DATABASE_URL alone, for `npm run db:migrate`, which has no embedded PostgreSQL to fall back on.
+ * Throws "DATABASE_URL is required" or "DATABASE_URL must be a postgres:// URL".
+ */
+export function readDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const parsed = postgresUrl.safeParse(env.DATABASE_URL);
+  if (!parsed.success) throw new Error(`DATABASE_URL ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
 }

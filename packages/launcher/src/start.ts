@@ -24,7 +24,7 @@ let identity: LocalIdentityProvider | null = null;
 let stopping = false;
 
 async function main(): Promise<void> {
-  const env = readLauncherEnv(process.env, repoRoot);
+  const env = readLauncherEnv(repoRoot);
   const build = dev ? Promise.resolve() : ensureWebBuild(repoRoot, log);
   build.catch(() => {}); // awaited below; avoid an unhandled rejection while the database starts
 

@@ -32,7 +32,7 @@ if (command !== "list" && !name) fail(`${command} needs a token name\n${usage}`)
 if (at >= 0 && !workspaceSlug) fail(`--workspace needs a workspace's slug\n${usage}`);
 if (name && !/^[\w.-]{1,64}$/.test(name)) fail("a token name has 1 to 64 letters, digits, '.', '_' or '-'");
 
-const env = readLauncherEnv(process.env, repoRoot);
+const env = readLauncherEnv(repoRoot);
 const database = await openDatabase(env, repoRoot, (line) => console.error(`[cnibench] ${line}`));
 const db = createDb(database.url, { maxConnections: 1 });
 let exitCode = 0;

@@ -1,0 +1,60 @@
+// The settings the web app, the ingest API and `npm start` share, with one rule and one message each.
+// Each process's env module extends sharedEnvSchema with its own settings. Nothing here loads the
+// database client: the web app checks its environment with this at start-up.
+import { z } from "zod";
+
+/** How long one statement, or getting a connection, may take before it fails (CNIBENCH_DB_TIMEOUT_MS). */
+export const DEFAULT_DB_TIMEOUT_MS = 10_000;
+
+export const postgresUrl = z
+  .string({ error: "is required" })
+  .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), "must be a postgres:// URL");
+
+export const port = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 65535")
+    .max(65535, "must be between 1 and 65535")
+    .default(fallback);
+
+export const milliseconds = (fallback: number, min: number) =>
+  z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(min, `must be at least ${min}`)
+    .default(fallback);
+
+export const sharedEnvSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  /** Size of each of a process's two PostgreSQL pools (Prisma's, the views' reads): deploy/README.md. */
+  CNIBENCH_DB_POOL_MAX: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(10),
+  /** Most a database statement, or getting a connection, may take; then the request answers 503. */
+  CNIBENCH_DB_TIMEOUT_MS: milliseconds(DEFAULT_DB_TIMEOUT_MS, 100),
+  CNIBENCH_HOST: z.string().min(1).default("127.0.0.1"),
+  CNIBENCH_API_PORT: port(4000),
+  CNIBENCH_WEB_PORT: port(3000),
+  /** Where users reach the API and the web app, for links (upload responses, the web app's bundle links). */
+  CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
+  CNIBENCH_PUBLIC_WEB_URL: z.url({ error: "must be a URL" }).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+type Addresses = Pick<
+  z.infer<typeof sharedEnvSchema>,
+  "CNIBENCH_HOST" | "CNIBENCH_API_PORT" | "CNIBENCH_WEB_PORT" | "CNIBENCH_PUBLIC_API_URL" | "CNIBENCH_PUBLIC_WEB_URL"
+>;
+
+/** Where users reach each app: the public URL when set, else the address it listens on. */
+export function publicUrls(env: Addresses): { publicApiUrl: string; publicWebUrl: string } {
+  // 0.0.0.0 listens on every address but is none a browser can open.
+  const host = env.CNIBENCH_HOST === "0.0.0.0" ? "127.0.0.1" : env.CNIBENCH_HOST;
+  return {
+    publicApiUrl: (env.CNIBENCH_PUBLIC_API_URL ?? `http://${host}:${env.CNIBENCH_API_PORT}`).replace(/\/$/, ""),
+    publicWebUrl: (env.CNIBENCH_PUBLIC_WEB_URL ?? `http://${host}:${env.CNIBENCH_WEB_PORT}`).replace(/\/$/, ""),
+  };
+}

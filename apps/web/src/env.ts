@@ -50,18 +50,26 @@ const schema = sharedEnvSchema
     };
   });
 
-let cached: z.infer<typeof schema> | undefined;
+export type WebEnv = z.infer<typeof schema>;
 
-/** Read lazily: `next build` runs without a database, pages need one only when they render. */
-export function webEnv(): z.infer<typeof schema> {
-  if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+export function readWebEnv(env: Record<string, string | undefined>): WebEnv {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     throw new Error(
       `web: invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`,
     );
   }
-  cached = parsed.data;
+  return parsed.data;
+}
+
+let cached: WebEnv | undefined;
+
+/**
+ * The server's settings, read once. The server checks them as it starts (instrumentation.ts); `next build`
+ * runs without them, as pages need them only when they render.
+ */
+export function webEnv(): WebEnv {
+  cached ??= readWebEnv(process.env);
   return cached;
 }
 

@@ -6,6 +6,7 @@ export async function main(argv: string[]): Promise<void> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY),
+    // biome-ignore lint/style/noProcessEnv: the command's one read of the environment; run() takes it as an argument
     env: process.env,
   });
 }

@@ -18,15 +18,17 @@ const require = createRequire(import.meta.url);
 export async function migrateDatabase(databaseUrl: string, log: (line: string) => void = () => {}): Promise<void> {
   const cli = require.resolve("prisma/build/index.js");
   const preload = path.join(here, "prisma-cli-preload.cjs");
+  // biome-ignore lint/style/noProcessEnv: Prisma's CLI inherits the environment, with the preload added
+  const { NODE_OPTIONS, ...inherited } = process.env;
   const output: string[] = [];
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, "migrate", "deploy"], {
       cwd: repoRoot,
       env: {
-        ...process.env,
+        ...inherited,
         DATABASE_URL: databaseUrl,
         CHECKPOINT_DISABLE: "1",
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${preload}`.trim(),
+        NODE_OPTIONS: `${NODE_OPTIONS ?? ""} --require ${preload}`.trim(),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
   if (demo.files > 0) log(`demo data: ${demo.files} bundles, ${demo.measurements} measurements (${demo.created} new)`);
   await db.$disconnect();
   const signIn = await signInSettings({
+    // biome-ignore lint/style/noProcessEnv: the web app's sign-in variables, left to it to check
     env: process.env,
     host: env.CNIBENCH_HOST,
     webPort: env.CNIBENCH_WEB_PORT,
@@ -79,6 +80,7 @@ function shellQuote(s: string): string {
 
 function startApps(env: LauncherEnv, databaseUrl: string, signIn: Record<string, string>): void {
   const shared = {
+    // biome-ignore lint/style/noProcessEnv: the apps inherit the environment and check their own settings
     ...process.env,
     ...signIn,
     DATABASE_URL: databaseUrl,

@@ -42,6 +42,7 @@ export async function ensureWebBuild(repoRoot: string, log: (line: string) => vo
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [nextBin(repoRoot), "build"], {
       cwd: webDir,
+      // biome-ignore lint/style/noProcessEnv: the build inherits the environment (PATH, proxies)
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });

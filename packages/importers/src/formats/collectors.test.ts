@@ -271,6 +271,24 @@ describe("TKE network-benchmark.sh result directory (synthetic, ROUNDS=10)", () 
     expect(single.samples).toEqual([10.75, 10.75, 10.75, 10.76, 10.74, 10.75, 10.75, 10.75, 10.75, 10.75]);
   });
 
+  it("without the summary, component CPU and memory come from the monitor CSVs", () => {
+    const files = tkeDirectory();
+    files.delete("benchmark-summary.json");
+    const fromCsv = parseTkeDirectory(files).results;
+    // resources/cilium_throughput.csv: every row's cpu_millicores and memory_mib
+    expect(one(fromCsv, "cpu.usage", { component: "cilium-agent", stat: "avg" }).value).toBe(25.5);
+    expect(one(fromCsv, "memory.usage", { component: "cilium-agent", stat: "max" }).value).toBe(1110);
+    const csv = (text: string) => {
+      files.set("resources/cilium_throughput.csv", new TextEncoder().encode(text));
+      const run = parseTkeDirectory(files);
+      return { cpu: run.results.find((x) => x.metric === "cpu.usage")?.value, skipped: run.skipped };
+    };
+    expect(csv('pod,cpu_millicores,memory_mib\r\n"cilium-a,b",12,900\r\n').cpu).toBe(12);
+    expect(csv('pod,cpu_millicores,memory_mib\n"cilium-a,12,900\n').skipped).toEqual([
+      expect.stringMatching(/^resources\/cilium_throughput\.csv: .*Quote Not Closed/),
+    ]);
+  });
+
   it("a broken raw file is skipped and named, the rest imported", () => {
     const files = tkeDirectory();
     files.set("throughput/pod2pod_single_r3.json", new TextEncoder().encode('{"start": {"version": "iperf 3.16"'));

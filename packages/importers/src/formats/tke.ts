@@ -10,6 +10,7 @@
  * Derived figures (degradation %, overhead %) are left out: analysis computes them from the raw ones.
  * Params follow the demo data transcribed from the script's published results (demo-data/bundles/tke-*).
  */
+import { parse as parseCsv } from "csv-parse/sync";
 import { type EnvironmentFields, ImportError, type Params, type ParsedRun, type Result } from "../types.ts";
 import { at, decodeText, finite, isObject, type Json, mean, parseJson } from "../util.ts";
 import { fortioFromJson } from "./fortio.ts";
@@ -398,7 +399,9 @@ function resources(files: Map<string, Uint8Array>, summary: Json, text: Helpers[
   for (const c of components) {
     const s = isObject(res[c.key]) ? (res[c.key] as Json) : undefined;
     // Without a summary, the same reduction as the script's: every sample of every monitor CSV.
-    const rows = s ? [] : csvSamples([...files.keys()].filter((p) => c.csv.test(p)).map((p) => text(p) ?? ""));
+    const rows = s
+      ? []
+      : [...files.keys()].filter((p) => c.csv.test(p)).flatMap((p) => csvSamples(p, text(p) ?? "", skipped));
     const cpu = s
       ? [finite(s.avg_cpu_m), finite(s.max_cpu_m)]
       : rows.length
@@ -478,20 +481,25 @@ function resources(files: Map<string, Uint8Array>, summary: Json, text: Helpers[
   return figures;
 }
 
-function csvSamples(texts: string[]): { cpu: number; mem: number }[] {
+/** cpu_millicores and memory_mib of each row of a monitor CSV; a file that is no CSV is named in skipped. */
+function csvSamples(path: string, text: string, skipped: string[]): { cpu: number; mem: number }[] {
+  let records: string[][];
+  try {
+    records = parseCsv(text, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  } catch (error) {
+    skipped.push(`${path}: ${(error as Error).message}`);
+    return [];
+  }
+  // Lines of blanks are no rows either: the header is the first line with something on it.
+  const [head, ...lines] = records.filter((r) => r.length > 1 || r[0]!.trim() !== "");
+  const ci = head?.indexOf("cpu_millicores") ?? -1;
+  const mi = head?.indexOf("memory_mib") ?? -1;
+  if (ci < 0 || mi < 0) return [];
   const rows: { cpu: number; mem: number }[] = [];
-  for (const t of texts) {
-    const [head, ...lines] = t.split(/\r?\n/).filter((l) => l.trim() !== "");
-    const cols = (head ?? "").split(",");
-    const ci = cols.indexOf("cpu_millicores");
-    const mi = cols.indexOf("memory_mib");
-    if (ci < 0 || mi < 0) continue;
-    for (const line of lines) {
-      const cells = line.split(",");
-      const cpu = finite(cells[ci]);
-      const mem = finite(cells[mi]);
-      if (cpu !== undefined && mem !== undefined) rows.push({ cpu, mem });
-    }
+  for (const cells of lines) {
+    const cpu = finite(cells[ci]);
+    const mem = finite(cells[mi]);
+    if (cpu !== undefined && mem !== undefined) rows.push({ cpu, mem });
   }
   return rows;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   type BundleWarning,
   clusterKey,
@@ -7,6 +6,7 @@ import {
   type NormalisedMeasurement,
   scenarioKey,
 } from "@cnibench/schema";
+import { customAlphabet } from "nanoid";
 import type pg from "pg";
 import { type Db, inWriteTurn } from "./client.ts";
 
@@ -243,13 +243,11 @@ async function createScenario(client: pg.PoolClient, workspaceId: string, b: Nor
   );
 }
 
-let counter = 0;
+const randomPart = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 24);
 
-/** Ids shaped like Prisma's cuid() (which fills them in when Prisma writes): 25 lower-case characters. */
+/** Ids shaped like Prisma's cuid() (which fills them in when Prisma writes): "c" and 24 lower-case characters. */
 function newId(): string {
-  counter = (counter + 1) % 36 ** 4;
-  const random = randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(-12);
-  return `c${Date.now().toString(36).padStart(8, "0")}${counter.toString(36).padStart(4, "0")}${random}`;
+  return `c${randomPart()}`;
 }
 
 /** Bundles to delete: by id, or every bundle of a campaign in a workspace. */

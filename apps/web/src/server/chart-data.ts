@@ -15,7 +15,7 @@ import {
   type Series,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import type { ChartPoint as DrawnPoint } from "@cnibench/charts";
+import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
 import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";

@@ -34,8 +34,6 @@ class ListenedClient extends pg.Client {
   }
 }
 
-export { DEFAULT_DB_TIMEOUT_MS };
-
 /**
  * A Prisma client over node-postgres (driver adapter: no native query engine to download), and
  * beside it a plain node-postgres pool for the views' read queries (see `readRows`) and uploads.

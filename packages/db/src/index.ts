@@ -26,7 +26,7 @@ export {
   storeBundle,
   storeBundles,
 } from "./bundles.ts";
-export { createDb, type Db, DEFAULT_DB_TIMEOUT_MS } from "./client.ts";
+export { createDb, type Db } from "./client.ts";
 export {
   applyFilters,
   type DropHint,

@@ -176,7 +176,8 @@ export const envKeys = {
  */
 export function runtimeImports(source: string): string[] {
   const found: string[] = [];
-  const statement = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*["']([^"']+)["']/gms;
+  // A specifier has no spaces: `Pick<T, "from" | "to">` in an export's signature is no import.
+  const statement = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*["']([^"'\s]+)["']/gms;
   for (const m of source.matchAll(statement)) {
     if (m[2]) continue; // import type … / export type …
     found.push(m[4]!);

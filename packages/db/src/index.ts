@@ -27,24 +27,6 @@ export {
   storeBundles,
 } from "./bundles.ts";
 export { createDb, type Db } from "./client.ts";
-export {
-  applyFilters,
-  type DropHint,
-  type ExploreFilters,
-  type Facet,
-  type FacetKey,
-  type FacetValue,
-  type FigureGroup,
-  facetDefinitions,
-  facetKeys,
-  groupFigures,
-  type KeyFigure,
-  type KeyFigureKey,
-  keyFigureColumns,
-  keyFigureDefinitions,
-  keyFigureKeys,
-  keyFigures,
-} from "./explore.ts";
 export { databaseReady, isDatabaseOutage } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export {

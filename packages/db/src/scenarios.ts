@@ -1,6 +1,6 @@
+import { type ExploreFilters, type FacetKey, facetKeys } from "@cnibench/analysis";
 import type { SettingValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
-import { type ExploreFilters, type FacetKey, facetKeys } from "./explore.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import type { ScenarioSummary } from "./read-models.ts";
 
@@ -29,7 +29,7 @@ type Row = Omit<ScenarioSummary, "label" | "cni"> & {
  */
 export type ScenarioScope = { workspaceIds: readonly string[]; ids?: readonly string[]; filters?: ExploreFilters };
 
-// The explorer's facets as columns, so SQL can apply the same filter as applyFilters (explore.ts):
+// The explorer's facets as columns, so SQL can apply the same filter as applyFilters (@cnibench/analysis):
 // values OR within a facet, facets AND across. The views integration test checks the two agree.
 const facetColumns: Record<Exclude<FacetKey, "source">, Prisma.Sql> = {
   provider: Prisma.sql`c.provider`,

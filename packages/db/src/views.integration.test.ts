@@ -1,9 +1,9 @@
+import { applyFilters, type ExploreFilters } from "@cnibench/analysis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../../test-support/database.ts";
 import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";
-import { applyFilters, type ExploreFilters } from "./explore.ts";
 import { ingestBundle } from "./ingest.ts";
 import { listScenarios } from "./scenarios.ts";
 import { chartView, compareView, exploreView, scenarioView } from "./views.ts";

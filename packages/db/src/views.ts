@@ -1,7 +1,6 @@
 // Named query functions behind the web app's pages: each reads what one view needs and shapes it
-// with the pure functions of explore.ts. tRPC procedures call these and nothing else.
-import { canonicalJson, type ParamValue } from "@cnibench/schema";
-import { type Db, readRows } from "./client.ts";
+// with the explorer's pure functions (@cnibench/analysis, explore/). tRPC procedures call these and
+// nothing else.
 import {
   applyFilters,
   type ExploreFilters,
@@ -10,9 +9,11 @@ import {
   keyFigureDefinitions,
   keyFigureMetrics,
   keyFigures,
-} from "./explore.ts";
+} from "@cnibench/analysis";
+import { canonicalJson, type ParamValue } from "@cnibench/schema";
+import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { earlierCampaigns, latestFigures, type RunFigure, scenarioBundles, scenarioFigures } from "./measurements.ts";
+import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
 import type { FigureWarning, UploadWarning } from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
@@ -79,8 +80,8 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
   const groups = groupFigures(figures).map((g) => ({
     ...g,
     rows: g.rows.map((row) => {
-      const current = row.current as RunFigure;
-      const all = [current, ...(row.history as RunFigure[])];
+      const current = row.current;
+      const all = [current, ...row.history];
       const runs = all.filter((f) => f.campaign === current.campaign);
       const older = all.filter((f) => f.campaign !== current.campaign);
       const total = row.olderRuns + 1;

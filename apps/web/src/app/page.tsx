@@ -1,4 +1,4 @@
-import { keyFigureColumns } from "@cnibench/db";
+import { keyFigureColumns } from "@cnibench/analysis";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { NuqsAdapter } from "nuqs/adapters/next/app";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Facet, FacetKey } from "@cnibench/db";
+import type { Facet, FacetKey } from "@cnibench/analysis";
 import { useQueryStates } from "nuqs";
 import { useState, useTransition } from "react";
 import { filterParams, pageParams } from "./params";

@@ -1,5 +1,5 @@
+import { facetDefinitions, facetKeys } from "@cnibench/analysis";
 import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
-import { facetDefinitions, facetKeys } from "@cnibench/db";
 import type { ChartPoint } from "@cnibench/db/read-models";
 import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";

@@ -1,39 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { applyFilters, groupFigures, keyFigures } from "./explore.ts";
-import type { Figure, LatestFigure } from "./measurements.ts";
-import type { ScenarioSummary } from "./scenarios.ts";
+import {
+  applyFilters,
+  type FacetScenario,
+  type GroupedFigure,
+  groupFigures,
+  type HeadlineFigure,
+  keyFigures,
+} from "./index.ts";
+
+type TestScenario = FacetScenario & { id: string };
 
 function scenario(
   id: string,
-  over: Partial<Omit<ScenarioSummary, "cni">> & { cni?: Partial<ScenarioSummary["cni"]> },
-): ScenarioSummary {
+  over: Partial<Omit<TestScenario, "cni">> & { cni?: Partial<TestScenario["cni"]> },
+): TestScenario {
   const { cni, ...rest } = over;
   return {
     id,
-    workspaceId: "w",
-    label: id,
     provider: "tke",
-    region: "unknown",
     kubernetesVersion: "v1.34.1-tke.5",
-    nodeCount: 3,
     sku: "SA5.LARGE8",
-    vcpus: 4,
-    memoryGiB: 8,
-    nicGbps: null,
-    os: "TencentOS Server 4",
     kernel: "6.6.117-45.11.2",
     cni: {
       name: "cilium",
-      version: "1.19.4",
       mode: "overlay-vxlan",
       kubeProxy: "ebpf",
-      label: null,
-      settings: {},
       ...cni,
     },
     sources: ["Cilium Network Performance Benchmark"],
-    bundleCount: 1,
-    lastRunAt: null,
     ...rest,
   };
 }
@@ -131,13 +125,14 @@ describe("applyFilters", () => {
   });
 });
 
-let nextId = 0;
-type TestFigure = Figure & Pick<LatestFigure, "n" | "campaignBundleIds">;
-function figure(metric: string, value: number, params: Figure["params"], over: Partial<TestFigure> = {}): TestFigure {
-  nextId++;
+type TestFigure = HeadlineFigure & GroupedFigure;
+function figure(
+  metric: string,
+  value: number,
+  params: TestFigure["params"],
+  over: Partial<TestFigure> = {},
+): TestFigure {
   return {
-    id: String(nextId),
-    scenarioId: "tke-c",
     bundleId: "b1",
     metric,
     params,
@@ -147,14 +142,8 @@ function figure(metric: string, value: number, params: Figure["params"], over: P
     low: null,
     high: null,
     samples: [],
-    publishedValue: value,
-    publishedUnit: "req/s",
     qualifier: null,
-    aggregate: null,
     better: "higher",
-    measuredAt: new Date("2026-02-09T22:23:39Z"),
-    sourceTitle: "Cilium Network Performance Benchmark",
-    sourceUrl: null,
     n: 1,
     campaignBundleIds: ["b1"],
     ...over,

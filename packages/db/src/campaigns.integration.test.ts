@@ -159,6 +159,10 @@ describe("campaigns", () => {
     const campaigns = (view: Awaited<ReturnType<typeof compareView>>) =>
       view.earlier.map((e) => [...e.runs].sort()).sort((a, b) => a[0]! - b[0]!);
     const live = await compareView(db, [workspaceId], { scenarioIds: [scenarioId] });
+    // Charts read the same history when asked (a baseline is chosen), and none otherwise.
+    const charted = { filters: {}, scenarioIds: [scenarioId], metrics: ["tcp.throughput"] };
+    expect((await chartView(db, [workspaceId], charted)).earlier).toEqual([]);
+    expect((await chartView(db, [workspaceId], { ...charted, history: true })).earlier).toEqual(live.earlier);
     expect(live.earlier.every((e) => e.scenarioId === scenarioId && e.metric === "tcp.throughput")).toBe(true);
     expect(campaigns(live)).toEqual([
       [9.38, 9.42, 9.5],

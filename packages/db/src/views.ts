@@ -103,7 +103,8 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
 
 /**
  * What charts are drawn from: the scenarios matching the explorer's filters (or exactly the given
- * ids) and their current figures of the given metrics.
+ * ids) and their current figures of the given metrics — with `history`, also the earlier campaigns
+ * of those figures' series, for verdicts against a baseline that pool them as a compare does.
  */
 export async function chartView(
   db: Db,
@@ -114,6 +115,7 @@ export async function chartView(
     metrics: readonly string[];
     /** Only figures whose params include these, and (for a line chart's x) hold a number under `numeric`. */
     params?: { contains: Record<string, ParamValue>; numeric: string };
+    history?: boolean;
   },
 ) {
   const scope = {
@@ -132,7 +134,8 @@ export async function chartView(
         : undefined,
     }),
   ]);
-  return { scenarios, figures };
+  const earlier = query.history ? await earlierCampaigns(db, figures) : [];
+  return { scenarios, figures, earlier };
 }
 
 /**

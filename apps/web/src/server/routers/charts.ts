@@ -1,5 +1,6 @@
 import { chartView } from "@cnibench/db";
 import { barView, barViews, crossoverOf } from "../chart-data";
+import { withHistory } from "../compare-data";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { barsInputSchema, barsOutputSchema, crossoverInputSchema, crossoverOutputSchema } from "./charts.types";
 
@@ -9,13 +10,14 @@ export const chartsRouter = createTRPCRouter({
     .input(crossoverInputSchema)
     .output(crossoverOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartView(ctx.db, ctx.access.readable, {
+      const { scenarios, figures, earlier } = await chartView(ctx.db, ctx.access.readable, {
         filters: input.filters,
         scenarioIds: input.scenarioIds,
         metrics: [input.metric],
         params: { contains: input.where, numeric: input.x },
+        history: input.baseline !== undefined,
       });
-      return crossoverOf(scenarios, figures, input);
+      return crossoverOf(scenarios, withHistory(figures, earlier), input);
     }),
 
   /** The bar charts of one view (latency, throughput, resources, overheads). */
@@ -23,11 +25,15 @@ export const chartsRouter = createTRPCRouter({
     .input(barsInputSchema)
     .output(barsOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartView(ctx.db, ctx.access.readable, {
+      const { scenarios, figures, earlier } = await chartView(ctx.db, ctx.access.readable, {
         filters: input.filters,
         scenarioIds: input.scenarioIds,
         metrics: barViews[input.view].metrics,
+        history: input.baseline !== undefined,
       });
-      return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
+      return barView(input.view, scenarios, withHistory(figures, earlier), {
+        percentile: input.percentile,
+        baseline: input.baseline,
+      });
     }),
 });

@@ -5,8 +5,8 @@
 // chart's tooltip says a point's verdict against the chart's baseline.
 import fs from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { fixtureTree } from "../../../packages/importers/src/testing/fixtures.ts";
-import { tar } from "../../../test-support/nasty.ts";
+import { fixtureTree } from "@cnibench/test-support/fixtures";
+import { tar } from "@cnibench/test-support/hostile";
 import { browserPerFile, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
@@ -65,6 +65,30 @@ async function uploadRuns(cni: string, steady: number[], same: number[]): Promis
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify(bundle),
+    });
+    const answer = (await res.json()) as { scenarioId: string };
+    expect(res.status, JSON.stringify(answer)).toBe(201);
+    scenarioId = answer.scenarioId;
+  }
+  return scenarioId;
+}
+
+/** One campaign of runs of one request rate, a bundle a run, measured on the given day. */
+async function uploadCampaign(cni: string, campaign: string, day: number, runs: number[]): Promise<string> {
+  let scenarioId = "";
+  for (const value of runs) {
+    const res = await fetch(`${apiUrl}/v1/bundles`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({
+        schema: "cnibench/bundle@1",
+        campaign,
+        runAt: `2026-10-${String(day).padStart(2, "0")}T02:00:00Z`,
+        cluster: { name: "verdicts-history", provider: "on-prem" },
+        node: { sku: "verdicts-lab", kernel: "6.8.0" },
+        cni: { name: cni, mode: "native", label: `nightly ${cni}` },
+        results: [{ metric: "http.rps", value, unit: "req/s", params: { case: "history" } }],
+      }),
     });
     const answer = (await res.json()) as { scenarioId: string };
     expect(res.status, JSON.stringify(answer)).toBe(201);
@@ -154,6 +178,36 @@ describe("verdicts at three runs", () => {
       await screenshot(bars.page, "tooltip-versus-bars");
       expect(bars.errors).toEqual([]);
       await bars.page.close();
+    }
+  });
+
+  it("pools a series' earlier campaigns into its noise and says so in the evidence", async () => {
+    // analysis/src/verdict.test.ts's case: three noisy baseline runs against a +9.8 % candidate are
+    // inconclusive alone (scipy Welch p 0.156); four earlier steady campaigns of the baseline's series
+    // give p 0.0018 (numpy, by hand), so the change is better.
+    const earlier = [
+      [99, 101, 100],
+      [102, 100, 101],
+      [98, 99, 100.5],
+      [101, 103, 100],
+    ];
+    for (const [night, runs] of earlier.entries()) await uploadCampaign("history-a", `night-${night}`, night + 1, runs);
+    const base = await uploadCampaign("history-a", "night-4", 5, [100, 108, 93]);
+    const cand = await uploadCampaign("history-b", "night-4", 5, [110, 112, 108]);
+
+    for (const width of [1440, 390]) {
+      const { page, errors } = await open(`/compare?s=${base}&s=${cand}`, width);
+      const row = page
+        .getByTestId("compare-table")
+        .locator("tr", { hasText: /case history/ })
+        .first();
+      const html = await row.innerHTML();
+      expect(await row.innerText()).toContain("better");
+      expect(html).toContain("baseline noise from 12 earlier runs in 4 campaigns");
+      expect(html).toMatch(/3 vs 3 runs: ratio 1\.098/);
+      await screenshot(page, "verdicts-history");
+      expect(errors).toEqual([]);
+      await page.close();
     }
   });
 });

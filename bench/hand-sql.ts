@@ -111,11 +111,27 @@ export const crossoverPoints = `WITH
   SELECT l."scenarioId", (l.params->>'services')::int AS x, l.value
   FROM latest l JOIN lines ON lines."scenarioId" = l."scenarioId" AND lines.rest = l.params - 'services' - 'connection'`;
 
-/** A comparison of scenarios $1: their facts, and every current figure of each (the rows align them). */
+/**
+ * A comparison of scenarios $1: their facts, every current figure of each (the rows align them), and
+ * the runs of each figure's earlier campaigns — measured and uploaded before its own — whose noise
+ * the verdicts pool.
+ */
 export const compareData = {
   facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE s.id = ANY($1)`,
   figures: `WITH ${latest("TRUE", "$1")}
   SELECT "scenarioId", metric, params, value FROM latest`,
+  earlier: `WITH cur AS (
+    SELECT c."scenarioId", c.metric, c."paramsKey", m.params, m.campaign, b."receivedAt",
+      COALESCE(b."runAt", b."receivedAt") AS at
+    FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId" JOIN "Bundle" b ON b.id = m."bundleId"
+    WHERE c."scenarioId" = ANY($1))
+  SELECT cur."scenarioId", cur.metric, cur.params, e.campaign,
+    sum(GREATEST(cardinality(e.samples), 1))::int AS runs
+  FROM cur JOIN "Measurement" e ON e."scenarioId" = cur."scenarioId" AND e.metric = cur.metric
+      AND e."paramsKey" = cur."paramsKey" AND e.campaign <> cur.campaign AND e.qualifier IS NULL
+    JOIN "Bundle" eb ON eb.id = e."bundleId" AND COALESCE(eb."runAt", eb."receivedAt") <= cur.at
+      AND eb."receivedAt" <= cur."receivedAt"
+  GROUP BY 1, 2, 3, 4`,
 };
 
 /**

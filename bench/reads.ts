@@ -2,8 +2,9 @@
 // three ways on a synthetic store (bench/synthetic.ts): the query function the tRPC procedure calls,
 // hand-written SQL giving the same answer (bench/hand-sql.ts, checked equal), and the procedure end
 // to end over HTTP against a production build of the web app.
-import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
+import { guideMetrics, type Params, recommendDatapaths } from "@cnibench/analysis";
 import { chartView, createDb, ensureDefaultWorkspace, exploreView, scenarioView } from "@cnibench/db";
+import { canonicalJson } from "@cnibench/schema";
 import pg from "pg";
 import { quantile } from "simple-statistics";
 import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data.ts";
@@ -56,6 +57,34 @@ const same = (a: unknown[][], b: unknown[][]) =>
 const sum = (rows: { value: number }[]) => rows.reduce((a, r) => a + r.value, 0);
 
 /** A figure as both sides can state it: params as sorted JSON, so key order does not matter. */
+/**
+ * Every verdict that pooled a side's history names the runs and campaigns the hand SQL finds for that
+ * series (campaigns of at least 2 runs, at least 10 runs in all).
+ */
+function historyAgrees(
+  fn: Awaited<ReturnType<typeof comparison>>,
+  compared: readonly string[],
+  earlier: { scenarioId: string; metric: string; params: Record<string, unknown>; runs: number }[],
+): boolean {
+  const pooled = new Map<string, { runs: number; campaigns: number }>();
+  for (const e of earlier.filter((e) => e.runs >= 2)) {
+    const key = `${e.scenarioId} ${e.metric} ${canonicalJson(e.params as Params)}`;
+    const p = pooled.get(key) ?? { runs: 0, campaigns: 0 };
+    pooled.set(key, { runs: p.runs + e.runs, campaigns: p.campaigns + 1 });
+  }
+  const expected = (scenarioId: string, r: { metric: string; params: Params }) => {
+    const p = pooled.get(`${scenarioId} ${r.metric} ${canonicalJson(r.params)}`);
+    return p && p.runs >= 10 ? `history: ${p.runs} runs in ${p.campaigns} campaigns` : "runs";
+  };
+  return fn.rows.every((r) =>
+    r.cells.slice(1).every((c, i) => {
+      const e = c.evidence;
+      if (!e?.baselineNoise || !e.candidateNoise) return true;
+      return e.baselineNoise === expected(compared[0]!, r) && e.candidateNoise === expected(compared[i + 1]!, r);
+    }),
+  );
+}
+
 const figureRow = (f: { scenarioId: string; metric: string; params: Record<string, unknown>; value: number }) => [
   f.scenarioId,
   f.metric,
@@ -179,8 +208,13 @@ export async function benchReads(opts: {
         name: "compare",
         fn: () => comparison(db, readable, compared, {}),
         sql: () =>
-          Promise.all([client.query(compareData.facts, [compared]), client.query(compareData.figures, [compared])]),
-        check: (fn: Awaited<ReturnType<typeof comparison>>, [facts, figures]: pg.QueryResult[]) =>
+          Promise.all([
+            client.query(compareData.facts, [compared]),
+            client.query(compareData.figures, [compared]),
+            client.query(compareData.earlier, [compared]),
+          ]),
+        check: (fn: Awaited<ReturnType<typeof comparison>>, [facts, figures, earlier]: pg.QueryResult[]) =>
+          historyAgrees(fn, compared, earlier!.rows) &&
           same(
             fn.scenarios.map((s) => [s.id, s.sku, s.kernel]),
             facts!.rows.map((s) => [s.id, s.sku, s.kernel]),

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // Unit tests (x.test.ts) are pure; integration tests (x.integration.test.ts) get a real PostgreSQL
-// from test-support/global-setup.ts: TEST_DATABASE_URL's server when set, else an embedded one.
+// from packages/test-support/src/global-setup.ts: TEST_DATABASE_URL's server when set, else an embedded one.
 // Browser tests (apps/web/e2e/*.browser.test.ts) drive Debian's Chromium against `npm start`'s product.
 export default defineConfig({
   test: {
@@ -9,12 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: [
-            "{apps,packages}/**/src/**/*.test.ts",
-            "test-support/**/*.test.ts",
-            "demo-data/**/*.test.ts",
-            "deploy/**/*.test.ts",
-          ],
+          include: ["{apps,packages}/**/src/**/*.test.ts", "demo-data/**/*.test.ts", "deploy/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "**/node_modules/**"],
         },
       },
@@ -23,7 +18,7 @@ export default defineConfig({
           name: "integration",
           include: ["{apps,packages}/**/*.integration.test.ts"],
           exclude: ["**/node_modules/**"],
-          globalSetup: ["test-support/global-setup.ts"],
+          globalSetup: ["packages/test-support/src/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

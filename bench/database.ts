@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { migrateDatabase } from "@cnibench/db";
 import { startEmbeddedPostgres } from "@cnibench/launcher";
-import { freePort } from "../test-support/ports.ts";
+import { freePort } from "@cnibench/test-support/ports";
 
 export async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   if (process.env.BENCH_DATABASE_URL) {

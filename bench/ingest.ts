@@ -8,9 +8,9 @@ import os from "node:os";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
+import { startIngest } from "@cnibench/test-support/ingest";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { startIngest } from "../test-support/ingest.ts";
 import { withDatabase } from "./database.ts";
 import { type BenchRow, printTable } from "./table.ts";
 

@@ -12,9 +12,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createToken, ensureDefaultWorkspace, migrateDatabase } from "@cnibench/db";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@cnibench/launcher";
+import { freePort } from "@cnibench/test-support/ports";
 import pg from "pg";
 import { quantile } from "simple-statistics";
-import { freePort } from "../test-support/ports.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const total = Number(process.env.LOAD_BUNDLES ?? 10_000);

@@ -5,8 +5,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@cnibench/test-support/ports";
 import { quantile } from "simple-statistics";
-import { freePort } from "../test-support/ports.ts";
 import type { BenchRow } from "./table.ts";
 import { repoRoot } from "./web.ts";
 

@@ -3,8 +3,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@cnibench/test-support/ports";
 import { ensureWebBuild, nextBin } from "../packages/launcher/src/web-build.ts";
-import { freePort } from "../test-support/ports.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

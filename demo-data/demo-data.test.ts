@@ -5,38 +5,12 @@
  * of figures the seed prints, and a sample of figures read by hand from the seeds is found where a
  * chart would look for it (scenario label, metric, params).
  */
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import {
-  type BundleWarning,
-  canonicalJson,
-  type NormalisedBundle,
-  type NormalisedMeasurement,
-  type ParamValue,
-  parseBundle,
-  parseJsonText,
-  scenarioKey,
-} from "@cnibench/schema";
+import { canonicalJson, type NormalisedMeasurement, type ParamValue, scenarioKey } from "@cnibench/schema";
+import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { describe, expect, it } from "vitest";
 
-const bundlesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "bundles");
-const files = fs
-  .readdirSync(bundlesDir)
-  .filter((f) => f.endsWith(".json"))
-  .sort();
-
-type Loaded = { file: string; input: Record<string, unknown>; bundle: NormalisedBundle; warnings: BundleWarning[] };
-
-function load(file: string): Loaded {
-  const json = parseJsonText(fs.readFileSync(path.join(bundlesDir, file), "utf8"));
-  if (!json.ok) throw new Error(`${file}: ${json.message}`);
-  const parsed = parseBundle(json.value);
-  if (!parsed.ok) throw new Error(`${file}: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
-  return { file, input: json.value as Record<string, unknown>, bundle: parsed.bundle, warnings: parsed.warnings };
-}
-
-const loaded = files.map(load);
+const loaded = loadDemoData().bundles;
+const files = loaded.map((l) => l.file);
 
 type Figure = NormalisedMeasurement & { file: string; label: string };
 const figures: Figure[] = loaded.flatMap(({ file, bundle }) =>
@@ -62,8 +36,8 @@ describe("demo bundles", () => {
     for (const file of files) expect(file).toMatch(/^(tke|eks|aks)-[a-z0-9-]+\.json$/);
   });
 
-  it.each(files)("%s passes the contract with no warnings", (file) => {
-    const { warnings, input } = load(file);
+  it.each(loaded.map((l) => [l.file, l] as const))("%s passes the contract with no warnings", (_file, l) => {
+    const { warnings, input } = l;
     expect(warnings).toEqual([]);
     expect(input.schema).toBe("cnibench/bundle@1");
   });

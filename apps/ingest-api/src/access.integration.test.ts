@@ -15,11 +15,11 @@ import {
   revokeToken,
   setMember,
 } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { iperf3Fixture } from "@cnibench/test-support/hostile";
+import { exampleBundle } from "@cnibench/test-support/ingest";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle } from "../../../test-support/ingest.ts";
-import { iperf3Fixture } from "../../../test-support/nasty.ts";
 import { buildServer } from "./server.ts";
 
 const tokenKinds = [

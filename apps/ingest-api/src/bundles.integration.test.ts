@@ -10,10 +10,10 @@ import {
   revokeToken,
   setMember,
 } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { environmentQuery, iperf3Fixture } from "@cnibench/test-support/hostile";
+import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
-import { environmentQuery, iperf3Fixture } from "../../../test-support/nasty.ts";
 import { generatedOpenApi } from "./openapi.ts";
 
 type Api = Awaited<ReturnType<typeof startIngest>>;

@@ -8,10 +8,10 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle } from "@cnibench/test-support/ingest";
+import { freePort } from "@cnibench/test-support/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle } from "../../../test-support/ingest.ts";
-import { freePort } from "../../../test-support/ports.ts";
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS_PER_BUNDLE = 60;

@@ -3,8 +3,7 @@
 // outage), and the API recovers by itself once PostgreSQL is back.
 import fs from "node:fs";
 import type { EmbeddedPostgres } from "@cnibench/launcher";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleBundle, startIngest } from "../../../test-support/ingest.ts";
+import { exampleBundle, startIngest } from "@cnibench/test-support/ingest";
 import {
   DB_TIMEOUT_MS,
   expectUnavailable,
@@ -13,7 +12,8 @@ import {
   recovery,
   restartPostgres,
   whileFrozen,
-} from "../../../test-support/postgres-faults.ts";
+} from "@cnibench/test-support/postgres-faults";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 describe("PostgreSQL frozen or killed under the ingest API", () => {
   let dataDir: string;

@@ -7,15 +7,16 @@
  * names, content types and environments. Afterwards PostgreSQL must hold no partial write.
  *
  * FUZZ_RUNS sets the runs of each property (default 40; `npm run fuzz` runs 2000 with drawn seeds);
- * `npm test` replays a fixed seed (test-support/fuzz.ts). A failure prints fast-check's seed and
+ * `npm test` replays a fixed seed (packages/test-support/src/fuzz.ts). A failure prints fast-check's seed and
  * path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
  */
+
+import { freshDatabase } from "@cnibench/test-support/database";
+import { fuzzBanner, fuzzTimeout, put, fuzzSettings as settings } from "@cnibench/test-support/fuzz";
+import { integrityProblems, iperf3Fixture, markup, sql, unicode } from "@cnibench/test-support/hostile";
+import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { fuzzBanner, fuzzTimeout, put, fuzzSettings as settings } from "../../../test-support/fuzz.ts";
-import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
-import { integrityProblems, iperf3Fixture, markup, sql, unicode } from "../../../test-support/nasty.ts";
 
 console.info(fuzzBanner);
 const timeout = fuzzTimeout(120_000, 1_000);

@@ -1,8 +1,8 @@
 import { createDb, type Db } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { freePort } from "@cnibench/test-support/ports";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { freePort } from "../../../test-support/ports.ts";
 import { buildServer } from "./server.ts";
 
 async function serve(db: Db): Promise<{ app: FastifyInstance; base: string }> {

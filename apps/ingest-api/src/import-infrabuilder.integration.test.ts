@@ -5,12 +5,12 @@
  * the failed tests named as missing runs in the answer and stored with their bundles.
  */
 import type { Db } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { fixtureTree } from "@cnibench/test-support/fixtures";
+import { tar } from "@cnibench/test-support/hostile";
+import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import { gzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureTree } from "../../../packages/importers/src/testing/fixtures.ts";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { rowCounts, startIngest } from "../../../test-support/ingest.ts";
-import { tar } from "../../../test-support/nasty.ts";
 
 type Json = Record<string, unknown>;
 type ImportBody = Json & {

@@ -8,11 +8,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { environmentQuery, iperf3Fixture, tar } from "@cnibench/test-support/hostile";
+import { freePort } from "@cnibench/test-support/ports";
 import { gzipSync } from "fflate";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { environmentQuery, iperf3Fixture, tar } from "../../../test-support/nasty.ts";
-import { freePort } from "../../../test-support/ports.ts";
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

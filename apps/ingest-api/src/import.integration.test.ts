@@ -8,12 +8,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, type Db, storeBundles } from "@cnibench/db";
 import { readStorableBundle } from "@cnibench/schema";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { labEnvironment } from "@cnibench/test-support/fixtures";
+import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import { freePort } from "@cnibench/test-support/ports";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { labEnvironment } from "../../../packages/importers/src/testing/fixtures.ts";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
-import { freePort } from "../../../test-support/ports.ts";
 import { buildServer } from "./server.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../packages/importers/fixtures");

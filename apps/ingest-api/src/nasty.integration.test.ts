@@ -1,12 +1,13 @@
 /**
- * The corpus of hostile inputs (test-support/nasty.ts) against a real ingest API over a real
+ * The corpus of hostile inputs (packages/test-support/src/nasty.ts) against a real ingest API over a real
  * PostgreSQL: each case gets its expected answer (never a 5xx), a refusal writes nothing, and what
  * is accepted is stored as data — markup, SQL fragments and unicode come back byte for byte.
  */
+
+import { freshDatabase } from "@cnibench/test-support/database";
+import { atPath, integrityProblems, nastyCases } from "@cnibench/test-support/hostile";
+import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { rowCounts, startIngest } from "../../../test-support/ingest.ts";
-import { atPath, integrityProblems, nastyCases } from "../../../test-support/nasty.ts";
 
 type Json = Record<string, unknown>;
 

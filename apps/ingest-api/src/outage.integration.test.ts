@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { migrateDatabase } from "@cnibench/db";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@cnibench/launcher";
+import { exampleBundle, startIngest } from "@cnibench/test-support/ingest";
+import { freePort } from "@cnibench/test-support/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleBundle, startIngest } from "../../../test-support/ingest.ts";
-import { freePort } from "../../../test-support/ports.ts";
 
 describe("PostgreSQL stopped mid-run", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cnibench-outage-"));

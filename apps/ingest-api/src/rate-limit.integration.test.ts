@@ -2,10 +2,10 @@
 // nothing stored; other tokens and health probes are not affected, and made-up tokens buy no budget.
 import http from "node:http";
 import { createToken } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle, rowCounts, startIngest } from "../../../test-support/ingest.ts";
 import { buildServer } from "./server.ts";
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;

@@ -2,9 +2,9 @@
 // connection closes) once the header or request timeout has passed, instead of holding a connection
 // open for as long as it likes.
 import net from "node:net";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { startIngest } from "../../../test-support/ingest.ts";
 
 const timeouts = { requestMs: 2_000, headersMs: 1_000, keepAliveMs: 1_000 };
 

@@ -1,8 +1,8 @@
 // Upload tokens write into their own workspace only, and reads of a private workspace need its token.
 import { createToken } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle, startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle, startIngest } from "../../../test-support/ingest.ts";
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let api: Awaited<ReturnType<typeof startIngest>>;

@@ -8,8 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
 import type { EmbeddedPostgres } from "@cnibench/launcher";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../test-support/ports.ts";
+import { freePort } from "@cnibench/test-support/ports";
 import {
   DB_TIMEOUT_MS,
   expectUnavailable,
@@ -18,7 +17,8 @@ import {
   recovery,
   restartPostgres,
   whileFrozen,
-} from "../../../test-support/postgres-faults.ts";
+} from "@cnibench/test-support/postgres-faults";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./browser.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

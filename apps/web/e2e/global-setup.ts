@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@cnibench/test-support/ports";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../../../test-support/ports.ts";
 import { chromiumPath } from "./browser.ts";
 
 declare module "vitest" {

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tar } from "@cnibench/test-support/hostile";
 import { describe, expect, inject, it } from "vitest";
-import { tar } from "../../../test-support/nasty.ts";
 import { browserPerFile, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");

@@ -1,7 +1,7 @@
+import { iptablesFigures, overlayFigures } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
 import { compareMeasurementSets, figureKey } from "./compare.ts";
 import { countVerdicts, formatVerdictSummary } from "./summary.ts";
-import { iptablesFigures, overlayFigures } from "./testing/tke-seed.ts";
 
 describe("compareMeasurementSets on TKE cluster A (iptables) vs cluster C (Cilium Overlay)", () => {
   const rows = compareMeasurementSets(iptablesFigures, overlayFigures);

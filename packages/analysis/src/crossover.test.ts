@@ -1,6 +1,6 @@
+import { shortConnRpsByServices } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
 import { crossoversBetween, findCrossovers, formatCrossover, formatUndecidedCrossing } from "./crossover.ts";
-import { shortConnRpsByServices } from "./testing/tke-seed.ts";
 import type { Point, Series } from "./types.ts";
 
 const line = (id: string, points: [number, number][], label = id): Series => ({

@@ -1,6 +1,6 @@
+import { shortConnRpsByServices } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
 import { changeOf, degradation, degradationBySeries, formatDegradation } from "./degradation.ts";
-import { shortConnRpsByServices } from "./testing/tke-seed.ts";
 
 describe("degradation against each line's baseline (TKE short-connection RPS vs Services)", () => {
   const byLine = degradationBySeries(shortConnRpsByServices, { better: "higher" });
@@ -19,7 +19,7 @@ describe("degradation against each line's baseline (TKE short-connection RPS vs 
       expect.closeTo(-71.124, 2),
     ]);
     expect(d.steps.map((s) => s.change)).toEqual(["unchanged", "degraded", "degraded", "degraded", "degraded"]);
-    expect(formatDegradation(d.steps[4]!)).toBe("−71.1% (degraded)");
+    expect(formatDegradation(d.steps[4]!)).toBe("−71.1 % (degraded)");
   });
 
   it("reproduces the Cilium columns", () => {
@@ -51,7 +51,7 @@ describe("degradation against each line's baseline (TKE short-connection RPS vs 
       { better: "lower" },
     );
     expect(d.steps[1]!.percent).toBeCloseTo(15.854, 2);
-    expect(formatDegradation(d.steps[1]!)).toBe("+15.9% (degraded)");
+    expect(formatDegradation(d.steps[1]!)).toBe("+15.9 % (degraded)");
     expect(changeOf(-1, "lower")).toBe("improved");
     expect(changeOf(5, "none")).toBe("changed");
   });
@@ -66,7 +66,7 @@ describe("degradation against each line's baseline (TKE short-connection RPS vs 
       { better: "lower" },
     );
     expect(d.steps[1]!.approximate).toBe(true);
-    expect(formatDegradation(d.steps[1]!)).toBe("≈ +30.8% (degraded)");
+    expect(formatDegradation(d.steps[1]!)).toBe("≈ +30.8 % (degraded)");
     const zero = degradation(
       [
         { x: 0, value: 0 },

@@ -1,6 +1,6 @@
+import { hubbleRps, policyRps } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
 import { featureOverheads, overheadPercent } from "./overhead.ts";
-import { hubbleRps, policyRps } from "./testing/tke-seed.ts";
 import type { Measurement } from "./types.ts";
 
 describe("overheadPercent from the TKE Hubble and NetworkPolicy tables (http.rps)", () => {

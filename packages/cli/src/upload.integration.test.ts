@@ -9,10 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import { freePort } from "@cnibench/test-support/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { rowCounts, startIngest } from "../../../test-support/ingest.ts";
-import { freePort } from "../../../test-support/ports.ts";
 import { type Io, run } from "./cli.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -2,9 +2,9 @@
 // three bundles of one campaign read back as three runs, the same numbers as one bundle's rounds give
 // the same summary, a newer campaign supersedes them, and a permalink keeps the three it pinned.
 import { distributionOf } from "@cnibench/analysis";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { exampleBundle } from "../../../test-support/ingest.ts";
 import { accessFor } from "./access.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";

@@ -1,6 +1,6 @@
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { type Access, accessFor, createWorkspace, removeMember, setMember } from "./access.ts";
 import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";

@@ -1,9 +1,10 @@
 // The query functions' rows against their read models' schemas: a column added to a query but not to
 // its schema (which the web server's output contracts would strip), or one typed otherwise, fails here.
+
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import { latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";

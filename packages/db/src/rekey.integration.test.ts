@@ -3,10 +3,10 @@
 // results with the label "Cilium Overlay", then a rerun with it. While labels were part of the identity
 // these were two scenarios, and two copies of one bundle.
 import { bundleContentHash, cniKey, contentHash, parseBundle, scenarioIdentity, scenarioKey } from "@cnibench/schema";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/ingest";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { accessFor } from "./access.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";

@@ -1,7 +1,7 @@
+import { freshDatabase } from "@cnibench/test-support/database";
+import { adminQuery, withDatabase } from "@cnibench/test-support/global-setup";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { adminQuery, withDatabase } from "../../../test-support/global-setup.ts";
 import { migrateDatabase } from "./migrate.ts";
 
 describe("migrations from an empty database", () => {

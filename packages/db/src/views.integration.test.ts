@@ -1,7 +1,7 @@
 import { applyFilters, type ExploreFilters } from "@cnibench/analysis";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { tkeServiceScale } from "../../../test-support/ingest.ts";
 import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";

@@ -1,8 +1,8 @@
 import { readStorableBundle } from "@cnibench/schema";
+import { fixtureBytes } from "@cnibench/test-support/fixtures";
 import { describe, expect, it } from "vitest";
 import { derivedCampaign, readCampaign, withCampaign } from "./campaign.ts";
 import { importFiles } from "./import.ts";
-import { fixtureBytes } from "./testing/fixtures.ts";
 import type { EnvironmentInput } from "./types.ts";
 
 const environment: EnvironmentInput = { provider: "eks", sku: "m6i.xlarge", kernel: "6.1", cni: "cilium", mode: "eni" };

@@ -1,8 +1,8 @@
 import { parseBundle } from "@cnibench/schema";
+import { fixtureBytes, labEnvironment } from "@cnibench/test-support/fixtures";
 import { describe, expect, it } from "vitest";
 import { environmentContradictions, resolveEnvironment } from "./environment.ts";
 import { importFiles } from "./import.ts";
-import { fixtureBytes, labEnvironment } from "./testing/fixtures.ts";
 
 // What the TKE synthetic result directory's context.yaml states (cluster_type cilium-overlay).
 const tkeContext = {

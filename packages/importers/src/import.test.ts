@@ -1,10 +1,10 @@
 import { parseBundle } from "@cnibench/schema";
+import { fixtureBytes, fixtureText, fixtureTree, labEnvironment } from "@cnibench/test-support/fixtures";
 import { gzipSync, strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { safeEntryName } from "./archive.ts";
 import { environmentFromJson, environmentFromStrings, matchesFile } from "./environment.ts";
 import { importFiles } from "./import.ts";
-import { fixtureBytes, fixtureText, fixtureTree, labEnvironment } from "./testing/fixtures.ts";
 import { ArchiveLimitError, type EnvironmentInput, type ImportFile } from "./types.ts";
 
 const environment: EnvironmentInput = labEnvironment;

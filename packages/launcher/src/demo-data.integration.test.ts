@@ -1,13 +1,10 @@
 // The demo data as `npm start` loads it: every published seed figure through the upload path into a
 // fresh database, once, and nothing more when it is loaded again.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createDb, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { demoBundleDir as bundlesDir } from "@cnibench/test-support/demo-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
 import { loadDemoData } from "./demo-data.ts";
-
-const bundlesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../demo-data/bundles");
 
 // Counted in demo-data/README.md: 11 TKE + 7 EKS + 7 AKS bundles; 3 + 5 + 5 scenarios; 99 + 104 + 10 figures.
 const expected = { bundles: 25, scenarios: 13, measurements: 213 };

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@cnibench/test-support/ports";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../test-support/ports.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 // As root, PostgreSQL runs as the postgres user; a data folder under a 700 folder is hidden from it.

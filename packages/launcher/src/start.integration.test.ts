@@ -4,11 +4,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { freePort } from "@cnibench/test-support/ports";
+import { killPostmaster, postmasterPid, restartPostgres } from "@cnibench/test-support/postgres-faults";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../test-support/database.ts";
-import { freePort } from "../../../test-support/ports.ts";
-import { killPostmaster, postmasterPid, restartPostgres } from "../../../test-support/postgres-faults.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -1,7 +1,7 @@
+import { eksCiliumTuned, eksVpcCni, tkeCiliumOverlay, tkeIptables } from "@cnibench/test-support/seed-bundles";
 import { describe, expect, it } from "vitest";
 import { BUNDLE_SCHEMA, type BundleInput, bundleSchema } from "./bundle.ts";
 import { type BundleIssue, parseBundle } from "./index.ts";
-import { eksCiliumTuned, eksVpcCni, tkeCiliumOverlay, tkeIptables } from "./test-fixtures.ts";
 
 function issuesOf(input: unknown): BundleIssue[] {
   const result = parseBundle(input);

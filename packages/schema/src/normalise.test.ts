@@ -1,3 +1,4 @@
+import { eksCiliumTuned, eksVpcCni, tkeCiliumOverlay, tkeIptables } from "@cnibench/test-support/seed-bundles";
 import { describe, expect, it } from "vitest";
 import {
   clusterKey,
@@ -9,7 +10,6 @@ import {
   scenarioIdentity,
   scenarioKey,
 } from "./normalise.ts";
-import { eksCiliumTuned, eksVpcCni, tkeCiliumOverlay, tkeIptables } from "./test-fixtures.ts";
 
 function accept(input: unknown) {
   const result = parseBundle(input);

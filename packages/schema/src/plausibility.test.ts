@@ -1,7 +1,7 @@
+import { eksVpcCni, tkeCiliumOverlay } from "@cnibench/test-support/seed-bundles";
 import { describe, expect, it } from "vitest";
 import type { BundleInput } from "./bundle.ts";
 import { parseBundle } from "./normalise.ts";
-import { eksVpcCni, tkeCiliumOverlay } from "./test-fixtures.ts";
 
 /** Parses a bundle (normalise calls lineRateWarnings) and keeps the line-rate warnings. */
 function lineRate(bundle: BundleInput) {

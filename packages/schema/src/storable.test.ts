@@ -1,3 +1,4 @@
+import { tkeCiliumOverlay } from "@cnibench/test-support/seed-bundles";
 import { describe, expect, it } from "vitest";
 import { contentHash } from "./canonical.ts";
 import {
@@ -7,7 +8,6 @@ import {
   type StorableOutcome,
   unstorableValues,
 } from "./storable.ts";
-import { tkeCiliumOverlay } from "./test-fixtures.ts";
 
 const text = (value: unknown) => JSON.stringify(value);
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;

@@ -17,10 +17,10 @@ import {
   setMember,
   setPermalinkPublished,
 } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { freshDatabase } from "../../../../test-support/database.ts";
-import { tkeServiceScale } from "../../../../test-support/ingest.ts";
 import { appRouter, createCaller } from "./root";
 import { writeLimits } from "./trpc";
 

@@ -1,9 +1,9 @@
 // Chart shaping with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
 import { canonicalJson } from "@cnibench/schema";
+import { loadSeeds, seedsOf } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { barView, crossoverOf, type Figure, maxLines, overheadsOf, seriesLabels } from "./chart-data";
 import { compareRows, withHistory } from "./compare-data";
-import { loadSeeds, seedsOf } from "./seed-figures";
 
 const tke = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],

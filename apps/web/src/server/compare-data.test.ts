@@ -1,4 +1,5 @@
 import { canonicalJson, toCsv } from "@cnibench/schema";
+import { loadSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import {
   compareRows,
@@ -8,7 +9,6 @@ import {
   marginsInForce,
   withHistory,
 } from "./compare-data";
-import { loadSeeds } from "./seed-figures";
 
 const tke = loadSeeds({
   a: ["tke-a-iptables-main.json", "tke-a-iptables-service-scale.json"],

@@ -2,9 +2,9 @@
 // deletion at once, and equal the one ranked from freshly read figures.
 import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
 import { chartView, createDb, type Db, deleteBundle, ensureDefaultWorkspace, ingestBundle } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../../test-support/database.ts";
-import { tkeServiceScale } from "../../../../test-support/ingest.ts";
 import { recommend } from "./routers/guide";
 
 const { overlay, iptables } = tkeServiceScale();

@@ -10,11 +10,11 @@ import {
   latestFigureSchema,
   scenarioSummarySchema,
 } from "@cnibench/db/read-models";
+import { loadSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { barView, crossoverOf } from "./chart-data";
 import { summaryOf } from "./figure-summary";
-import { loadSeeds } from "./seed-figures";
 
 const seeds = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],

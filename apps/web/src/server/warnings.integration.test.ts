@@ -2,10 +2,10 @@
 // line rate carries its warning while its bundle holds the current figure; an environment field that
 // contradicts the files is listed once for the uploads.
 import { accessFor, createDb, type Db, ensureDefaultWorkspace, ingestBundle } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { fixtureBytes, labEnvironment } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importFiles } from "../../../../packages/importers/src/import.ts";
-import { fixtureBytes, labEnvironment } from "../../../../packages/importers/src/testing/fixtures.ts";
-import { freshDatabase } from "../../../../test-support/database.ts";
 import { createCaller } from "./root";
 
 // A raw iperf3 run (start.system_info: kernel 5.4.104+) imported with --kernel 6.1.0 and a 1 Gbit/s NIC:

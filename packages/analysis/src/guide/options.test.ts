@@ -1,5 +1,5 @@
+import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { describe, expect, it } from "vitest";
-import { loadDemoData } from "../testing/demo-bundles.ts";
 import { capabilityMatrix } from "./capabilities.ts";
 import { describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 

@@ -1,7 +1,7 @@
 // The guide's ranking on the five seed benchmarks as they ship in demo-data/bundles, read through
 // the contract. Expected numbers are recomputed here from the raw figures, not copied from the output.
+import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { describe, expect, it } from "vitest";
-import { loadDemoData } from "../testing/demo-bundles.ts";
 import { reason, trimEvidence } from "./figures.ts";
 import { guideMetrics, recommendDatapaths } from "./rank.ts";
 import type { GuideAnswers, GuideFigure, GuideResult, RankedOption, Reason } from "./types.ts";

@@ -4,8 +4,8 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { fixtureBytes, fixturesDir, fixtureText } from "@cnibench/test-support/fixtures";
 import { describe, expect, it } from "vitest";
-import { fixtureBytes, fixturesDir, fixtureText } from "../testing/fixtures.ts";
 import type { Result } from "../types.ts";
 import { clusterFromContext, parseEks } from "./eks.ts";
 import { parseKnbDocument, parseKnbText } from "./knb.ts";

@@ -6,11 +6,11 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { isReferenceCni, parseBundle } from "@cnibench/schema";
+import { fixturesDir, fixtureText, fixtureTree } from "@cnibench/test-support/fixtures";
+import { tar } from "@cnibench/test-support/hostile";
 import { gzipSync, strToU8 } from "fflate";
 import { describe, expect, it } from "vitest";
-import { tar } from "../../../../test-support/nasty.ts";
 import { importFiles } from "../import.ts";
-import { fixturesDir, fixtureText, fixtureTree } from "../testing/fixtures.ts";
 import type { EnvironmentInput, ImportFile, Params, ParsedRun, Result } from "../types.ts";
 import { parseInfrabuilderRun, readClientCommand } from "./infrabuilder.ts";
 import { cniFromConfig } from "./infrabuilder-cni.ts";

@@ -2,8 +2,9 @@
  * Each raw tool parser against every fixture of its format. Expected values were read by hand from
  * the files; the comment on each names the JSON path or line it comes from.
  */
+
+import { fixtureText } from "@cnibench/test-support/fixtures";
 import { describe, expect, it } from "vitest";
-import { fixtureText } from "../testing/fixtures.ts";
 import { ImportError, type Result } from "../types.ts";
 import { parseFortio, parseFortioText } from "./fortio.ts";
 import { parseIperf3 } from "./iperf3.ts";

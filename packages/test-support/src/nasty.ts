@@ -8,10 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync, strToU8, Zip, ZipDeflate, zipSync } from "fflate";
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { repoRoot } from "./paths.ts";
 
 export type NastyCase = {
   /** Unique, used as the test's name. */

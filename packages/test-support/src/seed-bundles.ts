@@ -3,7 +3,7 @@
  * environment facts are as published; what a source does not say is left out or "unknown".
  * Each call returns a fresh object so a test can modify it freely.
  */
-import type { BundleInput } from "./bundle.ts";
+import type { BundleInput } from "@cnibench/schema";
 
 /** A bundle input whose settings are always present, so tests can toggle one. */
 export type SeedBundle = BundleInput & { cni: { settings: Record<string, string | number | boolean | null> } };

@@ -1,22 +1,18 @@
-// Seed bundles as the web server sees them: scenario summaries and current figures, for tests.
-import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+// Demo bundles as the web server sees them: scenario summaries and current figures, for its unit tests.
 import type { Figure, LatestFigure, ScenarioSummary } from "@cnibench/db";
+import { parseBundle } from "@cnibench/schema";
+import { loadDemoData } from "./demo-data.ts";
 
 type SeedFigure = Figure & Pick<LatestFigure, "n" | "campaignBundleIds">;
 
-import { parseBundle } from "@cnibench/schema";
-
-const bundles = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../demo-data/bundles");
-
 /** Scenario id → demo-data bundle files; each file is parsed by the contract as an upload would be. */
 export function loadSeeds(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: SeedFigure[] } {
+  const demo = loadDemoData();
   return seedsOf(
     Object.fromEntries(
       Object.entries(files).map(([id, names]) => [
         id,
-        names.map((name) => ({ name, bundle: JSON.parse(fs.readFileSync(path.join(bundles, name), "utf8")) })),
+        names.map((name) => ({ name, bundle: demo.bundle(name).input })),
       ]),
     ),
   );

@@ -4,9 +4,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { migrateDatabase } from "@cnibench/db";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "@cnibench/launcher";
 import { expect } from "vitest";
-import { migrateDatabase } from "../packages/db/src/migrate.ts";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "../packages/launcher/src/embedded-postgres.ts";
 import { freePort } from "./ports.ts";
 
 /** CNIBENCH_DB_TIMEOUT_MS of the apps under test, and what "within the timeout" allows on a busy 2-core machine. */

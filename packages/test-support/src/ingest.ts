@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildServer, type ServerOptions } from "../apps/ingest-api/src/server.ts";
-import { createDb, createToken, type Db, ensureDefaultWorkspace } from "../packages/db/src/index.ts";
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { buildServer, type ServerOptions } from "@cnibench/ingest-api/src/server.ts";
+import { repoRoot } from "./paths.ts";
 
 /** The example bundle of README's curl command, parsed: real TKE figures. */
 export function exampleBundle(): Record<string, unknown> & { results: Record<string, unknown>[] } {

@@ -1,4 +1,4 @@
-import type { Series } from "../types.ts";
+import type { Series } from "@cnibench/analysis";
 
 /**
  * Figures transcribed from ../shared/seeds/tke-iptables-vs-cilium-2026.txt (TKE, SA5.LARGE8,

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { EnvironmentInput, ImportFile } from "../types.ts";
+import type { EnvironmentInput, ImportFile } from "@cnibench/importers";
+import { repoRoot } from "./paths.ts";
 
 /** packages/importers/fixtures: real tool outputs (real/) and labelled synthetic ones (synthetic/). */
-export const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures");
+export const fixturesDir = path.join(repoRoot, "packages/importers/fixtures");
 
 export function fixtureBytes(relative: string): Uint8Array {
   return new Uint8Array(readFileSync(path.join(fixturesDir, relative)));

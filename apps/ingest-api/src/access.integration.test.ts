@@ -16,8 +16,7 @@ import {
   setMember,
 } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { iperf3Fixture } from "@cnibench/test-support/hostile";
-import { exampleBundle } from "@cnibench/test-support/ingest";
+import { exampleBundle, iperf3Fixture } from "@cnibench/test-support/fixtures";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "./server.ts";

@@ -11,8 +11,8 @@ import {
   setMember,
 } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { environmentQuery, iperf3Fixture } from "@cnibench/test-support/hostile";
-import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import { environmentQuery, exampleBundle, iperf3Fixture } from "@cnibench/test-support/fixtures";
+import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generatedOpenApi } from "./openapi.ts";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { exampleBundle } from "@cnibench/test-support/ingest";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
 import { freePort } from "@cnibench/test-support/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

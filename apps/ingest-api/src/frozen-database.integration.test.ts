@@ -3,7 +3,8 @@
 // outage), and the API recovers by itself once PostgreSQL is back.
 import fs from "node:fs";
 import type { EmbeddedPostgres } from "@cnibench/launcher";
-import { exampleBundle, startIngest } from "@cnibench/test-support/ingest";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { startIngest } from "@cnibench/test-support/ingest";
 import {
   DB_TIMEOUT_MS,
   expectUnavailable,

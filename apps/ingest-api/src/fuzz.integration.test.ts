@@ -7,14 +7,15 @@
  * names, content types and environments. Afterwards PostgreSQL must hold no partial write.
  *
  * FUZZ_RUNS sets the runs of each property (default 40; `npm run fuzz` runs 2000 with drawn seeds);
- * `npm test` replays a fixed seed (packages/test-support/src/fuzz.ts). A failure prints fast-check's seed and
- * path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
+ * `npm test` replays a fixed seed (@cnibench/test-support/fuzz). A failure prints fast-check's seed
+ * and path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
  */
 
 import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle, iperf3Fixture } from "@cnibench/test-support/fixtures";
 import { fuzzBanner, fuzzTimeout, put, fuzzSettings as settings } from "@cnibench/test-support/fuzz";
-import { integrityProblems, iperf3Fixture, markup, sql, unicode } from "@cnibench/test-support/hostile";
-import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import { markup, sql, unicode } from "@cnibench/test-support/hostile";
+import { integrityProblems, rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

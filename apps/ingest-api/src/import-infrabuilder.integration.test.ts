@@ -5,9 +5,9 @@
  * the failed tests named as missing runs in the answer and stored with their bundles.
  */
 import type { Db } from "@cnibench/db";
+import { tar } from "@cnibench/test-support/archives";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { fixtureTree } from "@cnibench/test-support/fixtures";
-import { tar } from "@cnibench/test-support/hostile";
 import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import { gzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

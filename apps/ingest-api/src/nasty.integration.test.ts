@@ -1,12 +1,12 @@
 /**
- * The corpus of hostile inputs (packages/test-support/src/nasty.ts) against a real ingest API over a real
- * PostgreSQL: each case gets its expected answer (never a 5xx), a refusal writes nothing, and what
- * is accepted is stored as data — markup, SQL fragments and unicode come back byte for byte.
+ * The corpus of hostile inputs (@cnibench/test-support/hostile) against a real ingest API over a
+ * real PostgreSQL: each case gets its expected answer (never a 5xx), a refusal writes nothing, and
+ * what is accepted is stored as data — markup, SQL fragments and unicode come back byte for byte.
  */
 
 import { freshDatabase } from "@cnibench/test-support/database";
-import { atPath, integrityProblems, nastyCases } from "@cnibench/test-support/hostile";
-import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import { atPath, nastyCases } from "@cnibench/test-support/hostile";
+import { integrityProblems, rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { migrateDatabase } from "@cnibench/db";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@cnibench/launcher";
-import { exampleBundle, startIngest } from "@cnibench/test-support/ingest";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { startIngest } from "@cnibench/test-support/ingest";
 import { freePort } from "@cnibench/test-support/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -3,7 +3,8 @@
 import http from "node:http";
 import { createToken } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { exampleBundle, rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "./server.ts";

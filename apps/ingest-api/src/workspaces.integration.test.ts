@@ -1,7 +1,8 @@
 // Upload tokens write into their own workspace only, and reads of a private workspace need its token.
 import { createToken } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { exampleBundle, startIngest } from "@cnibench/test-support/ingest";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { tar } from "@cnibench/test-support/hostile";
+import { tar } from "@cnibench/test-support/archives";
 import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, screenshot } from "./browser.ts";
 

@@ -4,9 +4,9 @@
 // call for equivalent and small but real. The compare table shows each kind and its evidence, and a
 // chart's tooltip says a point's verdict against the chart's baseline.
 import fs from "node:fs";
-import { describe, expect, inject, it } from "vitest";
+import { tar } from "@cnibench/test-support/archives";
 import { fixtureTree } from "@cnibench/test-support/fixtures";
-import { tar } from "@cnibench/test-support/hostile";
+import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
@@ -142,7 +142,7 @@ describe("verdicts at three runs", () => {
     // Pod-to-pod TCP, 1 stream: 3 vs 3 runs, scipy 1.17 stats.ttest_ind(np.log(c), np.log(b), equal_var=False)
     // p = 1.29e-06, 95 % interval of the ratio 0.3278557366138649–0.36630250473327236; medians 19.797 and
     // 6.935 Gbit/s: −64.97 % (chart-data.test.ts has the same runs).
-    const verdict = /vs .+: -64\.97 % · worse \(3 vs 3 runs, 95 % 0\.328–0\.366\)/;
+    const verdict = /vs .+: −64\.97 % · worse \(3 vs 3 runs, 95 % 0\.328–0\.366\)/;
     for (const width of [1440, 390]) {
       const lines = await open(`/charts?${scope}&metric=tcp.throughput&x=streams&where=path%3Dpod-pod`, width);
       await lines.page.locator(".recharts-line").first().waitFor();

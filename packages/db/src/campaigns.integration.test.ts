@@ -3,7 +3,7 @@
 // the same summary, a newer campaign supersedes them, and a permalink keeps the three it pinned.
 import { distributionOf } from "@cnibench/analysis";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { exampleBundle } from "@cnibench/test-support/ingest";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessFor } from "./access.ts";
 import { createDb, type Db } from "./client.ts";

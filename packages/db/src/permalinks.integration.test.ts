@@ -1,5 +1,5 @@
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Access, accessFor, createWorkspace, removeMember, setMember } from "./access.ts";
 import { deleteBundle } from "./bundles.ts";

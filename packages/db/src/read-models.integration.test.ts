@@ -2,7 +2,7 @@
 // its schema (which the web server's output contracts would strip), or one typed otherwise, fails here.
 
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createDb, type Db } from "./client.ts";

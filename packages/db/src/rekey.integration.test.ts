@@ -4,7 +4,7 @@
 // these were two scenarios, and two copies of one bundle.
 import { bundleContentHash, cniKey, contentHash, parseBundle, scenarioIdentity, scenarioKey } from "@cnibench/schema";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessFor } from "./access.ts";

@@ -1,6 +1,6 @@
 import { applyFilters, type ExploreFilters } from "@cnibench/analysis";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteBundle } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";

@@ -8,16 +8,16 @@
  * archives with hostile names, types and size fields; hostile environments.
  *
  * FUZZ_RUNS sets the runs of each property (default 40; `npm run fuzz` runs 2000 with drawn seeds);
- * `npm test` replays a fixed seed (packages/test-support/src/fuzz.ts). A failure prints fast-check's seed and
- * path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
+ * `npm test` replays a fixed seed (@cnibench/test-support/fuzz). A failure prints fast-check's seed
+ * and path: FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that counterexample.
  * Bugs found here stay below as named regression tests.
  */
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseBundle } from "@cnibench/schema";
+import { concat, gzipOfZerosOneMember, tar, tarHeader, zipEntries, zipOfZeros } from "@cnibench/test-support/archives";
 import { fixtureBytes, fixturesDir } from "@cnibench/test-support/fixtures";
 import { fuzzBanner, fuzzTimeout, put, fuzzSettings as settings } from "@cnibench/test-support/fuzz";
-import { concat, gzipOfZerosOneMember, tar, tarHeader, zipEntries, zipOfZeros } from "@cnibench/test-support/hostile";
 import fc from "fast-check";
 import { gunzipSync, gzipSync, strToU8 } from "fflate";
 import { describe, expect, it } from "vitest";
@@ -847,8 +847,8 @@ describe("regressions found by fuzzing", () => {
   });
 
   it("a zip entry holding more than its header declares was inflated whole, then cut to the declared size", () => {
-    // Found by the nasty corpus (packages/test-support/src/nasty.ts): 64 entries declaring 16 bytes, each 8 MiB of
-    // zeros, took 3 s of CPU and imported as 16-byte files; a 5 MiB upload of them, half a minute.
+    // Found by the hostile corpus (@cnibench/test-support/hostile): 64 entries declaring 16 bytes, each 8 MiB
+    // of zeros, took 3 s of CPU and imported as 16-byte files; a 5 MiB upload of them, half a minute.
     const started = performance.now();
     const { files } = importChecked([{ name: "liar.zip", bytes: zipOfZeros(64, 16) }], "auto")!;
     expect(performance.now() - started).toBeLessThan(1000);

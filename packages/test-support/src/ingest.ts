@@ -1,13 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
 import { buildServer, type ServerOptions } from "@cnibench/ingest-api/src/server.ts";
-import { repoRoot } from "./paths.ts";
-
-/** The example bundle of README's curl command, parsed: real TKE figures. */
-export function exampleBundle(): Record<string, unknown> & { results: Record<string, unknown>[] } {
-  return JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
-}
 
 /** A real ingest-api on a free loopback port over the given database, with one upload token. */
 export async function startIngest(
@@ -66,27 +58,25 @@ export async function rowCounts(db: Db) {
 }
 
 /**
- * Two columns of TKE's short-connection Service-scale table as bundles: Cilium Overlay (the example
- * bundle) and kube-proxy iptables (31,365 → 9,057 req/s), both dated to the published run.
+ * What a partial write would leave behind: bundles whose measurementCount is not their number of
+ * measurement rows, scenarios whose bundleCount is not their number of bundles, scenarios without
+ * any bundle (nothing here deletes bundles, so every scenario was created by a stored upload).
  */
-export function tkeServiceScale() {
-  const overlay: ReturnType<typeof exampleBundle> = { ...exampleBundle(), runAt: "2026-02-09T22:23:39Z" };
-  const iptables = {
-    ...overlay,
-    cluster: { ...(overlay.cluster as Record<string, unknown>), name: "tke-a" },
-    cni: {
-      name: "tke-vpc-cni",
-      version: "unknown",
-      mode: "iptables",
-      kubeProxy: "iptables",
-      label: "kube-proxy iptables",
-    },
-    results: [31365, 22237, 17261, 12916, 9057].map((value, i) => ({
-      metric: "http.rps",
-      unit: "req/s",
-      value,
-      params: { connection: "short", concurrency: 64, target: "service", services: [0, 5000, 10000, 20000, 30000][i] },
-    })),
-  };
-  return { overlay, iptables };
+export async function integrityProblems(db: {
+  $queryRawUnsafe<T = unknown>(query: string): PromiseLike<T>;
+}): Promise<string[]> {
+  const bundles = await db.$queryRawUnsafe<{ id: string; said: number; rows: number }[]>(
+    `SELECT b.id, b."measurementCount" AS said, count(m.id)::int AS rows
+       FROM "Bundle" b LEFT JOIN "Measurement" m ON m."bundleId" = b.id
+      GROUP BY b.id HAVING count(m.id) <> b."measurementCount"`,
+  );
+  const scenarios = await db.$queryRawUnsafe<{ id: string; said: number; rows: number }[]>(
+    `SELECT s.id, s."bundleCount" AS said, count(b.id)::int AS rows
+       FROM "Scenario" s LEFT JOIN "Bundle" b ON b."scenarioId" = s.id
+      GROUP BY s.id HAVING count(b.id) <> s."bundleCount" OR count(b.id) = 0`,
+  );
+  return [
+    ...bundles.map((b) => `bundle ${b.id}: measurementCount ${b.said}, ${b.rows} measurement rows`),
+    ...scenarios.map((s) => `scenario ${s.id}: bundleCount ${s.said}, ${s.rows} bundle rows`),
+  ];
 }

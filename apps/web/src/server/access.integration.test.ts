@@ -18,7 +18,7 @@ import {
   setPermalinkPublished,
 } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { appRouter, createCaller } from "./root";

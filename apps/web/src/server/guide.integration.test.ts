@@ -3,7 +3,7 @@
 import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
 import { chartView, createDb, type Db, deleteBundle, ensureDefaultWorkspace, ingestBundle } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recommend } from "./routers/guide";
 

@@ -8,7 +8,7 @@
 // exp(r.confidence_interval(0.90)), margins m = log(1.03) = 0.029559 and log(1.05) = 0.048790.
 import { accessFor, createDb, type Db, ensureDefaultWorkspace, recordSignIn } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { tkeServiceScale } from "@cnibench/test-support/ingest";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as permalinkCsv } from "../app/d/[slug]/evidence.csv/route";
 import { createCaller } from "./root";

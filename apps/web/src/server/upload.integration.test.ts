@@ -1,15 +1,15 @@
 /**
  * The web app's upload (workspaces.upload, a bundle dropped on the workspace page) goes through the
  * same pipeline as POST /v1/bundles: every bundle case of the hostile-input corpus
- * (packages/test-support/src/nasty.ts) gets the answer the API gives — stored, or a BAD_REQUEST naming the place,
- * never an unexpected error — and a refusal writes nothing. A fast-check property does the same over
+ * (@cnibench/test-support/hostile) gets the answer the API gives — stored, or a BAD_REQUEST naming
+ * the place, never an unexpected error — and a refusal writes nothing. A fast-check property does the same over
  * the example bundle with hostile values planted at random places.
  */
 import { accessFor, createDb, createWorkspace, type Db, recordSignIn } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { fuzzBanner, fuzzTimeout, put, fuzzSettings as settings } from "@cnibench/test-support/fuzz";
-import { exampleFor, integrityProblems, nastyCases } from "@cnibench/test-support/hostile";
-import { rowCounts } from "@cnibench/test-support/ingest";
+import { exampleFor, nastyCases } from "@cnibench/test-support/hostile";
+import { integrityProblems, rowCounts } from "@cnibench/test-support/ingest";
 import { TRPCError } from "@trpc/server";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

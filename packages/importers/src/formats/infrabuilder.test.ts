@@ -6,8 +6,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { isReferenceCni, parseBundle } from "@cnibench/schema";
+import { tar } from "@cnibench/test-support/archives";
 import { fixturesDir, fixtureText, fixtureTree } from "@cnibench/test-support/fixtures";
-import { tar } from "@cnibench/test-support/hostile";
 import { gzipSync, strToU8 } from "fflate";
 import { describe, expect, it } from "vitest";
 import { importFiles } from "../import.ts";

@@ -43,7 +43,7 @@ describe("compare and share", () => {
     const dot = page.locator('circle[role="button"][aria-label*=" at 0; vs "]');
     await dot.focus();
     expect(await page.getByRole("tooltip").innerText()).toMatch(
-      /vs kube-proxy iptables: -54\.75 % · worse · single run \(one run a side, indicative\)/,
+      /vs kube-proxy iptables: −54\.75 % · worse · single run \(one run a side, indicative\)/,
     );
     await screenshot(page, "compare-tke");
 

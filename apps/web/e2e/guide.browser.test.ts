@@ -77,8 +77,8 @@ describe("guide", () => {
     expect((await ranked(page).allTextContents())[0]).toMatch(/^Cilium/);
     const text = await summary(page).innerText();
     expect(text).toMatch(/L7 policy is a performance cliff/);
-    expect(text).toMatch(/−86\.1%/);
-    expect(text).toMatch(/−88\.7%/);
+    expect(text).toMatch(/−86\.1 %/);
+    expect(text).toMatch(/−88\.7 %/);
     expect(await page.getByRole("checkbox", { name: /L7 \(HTTP\) policy/ }).isChecked()).toBe(true);
     // Capability reasons cite their documentation.
     const docs = page.getByRole("link", { name: "docs.cilium.io" }).first();
@@ -91,7 +91,7 @@ describe("guide", () => {
     const { page, errors } = await answered("/guide?cloud=eks&connections=keepalive&need=udpHeavy", 390);
     expect((await ranked(page).allTextContents())[0]).toMatch(/^Cilium ENI/);
     const text = await summary(page).innerText();
-    expect(text).toMatch(/0\.03% with a bandwidth manager \(Cilium ENI \+ tuning \(E\)\)/);
+    expect(text).toMatch(/0\.03 % with a bandwidth manager \(Cilium ENI \+ tuning \(E\)\)/);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     await screenshot(page, "guide-eks-udp");

@@ -19,12 +19,12 @@ describe("percentDelta", () => {
 
 describe("formatting", () => {
   it("formats en-US numbers and signed percentages", () => {
-    expect(formatNumber(19_649.498)).toBe("19,650");
+    expect(formatNumber(19_649.498)).toBe("19,649");
     expect(formatNumber(13_068.29, 6)).toBe("13,068.3");
     expect(formatNumber(-1_101)).toBe("−1,101");
-    expect(formatPercent(-29.103)).toBe("−29.1%");
-    expect(formatPercent(2.231)).toBe("+2.2%");
-    expect(formatPercent(0)).toBe("0.0%");
-    expect(formatPercent(86.115, 1, false)).toBe("86.1%");
+    expect(formatPercent(-29.103)).toBe("−29.1 %");
+    expect(formatPercent(2.231)).toBe("+2.2 %");
+    expect(formatPercent(0)).toBe("0.0 %");
+    expect(formatPercent(86.115, 1, false)).toBe("86.1 %");
   });
 });

@@ -1,5 +1,15 @@
-/** Display formatting for sentences next to charts: en-US, grouped digits, Unicode minus. */
+// How numbers, figures, params and verdicts read for people, on every page and in every sentence the
+// server writes: en-US digit groups, a Unicode minus, a space before every unit ("12.3 %", SI style),
+// qualifiers as ≈ ≤ ≥ and a–b. The one place for these: the web server, the pages, the charts and the
+// guide's sentences all import it. It imports no value, so the browser loads it without the
+// statistics libraries, as @cnibench/analysis/format.
+import type { Qualifier } from "@cnibench/schema";
+import type { Verdict } from "./verdict.ts";
 
+export type { Verdict };
+
+// Formatters are made once: a new Intl.NumberFormat per figure was a tenth of the explorer page's
+// server time at 1,000 scenarios, and most of the guide's with many lines to word.
 const cache = new Map<string, Intl.NumberFormat>();
 
 function formatter(options: Intl.NumberFormatOptions): Intl.NumberFormat {
@@ -12,19 +22,128 @@ function formatter(options: Intl.NumberFormatOptions): Intl.NumberFormat {
   return found;
 }
 
-/** A figure with at most `significantDigits` significant digits: 19649.5 → "19,650". */
-export function formatNumber(value: number, significantDigits = 4): string {
-  return formatter({ maximumSignificantDigits: significantDigits }).format(value).replace("-", "−");
+/** The sign as a Unicode minus, as typeset: "−29.1", not "-29.1". */
+const minus = (text: string): string => text.replace("-", "−");
+
+const whole = formatter({ maximumFractionDigits: 0 });
+const fourDigits = formatter({ maximumSignificantDigits: 4 });
+
+/**
+ * A figure as every table and sentence shows it: every integer digit from 1,000 up, else four
+ * significant digits (16003.7 → "16,004", 9.415 → "9.415", 0.01234 → "0.01234", −29.1 → "−29.1").
+ * With `significantDigits`, that many: an interpolated crossing 19649.5 → "19,650" at 4.
+ */
+export function formatNumber(value: number, significantDigits?: number): string {
+  const f =
+    significantDigits !== undefined
+      ? formatter({ maximumSignificantDigits: significantDigits })
+      : Math.abs(value) >= 1000
+        ? whole
+        : fourDigits;
+  return minus(f.format(value));
 }
 
-/** A signed percentage with `fractionDigits` decimals: −29.1 → "−29.1%", 2.2 → "+2.2%". */
+/**
+ * A computed number (interpolated, extrapolated) with no more precision than it deserves: whole from
+ * 100 up, else two decimals (12345.67 → "12,346", 9.4151 → "9.42").
+ */
+export function formatComputed(value: number): string {
+  return minus((Math.abs(value) >= 100 ? whole : formatter({ maximumFractionDigits: 2 })).format(value));
+}
+
+/** A count or a param's number: 20000 → "20,000". */
+export const formatCount = (value: number): string => minus(formatter({}).format(value));
+
+/** A number with its unit after a space, "%" included (SI style): "13,080 req/s", "12.3 %". */
+export const withUnit = (text: string, unit: string): string => (unit ? `${text} ${unit}` : text);
+
+/**
+ * A percentage with `fractionDigits` decimals, signed unless `signed` is false: −29.103 → "−29.1 %",
+ * 2.231 → "+2.2 %", 86.115 → "86.1 %" unsigned.
+ */
 export function formatPercent(percent: number, fractionDigits = 1, signed = true): string {
-  return formatter({
+  const f = formatter({
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
     signDisplay: signed ? "exceptZero" : "auto",
-  })
-    .format(percent)
-    .replace("-", "−")
-    .concat("%");
+  });
+  return withUnit(minus(f.format(percent)), "%");
 }
+
+/** A change against a baseline, as the compare table and chart tooltips show it: "+12.35 %", "−54.75 %". */
+export const formatChange = (percent: number): string =>
+  withUnit(`${percent > 0 ? "+" : ""}${formatNumber(percent)}`, "%");
+
+type Shown = { value: number; unit: string; qualifier?: Qualifier | null; low?: number | null; high?: number | null };
+
+const qualifierSign: Record<Exclude<Qualifier, "range">, string> = { approx: "≈", "at-most": "≤", "at-least": "≥" };
+
+/** The number alone, with its qualifier: "≈1.5", "≤100", "4–6". */
+export function formatValue(f: Omit<Shown, "unit">): string {
+  if (f.qualifier === "range" && (f.low != null || f.high != null)) {
+    return `${formatNumber(f.low ?? f.value)}–${formatNumber(f.high ?? f.value)}`;
+  }
+  const sign = f.qualifier && f.qualifier !== "range" ? qualifierSign[f.qualifier] : "";
+  return `${sign}${formatNumber(f.value)}`;
+}
+
+/** With the unit: "≈1.5 s", "≤100 millicores", "4–6 millicores", "13,080 req/s", "12 %". */
+export const formatFigure = (f: Shown): string => withUnit(formatValue(f), f.unit);
+
+export const qualifierWords: Record<Qualifier, string> = {
+  approx: "published as approximate",
+  "at-most": "published as an upper bound",
+  "at-least": "published as a lower bound",
+  range: "published as a range",
+};
+
+/** A distribution in words: "median 9.41 of n=3 runs, min–max 9.3–9.52 Gbit/s, sd 0.11, CV 1.2 %". */
+export function spreadWords(
+  d: { n: number; median: number; min: number; max: number; sd: number | null; cv: number | null },
+  unit: string,
+): string {
+  const parts = [
+    `median ${formatNumber(d.median)} of n=${d.n} runs`,
+    withUnit(`min–max ${formatNumber(d.min)}–${formatNumber(d.max)}`, unit),
+  ];
+  if (d.sd !== null) parts.push(`sd ${formatNumber(d.sd)}`);
+  if (d.cv !== null) parts.push(`CV ${formatPercent(d.cv * 100, 1, false)}`);
+  return parts.join(", ");
+}
+
+type ParamValue = string | number | boolean | null;
+
+/** One param as people read it: "services 20,000", "connection short". */
+export const formatParam = (key: string, value: ParamValue): string =>
+  `${key} ${typeof value === "number" ? formatCount(value) : String(value)}`;
+
+/** Params as people read them: "concurrency 64 · connection short · services 20,000". */
+export function formatParams(params: Readonly<Record<string, ParamValue>>): string {
+  // Sorted by name: the database returns JSON keys in its own order, and rows must read alike.
+  const parts = Object.entries(params)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => formatParam(k, v));
+  return parts.length > 0 ? parts.join(" · ") : "—";
+}
+
+export function formatDate(d: Date | null): string {
+  return d ? d.toISOString().slice(0, 10) : "—";
+}
+
+/** A ratio of two figures and its interval's ends: 1.0503 → "1.050". */
+export const formatRatio = (ratio: number): string => ratio.toFixed(3);
+
+/** Verdicts as people read them: the compare table's badges, chart tooltips, the summary's counts. */
+export const verdictWords: Record<Verdict, string> = {
+  better: "better",
+  worse: "worse",
+  equivalent: "equivalent",
+  "small-but-real": "small but real",
+  inconclusive: "inconclusive",
+  "not-comparable": "not comparable",
+  missing: "missing",
+};
+
+/** A verdict badge's text: "better", "equivalent · single run" when a side has one run (indicative), "—" when missing. */
+export const verdictLabel = (verdict: Verdict, indicative: boolean): string =>
+  verdict === "missing" ? "—" : `${verdictWords[verdict]}${indicative ? " · single run" : ""}`;

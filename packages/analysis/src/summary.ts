@@ -1,3 +1,4 @@
+import { formatCount, verdictWords } from "./format.ts";
 import { type Verdict, verdicts } from "./verdict.ts";
 
 export type VerdictCounts = Record<Verdict, number>;
@@ -8,24 +9,13 @@ export function countVerdicts(items: readonly (Verdict | { verdict: Verdict })[]
   return counts;
 }
 
-const words: Record<Verdict, string> = {
-  better: "better",
-  worse: "worse",
-  equivalent: "equivalent",
-  "small-but-real": "small but real",
-  inconclusive: "inconclusive",
-  "not-comparable": "not comparable",
-  missing: "missing",
-};
-
 /**
  * "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent, 2 inconclusive". Better,
  * worse and equivalent are always said (a zero is information); the others only when present.
  */
 export function formatVerdictSummary(candidateLabel: string, baselineLabel: string, counts: VerdictCounts): string {
-  const format = new Intl.NumberFormat("en-US");
   const parts = verdicts
     .filter((v) => counts[v] > 0 || v === "better" || v === "worse" || v === "equivalent")
-    .map((v) => `${format.format(counts[v])} ${words[v]}`);
+    .map((v) => `${formatCount(counts[v])} ${verdictWords[v]}`);
   return `${candidateLabel} vs ${baselineLabel}: ${parts.join(", ")}`;
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatFigure, formatParams, qualifierWords } from "@cnibench/analysis/format";
 import { useEffect, useState } from "react";
 import {
   Bar,
@@ -18,7 +19,7 @@ import {
   ZIndexLayer,
 } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { anyWhisker, formatFigure, formatParams, qualifierWords, runsWords } from "./format";
+import { anyWhisker, runsWords } from "./format";
 import { colorAt } from "./palette";
 import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";

@@ -1,7 +1,8 @@
 "use client";
 
+import { formatFigure, formatParams } from "@cnibench/analysis/format";
 import { type ReactNode, useRef, useState } from "react";
-import { formatFigure, formatParams, runsWords } from "./format";
+import { runsWords } from "./format";
 import { colorAt } from "./palette";
 import type { ChartPoint } from "./types";
 

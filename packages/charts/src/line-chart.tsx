@@ -1,18 +1,10 @@
 "use client";
 
+import { formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
 import { useMemo, useState } from "react";
 import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
-import {
-  anyWhisker,
-  compactNumber,
-  formatFigure,
-  formatNumber,
-  formatParams,
-  qualifierWords,
-  runsWords,
-  versusWords,
-} from "./format";
+import { anyWhisker, compactNumber, runsWords, versusWords } from "./format";
 import { colorAt, dashAt } from "./palette";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";

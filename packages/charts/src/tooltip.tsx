@@ -1,5 +1,6 @@
+import { formatChange, verdictLabel } from "@cnibench/analysis/format";
 import type { ReactNode } from "react";
-import { formatChange, verdictLabel, verdictStyle } from "./format";
+import { verdictStyle } from "./format";
 import type { Versus } from "./types";
 
 /** A point of the chart, in its pixels, and the chart's width. */

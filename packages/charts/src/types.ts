@@ -1,11 +1,11 @@
+import type { Verdict } from "@cnibench/analysis/format";
 import type { Qualifier } from "@cnibench/schema";
-import type { VerdictName } from "./format";
 
 /** A point against the baseline's point of the same params, judged as the compare table judges it. */
 export type Versus = {
   /** The baseline's legend label. */
   baseline: string;
-  verdict: VerdictName;
+  verdict: Verdict;
   /** A single run on a side: the verdict comes from the margin alone. */
   indicative: boolean;
   /** The figure's change against the baseline's, in %; null against a baseline of 0. */

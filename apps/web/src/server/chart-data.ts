@@ -8,15 +8,14 @@ import {
   figureKey,
   findCrossovers,
   formatCrossover,
-  formatNumber,
   formatUndecidedCrossing,
   readAt,
   resolveBetter,
   type Series,
   type VerdictEvidence,
 } from "@cnibench/analysis";
+import { formatNumber, formatParam, formatRatio } from "@cnibench/analysis/format";
 import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
-import { formatParam } from "@cnibench/charts/format";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
 import { findMetric, isReferenceCni } from "@cnibench/schema";
@@ -86,7 +85,7 @@ export type Against = { baseline?: string | null; margins?: Readonly<Record<stri
 function evidenceWords(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
   switch (e.method) {
     case "interval":
-      return `${e.baselineRuns} vs ${e.candidateRuns} runs, 95 % ${e.low.toFixed(3)}–${e.high.toFixed(3)}`;
+      return `${e.baselineRuns} vs ${e.candidateRuns} runs, 95 % ${formatRatio(e.low)}–${formatRatio(e.high)}`;
     case "noise-band":
       return runs.baseline === 1 && runs.candidate === 1
         ? "one run a side, indicative"

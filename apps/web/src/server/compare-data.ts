@@ -12,6 +12,7 @@ import {
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
+import { formatPercent, formatRatio } from "@cnibench/analysis/format";
 import type { EarlierCampaign, ScenarioSummary } from "@cnibench/db";
 import { type CsvCell, canonicalJson, findMetric, metricCatalogue } from "@cnibench/schema";
 import { type Figure, seriesLabels } from "./chart-data";
@@ -106,7 +107,6 @@ const noiseWords = (n: NoiseSource) =>
   n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
 
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
-const signed = (percent: number) => `${percent > 0 ? "+" : ""}${percent.toFixed(1)} %`;
 
 function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
   switch (e.method) {
@@ -117,7 +117,7 @@ function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number
         return n.from === "history" ? [`${side} noise from ${n.runs} earlier runs in ${n.campaigns} campaigns`] : [];
       });
       const parts = [
-        `${e.baselineRuns} vs ${e.candidateRuns} runs: ratio ${e.ratio.toFixed(3)}, 95 % interval ${e.low.toFixed(3)}–${e.high.toFixed(3)}, margin ±${e.marginPercent} %`,
+        `${e.baselineRuns} vs ${e.candidateRuns} runs: ratio ${formatRatio(e.ratio)}, 95 % interval ${formatRatio(e.low)}–${formatRatio(e.high)}, margin ±${e.marginPercent} %`,
         `${test}, p = ${pValue(e.p)}${e.pAdjusted !== e.p ? `, adjusted for the figures compared ${pValue(e.pAdjusted)}` : ""}`,
         ...pooled,
       ];
@@ -129,13 +129,13 @@ function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number
       if (e.runsNeeded !== null) {
         const more = Math.max(0, e.runsNeeded - Math.min(e.baselineRuns, e.candidateRuns));
         parts.push(
-          `about ${more} more runs per side would decide at this noise; these runs detect ${signed(e.detectablePercent)}`,
+          `about ${more} more runs per side would decide at this noise; these runs detect ${formatPercent(e.detectablePercent)}`,
         );
       }
       return parts.join("; ");
     }
     case "noise-band":
-      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${signed(e.deltaPercent)})`}`;
+      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${formatPercent(e.deltaPercent)})`}`;
     case "bounds":
       return `approximate or bounded figure: ${e.reason}`;
     case "missing":
@@ -199,7 +199,7 @@ function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): strin
   if (cmp.metric === "udp.throughput") {
     const loss = compared.find((o) => o.metric === "udp.loss" && o.key === figureKey("udp.loss", cmp.params));
     if (!loss?.candidate || !undecidedOrWorse(loss.result.verdict)) return null;
-    return `with ${loss.candidate.value.toFixed(1)} % loss`;
+    return `with ${formatPercent(loss.candidate.value, 1, false)} loss`;
   }
   const protocol = cmp.params.protocol;
   if (resourceMetrics.has(cmp.metric) && typeof protocol === "string") {
@@ -209,7 +209,7 @@ function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): strin
     );
     const percent = traffic?.result.delta?.percent;
     if (percent == null || percent >= 0) return null;
-    return `while moving ${Math.abs(percent).toFixed(1)} % less traffic`;
+    return `while moving ${formatPercent(Math.abs(percent), 1, false)} less traffic`;
   }
   return null;
 }

@@ -47,47 +47,6 @@ export function toEvidence(f: GuideFigure, scenario: GuideScenario | undefined):
   };
 }
 
-// Made once: a new Intl.NumberFormat per call was most of the guide's time with many lines to word.
-const grouped = (maximumFractionDigits: number) => new Intl.NumberFormat("en-US", { maximumFractionDigits });
-const whole = grouped(0);
-const big = grouped(1);
-const two = grouped(2);
-const small = grouped(3);
-
-/** A figure's number: 115434 → "115,434", 16003.7 → "16,003.7", 2.508 → "2.508"; Unicode minus. */
-export function formatValue(value: number): string {
-  return (Math.abs(value) >= 100 ? big : small).format(value).replace("-", "−");
-}
-
-/** A computed (interpolated, extrapolated) number, with no more precision than it deserves. */
-export function formatComputed(value: number): string {
-  return (Math.abs(value) >= 100 ? whole : two).format(value).replace("-", "−");
-}
-
-export function withUnit(text: string, unit: string): string {
-  return unit === "%" ? `${text}%` : `${text} ${unit}`;
-}
-
-/** "12,879 req/s", "≈1.5 s", "≤100 millicores", "4–6 millicores". */
-export function formatFigure(f: Pick<Measurement, "value" | "unit" | "qualifier" | "low" | "high">): string {
-  switch (f.qualifier ?? null) {
-    case "approx":
-      return `≈${withUnit(formatValue(f.value), f.unit)}`;
-    case "at-most":
-      return `≤${withUnit(formatValue(f.value), f.unit)}`;
-    case "at-least":
-      return `≥${withUnit(formatValue(f.value), f.unit)}`;
-    case "range":
-      return withUnit(`${formatValue(f.low ?? f.value)}–${formatValue(f.high ?? f.value)}`, f.unit);
-    default:
-      return withUnit(formatValue(f.value), f.unit);
-  }
-}
-
-export function formatCount(n: number): string {
-  return whole.format(n);
-}
-
 export function reason(
   kind: ReasonKind,
   effect: ReasonEffect,

@@ -238,7 +238,7 @@ describe("keepalive-only with 1,000 Services", () => {
         raw("tke-b-cilium-native-main", "http.rps", { connection: "keepalive", concurrency: 64, target: "service" }) -
         1) *
       100;
-    expect(find(r.summary, /At CPU saturation/)[0]!.text).toContain(`by ${gap.toFixed(1)}%`);
+    expect(find(r.summary, /At CPU saturation/)[0]!.text).toContain(`by ${gap.toFixed(1)} %`);
   });
 
   it("does not say so on EKS, where p99 at 1,000 QPS spreads past the noise band", () => {
@@ -250,7 +250,7 @@ describe("keepalive-only with 1,000 Services", () => {
     expect(
       find(
         r.summary,
-        /Keepalive RPS hardly moves with the Service count: 4,197 req\/s at 4 and 4,178 req\/s at 1,000 Services \(−0\.5%, equivalent within ±5 % on a single run\)/,
+        /Keepalive RPS hardly moves with the Service count: 4,197 req\/s at 4 and 4,178 req\/s at 1,000 Services \(−0\.5 %, equivalent within ±5 % on a single run\)/,
       ),
     ).toHaveLength(1);
   });
@@ -298,8 +298,8 @@ describe("needing L7 policy", () => {
     expect(native).toBeLessThan(-86);
     expect(overlay).toBeGreaterThan(-89);
     const warning = find(r.summary, /L7 policy is a performance cliff/)[0]!;
-    expect(warning.text).toContain(`−${Math.abs(native).toFixed(1)}%`);
-    expect(warning.text).toContain(`−${Math.abs(overlay).toFixed(1)}%`);
+    expect(warning.text).toContain(`−${Math.abs(native).toFixed(1)} %`);
+    expect(warning.text).toContain(`−${Math.abs(overlay).toFixed(1)} %`);
     expect(warning.evidence).toHaveLength(4);
     const own = find(option(r, ids.overlay).reasons, /^L7 policy: /)[0]!;
     expect(own.effect).toBe("against");
@@ -328,10 +328,10 @@ describe("UDP-heavy traffic on EKS", () => {
     expect(r.options[0]!.id).toBe(ids.ciliumEni);
     const summary = find(r.summary, /^UDP loss on EKS m6i\.xlarge/)[0]!;
     expect(summary.text).toContain(
-      `${loss("eks-e-cilium-eni-tuned-main")}% with a bandwidth manager (Cilium ENI + tuning (E))`,
+      `${loss("eks-e-cilium-eni-tuned-main")} % with a bandwidth manager (Cilium ENI + tuning (E))`,
     );
     expect(summary.text).toContain(
-      `${Math.min(...["b-cilium-kube-proxy", "c-cilium-kube-proxy-less", "a-vpc-cni", "d-cilium-eni"].map((b) => loss(`eks-${b}-main`)))}%–`,
+      `${Math.min(...["b-cilium-kube-proxy", "c-cilium-kube-proxy-less", "a-vpc-cni", "d-cilium-eni"].map((b) => loss(`eks-${b}-main`)))} % to `,
     );
     expect(summary.evidence).toHaveLength(5);
     const top = find(r.options[0]!.reasons, /^UDP loss /)[0]!;
@@ -339,9 +339,9 @@ describe("UDP-heavy traffic on EKS", () => {
       ["eks-e-cilium-eni-tuned-main", "udp.loss"],
       ["eks-e-cilium-eni-tuned-main", "x.udp.throughput.sent"],
     ]);
-    expect(top.text).toMatch(/^UDP loss 0\.03% at 7\.96 Gbit\/s sent on /); // the seed's loss and sender rate
+    expect(top.text).toMatch(/^UDP loss 0\.03 % at 7\.96 Gbit\/s sent on /); // the seed's loss and sender rate
     const within = find(r.options[0]!.reasons, /bandwidth manager is the difference/)[0]!;
-    expect(within.text).toContain(`${loss("eks-d-cilium-eni-main")}% without it (Cilium ENI (D))`);
+    expect(within.text).toContain(`${loss("eks-d-cilium-eni-main")} % without it (Cilium ENI (D))`);
     expect(within.effect).toBe("for");
     // AWS VPC CNI, with the highest loss among the options, comes last.
     expect(r.options.at(-1)!.id).toBe(ids.awsVpcCni);

@@ -3,13 +3,11 @@ import {
   formatFigure,
   formatNumber,
   formatParams,
-  GroupedBarChart,
-  LineSeriesChart,
   qualifierWords,
   spreadWords,
   verdictLabel,
-  verdictStyle,
-} from "@cnibench/charts";
+} from "@cnibench/analysis/format";
+import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
 import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";

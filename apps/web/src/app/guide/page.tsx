@@ -1,5 +1,5 @@
-import { formatFigure, guideNeedLabels, providerName } from "@cnibench/analysis";
-import { formatCount, formatParam } from "@cnibench/charts/format";
+import { guideNeedLabels, providerName } from "@cnibench/analysis";
+import { formatCount, formatFigure, formatParam } from "@cnibench/analysis/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";

@@ -1,8 +1,8 @@
 // Feature costs: what L7 policy and flow observability cost in RPS where they were measured, from
 // pairs of figures with the feature off and on.
-import { formatPercent } from "../../format.ts";
+import { formatFigure, formatPercent } from "../../format.ts";
 import { featureOverheads } from "../../overhead.ts";
-import { formatFigure, listWords, reason } from "../figures.ts";
+import { listWords, reason } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
 import { addTo, changePercent, evidenceOf, type GuideContext, inTestbed, paramWords } from "./shared.ts";

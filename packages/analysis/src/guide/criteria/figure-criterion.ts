@@ -2,20 +2,10 @@
 // keepalive, UDP and latency criteria are built on it.
 import { resolveBetter } from "../../better.ts";
 import { percentDelta } from "../../delta.ts";
-import { formatPercent } from "../../format.ts";
+import { formatFigure, formatNumber, formatPercent } from "../../format.ts";
 import type { Better } from "../../types.ts";
 import type { VerdictResult } from "../../verdict.ts";
-import {
-  bestOf,
-  formatFigure,
-  formatValue,
-  listWords,
-  paramsMatch,
-  reason,
-  scoreAgainstBest,
-  type Testbed,
-  weakestTie,
-} from "../figures.ts";
+import { bestOf, listWords, paramsMatch, reason, scoreAgainstBest, type Testbed, weakestTie } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, Reason } from "../types.ts";
 import {
@@ -113,21 +103,17 @@ function assign(tables: readonly FigureTable[]): Map<string, { table: FigureTabl
 }
 
 /**
- * The lowest and highest of some figures, in words: one figure when they are equal, else the two
- * joined by `joiner` ("12 ms to 15 ms", "0.1%–0.7%").
+ * The lowest and highest of some figures, in words: one figure when they are equal, else "12 ms to
+ * 15 ms", "0.1 % to 0.7 %".
  */
-export function figureRange(figures: readonly GuideFigure[], joiner: string): string {
+export function figureRange(figures: readonly GuideFigure[]): string {
   const values = figures.map((f) => f.value);
   const lo = figures.find((f) => f.value === Math.min(...values))!;
   const hi = figures.find((f) => f.value === Math.max(...values))!;
-  return lo === hi ? formatFigure(lo) : `${formatFigure(lo)}${joiner}${formatFigure(hi)}`;
+  return lo === hi ? formatFigure(lo) : `${formatFigure(lo)} to ${formatFigure(hi)}`;
 }
 
-export const rangeText = (entries: readonly FigureEntry[]) =>
-  figureRange(
-    entries.map((e) => e.figure),
-    " to ",
-  );
+export const rangeText = (entries: readonly FigureEntry[]) => figureRange(entries.map((e) => e.figure));
 
 function fallbackCaveat(ctx: GuideContext, what: string, tables: readonly FigureTable[]): Reason {
   const where = listWords([...new Set(tables.map((t) => t.testbed.label))]);
@@ -191,9 +177,9 @@ export function standing(entry: FigureEntry, table: FigureTable): string {
   const tie = entry.levelWithBest ? wordsOf(entry.versusBest) : null;
   const noise = tie ? ` (${tie})` : "";
   const word = lower ? "higher" : "lower";
-  // A rate in % (loss) is compared in points: 0.69% against 0.03% is not "2,200% higher".
+  // A rate in % (loss) is compared in points: 0.69 % against 0.03 % is not "2,200 % higher".
   if (entry.figure.unit === "%") {
-    return `${formatValue(Math.abs(entry.figure.value - best.value))} points ${word} than the best${noise}`;
+    return `${formatNumber(Math.abs(entry.figure.value - best.value))} points ${word} than the best${noise}`;
   }
   const d = percentDelta(entry.figure.value, best.value).percent;
   return d === null

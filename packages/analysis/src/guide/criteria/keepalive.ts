@@ -1,9 +1,9 @@
 // Keepalive connections: p99 latency at a realistic rate where measured, else saturated RPS; the
 // saturated gap always, as information; and how RPS moved with the Service count.
-import { formatPercent } from "../../format.ts";
+import { formatCount, formatFigure, formatPercent } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
-import { formatCount, formatFigure, type Testbed, tieWords } from "../figures.ts";
+import { type Testbed, tieWords } from "../figures.ts";
 import type { GuideFigure, Reason } from "../types.ts";
 import {
   type FigureSelector,

@@ -1,9 +1,9 @@
 // Latency-sensitive traffic: round trips compared across the datapaths, and what tuning a datapath's
 // settings gained where a scenario measured both sides.
-import { formatPercent } from "../../format.ts";
+import { formatFigure, formatPercent } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
 import { compareFigures } from "../../verdict.ts";
-import { formatFigure, paramsMatch, reason } from "../figures.ts";
+import { paramsMatch, reason } from "../figures.ts";
 import type { GuideScenario } from "../types.ts";
 import {
   type FigureSelector,

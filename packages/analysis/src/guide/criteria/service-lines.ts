@@ -1,10 +1,11 @@
 // The lines the Service-scale criterion reads: short-connection RPS against the Service count, one
 // per scenario of a testbed, read at any count (measured, interpolated or extrapolated).
 import { type Crossover, type CrossoverResult, findCrossovers } from "../../crossover.ts";
+import { formatCount } from "../../format.ts";
 import { paramsKeyWithout } from "../../params-key.ts";
 import { readAt, sortedPoints } from "../../series.ts";
 import type { Point, Series } from "../../types.ts";
-import { formatCount, type Testbed } from "../figures.ts";
+import type { Testbed } from "../figures.ts";
 import type { Datapath, DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario } from "../types.ts";
 import { addTo, type GuideContext, servicesOf } from "./shared.ts";

@@ -2,20 +2,11 @@
 // the lines of service-lines.ts, the crossovers between them, and how other new-connection figures
 // moved with the count.
 import { percentDelta } from "../../delta.ts";
-import { formatNumber, formatPercent } from "../../format.ts";
+import { formatComputed, formatCount, formatFigure, formatNumber, formatPercent, withUnit } from "../../format.ts";
 import { paramsKeyWithout } from "../../params-key.ts";
 import type { Better, Measurement } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
-import {
-  formatComputed,
-  formatCount,
-  formatFigure,
-  reason,
-  scoreAgainstBest,
-  type Testbed,
-  tieWords,
-  withUnit,
-} from "../figures.ts";
+import { reason, scoreAgainstBest, type Testbed, tieWords } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, Reason } from "../types.ts";
 import {

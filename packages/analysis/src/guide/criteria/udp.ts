@@ -1,7 +1,8 @@
 // UDP-heavy traffic: loss, with and without a bandwidth manager, beside the rate it was measured at.
+import { formatFigure } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
 import { compareFigures } from "../../verdict.ts";
-import { bestOf, formatFigure, listWords, reason } from "../figures.ts";
+import { bestOf, listWords, reason } from "../figures.ts";
 import type { GuideFigure, GuideScenario } from "../types.ts";
 import { figureCriterion, figureRange, standing } from "./figure-criterion.ts";
 import { addTo, type CriterionResult, evidenceOf, finding, type GuideContext, optionScenarios } from "./shared.ts";
@@ -85,11 +86,7 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     );
     const withBwm = scenarioLoss.filter((x) => hasBandwidthManager(x.s));
     const without = scenarioLoss.filter((x) => !hasBandwidthManager(x.s));
-    const span = (xs: typeof scenarioLoss) =>
-      figureRange(
-        xs.map((x) => x.f),
-        "–",
-      );
+    const span = (xs: typeof scenarioLoss) => figureRange(xs.map((x) => x.f));
     const names = (xs: typeof scenarioLoss) => listWords(xs.map((x) => x.s.label));
     const text =
       withBwm.length > 0 && without.length > 0

@@ -4,9 +4,9 @@
 // call for equivalent and small but real. The compare table shows each kind and its evidence, and a
 // chart's tooltip says a point's verdict against the chart's baseline.
 import fs from "node:fs";
-import { describe, expect, inject, it } from "vitest";
+import { tar } from "@cnibench/test-support/archives";
 import { fixtureTree } from "@cnibench/test-support/fixtures";
-import { tar } from "@cnibench/test-support/hostile";
+import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");

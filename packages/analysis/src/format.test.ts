@@ -9,6 +9,7 @@ import {
   formatParams,
   formatPercent,
   formatValue,
+  natural,
   spreadWords,
   verdictLabel,
   withUnit,
@@ -68,13 +69,14 @@ describe("figures read as published", () => {
     );
   });
 
-  it("words params and counts with grouped digits", () => {
+  it("words params and counts with grouped digits, in their names' order", () => {
     expect(formatParams({ services: 20_000, connection: "short", concurrency: 64 })).toBe(
       "concurrency 64 · connection short · services 20,000",
     );
     expect(formatParams({})).toBe("—");
     expect(formatCount(30_000)).toBe("30,000");
     expect(formatParam("hubble", false)).toBe("hubble false");
+    expect(["pods 10", "pods 2", "Pods 3"].sort(natural)).toEqual(["pods 2", "Pods 3", "pods 10"]);
   });
 
   it("labels verdicts as the compare table's badges do", () => {

@@ -111,6 +111,11 @@ export function spreadWords(
   return parts.join(", ");
 }
 
+// One collator, made once: localeCompare with options builds a new one per comparison, which made
+// sorting a thousand figures take a tenth of a second.
+/** How every list of words people read is sorted: "pods 2" before "pods 10". */
+export const natural = new Intl.Collator("en", { numeric: true }).compare;
+
 type ParamValue = string | number | boolean | null;
 
 /** One param as people read it: "services 20,000", "connection short". */
@@ -121,7 +126,7 @@ export const formatParam = (key: string, value: ParamValue): string =>
 export function formatParams(params: Readonly<Record<string, ParamValue>>): string {
   // Sorted by name: the database returns JSON keys in its own order, and rows must read alike.
   const parts = Object.entries(params)
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => natural(a, b))
     .map(([k, v]) => formatParam(k, v));
   return parts.length > 0 ? parts.join(" · ") : "—";
 }

@@ -14,16 +14,12 @@ import {
   type Series,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import { formatNumber, formatParam, formatRatio } from "@cnibench/analysis/format";
+import { formatNumber, formatParam, formatRatio, natural } from "@cnibench/analysis/format";
 import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
 import { findMetric, isReferenceCni } from "@cnibench/schema";
 import { summaryOf, whiskerOf } from "./figure-summary";
-
-// One collator for every sort: localeCompare with options builds a new one per comparison, which
-// made sorting a thousand figures take a tenth of a second.
-const natural = new Intl.Collator("en", { numeric: true }).compare;
 
 /** A current figure as chartView and compareView return it. */
 export type Figure = Awaited<ReturnType<typeof chartView>>["figures"][number];

@@ -12,15 +12,11 @@ import {
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import { formatPercent, formatRatio } from "@cnibench/analysis/format";
+import { formatPercent, formatRatio, natural } from "@cnibench/analysis/format";
 import type { EarlierCampaign, ScenarioSummary } from "@cnibench/db";
 import { type CsvCell, canonicalJson, findMetric, metricCatalogue } from "@cnibench/schema";
 import { type Figure, seriesLabels } from "./chart-data";
 import { type FigureSummary, headline, summaryOf } from "./figure-summary";
-
-// One collator for every sort: localeCompare with options builds a new one per comparison, which
-// made sorting a thousand figures take a tenth of a second.
-const natural = new Intl.Collator("en", { numeric: true }).compare;
 
 type Shown = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "high" | "samples" | "bundleId"> & {
   summary: FigureSummary;

@@ -1,10 +1,8 @@
 import { headers } from "next/headers";
-import Link from "next/link";
 import { connection } from "next/server";
 import { auth, signIn, signInEnabled, signOut } from "~/auth";
-
-const button =
-  "rounded border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+import { Button } from "./_ui/button";
+import { NavLink } from "./_ui/link";
 
 /** Back to the page the visitor was on after signing in. */
 async function here(): Promise<string> {
@@ -28,20 +26,15 @@ export async function Account() {
           await signIn("oidc", { redirectTo: await here() });
         }}
       >
-        <button type="submit" className={button}>
+        <Button type="submit" look="small">
           Sign in
-        </button>
+        </Button>
       </form>
     );
   }
   return (
     <div className="flex items-center gap-3 text-sm">
-      <Link
-        href="/workspaces"
-        className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
-      >
-        Workspaces
-      </Link>
+      <NavLink href="/workspaces">Workspaces</NavLink>
       <span className="hidden text-zinc-500 md:inline" data-testid="signed-in-as">
         {session.user.email ?? session.user.name}
       </span>
@@ -51,9 +44,9 @@ export async function Account() {
           await signOut({ redirectTo: "/" });
         }}
       >
-        <button type="submit" className={button}>
+        <Button type="submit" look="small">
           Sign out
-        </button>
+        </Button>
       </form>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { NavLink } from "./_ui/link";
 import { Account } from "./account";
 import "./globals.css";
 
@@ -37,12 +38,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <ul className="flex gap-4 text-sm">
               {nav.map((item) => (
                 <li key={item.href}>
-                  <Link
-                    href={item.href}
-                    className="text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
-                  >
-                    {item.label}
-                  </Link>
+                  <NavLink href={item.href}>{item.label}</NavLink>
                 </li>
               ))}
             </ul>

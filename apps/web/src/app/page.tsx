@@ -8,6 +8,10 @@ import { FacetPanel } from "./_explore/facet-panel";
 import { exploreHref, loadExploreParams } from "./_explore/params";
 import { pageOf, sortScenarios } from "./_explore/rows";
 import { ScenarioTable } from "./_explore/scenario-table";
+import { Button } from "./_ui/button";
+import { EmptyState } from "./_ui/empty-state";
+import { TextLink } from "./_ui/link";
+import { Muted } from "./_ui/text";
 import { chartsHref } from "./charts/params";
 
 export const metadata: Metadata = { title: "Explore" };
@@ -31,25 +35,22 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
             <h1 id="scenarios-heading" className="text-xl font-semibold">
               Scenarios
             </h1>
-            <p className="flex items-baseline gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+            <Muted className="flex items-baseline gap-3">
               <span role="status">
                 {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
               </span>
               {view.scenarios.length > 0 ? (
-                <Link
-                  className="text-blue-700 hover:underline dark:text-blue-400"
-                  href={chartsHref("/charts", { ...filters, view: "crossover" })}
-                >
+                <TextLink href={chartsHref("/charts", { ...filters, view: "crossover" })}>
                   Chart {filtered ? "these" : "all"} →
-                </Link>
+                </TextLink>
               ) : null}
-            </p>
+            </Muted>
           </div>
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          <Muted className="mt-1">
             Each scenario is one environment — cluster, node and CNI configuration — that results were measured in.
             Figures are each scenario's best baseline result (no extra Services, policy or Hubble); hover for its
             params.
-          </p>
+          </Muted>
           <div className="mt-4">
             {view.total === 0 ? (
               <EmptyState title="No results yet.">
@@ -60,12 +61,9 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
                 <ul className="mt-2 space-y-1">
                   {view.dropHints.map((hint) => (
                     <li key={hint.key}>
-                      <Link
-                        className="text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
-                        href={exploreHref("/", { ...params, [hint.key]: null })}
-                      >
+                      <TextLink className="underline-offset-2" href={exploreHref("/", { ...params, [hint.key]: null })}>
                         Drop “{hint.title}: {hint.values.join(", ")}”
-                      </Link>{" "}
+                      </TextLink>{" "}
                       to see {hint.matchesWithout} {hint.matchesWithout === 1 ? "scenario" : "scenarios"}
                     </li>
                   ))}
@@ -82,12 +80,9 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
                   />
                 ) : null}
                 <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
-                  <button
-                    type="submit"
-                    className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
-                  >
+                  <Button type="submit" look="secondary">
                     Compare selected
-                  </button>
+                  </Button>
                   <span className="text-zinc-500">
                     Tick 2–4 scenarios; the topmost is the baseline (you can change it on the next page).
                   </span>
@@ -98,15 +93,6 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
         </section>
       </div>
     </NuqsAdapter>
-  );
-}
-
-function EmptyState({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center dark:border-zinc-700">
-      <p className="font-medium">{title}</p>
-      <div className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{children}</div>
-    </div>
   );
 }
 

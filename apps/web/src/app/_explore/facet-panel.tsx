@@ -3,6 +3,8 @@
 import type { Facet, FacetKey } from "@cnibench/analysis";
 import { useQueryStates } from "nuqs";
 import { useState, useTransition } from "react";
+import { cx } from "~/app/_ui/cx";
+import { linkClass } from "~/app/_ui/link";
 import { filterParams, pageParams } from "./params";
 
 /**
@@ -46,7 +48,7 @@ export function FacetPanel({ facets }: { facets: Facet[] }) {
           ) : activeCount > 0 ? (
             <button
               type="button"
-              className="text-xs text-blue-700 underline-offset-2 hover:underline dark:text-blue-400"
+              className={cx(linkClass, "text-xs underline-offset-2")}
               onClick={() =>
                 void setFilters({ ...Object.fromEntries(Object.keys(filterParams).map((k) => [k, null])), page: null })
               }

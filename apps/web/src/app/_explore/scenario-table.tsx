@@ -1,9 +1,10 @@
 "use client";
 
 import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReactTable } from "@tanstack/react-table";
-import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { useMemo, useTransition } from "react";
+import { TextLink } from "~/app/_ui/link";
+import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
 import { FigureCell } from "./figure-cell";
 import { pageParams, sortParams } from "./params";
 
@@ -58,12 +59,9 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
       const c = row.original.cni;
       return (
         <>
-          <Link
-            href={`/scenarios/${row.original.id}`}
-            className="font-medium text-blue-700 hover:underline dark:text-blue-400"
-          >
+          <TextLink href={`/scenarios/${row.original.id}`} className="font-medium">
             {row.original.label}
-          </Link>
+          </TextLink>
           <div className="text-xs text-zinc-500">
             {c.name}
             {c.version !== "unknown" ? ` ${c.version}` : ""} · {c.mode} · kube-proxy {c.kubeProxy}
@@ -123,23 +121,20 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
   });
 
   return (
-    <div
-      aria-busy={pending}
-      className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
-    >
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
+    <TableFrame aria-busy={pending}>
+      <Table>
+        <TableHead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
               {group.headers.map((header) => {
                 const dir = header.column.getIsSorted();
                 const numeric = (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
                 return (
-                  <th
+                  <Th
                     key={header.id}
-                    scope="col"
+                    numeric={numeric}
                     aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
-                    className={`px-3 py-2 align-bottom font-medium ${numeric ? "text-right" : ""}`}
+                    className="align-bottom"
                   >
                     <button
                       type="button"
@@ -151,34 +146,27 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
                         {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
                       </span>
                     </button>
-                  </th>
+                  </Th>
                 );
               })}
             </tr>
           ))}
-        </thead>
+        </TableHead>
         <tbody>
           {table.getRowModel().rows.map((row) => (
-            <tr
-              key={row.id}
-              className="border-b border-zinc-100 last:border-0 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50"
-            >
+            <Tr key={row.id} className="hover:bg-zinc-50 dark:hover:bg-zinc-800/50">
               {row.getVisibleCells().map((cell) => {
                 const numeric = (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
                 return (
-                  <td
-                    key={cell.id}
-                    data-column={cell.column.id}
-                    className={`whitespace-nowrap px-3 py-2 ${numeric ? "text-right tabular-nums" : ""}`}
-                  >
+                  <Td key={cell.id} data-column={cell.column.id} numeric={numeric} className="whitespace-nowrap">
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
+                  </Td>
                 );
               })}
-            </tr>
+            </Tr>
           ))}
         </tbody>
-      </table>
-    </div>
+      </Table>
+    </TableFrame>
   );
 }

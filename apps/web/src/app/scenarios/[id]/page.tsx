@@ -14,6 +14,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
+import { Card } from "~/app/_ui/card";
+import { TextAnchor, TextLink } from "~/app/_ui/link";
+import { Notice } from "~/app/_ui/notice";
+import { Table, TableFrame, TableHead, Td, Tr } from "~/app/_ui/table";
+import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { loadAllRows, rowsPerMetric } from "~/server/fold";
@@ -84,31 +89,20 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
           / scenario
         </nav>
         <h1 className="mt-1 text-2xl font-semibold">{s.label}</h1>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        <Muted className="mt-1">
           {view.measurementCount} figures from {view.bundles.length} {view.bundles.length === 1 ? "bundle" : "bundles"}
           {" · "}
-          <a
-            className="text-blue-700 hover:underline dark:text-blue-400"
-            href={`/scenarios/${s.id}/figures.csv`}
-            download
-          >
+          <TextAnchor href={`/scenarios/${s.id}/figures.csv`} download>
             Download CSV
-          </a>
+          </TextAnchor>
           {" · "}
-          <a
-            className="text-blue-700 hover:underline dark:text-blue-400"
-            href={`/scenarios/${s.id}/figures.json`}
-            download
-          >
+          <TextAnchor href={`/scenarios/${s.id}/figures.json`} download>
             Download JSON
-          </a>
-        </p>
+          </TextAnchor>
+        </Muted>
       </header>
 
-      <section
-        aria-labelledby="env-heading"
-        className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
-      >
+      <Card as="section" aria-labelledby="env-heading">
         <h2 id="env-heading" className="text-sm font-semibold">
           Environment
         </h2>
@@ -126,17 +120,16 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
             </dd>
           </div>
         </dl>
-      </section>
+      </Card>
 
-      <section aria-labelledby="figures-heading" className="space-y-6">
-        <h2 id="figures-heading" className="text-lg font-semibold">
-          Measurements
-        </h2>
+      <Section title="Measurements" titleId="figures-heading" size="lg" className="space-y-6">
         {view.warnings.length > 0 ? (
-          <section
+          <Notice
+            tone="warning"
+            as="section"
+            padding="normal"
             aria-labelledby="upload-warnings-heading"
             data-testid="upload-warnings"
-            className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
           >
             <h3 id="upload-warnings-heading" className="font-semibold">
               Warnings from the uploads
@@ -153,7 +146,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                 </li>
               ))}
             </ul>
-          </section>
+          </Notice>
         ) : null}
         {view.groups.map((g) => (
           <section key={g.metric} aria-labelledby={`m-${g.metric}`}>
@@ -165,30 +158,17 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
               </span>{" "}
               <code className="text-xs font-normal text-zinc-500">{g.metric}</code>
             </h3>
-            <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-              <table className="w-full min-w-[40rem] table-fixed text-left text-sm">
+            <TableFrame className="mt-2">
+              <Table className="min-w-[40rem] table-fixed">
                 <colgroup>
                   <col className="w-[34%]" />
                   <col className="w-[22%]" />
                   <col className="w-[14%]" />
                   <col className="w-[30%]" />
                 </colgroup>
-                <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
-                  <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Params
-                    </th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">
-                      Value
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      As published
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Source
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead
+                  columns={["Params", { key: "value", label: "Value", numeric: true }, "As published", "Source"]}
+                />
                 <tbody>
                   {(all ? g.rows : g.rows.slice(0, rowsPerMetric)).map((row) => {
                     const f = row.current;
@@ -196,8 +176,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                     const d = row.summary.distribution;
                     const shown = { ...f, value: d?.median ?? row.value };
                     return (
-                      <tr key={f.id} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800">
-                        <td className="px-3 py-2">
+                      <Tr key={f.id} className="align-top">
+                        <Td>
                           {formatParams(row.params)}
                           {row.warnings.map((w) => (
                             <p
@@ -213,9 +193,9 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                               </a>
                             </p>
                           ))}
-                        </td>
-                        <td
-                          className="whitespace-nowrap px-3 py-2 text-right tabular-nums"
+                        </Td>
+                        <Td
+                          numeric
                           title={
                             [f.qualifier ? qualifierWords[f.qualifier] : null, d ? spreadWords(d, f.unit) : null]
                               .filter(Boolean)
@@ -231,12 +211,12 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                               {d.sd !== null ? ` · sd ${formatNumber(d.sd)}` : ""}
                             </div>
                           ) : null}
-                        </td>
-                        <td className="whitespace-nowrap px-3 py-2 text-zinc-600 dark:text-zinc-400">
+                        </Td>
+                        <Td className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
                           {formatNumber(f.publishedValue)} {f.publishedUnit}
                           {f.aggregate ? <div className="text-xs text-zinc-500">{f.aggregate}</div> : null}
-                        </td>
-                        <td className="px-3 py-2 text-zinc-600 dark:text-zinc-400">
+                        </Td>
+                        <Td className="text-zinc-600 dark:text-zinc-400">
                           <a href={`#bundle-${f.bundleId}`} className="hover:underline">
                             {bundle?.sourceSection ?? bundle?.sourceTitle ?? f.bundleId}
                           </a>
@@ -284,58 +264,43 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                               ) : null}
                             </details>
                           ) : null}
-                        </td>
-                      </tr>
+                        </Td>
+                      </Tr>
                     );
                   })}
                 </tbody>
-              </table>
-            </div>
+              </Table>
+            </TableFrame>
             {!all && g.rows.length > rowsPerMetric ? (
-              <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+              <Muted className="mt-1">
                 {rowsPerMetric} of {formatNumber(g.rows.length)} rows shown.{" "}
-                <Link
-                  className="text-blue-700 hover:underline dark:text-blue-400"
-                  href={`/scenarios/${s.id}?all=true#m-${g.metric}`}
-                >
-                  Show every row
-                </Link>{" "}
-                or download{" "}
-                <a
-                  className="text-blue-700 hover:underline dark:text-blue-400"
-                  href={`/scenarios/${s.id}/figures.csv`}
-                  download
-                >
+                <TextLink href={`/scenarios/${s.id}?all=true#m-${g.metric}`}>Show every row</TextLink> or download{" "}
+                <TextAnchor href={`/scenarios/${s.id}/figures.csv`} download>
                   figures.csv
-                </a>
+                </TextAnchor>
                 .
-              </p>
+              </Muted>
             ) : null}
           </section>
         ))}
-      </section>
+      </Section>
 
-      <section aria-labelledby="prov-heading">
-        <h2 id="prov-heading" className="text-lg font-semibold">
-          Provenance
-        </h2>
+      <Section title="Provenance" titleId="prov-heading" size="lg">
         {owner ? <CampaignDeletes scenarioId={s.id} bundles={view.bundles} /> : null}
         <ol className="mt-2 space-y-3">
           {view.bundles.map((b) => (
-            <li
+            <Card
+              as="li"
+              padding="compact"
               key={b.id}
               id={`bundle-${b.id}`}
-              className="rounded-lg border border-zinc-200 bg-white p-3 text-sm target:ring-2 target:ring-blue-500 dark:border-zinc-800 dark:bg-zinc-900"
+              className="text-sm target:ring-2 target:ring-blue-500"
             >
               <div className="flex flex-wrap items-baseline gap-x-2">
                 {b.sourceUrl ? (
-                  <a
-                    href={b.sourceUrl}
-                    className="font-medium text-blue-700 hover:underline dark:text-blue-400"
-                    rel="noreferrer"
-                  >
+                  <TextAnchor href={b.sourceUrl} className="font-medium" rel="noreferrer">
                     {b.sourceTitle ?? b.sourceUrl}
-                  </a>
+                  </TextAnchor>
                 ) : (
                   <span className="font-medium">{b.sourceTitle ?? "Uploaded bundle"}</span>
                 )}
@@ -346,7 +311,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                   </span>
                 ) : null}
               </div>
-              {b.sourceSection ? <p className="text-zinc-600 dark:text-zinc-400">{b.sourceSection}</p> : null}
+              {b.sourceSection ? <Muted>{b.sourceSection}</Muted> : null}
               <p className="mt-1 text-xs text-zinc-500">
                 {b.measurementCount} figures · cluster {b.clusterName} · run {formatDate(b.runAt)} · uploaded{" "}
                 {formatDate(b.receivedAt)}
@@ -372,10 +337,10 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                   Its {b.measurementCount} figures go too; permalinks that pinned it will say it was deleted.
                 </ConfirmDelete>
               ) : null}
-            </li>
+            </Card>
           ))}
         </ol>
-      </section>
+      </Section>
     </article>
   );
 }

@@ -2,6 +2,11 @@ import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
+import { Button } from "~/app/_ui/button";
+import { Card } from "~/app/_ui/card";
+import { TextLink } from "~/app/_ui/link";
+import { Notice } from "~/app/_ui/notice";
+import { Muted, PageHeader } from "~/app/_ui/text";
 import { currentUserId } from "~/auth";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
@@ -10,9 +15,6 @@ import { compareHref, loadCompareParams, marginItems, readMargins } from "./para
 import { CompareReport } from "./report";
 
 export const metadata: Metadata = { title: "Compare" };
-
-const button =
-  "rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800";
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { s, margin, all } = await loadCompareParams(searchParams);
@@ -41,36 +43,24 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
 
   return (
     <div className="space-y-6">
-      <header>
-        <h1 className="text-xl font-semibold">Compare</h1>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          2 to 4 scenarios side by side; the first is the baseline the others are measured against.
-        </p>
-      </header>
+      <PageHeader title="Compare">
+        2 to 4 scenarios side by side; the first is the baseline the others are measured against.
+      </PageHeader>
       {problem ? (
-        <p
-          role="alert"
-          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-        >
+        <Notice tone="warning" role="alert">
           {problem}
-        </p>
+        </Notice>
       ) : null}
       {ignored.length > 0 ? (
-        <p
-          role="alert"
-          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-        >
+        <Notice tone="warning" role="alert">
           Margins left out: {ignored.join(", ")}. Write one as margin=metric:percent, for a catalogue metric with a
           winner or an x. metric, above 0 and at most 100 (e.g. margin=tcp.throughput:3).
-        </p>
+        </Notice>
       ) : null}
       {data && data.unknownIds.length > 0 ? (
-        <p
-          role="alert"
-          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-        >
+        <Notice tone="warning" role="alert">
           No scenario {data.unknownIds.join(", ")}: left out.
-        </p>
+        </Notice>
       ) : null}
       {data && data.scenarios.length >= 2 ? (
         <>
@@ -86,12 +76,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 {i === 0 ? (
                   <span className="text-xs text-zinc-500">baseline</span>
                 ) : (
-                  <Link
-                    className="text-xs text-blue-700 hover:underline dark:text-blue-400"
-                    href={href([sc.id, ...chosen.filter((x) => x !== sc.id)])}
-                  >
+                  <TextLink className="text-xs" href={href([sc.id, ...chosen.filter((x) => x !== sc.id)])}>
                     make baseline
-                  </Link>
+                  </TextLink>
                 )}
                 <Link
                   aria-label={`Remove ${data.labels[i]}`}
@@ -108,12 +95,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                   <input key={sc.id} type="hidden" name="s" value={sc.id} />
                 ))}
                 <MarginInputs margins={margins} />
-                <button type="submit" className={button}>
+                <Button type="submit" look="secondary">
                   Share a permalink
-                </button>
+                </Button>
               </form>
             ) : (
-              <p className="ml-auto text-sm text-zinc-600 dark:text-zinc-400">Sign in to share a permalink.</p>
+              <Muted className="ml-auto">Sign in to share a permalink.</Muted>
             )}
           </div>
           <CompareReport
@@ -144,15 +131,12 @@ async function Picker({ chosen, margins }: { chosen: string[]; margins: Record<s
   return (
     <form action="/compare" method="get" className="space-y-3">
       {all.length > scenarios.length ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {scenarios.length} of {all.length} scenarios listed.{" "}
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" href="/">
-            Filter them in Explore
-          </Link>{" "}
-          and tick the ones to compare there.
-        </p>
+        <Muted>
+          {scenarios.length} of {all.length} scenarios listed. <TextLink href="/">Filter them in Explore</TextLink> and
+          tick the ones to compare there.
+        </Muted>
       ) : null}
-      <fieldset className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+      <Card as="fieldset">
         <legend className="px-1 text-sm font-semibold">Scenarios (the first ticked is the baseline)</legend>
         <ul className="grid gap-1 sm:grid-cols-2">
           {scenarios.map((sc) => (
@@ -175,11 +159,11 @@ async function Picker({ chosen, margins }: { chosen: string[]; margins: Record<s
             </li>
           ))}
         </ul>
-      </fieldset>
+      </Card>
       <MarginInputs margins={margins} />
-      <button type="submit" className={button}>
+      <Button type="submit" look="secondary">
         Compare
-      </button>
+      </Button>
     </form>
   );
 }

@@ -4,6 +4,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
+import { Button } from "~/app/_ui/button";
+import { Notice } from "~/app/_ui/notice";
+import { Muted, PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import { loadAllRows } from "~/server/fold";
 import { marginsSchema } from "~/server/routers/compare.types";
@@ -11,8 +14,6 @@ import { api } from "~/trpc/server";
 import { compareHref, marginItems } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
 import { publishAction, revokeAction } from "./actions";
-
-const button = "rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<SearchParams> };
 
@@ -42,16 +43,11 @@ export default async function PermalinkPage({ params, searchParams }: Props) {
   const live = compareHref("/compare", { s: link.scenarioIds, margin: marginItems(margins) });
   return (
     <div className="space-y-6">
-      <header>
-        <h1 className="text-xl font-semibold">
-          {link.comparison.labels.slice(1).join(", ")} vs {link.comparison.labels[0]}
-        </h1>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          Shared comparison, pinned on {link.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC to the{" "}
-          {link.pins.length} bundles current then. Permalink:{" "}
-          <code className="select-all rounded bg-zinc-100 px-1 dark:bg-zinc-800">/d/{link.slug}</code>
-        </p>
-      </header>
+      <PageHeader title={`${link.comparison.labels.slice(1).join(", ")} vs ${link.comparison.labels[0]}`}>
+        Shared comparison, pinned on {link.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC to the{" "}
+        {link.pins.length} bundles current then. Permalink:{" "}
+        <code className="select-all rounded bg-zinc-100 px-1 dark:bg-zinc-800">/d/{link.slug}</code>
+      </PageHeader>
       {link.approvals.length > 0 ? (
         <section aria-label="Publication" className="space-y-2 text-sm">
           <p>
@@ -71,43 +67,35 @@ export default async function PermalinkPage({ params, searchParams }: Props) {
               <form action={publishAction}>
                 <input type="hidden" name="slug" value={link.slug} />
                 <input type="hidden" name="published" value={link.approvedByVisitor ? "false" : "true"} />
-                <button type="submit" className={button}>
+                <Button type="submit" look="small">
                   {link.approvedByVisitor ? "Withdraw my workspaces' agreement" : "Agree to publish for my workspaces"}
-                </button>
+                </Button>
               </form>
               <form action={revokeAction}>
                 <input type="hidden" name="slug" value={link.slug} />
-                <button type="submit" className={button}>
+                <Button type="submit" look="small">
                   Delete this permalink
-                </button>
+                </Button>
               </form>
             </div>
           ) : null}
         </section>
       ) : null}
       {link.pinnedOnly ? (
-        <p role="note" className="text-sm text-zinc-600 dark:text-zinc-400">
-          Published from private workspaces: this page shows the pinned bundles only.
-        </p>
+        <Muted role="note">Published from private workspaces: this page shows the pinned bundles only.</Muted>
       ) : null}
       {link.newer.length > 0 ? (
-        <p
-          role="status"
-          className="rounded border border-blue-300 bg-blue-50 p-2 text-sm text-blue-900 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-200"
-        >
+        <Notice tone="info" role="status">
           {link.newer.length} newer {link.newer.length === 1 ? "bundle has" : "bundles have"} been uploaded for these
           scenarios since; this page keeps the pinned numbers.{" "}
           <Link href={live} className="font-medium underline">
             See the live comparison
           </Link>
           .
-        </p>
+        </Notice>
       ) : null}
       {link.missing.length > 0 ? (
-        <div
-          role="alert"
-          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-        >
+        <Notice tone="warning" as="div" role="alert">
           {link.missing.length === 1 ? "A pinned bundle was" : `${link.missing.length} pinned bundles were`} deleted;
           what remains is shown:
           <ul className="mt-1 list-disc pl-5">
@@ -117,7 +105,7 @@ export default async function PermalinkPage({ params, searchParams }: Props) {
               </li>
             ))}
           </ul>
-        </div>
+        </Notice>
       ) : null}
       <CompareReport
         data={link.comparison}

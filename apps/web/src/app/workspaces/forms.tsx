@@ -1,15 +1,13 @@
 "use client";
 
-import Link from "next/link";
 import { type ReactNode, useActionState, useState, useTransition } from "react";
+import { Button } from "~/app/_ui/button";
+import { Field, inputClass } from "~/app/_ui/field";
+import { TextLink } from "~/app/_ui/link";
+import { Notice } from "~/app/_ui/notice";
 import { type ActionState, createTokenAction, uploadAction } from "./actions";
 
 type Action = (state: ActionState, form: FormData) => Promise<ActionState>;
-
-export const inputClass =
-  "rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
-export const buttonClass =
-  "rounded bg-blue-700 px-3 py-1 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-50";
 
 function Outcome({ state }: { state: ActionState }) {
   if (state?.error)
@@ -47,20 +45,16 @@ export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
     <form action={formAction} aria-label="Create an upload token" className="space-y-2">
       <input type="hidden" name="slug" value={slug} />
       <div className="flex flex-wrap items-end gap-2">
-        <label className="flex flex-col text-sm">
-          Token name
+        <Field label="Token name">
           <input name="name" required maxLength={60} placeholder="ci-cluster-a" className={inputClass} />
-        </label>
-        <button type="submit" disabled={pending} className={buttonClass}>
+        </Field>
+        <Button type="submit" look="primary" disabled={pending}>
           Create token
-        </button>
+        </Button>
       </div>
       <Outcome state={state} />
       {state?.token ? (
-        <div
-          role="status"
-          className="space-y-1 rounded border border-green-300 bg-green-50 p-2 text-sm dark:border-green-800 dark:bg-green-950"
-        >
+        <Notice tone="success" as="div" role="status" className="space-y-1">
           <p>
             Token <strong>{state.done}</strong> — copy it now, it is not shown again. It uploads into this workspace
             only.
@@ -74,7 +68,7 @@ export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
           <pre className="overflow-x-auto whitespace-pre-wrap rounded bg-white p-1 font-mono text-xs dark:bg-zinc-900">
             {`curl -sS -X POST ${apiUrl}/v1/bundles -H "Authorization: Bearer ${state.token}" \\\n  -H "Content-Type: application/json" --data-binary @bundle.json`}
           </pre>
-        </div>
+        </Notice>
       ) : null}
     </form>
   );
@@ -125,9 +119,9 @@ export function UploadDrop({ slug }: { slug: string }) {
           <li key={r.n} className={r.error ? "text-red-700 dark:text-red-400" : ""}>
             {r.error ?? r.done}{" "}
             {r.scenarioId ? (
-              <Link href={`/scenarios/${r.scenarioId}`} className="text-blue-700 underline dark:text-blue-400">
+              <TextLink href={`/scenarios/${r.scenarioId}`} className="underline">
                 open the scenario
-              </Link>
+              </TextLink>
             ) : null}
           </li>
         ))}

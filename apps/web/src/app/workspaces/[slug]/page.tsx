@@ -1,8 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { Button } from "~/app/_ui/button";
+import { Field, inputClass } from "~/app/_ui/field";
+import { TextLink } from "~/app/_ui/link";
+import { Table, TableHead } from "~/app/_ui/table";
+import { Muted, PageHeader, Section } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import { api } from "~/trpc/server";
 import {
@@ -12,7 +16,7 @@ import {
   setMemberAction,
   setVisibilityAction,
 } from "../actions";
-import { ActionForm, buttonClass, inputClass, TokenForm, UploadDrop } from "../forms";
+import { ActionForm, TokenForm, UploadDrop } from "../forms";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -38,45 +42,41 @@ export default async function WorkspacePage({ params }: Props) {
   const hidden = <input type="hidden" name="slug" value={w.slug} />;
   return (
     <div className="max-w-3xl space-y-8">
-      <header className="space-y-1">
-        <p className="text-sm">
-          <Link href="/workspaces" className="text-blue-700 hover:underline dark:text-blue-400">
-            Workspaces
-          </Link>
-        </p>
-        <h1 className="text-xl font-semibold">{w.name}</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          <span className="font-mono">{w.slug}</span> · {w.visibility} · {w.bundles} bundles
-          {w.role ? ` · you are ${w.role === "owner" ? "an owner" : `a ${w.role}`}` : ""}
-        </p>
-      </header>
+      <PageHeader
+        title={w.name}
+        above={
+          <p className="text-sm">
+            <TextLink href="/workspaces">Workspaces</TextLink>
+          </p>
+        }
+      >
+        <span className="font-mono">{w.slug}</span> · {w.visibility} · {w.bundles} bundles
+        {w.role ? ` · you are ${w.role === "owner" ? "an owner" : `a ${w.role}`}` : ""}
+      </PageHeader>
 
       {role >= rank.member ? (
-        <section className="space-y-2">
-          <h2 className="font-semibold">Upload</h2>
+        <Section title="Upload" className="space-y-2">
           <UploadDrop slug={w.slug} />
-        </section>
+        </Section>
       ) : null}
 
       {role >= rank.owner ? (
-        <section className="space-y-2">
-          <h2 className="font-semibold">Visibility</h2>
+        <Section title="Visibility" className="space-y-2">
           <ActionForm action={setVisibilityAction} label="Visibility">
             {hidden}
             <select name="visibility" defaultValue={w.visibility} aria-label="Visibility" className={inputClass}>
               <option value="private">private — members only</option>
               <option value="public">public — anyone</option>
             </select>
-            <button type="submit" className={buttonClass}>
+            <Button type="submit" look="primary">
               Save
-            </button>
+            </Button>
           </ActionForm>
-        </section>
+        </Section>
       ) : null}
 
       {role >= rank.viewer ? (
-        <section className="space-y-2">
-          <h2 className="font-semibold">Members</h2>
+        <Section title="Members" className="space-y-2">
           <ul className="divide-y divide-zinc-100 text-sm dark:divide-zinc-900">
             {w.members.map((m) => (
               <li key={m.id} className="flex items-center gap-3 py-1">
@@ -101,43 +101,32 @@ export default async function WorkspacePage({ params }: Props) {
           {role >= rank.owner ? (
             <ActionForm action={setMemberAction} label="Add a member">
               {hidden}
-              <label className="flex flex-col text-sm">
-                E-mail (they must have signed in once)
+              <Field label="E-mail (they must have signed in once)">
                 <input name="email" type="email" required className={inputClass} />
-              </label>
-              <label className="flex flex-col text-sm">
-                Role
+              </Field>
+              <Field label="Role">
                 <select name="role" defaultValue="member" className={inputClass}>
                   <option value="viewer">viewer — browse</option>
                   <option value="member">member — browse, tokens, upload</option>
                   <option value="owner">owner — everything</option>
                 </select>
-              </label>
-              <button type="submit" className={buttonClass}>
+              </Field>
+              <Button type="submit" look="primary">
                 Add or change
-              </button>
+              </Button>
             </ActionForm>
           ) : null}
-        </section>
+        </Section>
       ) : null}
 
       {role >= rank.member ? (
-        <section className="space-y-2">
-          <h2 className="font-semibold">Upload tokens</h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <Section title="Upload tokens" className="space-y-2">
+          <Muted>
             A token uploads into this workspace only (curl, <code>npx cnibench upload</code>). Only its hash is kept.
-          </p>
+          </Muted>
           {w.tokens.length > 0 ? (
-            <table className="w-full text-left text-sm">
-              <thead className="text-zinc-500">
-                <tr>
-                  <th className="font-medium">Name</th>
-                  <th className="font-medium">Created by</th>
-                  <th className="font-medium">Created (UTC)</th>
-                  <th className="font-medium">Last used</th>
-                  <th className="font-medium">Status</th>
-                </tr>
-              </thead>
+            <Table>
+              <TableHead look="plain" columns={["Name", "Created by", "Created (UTC)", "Last used", "Status"]} />
               <tbody>
                 {w.tokens.map((t) => (
                   <tr key={t.name}>
@@ -165,42 +154,37 @@ export default async function WorkspacePage({ params }: Props) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           ) : null}
           <TokenForm slug={w.slug} apiUrl={webEnv().publicApiUrl} />
-        </section>
+        </Section>
       ) : null}
 
       {role >= rank.owner ? (
-        <section className="space-y-2">
-          <h2 className="font-semibold">Permalinks</h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <Section title="Permalinks" className="space-y-2">
+          <Muted>
             Every shared comparison that pins this workspace’s bundles. One pinning a private workspace is public only
             once an owner of each has agreed; delete one to close it for everyone.
-          </p>
+          </Muted>
           {w.permalinks.length > 0 ? (
-            <table className="w-full text-left text-sm">
-              <thead className="text-zinc-500">
-                <tr>
-                  <th className="font-medium">Permalink</th>
-                  <th className="font-medium">Created (UTC)</th>
-                  <th className="font-medium">Pins</th>
-                  <th className="font-medium">Status</th>
-                  <th className="font-medium">
-                    <span className="sr-only">Delete</span>
-                  </th>
-                </tr>
-              </thead>
+            <Table>
+              <TableHead
+                look="plain"
+                columns={[
+                  "Permalink",
+                  "Created (UTC)",
+                  "Pins",
+                  "Status",
+                  { key: "delete", label: <span className="sr-only">Delete</span> },
+                ]}
+              />
               <tbody>
                 {w.permalinks.map((l) => (
                   <tr key={l.slug}>
                     <td>
-                      <Link
-                        href={`/d/${l.slug}`}
-                        className="font-mono text-blue-700 hover:underline dark:text-blue-400"
-                      >
+                      <TextLink href={`/d/${l.slug}`} className="font-mono">
                         /d/{l.slug}
-                      </Link>
+                      </TextLink>
                     </td>
                     <td>{date(l.createdAt)}</td>
                     <td>
@@ -224,18 +208,16 @@ export default async function WorkspacePage({ params }: Props) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           ) : (
             <p className="text-sm">None yet.</p>
           )}
-        </section>
+        </Section>
       ) : null}
 
       <p className="text-sm">
-        <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
-          Explore
-        </Link>{" "}
-        shows this workspace’s scenarios beside every other workspace you may read.
+        <TextLink href="/">Explore</TextLink> shows this workspace’s scenarios beside every other workspace you may
+        read.
       </p>
     </div>
   );

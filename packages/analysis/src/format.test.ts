@@ -74,6 +74,10 @@ describe("figures read as published", () => {
       "concurrency 64 · connection short · services 20,000",
     );
     expect(formatParams({})).toBe("—");
+    expect(formatParams({ connection: "keepalive" }, { omit: ["connection"], empty: "(no other params)" })).toBe(
+      "(no other params)",
+    );
+    expect(formatParams({ connection: "keepalive", concurrency: 64 }, { omit: ["connection"] })).toBe("concurrency 64");
     expect(formatCount(30_000)).toBe("30,000");
     expect(formatParam("hubble", false)).toBe("hubble false");
     expect(["pods 10", "pods 2", "Pods 3"].sort(natural)).toEqual(["pods 2", "Pods 3", "pods 10"]);

@@ -122,13 +122,20 @@ type ParamValue = string | number | boolean | null;
 export const formatParam = (key: string, value: ParamValue): string =>
   `${key} ${typeof value === "number" ? formatCount(value) : String(value)}`;
 
-/** Params as people read them: "concurrency 64 · connection short · services 20,000". */
-export function formatParams(params: Readonly<Record<string, ParamValue>>): string {
-  // Sorted by name: the database returns JSON keys in its own order, and rows must read alike.
+/**
+ * Params as people read them, by name: "concurrency 64 · connection short · services 20,000" (the
+ * order is the names', never the database's), less the `omit` keys a title or sentence already says;
+ * `empty` (by default "—") when none is left.
+ */
+export function formatParams(
+  params: Readonly<Record<string, ParamValue>>,
+  options: { omit?: readonly string[]; empty?: string } = {},
+): string {
   const parts = Object.entries(params)
+    .filter(([k]) => !options.omit?.includes(k))
     .sort(([a], [b]) => natural(a, b))
     .map(([k, v]) => formatParam(k, v));
-  return parts.length > 0 ? parts.join(" · ") : "—";
+  return parts.length > 0 ? parts.join(" · ") : (options.empty ?? "—");
 }
 
 export function formatDate(d: Date | null): string {

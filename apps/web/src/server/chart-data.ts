@@ -14,7 +14,7 @@ import {
   type Series,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import { formatNumber, formatParam, formatRatio, natural } from "@cnibench/analysis/format";
+import { formatNumber, formatParams, formatRatio, natural } from "@cnibench/analysis/format";
 import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
@@ -62,11 +62,9 @@ export function seriesLabels(scenarios: readonly ScenarioSummary[]): Map<string,
 const withoutKeys = (params: Params, keys: readonly string[]): Params =>
   Object.fromEntries(Object.entries(params).filter(([k]) => !keys.includes(k)));
 
-const paramsLabel = (params: Params): string => {
-  const entries = Object.entries(params).sort(([a], [b]) => natural(a, b));
-  if (entries.length === 0) return "(no other params)";
-  return entries.map(([k, v]) => formatParam(k, v)).join(" · ");
-};
+/** A group's or a line's params, less those the view fixes: "path pod-pod · streams 8". */
+const paramsLabel = (params: Params, omit: readonly string[] = []): string =>
+  formatParams(params, { omit, empty: "(no other params)" });
 
 /** A point against the chart's baseline: verdict, change and what the verdict rests on. */
 export type Versus = NonNullable<DrawnPoint["versus"]>;
@@ -206,20 +204,20 @@ export function barsOf(
   const versus = options.versus ?? (() => undefined);
   const categories = new Map<string, BarsData["data"][number]>();
   for (const f of bars) {
-    const category = paramsLabel(withoutKeys(f.params, hide));
+    const category = paramsLabel(f.params, hide);
     const entry = categories.get(category) ?? { category, values: {} };
     entry.values[f.scenarioId] = barValue(f, versus(f));
     categories.set(category, entry);
   }
   if (bars === datapaths) {
     // The reference's path is node to node: it matches a group by every other param.
-    const unpathed = (f: Figure) => paramsLabel(withoutKeys(f.params, [...hide, "path"]));
+    const unpathed = (f: Figure) => paramsLabel(f.params, [...hide, "path"]);
     const referenceOf = new Map<string, Figure>();
     for (const f of selected)
       if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
     for (const f of bars) {
       const r = referenceOf.get(unpathed(f));
-      const entry = categories.get(paramsLabel(withoutKeys(f.params, hide)))!;
+      const entry = categories.get(paramsLabel(f.params, hide))!;
       if (r && !entry.reference) {
         const s = scenarios.find((x) => x.id === r.scenarioId);
         entry.reference = {
@@ -416,8 +414,8 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
       for (const o of featureOverheads(own, { param, base })) {
         if (o.overheadPercent === null) continue;
         const variant = String(o.variant);
-        const rest = withoutKeys(o.params as Params, ["policy", "hubble", "services", "target"]);
-        const category = `${featureWords[param]?.[variant] ?? `${param} ${variant}`} · ${paramsLabel(rest)}`;
+        const rest = paramsLabel(o.params as Params, ["policy", "hubble", "services", "target"]);
+        const category = `${featureWords[param]?.[variant] ?? `${param} ${variant}`} · ${rest}`;
         const entry = categories.get(category) ?? { category, values: {} };
         // The figure with the feature on carries the link; its base is in the same bundle or beside it.
         entry.values[s.id] = {

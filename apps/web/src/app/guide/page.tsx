@@ -1,5 +1,5 @@
 import { guideNeedLabels, providerName } from "@cnibench/analysis";
-import { formatCount, formatFigure, formatParam } from "@cnibench/analysis/format";
+import { formatCount, formatFigure, formatParams } from "@cnibench/analysis/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -222,13 +222,6 @@ const effectMarks: Record<Reason["effect"], { mark: string; words: string; class
   neutral: { mark: "·", words: "information", className: "text-zinc-400" },
 };
 
-function paramsText(params: Evidence["params"]): string {
-  return Object.entries(params)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => formatParam(k, v))
-    .join(", ");
-}
-
 function hostOf(url: string): string {
   try {
     return new URL(url).hostname.replace(/^www\./, "");
@@ -317,7 +310,7 @@ function EvidenceList(props: { evidence: Evidence[]; apiUrl: string }) {
           <span className="text-zinc-500">
             {" "}
             {e.metric}
-            {Object.keys(e.params).length > 0 ? ` (${paramsText(e.params)})` : ""}
+            {Object.keys(e.params).length > 0 ? ` (${formatParams(e.params)})` : ""}
           </span>{" "}
           <a className={link} href={`${props.apiUrl}/v1/bundles/${e.bundleId}`}>
             bundle

@@ -1,11 +1,11 @@
 // Feature costs: what L7 policy and flow observability cost in RPS where they were measured, from
 // pairs of figures with the feature off and on.
-import { formatFigure, formatPercent } from "../../format.ts";
+import { formatFigure, formatParams, formatPercent } from "../../format.ts";
 import { featureOverheads } from "../../overhead.ts";
 import { listWords, reason } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
-import { addTo, changePercent, evidenceOf, type GuideContext, inTestbed, paramWords } from "./shared.ts";
+import { addTo, changePercent, evidenceOf, type GuideContext, inTestbed } from "./shared.ts";
 
 const featureNames: Record<string, Record<string, string>> = {
   policy: { l3l4: "L3/L4 policy", l7: "L7 policy" },
@@ -43,7 +43,7 @@ export function featureCost(
   const describe = (s: GuideScenario, o: Cost, where: string) => {
     const name = featureName(spec.param, String(o.variant));
     const d = costPercent(o);
-    return `${name}: ${formatPercent(d)} RPS on the pods it applies to (${formatFigure(o.base)} → ${formatFigure(o.with)}, ${paramWords(o.params)}; ${s.label} on ${where})`;
+    return `${name}: ${formatPercent(d)} RPS on the pods it applies to (${formatFigure(o.base)} → ${formatFigure(o.with)}, ${formatParams(o.params, { omit: ["connection"] })}; ${s.label} on ${where})`;
   };
   const seen = new Map<string, Reason>();
   for (const option of ctx.options) {

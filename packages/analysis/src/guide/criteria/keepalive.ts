@@ -1,7 +1,8 @@
 // Keepalive connections: p99 latency at a realistic rate where measured, else saturated RPS; the
 // saturated gap always, as information; and how RPS moved with the Service count.
-import { formatCount, formatFigure, formatPercent } from "../../format.ts";
+import { formatCount, formatFigure, formatParams, formatPercent } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
+import type { Params } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
 import { type Testbed, tieWords } from "../figures.ts";
 import type { GuideFigure, Reason } from "../types.ts";
@@ -21,13 +22,15 @@ import {
   finding,
   type GuideContext,
   levelTie,
-  paramWords,
   servicesOf,
 } from "./shared.ts";
 
+/** A keepalive figure's params, less the connection the sentence names: "concurrency 64 · target service". */
+const keepaliveParams = (params: Params) => formatParams(params, { omit: ["connection"] });
+
 /** Saturated keepalive RPS: the params set most options share, via Service and at the lowest concurrency first. */
 function saturationSelectors(ctx: GuideContext): FigureSelector[] {
-  const sets = new Map<string, { params: Record<string, unknown>; options: Set<string> }>();
+  const sets = new Map<string, { params: Params; options: Set<string> }>();
   for (const o of ctx.options) {
     for (const s of o.scenarios) {
       for (const f of ctx.figuresOf(s.id)) {
@@ -48,7 +51,7 @@ function saturationSelectors(ctx: GuideContext): FigureSelector[] {
         Number(a.params.concurrency ?? 0) - Number(b.params.concurrency ?? 0),
     )
     .map(([key, { params }]) => ({
-      title: `saturated keepalive RPS (${paramWords(params)})`,
+      title: `saturated keepalive RPS (${keepaliveParams(params)})`,
       select: (f: GuideFigure) => f.metric === "http.rps" && paramsKey(f.params) === key,
     }));
 }
@@ -74,7 +77,7 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
     what: "saturated keepalive RPS",
     selectors: saturationSelectors(ctx),
     describe: (e, t) =>
-      `Keepalive RPS at CPU saturation (${paramWords(e.figure.params)}): ${formatFigure(e.figure)} on ${t.testbed.label}, ${standing(e, t)}`,
+      `Keepalive RPS at CPU saturation (${keepaliveParams(e.figure.params)}): ${formatFigure(e.figure)} on ${t.testbed.label}, ${standing(e, t)}`,
   });
   const primary = latency.measured ? latency : saturation;
   const result: CriterionResult = {
@@ -113,8 +116,8 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
     result.summary.push(
       finding(
         noClearDifference(verdict.verdict)
-          ? `Saturated keepalive RPS on ${table.testbed.label} (${paramWords(top.figure.params)}) across the datapaths: ${rangeText(table.entries)}, ${tieWords(verdict)}.`
-          : `At CPU saturation ${top.option.label} leads keepalive RPS on ${table.testbed.label} by ${formatPercent(gap, 1, false)} over ${bottom.option.label} (${formatFigure(top.figure)} vs ${formatFigure(bottom.figure)}, ${paramWords(top.figure.params)}).${context}`,
+          ? `Saturated keepalive RPS on ${table.testbed.label} (${keepaliveParams(top.figure.params)}) across the datapaths: ${rangeText(table.entries)}, ${tieWords(verdict)}.`
+          : `At CPU saturation ${top.option.label} leads keepalive RPS on ${table.testbed.label} by ${formatPercent(gap, 1, false)} over ${bottom.option.label} (${formatFigure(top.figure)} vs ${formatFigure(bottom.figure)}, ${keepaliveParams(top.figure.params)}).${context}`,
         table.entries.map((e) => evidenceOf(ctx, e.figure)),
       ),
     );

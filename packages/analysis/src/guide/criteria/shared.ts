@@ -108,13 +108,3 @@ export function levelTie(
 }
 
 export const wordsOf = (tie: VerdictResult | null) => (tie ? tieWords(tie) : null);
-
-/** "c64, via Service": the params that tell two figures of one metric apart. */
-export function paramWords(params: Record<string, unknown>): string {
-  return Object.entries(params)
-    .filter(([k]) => k !== "connection")
-    .map(([k, v]) =>
-      k === "concurrency" ? `c${v}` : k === "target" ? `via ${v === "service" ? "Service" : v}` : `${k} ${v}`,
-    )
-    .join(", ");
-}

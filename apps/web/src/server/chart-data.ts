@@ -19,6 +19,7 @@ import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
 import type { chartView, ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint, CrossoverPoint } from "@cnibench/db/read-models";
 import { findMetric, isReferenceCni } from "@cnibench/schema";
+import { type BarView, barViews, crossoverAxisWords, crossoverView } from "./chart-views";
 import { summaryOf, whiskerOf } from "./figure-summary";
 
 /** A current figure as chartView and compareView return it. */
@@ -255,7 +256,7 @@ export type { CrossoverPoint };
 export type CrossoverData = {
   metric: string;
   title: string;
-  /** Unit of y: the metric's, or "%" for degradation. */
+  /** Unit of y: the metric's, or degradation's (chart-views.ts). */
   unit: string;
   xParam: string;
   /** The drawn lines' scenarios with their legend labels, in legend order: the baselines one may choose. */
@@ -275,8 +276,6 @@ export type CrossoverData = {
  * more lines (with every pair's crossings) are noise. Beyond it the view asks to narrow the filter.
  */
 export const maxLines = 16;
-
-const xWords: Record<string, string> = { services: "Services", qps: "QPS", pods: "pods", streams: "streams" };
 
 /**
  * Lines of one metric along a numeric param, one per scenario (per scenario and remaining params when
@@ -336,7 +335,7 @@ export function crossoverOf(
   }));
   const result = findCrossovers(absolute, better);
   // Five significant digits: a crossing between steps of thousands reads "≈19,650", not "≈19,650.0".
-  const words = { xLabel: xWords[query.x] ?? query.x, significantDigits: 5 };
+  const words = { xLabel: crossoverAxisWords(query.x), significantDigits: 5 };
   const drawn =
     query.y === "absolute"
       ? absolute
@@ -353,7 +352,7 @@ export function crossoverOf(
   return {
     metric: query.metric,
     title: def?.label ?? query.metric,
-    unit: query.y === "absolute" ? (selected[0]?.unit ?? def?.unit ?? "") : "%",
+    unit: query.y === "absolute" ? (selected[0]?.unit ?? def?.unit ?? "") : crossoverView.degradation.unit,
     xParam: query.x,
     scenarios: [...drawnScenarios].map((id) => ({ id, label: labels.get(id) ?? id })),
     series: lines.map((l) => ({
@@ -437,23 +436,11 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
   return {
     metric: "http.rps",
     title: "Feature overhead on HTTP requests per second",
-    unit: "%",
+    unit: barViews.overheads.unit,
     series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
     data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
   };
 }
-
-/** The bar-chart views and the metrics each draws, one chart per metric. */
-export const barViews = {
-  latency: {
-    title: "Latency / RTT",
-    metrics: ["tcp.rr.latency", "tcp.crr.latency", "http.latency", "pod.rtt", "dns.latency"],
-  },
-  throughput: { title: "Throughput", metrics: ["tcp.throughput", "udp.throughput", "udp.loss", "tcp.rr.rate"] },
-  resources: { title: "Resources", metrics: ["cpu.usage", "memory.usage", "bpf.map.memory", "bpf.map.count"] },
-  overheads: { title: "Overheads", metrics: ["http.rps"] },
-} as const;
-export type BarView = keyof typeof barViews;
 
 /**
  * Every chart of a bar view for these scenarios; empty charts are left out. With a baseline, each

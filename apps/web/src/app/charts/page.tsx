@@ -6,26 +6,26 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { Nullable, SearchParams } from "nuqs/server";
 import { webEnv } from "~/env";
+import {
+  type BarView,
+  barViews,
+  chartViews,
+  crossoverAxes,
+  crossoverAxisWords,
+  crossoverView,
+  viewTitle,
+} from "~/server/chart-views";
 import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
-import { chartsHref, loadChartParams, parseWhere, type View, views } from "./params";
+import { chartsHref, loadChartParams, parseWhere } from "./params";
 
 export const metadata: Metadata = { title: "Charts" };
 
 /** What a point's links are made of: its bundle and that bundle's source. */
 type PointSource = Pick<ChartPoint, "bundleId" | "sourceTitle" | "sourceUrl">;
 
-const viewTitles: Record<View, string> = {
-  crossover: "Crossover",
-  latency: "Latency / RTT",
-  throughput: "Throughput",
-  resources: "Resources",
-  overheads: "Overheads",
-};
-
-const xParams = ["services", "qps", "concurrency", "streams", "pods"];
-const xWords: Record<string, string> = { services: "Services", qps: "target QPS", pods: "pods" };
+const xParams = Object.keys(crossoverAxes);
 
 type LinkRef = { label: string; href: string };
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
@@ -132,14 +132,14 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       </header>
       <nav aria-label="Chart views" className="border-b border-zinc-200 dark:border-zinc-800">
         <ul className="-mb-px flex flex-wrap gap-1">
-          {views.map((v) => (
+          {chartViews.map((v) => (
             <li key={v}>
               <Link
                 href={chartsHref("/charts", { ...params, view: v })}
                 aria-current={v === params.view ? "page" : undefined}
                 className={`inline-block border-b-2 px-3 py-2 text-sm ${v === params.view ? "border-blue-600 font-medium text-blue-800 dark:text-blue-300" : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}`}
               >
-                {viewTitles[v]}
+                {viewTitle(v)}
               </Link>
             </li>
           ))}
@@ -166,7 +166,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       where,
       y: props.params.y,
     });
-    const xLabel = `${xWords[data.xParam] ?? data.xParam} (count)`;
+    const xLabel = `${crossoverAxisWords(data.xParam)} (count)`;
     const whereChips = props.params.where.map((w) => (
       <Link
         key={w}
@@ -229,7 +229,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         <ChartControls controls={[...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]} />
         <BaselineNote params={props.params} drawn={data.scenarios} />
         <LineSeriesChart
-          title={`${data.title} by ${xWords[data.xParam] ?? data.xParam}`}
+          title={`${data.title} by ${crossoverAxisWords(data.xParam)}`}
           summary={summary}
           series={data.series.map((s) => ({
             id: s.id,
@@ -249,7 +249,11 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           }))}
           markers={data.markers}
           xLabel={xLabel}
-          yLabel={props.params.y === "degradation" ? "change vs first step (%)" : `${data.title} (${data.unit})`}
+          yLabel={
+            props.params.y === "degradation"
+              ? `${crossoverView.degradation.words} (${crossoverView.degradation.unit})`
+              : `${data.title} (${data.unit})`
+          }
           unit={data.unit}
           xScale={props.params.scale}
           filename={`cnibench-${data.metric}-by-${data.xParam}${props.params.y === "degradation" ? "-degradation" : ""}`}
@@ -260,7 +264,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
 
   async function Bars(props: {
     params: typeof params;
-    view: Exclude<View, "crossover">;
+    view: BarView;
     percentile: string;
     scope: typeof scope;
     linksOf: (p: PointSource) => LinkRef[];
@@ -271,7 +275,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       return (
         <>
           <ChartControls controls={controls} />
-          <Empty>None of these scenarios has {viewTitles[props.view].toLowerCase()} figures.</Empty>
+          <Empty>None of these scenarios has {viewTitle(props.view).toLowerCase()} figures.</Empty>
         </>
       );
     }
@@ -308,7 +312,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
                   ]),
                 ),
               }))}
-              categoryLabel={props.view === "overheads" ? "feature" : "params"}
+              categoryLabel={barViews[props.view].groups}
               yLabel={`${c.unit}`}
               unit={c.unit}
               references={c.references}

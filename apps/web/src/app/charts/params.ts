@@ -2,15 +2,13 @@
 // view's choices, and the baseline the tooltips compare with. Defaults open TKE's headline chart:
 // short-connection RPS against Services.
 import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { chartViews } from "~/server/chart-views";
 import { filterParams } from "../_explore/params";
-
-export const views = ["crossover", "latency", "throughput", "resources", "overheads"] as const;
-export type View = (typeof views)[number];
 
 export const chartParams = {
   ...filterParams,
   scenario: parseAsNativeArrayOf(parseAsString),
-  view: parseAsStringLiteral(views).withDefault("crossover"),
+  view: parseAsStringLiteral(chartViews).withDefault("crossover"),
   metric: parseAsString.withDefault("http.rps"),
   x: parseAsString.withDefault("services"),
   /** Params every plotted figure must have, as key=value. */

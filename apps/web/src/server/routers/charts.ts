@@ -1,5 +1,6 @@
 import { chartView } from "@cnibench/db";
-import { barView, barViews, crossoverOf } from "../chart-data";
+import { barView, crossoverOf } from "../chart-data";
+import { barViews } from "../chart-views";
 import { withHistory } from "../compare-data";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { barsInputSchema, barsOutputSchema, crossoverInputSchema, crossoverOutputSchema } from "./charts.types";

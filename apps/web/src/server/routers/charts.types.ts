@@ -1,6 +1,7 @@
 import { verdicts } from "@cnibench/analysis";
 import { chartPointSchema, crossoverPointSchema } from "@cnibench/db/read-models";
 import { z } from "zod";
+import { barViewNames } from "../chart-views";
 import { exploreInputSchema } from "./scenarios.types";
 
 /** A point against the chart's baseline: the compare table's verdict, change and evidence in short. */
@@ -55,7 +56,7 @@ export const crossoverOutputSchema = z.object({
 });
 
 export const barsInputSchema = chartScopeSchema.extend({
-  view: z.enum(["latency", "throughput", "resources", "overheads"]),
+  view: z.enum(barViewNames),
   percentile: z.string().max(20),
 });
 

@@ -1,0 +1,62 @@
+// The charts page's views, declared once: the page's tabs and titles, the view names its address and
+// the charts API accept, the metrics each bar view draws, and the words of every chart's axes.
+
+/** The numeric params a crossover runs along, in the order the page offers them, as axes and sentences say them. */
+export const crossoverAxes: Readonly<Record<string, string>> = {
+  services: "Services",
+  qps: "target QPS",
+  concurrency: "concurrency",
+  streams: "streams",
+  pods: "pods",
+};
+
+/** What a crossover's x axis counts, in the plural: "Services"; an unknown param is its own word. */
+export const crossoverAxisWords = (param: string): string => crossoverAxes[param] ?? param;
+
+type BarViewWords = {
+  title: string;
+  /** The metrics drawn, one chart each. */
+  metrics: readonly string[];
+  /** The category axis: what one group of bars is. */
+  groups: string;
+  /** The value axis' unit when the view computes its own (overheads in %); else each metric's. */
+  unit?: string;
+};
+
+/** The bar-chart views, with the metrics each draws and its axes' words. */
+export const barViews = {
+  latency: {
+    title: "Latency / RTT",
+    metrics: ["tcp.rr.latency", "tcp.crr.latency", "http.latency", "pod.rtt", "dns.latency"],
+    groups: "params",
+  },
+  throughput: {
+    title: "Throughput",
+    metrics: ["tcp.throughput", "udp.throughput", "udp.loss", "tcp.rr.rate"],
+    groups: "params",
+  },
+  resources: {
+    title: "Resources",
+    metrics: ["cpu.usage", "memory.usage", "bpf.map.memory", "bpf.map.count"],
+    groups: "params",
+  },
+  overheads: { title: "Overheads", metrics: ["http.rps"], groups: "feature", unit: "%" },
+} as const satisfies Record<string, BarViewWords>;
+
+export type BarView = keyof typeof barViews;
+
+/** The crossover view: lines of a metric along a numeric param, absolute or as each line's change. */
+export const crossoverView = {
+  title: "Crossover",
+  /** The value axis of the degradation choice: each line's change against its own first step. */
+  degradation: { words: "change vs first step", unit: "%" },
+} as const;
+
+export const barViewNames = Object.keys(barViews) as [BarView, ...BarView[]];
+/** Every view, in the order of the page's tabs. */
+export const chartViews = ["crossover", ...barViewNames] as const;
+export type ChartView = (typeof chartViews)[number];
+
+/** A view's tab and title: "Latency / RTT". */
+export const viewTitle = (view: ChartView): string =>
+  view === "crossover" ? crossoverView.title : barViews[view].title;

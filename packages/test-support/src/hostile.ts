@@ -86,6 +86,7 @@ const json = { "content-type": "application/json" };
 const octets = { "content-type": "application/octet-stream" };
 const zip = { "content-type": "application/zip" };
 const gzip = { "content-type": "application/gzip" };
+const tarType = { "content-type": "application/x-tar" };
 
 /** Upload of a bundle: the example bundle changed by `patch`, as JSON text with optional raw literals. */
 function bundleCase(
@@ -104,6 +105,24 @@ function bundleCase(
       const text = build(exampleFor(name));
       return typeof text === "string" ? encode(text) : text;
     },
+    expect,
+  };
+}
+
+/** Upload of files to POST /v1/import, with the lab's environment in the query unless another is given. */
+function importCase(
+  name: string,
+  why: string,
+  request: { headers: Record<string, string>; body: () => Uint8Array; query?: string },
+  expect: NastyCase["expect"],
+): NastyCase {
+  return {
+    name,
+    why,
+    method: "POST",
+    endpoint: `/v1/import?${request.query ?? environmentQuery({})}`,
+    headers: request.headers,
+    body: request.body,
     expect,
   };
 }
@@ -411,182 +430,165 @@ export const nastyCases: NastyCase[] = [
   },
 
   // --- Archives: bombs ---------------------------------------------------------------------------
-  {
-    name: "zip bomb: 64 entries of 8 MiB of zeros",
-    why: "512 MiB unpacked from ~520 KiB, beyond CNIBENCH_IMPORT_MAX_UNPACKED_BYTES (100 MiB): refused from the declared sizes, before inflating",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: zip,
-    body: () => zipOfZeros(64),
-    expect: refused(413, "archive_too_large"),
-  },
-  {
-    name: "zip bomb whose headers understate the sizes",
-    why: "the entries claim 16 bytes each: inflating stops as soon as one passes that, refusing the archive (it used to inflate all 512 MiB, seconds of CPU, and keep 16 bytes)",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: zip,
-    body: () => zipOfZeros(64, 16),
-    expect: refused(422, "import_failed"),
-  },
-  {
-    name: "gzip bomb: 256 MiB of zeros",
-    why: "gzip declares nothing reliable: the unpacked bytes are counted while inflating",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: gzip,
-    body: () => gzipOfZeros(32),
-    expect: refused(413, "archive_too_large"),
-  },
-  {
-    name: "gzip bomb in one member: 512 MiB of zeros",
-    why: "one deflate stream of 3.4 MB: it used to be inflated whole (512 MiB in memory at once) before the budget looked",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: gzip,
-    body: () => gzipOfZerosOneMember(512 * MiB),
-    expect: refused(413, "archive_too_large"),
-  },
-  {
-    name: "tar.gz bomb: one entry of 256 MiB of zeros",
-    why: "the tar inside the gzip is never held whole: counting stops it",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: gzip,
-    body: () =>
-      concat([
-        gzipSync(tarHeader({ name: "results/iperf3.json", size: `${(256 * MiB).toString(8).padStart(11, "0")}\0` })),
-        gzipOfZeros(32),
-      ]),
-    expect: refused(413, "archive_too_large"),
-  },
-
-  // --- Archives: names that leave the archive -------------------------------------------------------
-  ...traversalNames.map(
-    (name): NastyCase => ({
-      name: `zip entry named ${name}`,
-      why: "an entry pointing outside the archive refuses the archive",
-      method: "POST",
-      endpoint: `/v1/import?${environmentQuery({})}`,
-      headers: zip,
-      body: () => zipSync({ "results/iperf3.json": iperf3Fixture(), [name]: encode("root:x:0:0") }),
-      expect: refused(422, "import_failed"),
-    }),
+  importCase(
+    "zip bomb: 64 entries of 8 MiB of zeros",
+    "512 MiB unpacked from ~520 KiB, beyond CNIBENCH_IMPORT_MAX_UNPACKED_BYTES (100 MiB): refused from the declared sizes, before inflating",
+    { headers: zip, body: () => zipOfZeros(64) },
+    refused(413, "archive_too_large"),
   ),
-  ...traversalNames.map(
-    (name): NastyCase => ({
-      name: `tar.gz entry named ${name}`,
-      why: "an entry pointing outside the archive refuses the archive",
-      method: "POST",
-      endpoint: `/v1/import?${environmentQuery({})}`,
+  importCase(
+    "zip bomb whose headers understate the sizes",
+    "the entries claim 16 bytes each: inflating stops as soon as one passes that, refusing the archive (it used to inflate all 512 MiB, seconds of CPU, and keep 16 bytes)",
+    { headers: zip, body: () => zipOfZeros(64, 16) },
+    refused(422, "import_failed"),
+  ),
+  importCase(
+    "gzip bomb: 256 MiB of zeros",
+    "gzip declares nothing reliable: the unpacked bytes are counted while inflating",
+    { headers: gzip, body: () => gzipOfZeros(32) },
+    refused(413, "archive_too_large"),
+  ),
+  importCase(
+    "gzip bomb in one member: 512 MiB of zeros",
+    "one deflate stream of 3.4 MB: it used to be inflated whole (512 MiB in memory at once) before the budget looked",
+    { headers: gzip, body: () => gzipOfZerosOneMember(512 * MiB) },
+    refused(413, "archive_too_large"),
+  ),
+  importCase(
+    "tar.gz bomb: one entry of 256 MiB of zeros",
+    "the tar inside the gzip is never held whole: counting stops it",
+    {
       headers: gzip,
       body: () =>
-        gzipSync(
-          tar([
-            { name: "results/iperf3.json", bytes: iperf3Fixture() },
-            { name, bytes: encode("root:x:0:0") },
-          ]),
-        ),
-      expect: refused(422, "import_failed"),
-    }),
+        concat([
+          gzipSync(tarHeader({ name: "results/iperf3.json", size: `${(256 * MiB).toString(8).padStart(11, "0")}\0` })),
+          gzipOfZeros(32),
+        ]),
+    },
+    refused(413, "archive_too_large"),
   ),
-  {
-    name: "tar entry escaping through the ustar prefix field",
-    why: 'prefix "../.." joined to an innocent name',
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: { "content-type": "application/x-tar" },
-    body: () => tar([{ name: "etc/passwd", prefix: "../..", bytes: encode("root:x:0:0") }]),
-    expect: refused(422, "import_failed"),
-  },
-  {
-    name: "tar entry escaping through a pax path header",
-    why: "the pax header's path wins over the entry's own name",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: { "content-type": "application/x-tar" },
-    body: () =>
-      tar([
-        { name: "PaxHeader", type: "x", bytes: encode(paxRecord("path", passwd)) },
-        { name: "innocent.json", bytes: iperf3Fixture() },
-      ]),
-    expect: refused(422, "import_failed"),
-  },
-  {
-    name: "tar entry with a negative size",
-    why: "a size field of -512 (checksum correct) must not walk the reader backwards forever",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: { "content-type": "application/x-tar" },
-    body: () => tar([{ name: "a.json", type: "g", size: "-1000\0" }]),
-    expect: refused(422, "import_failed"),
-  },
+
+  // --- Archives: names that leave the archive -------------------------------------------------------
+  ...traversalNames.map((name) =>
+    importCase(
+      `zip entry named ${name}`,
+      "an entry pointing outside the archive refuses the archive",
+      { headers: zip, body: () => zipSync({ "results/iperf3.json": iperf3Fixture(), [name]: encode("root:x:0:0") }) },
+      refused(422, "import_failed"),
+    ),
+  ),
+  ...traversalNames.map((name) =>
+    importCase(
+      `tar.gz entry named ${name}`,
+      "an entry pointing outside the archive refuses the archive",
+      {
+        headers: gzip,
+        body: () =>
+          gzipSync(
+            tar([
+              { name: "results/iperf3.json", bytes: iperf3Fixture() },
+              { name, bytes: encode("root:x:0:0") },
+            ]),
+          ),
+      },
+      refused(422, "import_failed"),
+    ),
+  ),
+  importCase(
+    "tar entry escaping through the ustar prefix field",
+    'prefix "../.." joined to an innocent name',
+    {
+      headers: tarType,
+      body: () => tar([{ name: "etc/passwd", prefix: "../..", bytes: encode("root:x:0:0") }]),
+    },
+    refused(422, "import_failed"),
+  ),
+  importCase(
+    "tar entry escaping through a pax path header",
+    "the pax header's path wins over the entry's own name",
+    {
+      headers: tarType,
+      body: () =>
+        tar([
+          { name: "PaxHeader", type: "x", bytes: encode(paxRecord("path", passwd)) },
+          { name: "innocent.json", bytes: iperf3Fixture() },
+        ]),
+    },
+    refused(422, "import_failed"),
+  ),
+  importCase(
+    "tar entry with a negative size",
+    "a size field of -512 (checksum correct) must not walk the reader backwards forever",
+    {
+      headers: tarType,
+      body: () => tar([{ name: "a.json", type: "g", size: "-1000\0" }]),
+    },
+    refused(422, "import_failed"),
+  ),
 
   // --- Archives: too many entries -----------------------------------------------------------------
-  {
-    name: "zip of 5,001 entries",
-    why: "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: zip,
-    body: () => zipSync(Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`r/${i}.txt`, encode("x")]))),
-    expect: refused(422, "too_many_entries"),
-  },
-  {
-    name: "tar.gz of 5,001 entries",
-    why: "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: gzip,
-    body: () => gzipSync(tar(Array.from({ length: 5001 }, (_, i) => ({ name: `r/${i}.txt`, bytes: encode("x") })))),
-    expect: refused(422, "too_many_entries"),
-  },
-  {
-    name: "an archive inside an archive",
-    why: "nested archives are not expanded (no bomb by recursion): nothing to import",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: zip,
-    body: () => zipSync({ "inner.tar.gz": gzipSync(tar([{ name: "iperf3.json", bytes: iperf3Fixture() }])) }),
-    expect: refused(422, "nothing_to_import"),
-  },
-  {
-    name: "a truncated tar.gz",
-    why: "corrupt archives are the uploader's problem: 422, not 500",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: gzip,
-    body: () => {
-      const whole = gzipSync(tar([{ name: "results/iperf3.json", bytes: iperf3Fixture() }]));
-      return whole.subarray(0, whole.length - 40);
+  importCase(
+    "zip of 5,001 entries",
+    "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
+    {
+      headers: zip,
+      body: () => zipSync(Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`r/${i}.txt`, encode("x")]))),
     },
-    expect: refused(422, "import_failed"),
-  },
-  {
-    name: "64 KiB of noise",
-    why: "bytes of no format",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: octets,
-    body: () => noise(64 * 1024),
-    expect: refused(422, "nothing_to_import"),
-  },
+    refused(422, "too_many_entries"),
+  ),
+  importCase(
+    "tar.gz of 5,001 entries",
+    "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
+    {
+      headers: gzip,
+      body: () => gzipSync(tar(Array.from({ length: 5001 }, (_, i) => ({ name: `r/${i}.txt`, bytes: encode("x") })))),
+    },
+    refused(422, "too_many_entries"),
+  ),
+  importCase(
+    "an archive inside an archive",
+    "nested archives are not expanded (no bomb by recursion): nothing to import",
+    {
+      headers: zip,
+      body: () => zipSync({ "inner.tar.gz": gzipSync(tar([{ name: "iperf3.json", bytes: iperf3Fixture() }])) }),
+    },
+    refused(422, "nothing_to_import"),
+  ),
+  importCase(
+    "a truncated tar.gz",
+    "corrupt archives are the uploader's problem: 422, not 500",
+    {
+      headers: gzip,
+      body: () => {
+        const whole = gzipSync(tar([{ name: "results/iperf3.json", bytes: iperf3Fixture() }]));
+        return whole.subarray(0, whole.length - 40);
+      },
+    },
+    refused(422, "import_failed"),
+  ),
+  importCase(
+    "64 KiB of noise",
+    "bytes of no format",
+    { headers: octets, body: () => noise(64 * 1024) },
+    refused(422, "nothing_to_import"),
+  ),
 
   // --- Imports: hostile environment values ------------------------------------------------------------
-  {
-    name: "import with markup and SQL in label, cluster, source title and params",
-    why: "environment values are data: stored and served back byte for byte",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({
-      label: markup.script,
-      cluster: markup.img,
-      sourceTitle: sql.dropTable,
-      param: [`note=${sql.orTrue}`, `path=${markup.svg}`],
-      setting: [`${sql.deleteAll}=${markup.script}`],
-    })}`,
-    headers: octets,
-    body: iperf3Fixture,
-    expect: {
+  importCase(
+    "import with markup and SQL in label, cluster, source title and params",
+    "environment values are data: stored and served back byte for byte",
+    {
+      headers: octets,
+      body: iperf3Fixture,
+      query: environmentQuery({
+        label: markup.script,
+        cluster: markup.img,
+        sourceTitle: sql.dropTable,
+        param: [`note=${sql.orTrue}`, `path=${markup.svg}`],
+        setting: [`${sql.deleteAll}=${markup.script}`],
+      }),
+    },
+    {
       status: 201,
       echo: {
         clusterName: markup.img,
@@ -597,20 +599,21 @@ export const nastyCases: NastyCase[] = [
         "measurements.0.params.path": markup.svg,
       },
     },
-  },
-  {
-    name: "import with unicode names",
-    why: "percent-encoded UTF-8 in query parameters arrives as sent",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({
-      label: unicode.rightToLeft,
-      cluster: unicode.emoji,
-      sourceTitle: unicode.combining,
-      param: [`note=${unicode.zeroWidth}`],
-    })}`,
-    headers: octets,
-    body: iperf3Fixture,
-    expect: {
+  ),
+  importCase(
+    "import with unicode names",
+    "percent-encoded UTF-8 in query parameters arrives as sent",
+    {
+      headers: octets,
+      body: iperf3Fixture,
+      query: environmentQuery({
+        label: unicode.rightToLeft,
+        cluster: unicode.emoji,
+        sourceTitle: unicode.combining,
+        param: [`note=${unicode.zeroWidth}`],
+      }),
+    },
+    {
       status: 201,
       echo: {
         clusterName: unicode.emoji,
@@ -619,16 +622,13 @@ export const nastyCases: NastyCase[] = [
         "measurements.0.params.note": unicode.zeroWidth,
       },
     },
-  },
-  {
-    name: "import with U+0000 in the cluster name",
-    why: "%00 decodes to U+0000, which PostgreSQL cannot store (was a 500)",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({ cluster: "lab\u0000x" })}`,
-    headers: octets,
-    body: iperf3Fixture,
-    expect: refused(422, "import_failed", { "issues.0.path": "upload: cluster.name" }),
-  },
+  ),
+  importCase(
+    "import with U+0000 in the cluster name",
+    "%00 decodes to U+0000, which PostgreSQL cannot store (was a 500)",
+    { headers: octets, body: iperf3Fixture, query: environmentQuery({ cluster: "lab\u0000x" }) },
+    refused(422, "import_failed", { "issues.0.path": "upload: cluster.name" }),
+  ),
   {
     name: "import of a bundle file nesting 100,000 arrays deep",
     why: "format=bundle takes the document as it is: the nesting is refused before it is serialised (was a 500)",
@@ -638,24 +638,21 @@ export const nastyCases: NastyCase[] = [
     body: () => encode(jsonWith({ ...exampleFor("import-deep"), deep: "@@" }, nestedArrays(100_000))),
     expect: refused(422, "import_failed"),
   },
-  {
-    name: "import with a path-traversal file name",
-    why: "?filename= names the file in reports only: its directories are dropped",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({ filename: passwd, label: "traversal-name" })}`,
-    headers: octets,
-    body: iperf3Fixture,
-    expect: { status: 201, answer: { "files.0.file": "passwd" } },
-  },
-  {
-    name: "import as multipart/form-data",
-    why: "a form upload is not the file: 415 with a hint",
-    method: "POST",
-    endpoint: `/v1/import?${environmentQuery({})}`,
-    headers: { "content-type": "multipart/form-data; boundary=x" },
-    body: () => encode('--x\r\nContent-Disposition: form-data; name="f"; filename="a.json"\r\n\r\n{}\r\n--x--\r\n'),
-    expect: refused(415, "unsupported_media_type"),
-  },
+  importCase(
+    "import with a path-traversal file name",
+    "?filename= names the file in reports only: its directories are dropped",
+    { headers: octets, body: iperf3Fixture, query: environmentQuery({ filename: passwd, label: "traversal-name" }) },
+    { status: 201, answer: { "files.0.file": "passwd" } },
+  ),
+  importCase(
+    "import as multipart/form-data",
+    "a form upload is not the file: 415 with a hint",
+    {
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      body: () => encode('--x\r\nContent-Disposition: form-data; name="f"; filename="a.json"\r\n\r\n{}\r\n--x--\r\n'),
+    },
+    refused(415, "unsupported_media_type"),
+  ),
 ];
 
 /** Reads a dotted path ("measurements.0.params.note") of a JSON answer; keys may contain dots only as the last step. */

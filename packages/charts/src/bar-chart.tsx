@@ -21,6 +21,7 @@ import {
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker, runsWords } from "./format";
 import { colorAt } from "./palette";
+import { pointCells, pointColumns } from "./point-csv";
 import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import type { BarDatum, ChartPoint } from "./types";
@@ -67,46 +68,26 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     niceCeiling(Math.max(max, highestReference, ...(props.references ?? []).map((r) => r.y)));
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
-    [
-      props.categoryLabel,
-      "series",
-      "value",
-      "unit",
-      "qualifier",
-      "low",
-      "high",
-      "n",
-      "min",
-      "max",
-      "params",
-      "verdict_vs_baseline",
-      "change_percent",
-    ],
+    [props.categoryLabel, "series", ...pointColumns],
     ...props.data.flatMap((d) =>
-      props.series
-        .filter((s) => d.values[s.id])
-        .map((s) => {
-          const v = d.values[s.id];
-          return [
-            d.category,
-            s.label,
-            v?.y,
-            props.unit,
-            v?.qualifier ?? "",
-            v?.low ?? "",
-            v?.high ?? "",
-            v?.n ?? "",
-            v?.whisker?.[0] ?? "",
-            v?.whisker?.[1] ?? "",
-            v?.params ? JSON.stringify(v.params) : "",
-            v?.versus?.verdict ?? "",
-            v?.versus?.percent ?? "",
-          ];
-        }),
+      props.series.flatMap((s) => {
+        const v = d.values[s.id];
+        return v ? [[d.category, s.label, ...pointCells(v, props.unit)]] : [];
+      }),
     ),
     ...props.data.flatMap((d) =>
       // A reference has none of a bar's other columns.
-      d.reference ? [[d.category, d.reference.label, d.reference.y, props.unit, ...Array<string>(9).fill("")]] : [],
+      d.reference
+        ? [
+            [
+              d.category,
+              d.reference.label,
+              d.reference.y,
+              props.unit,
+              ...Array<string>(pointColumns.length - 2).fill(""),
+            ],
+          ]
+        : [],
     ),
   ];
 

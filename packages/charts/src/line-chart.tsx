@@ -6,6 +6,7 @@ import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker, compactNumber, runsWords, versusWords } from "./format";
 import { colorAt, dashAt } from "./palette";
+import { pointCells, pointColumns } from "./point-csv";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
@@ -43,38 +44,8 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   const markers = (props.markers ?? []).filter(drawable);
   const whiskers = anyWhisker(drawn.flat());
   const csv = [
-    [
-      "series",
-      "x",
-      "value",
-      "unit",
-      "qualifier",
-      "low",
-      "high",
-      "n",
-      "min",
-      "max",
-      "params",
-      "verdict_vs_baseline",
-      "change_percent",
-    ],
-    ...props.series.flatMap((s) =>
-      s.points.map((p) => [
-        s.label,
-        p.x,
-        p.y,
-        props.unit,
-        p.qualifier ?? "",
-        p.low ?? "",
-        p.high ?? "",
-        p.n ?? "",
-        p.whisker?.[0] ?? "",
-        p.whisker?.[1] ?? "",
-        p.params ? JSON.stringify(p.params) : "",
-        p.versus?.verdict ?? "",
-        p.versus?.percent ?? "",
-      ]),
-    ),
+    ["series", "x", ...pointColumns],
+    ...props.series.flatMap((s) => s.points.map((p) => [s.label, p.x, ...pointCells(p, props.unit)])),
   ];
 
   return (

@@ -1,9 +1,34 @@
 import { chartView } from "@cnibench/db";
+import type { z } from "zod";
 import { barView, crossoverOf } from "../chart-data";
 import { barViews } from "../chart-views";
 import { withHistory } from "../compare-data";
-import { createTRPCRouter, publicProcedure } from "../trpc";
-import { barsInputSchema, barsOutputSchema, crossoverInputSchema, crossoverOutputSchema } from "./charts.types";
+import { type Context, createTRPCRouter, publicProcedure } from "../trpc";
+import {
+  barsInputSchema,
+  barsOutputSchema,
+  type chartScopeSchema,
+  crossoverInputSchema,
+  crossoverOutputSchema,
+} from "./charts.types";
+
+/**
+ * The scope's scenarios and their figures of these metrics; with a baseline, each figure carries its
+ * series' history, which the verdicts against the baseline may pool.
+ */
+async function chartFigures(
+  ctx: Context,
+  scope: z.output<typeof chartScopeSchema>,
+  query: Pick<Parameters<typeof chartView>[2], "metrics" | "params">,
+) {
+  const { scenarios, figures, earlier } = await chartView(ctx.db, ctx.access.readable, {
+    filters: scope.filters,
+    scenarioIds: scope.scenarioIds,
+    ...query,
+    history: scope.baseline !== undefined,
+  });
+  return { scenarios, figures: withHistory(figures, earlier) };
+}
 
 export const chartsRouter = createTRPCRouter({
   /** A metric along a numeric param, one line per scenario, with the crossovers between lines. */
@@ -11,14 +36,11 @@ export const chartsRouter = createTRPCRouter({
     .input(crossoverInputSchema)
     .output(crossoverOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures, earlier } = await chartView(ctx.db, ctx.access.readable, {
-        filters: input.filters,
-        scenarioIds: input.scenarioIds,
+      const { scenarios, figures } = await chartFigures(ctx, input, {
         metrics: [input.metric],
         params: { contains: input.where, numeric: input.x },
-        history: input.baseline !== undefined,
       });
-      return crossoverOf(scenarios, withHistory(figures, earlier), input);
+      return crossoverOf(scenarios, figures, input);
     }),
 
   /** The bar charts of one view (latency, throughput, resources, overheads). */
@@ -26,15 +48,7 @@ export const chartsRouter = createTRPCRouter({
     .input(barsInputSchema)
     .output(barsOutputSchema)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures, earlier } = await chartView(ctx.db, ctx.access.readable, {
-        filters: input.filters,
-        scenarioIds: input.scenarioIds,
-        metrics: barViews[input.view].metrics,
-        history: input.baseline !== undefined,
-      });
-      return barView(input.view, scenarios, withHistory(figures, earlier), {
-        percentile: input.percentile,
-        baseline: input.baseline,
-      });
+      const { scenarios, figures } = await chartFigures(ctx, input, { metrics: barViews[input.view].metrics });
+      return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
     }),
 });

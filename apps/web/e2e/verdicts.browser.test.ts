@@ -205,6 +205,8 @@ describe("verdicts at three runs", () => {
       expect(await row.innerText()).toContain("better");
       expect(html).toContain("baseline noise from 12 earlier runs in 4 campaigns");
       expect(html).toMatch(/3 vs 3 runs: ratio 1\.098/);
+      await row.locator("summary").first().click();
+      await expect.poll(() => row.getByText(/baseline noise from 12 earlier runs/).isVisible()).toBe(true);
       await screenshot(page, "verdicts-history");
       expect(errors).toEqual([]);
       await page.close();

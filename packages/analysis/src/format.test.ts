@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatChange,
+  formatCompact,
   formatComputed,
   formatCount,
   formatFigure,
@@ -69,7 +70,7 @@ describe("figures read as published", () => {
     );
   });
 
-  it("words params and counts with grouped digits, in their names' order", () => {
+  it("words params and counts with grouped digits, in their names' order; axis ticks compactly", () => {
     expect(formatParams({ services: 20_000, connection: "short", concurrency: 64 })).toBe(
       "concurrency 64 · connection short · services 20,000",
     );
@@ -80,6 +81,9 @@ describe("figures read as published", () => {
     expect(formatParams({ connection: "keepalive", concurrency: 64 }, { omit: ["connection"] })).toBe("concurrency 64");
     expect(formatCount(30_000)).toBe("30,000");
     expect(formatParam("hubble", false)).toBe("hubble false");
+    expect(formatCompact(20_000)).toBe("20K");
+    expect(formatCompact(1_500_000)).toBe("1.5M");
+    expect(formatCompact(0.25)).toBe("0.25");
     expect(["pods 10", "pods 2", "Pods 3"].sort(natural)).toEqual(["pods 2", "Pods 3", "pods 10"]);
   });
 

@@ -10,17 +10,9 @@ export type { Verdict };
 
 // Formatters are made once: a new Intl.NumberFormat per figure was a tenth of the explorer page's
 // server time at 1,000 scenarios, and most of the guide's with many lines to word.
-const cache = new Map<string, Intl.NumberFormat>();
-
-function formatter(options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = JSON.stringify(options);
-  let found = cache.get(key);
-  if (!found) {
-    found = new Intl.NumberFormat("en-US", options);
-    cache.set(key, found);
-  }
-  return found;
-}
+const made: Record<string, Intl.NumberFormat> = {};
+const formatter = (options: Intl.NumberFormatOptions): Intl.NumberFormat =>
+  (made[JSON.stringify(options)] ??= new Intl.NumberFormat("en-US", options));
 
 /** The sign as a Unicode minus, as typeset: "−29.1", not "-29.1". */
 const minus = (text: string): string => text.replace("-", "−");
@@ -52,7 +44,11 @@ export function formatComputed(value: number): string {
 }
 
 /** A count or a param's number: 20000 → "20,000". */
-export const formatCount = (value: number): string => minus(formatter({}).format(value));
+export const formatCount = (value: number): string => formatter({}).format(value);
+
+/** Axis ticks: 20000 → "20K", 1500000 → "1.5M", 0.25 → "0.25". */
+export const formatCompact = (value: number): string =>
+  formatter({ notation: "compact", maximumFractionDigits: 2 }).format(value);
 
 /** A number with its unit after a space, "%" included (SI style): "13,080 req/s", "12.3 %". */
 export const withUnit = (text: string, unit: string): string => (unit ? `${text} ${unit}` : text);

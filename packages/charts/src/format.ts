@@ -1,5 +1,5 @@
-// What only charts say: axis ticks, a point's runs and verdict in a tooltip, the verdict badge's
-// colours. Numbers, figures, params and verdict words are @cnibench/analysis/format's, as on every page.
+// What only charts say: a point's runs and verdict in a tooltip, the verdict badge's colours.
+// Numbers, figures, params and verdict words are @cnibench/analysis/format's, as on every page.
 import { formatChange, formatNumber, type Verdict, verdictLabel } from "@cnibench/analysis/format";
 import type { Versus } from "./types";
 
@@ -14,13 +14,6 @@ export {
   qualifierWords,
   spreadWords,
 } from "@cnibench/analysis/format";
-
-const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 });
-
-/** Axis ticks: 20000 → "20K", 1500000 → "1.5M", 0.25 → "0.25". */
-export function compactNumber(value: number): string {
-  return compact.format(value);
-}
 
 /** What a point's runs say, for tooltips: "n=3 runs, min–max 9.1–9.6", "n=1 run"; empty when unknown. */
 export function runsWords(p: { n?: number | null; whisker?: readonly [number, number] | null }): string {

@@ -1,10 +1,10 @@
 "use client";
 
-import { formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
+import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
 import { useMemo, useState } from "react";
 import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { anyWhisker, compactNumber, runsWords, versusWords } from "./format";
+import { anyWhisker, runsWords, versusWords } from "./format";
 import { colorAt, dashAt } from "./palette";
 import { pointCells, pointColumns } from "./point-csv";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
@@ -69,7 +69,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
           scale={xScale}
           domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
           allowDuplicatedCategory={false}
-          tickFormatter={compactNumber}
+          tickFormatter={formatCompact}
           stroke="currentColor"
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
         />

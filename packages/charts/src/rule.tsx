@@ -1,7 +1,7 @@
 "use client";
 
+import { formatCompact } from "@cnibench/analysis/format";
 import { usePlotArea, useXAxisScale, useXAxisTicks, useYAxisScale, useYAxisTicks } from "recharts";
-import { compactNumber } from "./format";
 
 // Module-level: Recharts compares props shallowly, and a nested object new on each render makes it
 // recompute the chart and remount the dots, losing the hovered or focused point.
@@ -10,7 +10,7 @@ const centred = { textAnchor: "middle" } as const;
 /** The value axis both charts draw: compact ticks and the label turned along it (spread on <YAxis>). */
 export function valueAxis(label: string) {
   return {
-    tickFormatter: compactNumber,
+    tickFormatter: formatCompact,
     stroke: "currentColor",
     width: 56,
     label: { value: label, angle: -90, position: "insideLeft", offset: 4, fill: "currentColor", style: centred },

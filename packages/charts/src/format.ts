@@ -3,18 +3,6 @@
 import { formatChange, formatNumber, type Verdict, verdictLabel } from "@cnibench/analysis/format";
 import type { Versus } from "./types";
 
-// The explorer's figure cell and the scenario page still import these from here; new code imports
-// them from @cnibench/analysis/format.
-export {
-  formatDate,
-  formatFigure,
-  formatNumber,
-  formatParams,
-  formatValue,
-  qualifierWords,
-  spreadWords,
-} from "@cnibench/analysis/format";
-
 /** What a point's runs say, for tooltips: "n=3 runs, min–max 9.1–9.6", "n=1 run"; empty when unknown. */
 export function runsWords(p: { n?: number | null; whisker?: readonly [number, number] | null }): string {
   if (!p.n) return "";

@@ -1,4 +1,4 @@
-import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/charts/format";
+import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/analysis/format";
 import type { FigureSummary } from "@cnibench/db/read-models";
 import type { Qualifier } from "@cnibench/schema";
 

@@ -5,7 +5,7 @@ import {
   formatParams,
   qualifierWords,
   spreadWords,
-} from "@cnibench/charts/format";
+} from "@cnibench/analysis/format";
 import type { Provenance } from "@cnibench/db";
 import { vocabularyLabel } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";

@@ -253,7 +253,9 @@ export async function earlierCampaigns(
     FROM unnest(${asked.map((f) => f.scenarioId)}::text[], ${asked.map((f) => f.bundleId)}::text[],
         ${asked.map((f) => f.metric)}::text[], ${asked.map((f) => canonicalJson(f.params))}::text[])
         AS f("scenarioId", "bundleId", metric, "paramsKey")
-      JOIN "Measurement" m ON m."bundleId" = f."bundleId" AND m.metric = f.metric AND m."paramsKey" = f."paramsKey"
+      -- By the series' index, then its bundle: by bundle alone it read each bundle's every figure.
+      JOIN "Measurement" m ON m."scenarioId" = f."scenarioId" AND m.metric = f.metric
+        AND m."paramsKey" = f."paramsKey" AND m."bundleId" = f."bundleId"
       JOIN "Bundle" b ON b.id = m."bundleId"
       CROSS JOIN LATERAL (
         SELECT e.campaign, run

@@ -45,7 +45,8 @@ type Row = { category: string } & Record<string, number | string | undefined>;
 
 /** Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. */
 export function GroupedBarChart({ height = 340, ...props }: Props) {
-  const { hidden, toggle, selected, setSelected } = useChartState();
+  const state = useChartState();
+  const { hidden, setSelected } = state;
   const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
   const rows: Row[] = props.data.map((d) => ({
     category: d.category,
@@ -92,18 +93,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
   ];
 
   return (
-    <ChartFrame
-      title={props.title}
-      summary={props.summary}
-      filename={props.filename}
-      csv={csv}
-      series={props.series}
-      hidden={hidden}
-      onToggle={toggle}
-      selected={selected}
-      mark="bar"
-      whiskers={whiskers}
-    >
+    <ChartFrame about={props} state={state} csv={csv} mark="bar" whiskers={whiskers}>
       <BarChart
         responsive
         style={{ width: "100%", height }}

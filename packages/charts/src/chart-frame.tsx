@@ -8,16 +8,19 @@ import type { ChartPoint } from "./types";
 
 export type Selected = { series: string; point: ChartPoint; unit: string } | null;
 
-type Props = {
+/** What a chart shows, as its caller gave it: the frame's title, finding, legend and export name. */
+export type ChartAbout = {
   title: string;
   /** The finding in words, next to the chart (e.g. the crossover). */
   summary?: ReactNode;
   filename: string;
-  csv: (string | number | null | undefined)[][];
   series: { id: string; label: string }[];
-  hidden: ReadonlySet<string>;
-  onToggle: (id: string) => void;
-  selected: Selected;
+};
+
+type Props = {
+  about: ChartAbout;
+  state: ChartState;
+  csv: (string | number | null | undefined)[][];
   /** Some point has min–max whiskers: the legend says what they are. */
   whiskers?: boolean;
   /** What to hover or click: "point" on lines, "bar" on bars. */
@@ -29,7 +32,7 @@ const button =
   "rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
 
 /** Title, finding, legend that toggles series, the chart, the selected point, and exports. */
-export function ChartFrame(props: Props) {
+export function ChartFrame({ about, state, ...props }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const svg = () => ref.current?.querySelector<SVGSVGElement>("svg.recharts-surface") ?? null;
@@ -38,11 +41,11 @@ export function ChartFrame(props: Props) {
       setError(null);
       // The exporters (CSV writer, SVG serialiser, PNG rasteriser) load on the first click, not with the page.
       const { downloadCsv, downloadPng, downloadSvg } = await import("./export");
-      if (kind === "csv") return downloadCsv(props.csv, props.filename);
+      if (kind === "csv") return downloadCsv(props.csv, about.filename);
       const el = svg();
       if (!el) return setError("nothing to export: the chart has not rendered");
-      if (kind === "svg") downloadSvg(el, props.filename);
-      else await downloadPng(el, props.filename);
+      if (kind === "svg") downloadSvg(el, about.filename);
+      else await downloadPng(el, about.filename);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
@@ -52,8 +55,8 @@ export function ChartFrame(props: Props) {
     <figure className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
       <figcaption className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h2 className="font-semibold">{props.title}</h2>
-          {props.summary ? <div className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{props.summary}</div> : null}
+          <h2 className="font-semibold">{about.title}</h2>
+          {about.summary ? <div className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{about.summary}</div> : null}
         </div>
         <fieldset className="flex items-center gap-1">
           <legend className="sr-only">Export</legend>
@@ -74,14 +77,14 @@ export function ChartFrame(props: Props) {
         </p>
       ) : null}
       <ul className="mt-3 flex flex-wrap gap-x-3 gap-y-1" aria-label="Series (click to hide or show)">
-        {props.series.map((s, i) => {
-          const off = props.hidden.has(s.id);
+        {about.series.map((s, i) => {
+          const off = state.hidden.has(s.id);
           return (
             <li key={s.id}>
               <button
                 type="button"
                 aria-pressed={!off}
-                onClick={() => props.onToggle(s.id)}
+                onClick={() => state.toggle(s.id)}
                 className={`inline-flex items-center gap-1.5 rounded px-1 text-sm ${off ? "text-zinc-400 line-through" : ""} hover:bg-zinc-100 dark:hover:bg-zinc-800`}
               >
                 <span
@@ -107,19 +110,19 @@ export function ChartFrame(props: Props) {
         {props.children}
       </div>
       <div className="mt-2 min-h-10 text-sm" aria-live="polite">
-        {props.selected ? (
+        {state.selected ? (
           <p>
-            <span className="font-medium">{props.selected.series}</span>:{" "}
+            <span className="font-medium">{state.selected.series}</span>:{" "}
             {formatFigure({
-              value: props.selected.point.y,
-              unit: props.selected.unit,
-              qualifier: props.selected.point.qualifier ?? null,
-              low: props.selected.point.low ?? null,
-              high: props.selected.point.high ?? null,
+              value: state.selected.point.y,
+              unit: state.selected.unit,
+              qualifier: state.selected.point.qualifier ?? null,
+              low: state.selected.point.low ?? null,
+              high: state.selected.point.high ?? null,
             })}
-            {runsWords(props.selected.point) ? ` (${runsWords(props.selected.point)})` : ""}
-            {props.selected.point.params ? ` · ${formatParams(props.selected.point.params)}` : ""}
-            {props.selected.point.links?.map((l) => (
+            {runsWords(state.selected.point) ? ` (${runsWords(state.selected.point)})` : ""}
+            {state.selected.point.params ? ` · ${formatParams(state.selected.point.params)}` : ""}
+            {state.selected.point.links?.map((l) => (
               <span key={l.href}>
                 {" · "}
                 <a href={l.href} className="text-blue-700 hover:underline dark:text-blue-400">
@@ -139,6 +142,8 @@ export function ChartFrame(props: Props) {
 }
 
 /** What a chart's reader changes: series hidden from the legend, and the point kept below it. */
+export type ChartState = ReturnType<typeof useChartState>;
+
 export function useChartState() {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [selected, setSelected] = useState<Selected>(null);

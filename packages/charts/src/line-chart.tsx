@@ -35,7 +35,8 @@ type Props = {
  * Qualified figures are drawn hollow; on a log axis, x ≤ 0 (a baseline) cannot be drawn and is said so.
  */
 export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
-  const { hidden, toggle, selected, setSelected } = useChartState();
+  const state = useChartState();
+  const { hidden, setSelected } = state;
   const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
   const drawable = drawableOn(xScale);
   // The same arrays until the data or scale change: a new data array also remounts the dots.
@@ -49,18 +50,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   ];
 
   return (
-    <ChartFrame
-      title={props.title}
-      summary={props.summary}
-      filename={props.filename}
-      csv={csv}
-      series={props.series}
-      hidden={hidden}
-      onToggle={toggle}
-      selected={selected}
-      mark="point"
-      whiskers={whiskers}
-    >
+    <ChartFrame about={props} state={state} csv={csv} mark="point" whiskers={whiskers}>
       <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
         <Gridlines vertical />
         <XAxis

@@ -3,8 +3,9 @@
 import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { describe, expect, it } from "vitest";
 import { reason, trimEvidence } from "./figures.ts";
+import type { GuideAnswers } from "./questions.ts";
 import { guideMetrics, recommendDatapaths } from "./rank.ts";
-import type { GuideAnswers, GuideFigure, GuideResult, RankedOption, Reason } from "./types.ts";
+import type { GuideFigure, GuideResult, RankedOption, Reason } from "./types.ts";
 
 const demo = loadDemoData();
 

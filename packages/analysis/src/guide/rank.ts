@@ -11,18 +11,16 @@ import {
 import { type GuideContext, measuredCriteria } from "./criteria/index.ts";
 import { listedAtMost, listFindings, listWords, providerName, reason, testbedsOf, trimEvidence } from "./figures.ts";
 import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
-import {
-  type GuideAnswers,
-  type GuideFigure,
-  type GuideNeed,
-  type GuideResult,
-  type GuideScenario,
-  guideNeedLabels,
-  type NeedCheck,
-  type NeedStatus,
-  type RankedOption,
-  type Reason,
-  type UnmeasuredOption,
+import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
+import type {
+  GuideFigure,
+  GuideResult,
+  GuideScenario,
+  NeedCheck,
+  NeedStatus,
+  RankedOption,
+  Reason,
+  UnmeasuredOption,
 } from "./types.ts";
 
 /** The metrics the guide reads: what a server fetches for it. */

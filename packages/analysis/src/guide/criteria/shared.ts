@@ -4,7 +4,8 @@ import { percentDelta } from "../../delta.ts";
 import type { VerdictResult } from "../../verdict.ts";
 import { reason, type Testbed, tieWords, toEvidence, weakestTie } from "../figures.ts";
 import type { Datapath, DatapathOption } from "../options.ts";
-import type { Evidence, GuideAnswers, GuideFigure, GuideScenario, Reason, ReasonEffect } from "../types.ts";
+import type { GuideAnswers } from "../questions.ts";
+import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect } from "../types.ts";
 
 export type GuideContext = {
   answers: GuideAnswers;

@@ -25,6 +25,17 @@ export type Measurement = {
   history?: HistoryNoise | null;
 };
 
+/** A figure as a page shows it: one value (a median, or the single run) with its qualifier and spread. */
+export type ShownFigure = {
+  metric: string;
+  params: Params;
+  value: number;
+  unit: string;
+  qualifier: Qualifier | null;
+  low: number | null;
+  high: number | null;
+};
+
 /** One sampled step of a line: x is the varied param (Service count, pods, …). */
 export type Point = {
   x: number;

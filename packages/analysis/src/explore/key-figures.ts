@@ -1,7 +1,7 @@
 // The explorer table's key figures: one headline figure per column for each scenario, measured
 // without extra load or features.
 import { findMetric } from "@cnibench/schema";
-import type { Params, Qualifier } from "../types.ts";
+import type { ShownFigure } from "../types.ts";
 
 export const keyFigureKeys = ["throughput", "keepaliveRps", "shortRps", "tcpRrP99"] as const;
 export type KeyFigureKey = (typeof keyFigureKeys)[number];
@@ -19,14 +19,7 @@ export const keyFigureDefinitions: Record<KeyFigureKey, KeyFigureDefinition> = {
 export const keyFigureMetrics = [...new Set(Object.values(keyFigureDefinitions).map((d) => d.metric))];
 
 /** A current figure as the table reads it; packages/db's LatestFigure fits. */
-export type HeadlineFigure = {
-  metric: string;
-  params: Params;
-  value: number;
-  unit: string;
-  qualifier: Qualifier | null;
-  low: number | null;
-  high: number | null;
+export type HeadlineFigure = ShownFigure & {
   bundleId: string;
   samples: readonly number[];
   n: number;

@@ -1,5 +1,4 @@
-import type { Qualifier } from "@cnibench/schema";
-import type { Measurement, Params } from "../types.ts";
+import type { Measurement, Params, ShownFigure } from "../types.ts";
 import type { GuideAnswers, GuideNeed } from "./questions.ts";
 
 /** A scenario as the guide needs it; packages/db's ScenarioSummary fits. */
@@ -22,18 +21,7 @@ export type GuideScenario = {
 export type GuideFigure = Measurement & { scenarioId: string; bundleId: string; params: Params };
 
 /** One figure a reason was computed from: enough to show it and link to its scenario and bundle. */
-export type Evidence = {
-  scenarioId: string;
-  scenarioLabel: string;
-  bundleId: string;
-  metric: string;
-  params: Params;
-  value: number;
-  unit: string;
-  qualifier: Qualifier | null;
-  low: number | null;
-  high: number | null;
-};
+export type Evidence = ShownFigure & { scenarioId: string; scenarioLabel: string; bundleId: string };
 
 export type ReasonKind = "measured" | "extrapolated" | "capability" | "caveat";
 

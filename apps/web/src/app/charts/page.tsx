@@ -5,6 +5,9 @@ import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { Nullable, SearchParams } from "nuqs/server";
+import { EmptyState } from "~/app/_ui/empty-state";
+import { TextLink } from "~/app/_ui/link";
+import { PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import {
   type BarView,
@@ -121,15 +124,10 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
 
   return (
     <div className="space-y-5">
-      <header className="space-y-1">
-        <h1 className="text-xl font-semibold">Charts</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {scopeWords.length > 0 ? `Scenarios where ${scopeWords.join(" · ")}.` : "All scenarios."}{" "}
-          <Link className="text-blue-700 hover:underline dark:text-blue-400" href={exploreHref("/", params)}>
-            Change in Explore
-          </Link>
-        </p>
-      </header>
+      <PageHeader title="Charts">
+        {scopeWords.length > 0 ? `Scenarios where ${scopeWords.join(" · ")}.` : "All scenarios."}{" "}
+        <TextLink href={exploreHref("/", params)}>Change in Explore</TextLink>
+      </PageHeader>
       <nav aria-label="Chart views" className="border-b border-zinc-200 dark:border-zinc-800">
         <ul className="-mb-px flex flex-wrap gap-1">
           {chartViews.map((v) => (
@@ -181,10 +179,10 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       return (
         <>
           <ChartControls controls={controlsOf(props.params)} />
-          <Empty>
+          <EmptyState>
             No scenario here measured {data.title} at two or more values of “{data.xParam}”
             {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
-          </Empty>
+          </EmptyState>
         </>
       );
     }
@@ -275,7 +273,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       return (
         <>
           <ChartControls controls={controls} />
-          <Empty>None of these scenarios has {viewTitle(props.view).toLowerCase()} figures.</Empty>
+          <EmptyState>None of these scenarios has {viewTitle(props.view).toLowerCase()} figures.</EmptyState>
         </>
       );
     }
@@ -334,13 +332,5 @@ function BaselineNote(props: { params: ChartParams; drawn: readonly { id: string
       A point's tooltip (hover, or keyboard focus) says its verdict against {baseline.label} at the same params: the
       compare table's test against the metric's margin δ, on the runs shown here, p adjusted over this view's figures.
     </p>
-  );
-}
-
-function Empty({ children }: { children: React.ReactNode }) {
-  return (
-    <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-      {children}
-    </div>
   );
 }

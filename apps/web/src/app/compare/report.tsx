@@ -8,9 +8,13 @@ import {
   verdictLabel,
 } from "@cnibench/analysis/format";
 import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
-import Link from "next/link";
 import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";
+import { Card } from "~/app/_ui/card";
+import { TextAnchor, TextLink } from "~/app/_ui/link";
+import { Notice } from "~/app/_ui/notice";
+import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
+import { Muted } from "~/app/_ui/text";
 import { foldRows, rowsPerMetric } from "~/server/fold";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
 
@@ -44,46 +48,39 @@ export function CompareReport({
         ))}
       </section>
 
-      <section
-        aria-labelledby="env-heading"
-        className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
-      >
+      <Card as="section" aria-labelledby="env-heading">
         <h2 id="env-heading" className="text-sm font-semibold">
           Environment differences
         </h2>
         {data.environment.confounders.length > 0 ? (
-          <p
-            role="alert"
-            className="mt-2 rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-          >
+          <Notice tone="warning" role="alert" className="mt-2">
             Not like-for-like: {data.environment.confounders.join(", ")} also{" "}
             {data.environment.confounders.length === 1 ? "differs" : "differ"}, so not every difference below is the
             datapath's.
-          </p>
+          </Notice>
         ) : (
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            Like-for-like: only the CNI configuration differs.
-          </p>
+          <Muted className="mt-1">Like-for-like: only the CNI configuration differs.</Muted>
         )}
         {data.environment.differing.length > 0 ? (
           <div className="mt-3 overflow-x-auto">
+            {/* A plain table, not Table (w-full): this one is only as wide as its columns. */}
             <table className="text-left text-sm">
-              <thead className="text-xs text-zinc-500">
+              <TableHead look="plain">
                 <tr>
-                  <th scope="col" className="py-1 pr-4 font-medium">
+                  <Th look="plain" className="py-1 pr-4 text-xs">
                     Field
-                  </th>
+                  </Th>
                   {data.labels.map((l, i) => (
-                    <th key={l} scope="col" className="py-1 pr-4 font-medium">
+                    <Th key={l} look="plain" className="py-1 pr-4 text-xs">
                       {l}
                       {i === 0 ? " (baseline)" : ""}
-                    </th>
+                    </Th>
                   ))}
                 </tr>
-              </thead>
+              </TableHead>
               <tbody>
                 {data.environment.differing.map((d) => (
-                  <tr key={d.key}>
+                  <Tr key={d.key} look="plain">
                     <th
                       scope="row"
                       className={`py-1 pr-4 font-normal ${d.cni ? "text-zinc-600 dark:text-zinc-400" : "text-amber-800 dark:text-amber-300"}`}
@@ -91,17 +88,21 @@ export function CompareReport({
                       {d.label}
                     </th>
                     {d.values.map((v, i) => (
-                      <td key={`${d.key}-${data.scenarios[i]?.id}`} className="py-1 pr-4 font-mono text-xs">
+                      <Td
+                        key={`${d.key}-${data.scenarios[i]?.id}`}
+                        look="plain"
+                        className="py-1 pr-4 font-mono text-xs"
+                      >
                         {v}
-                      </td>
+                      </Td>
                     ))}
-                  </tr>
+                  </Tr>
                 ))}
               </tbody>
             </table>
           </div>
         ) : null}
-      </section>
+      </Card>
 
       <section aria-labelledby="table-heading">
         <h2 id="table-heading" className="text-lg font-semibold">
@@ -116,34 +117,30 @@ export function CompareReport({
           {csvHref ? (
             <>
               {" "}
-              <a className="text-blue-700 hover:underline dark:text-blue-400" href={csvHref} download>
+              <TextAnchor href={csvHref} download>
                 Download CSV
-              </a>{" "}
+              </TextAnchor>{" "}
               of every verdict with its evidence.
             </>
           ) : null}
         </p>
         <Margins margins={data.margins} />
-        <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-          <table className="w-full text-left text-sm" data-testid="compare-table">
-            <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
+        <TableFrame className="mt-2">
+          <Table data-testid="compare-table">
+            <TableHead>
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Metric · params
-                </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium">
-                  {data.labels[0]}
-                </th>
+                <Th>Metric · params</Th>
+                <Th numeric>{data.labels[0]}</Th>
                 {candidates.map((l) => (
-                  <th key={l} scope="col" colSpan={2} className="px-3 py-2 text-right font-medium">
+                  <Th key={l} numeric colSpan={2}>
                     {l}
-                  </th>
+                  </Th>
                 ))}
               </tr>
-            </thead>
+            </TableHead>
             <tbody>
               {shown.map((r) => (
-                <tr key={r.key} className="border-b border-zinc-100 last:border-0 dark:border-zinc-800">
+                <Tr key={r.key}>
                   <th scope="row" className="px-3 py-1.5 font-normal">
                     <span className="font-medium">{r.label}</span>{" "}
                     <span className="text-xs text-zinc-500">{formatParams(r.params)}</span>
@@ -152,20 +149,20 @@ export function CompareReport({
                     const id = data.scenarios[i]?.id ?? String(i);
                     if (i === 0) {
                       return (
-                        <td key={id} className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
+                        <Td key={id} numeric dense>
                           <FigureValue figure={c.figure} apiUrl={apiUrl} />
-                        </td>
+                        </Td>
                       );
                     }
                     const pct = c.delta?.percent;
                     return (
                       <Fragment key={id}>
-                        <td className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums">
+                        <Td numeric dense>
                           <FigureValue figure={c.figure} apiUrl={apiUrl} />
                           {pct !== null && pct !== undefined ? (
                             <span className="ml-1 text-xs text-zinc-500">({formatChange(pct)})</span>
                           ) : null}
-                        </td>
+                        </Td>
                         <td className="whitespace-nowrap px-2 py-1.5">
                           {c.verdict ? (
                             <Evidence why={c.why}>
@@ -181,19 +178,17 @@ export function CompareReport({
                       </Fragment>
                     );
                   })}
-                </tr>
+                </Tr>
               ))}
             </tbody>
-          </table>
-        </div>
+          </Table>
+        </TableFrame>
         {folded.length > 0 && allRowsHref ? (
-          <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+          <Muted className="mt-2">
             {rowsPerMetric} rows per metric shown; not shown:{" "}
             {folded.map((f) => `${formatNumber(f.more)} more of ${f.label}`).join(", ")}.{" "}
-            <Link className="text-blue-700 hover:underline dark:text-blue-400" href={allRowsHref}>
-              Show all {formatNumber(data.rows.length)} rows
-            </Link>
-          </p>
+            <TextLink href={allRowsHref}>Show all {formatNumber(data.rows.length)} rows</TextLink>
+          </Muted>
         ) : null}
       </section>
 
@@ -248,12 +243,9 @@ export function CompareReport({
         </div>
       ) : null}
       <p className="text-sm">
-        <Link
-          className="text-blue-700 hover:underline dark:text-blue-400"
-          href={`/charts?${data.scenarios.map((s) => `scenario=${s.id}`).join("&")}`}
-        >
+        <TextLink href={`/charts?${data.scenarios.map((s) => `scenario=${s.id}`).join("&")}`}>
           All charts for these scenarios →
-        </Link>
+        </TextLink>
       </p>
     </div>
   );

@@ -2,6 +2,10 @@
 
 import { useQueryStates } from "nuqs";
 import { type FormEvent, useState, useTransition } from "react";
+import { Button } from "~/app/_ui/button";
+import { cardClass } from "~/app/_ui/card";
+import { cx } from "~/app/_ui/cx";
+import { Field, inputClass } from "~/app/_ui/field";
 import { connectionChoices, defaultServices, guideParams, needChoices } from "./params";
 
 const connectionWords: Record<(typeof connectionChoices)[number], { label: string; hint: string }> = {
@@ -20,8 +24,7 @@ const needWords: Record<(typeof needChoices)[number], { label: string; hint: str
   podIpScarcity: { label: "Pod IP scarcity", hint: "few VPC addresses to spare" },
 };
 
-const field =
-  "w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+const field = cx(inputClass, "w-full");
 
 export type CloudChoice = { value: string; label: string };
 export type SkuChoice = { value: string; provider: string; label: string };
@@ -56,11 +59,10 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
       onSubmit={submit}
       aria-label="Your cluster"
       aria-busy={pending}
-      className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-2 xl:grid-cols-4 dark:border-zinc-800 dark:bg-zinc-900"
+      className={cx(cardClass, "grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-4")}
     >
       <div className="space-y-3">
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium">Cloud</span>
+        <Field label={<span className="mb-1 font-medium">Cloud</span>}>
           <select name="cloud" className={field} defaultValue={state.cloud} onChange={(e) => setCloud(e.target.value)}>
             <option value="">Any cloud</option>
             {props.clouds.map((c) => (
@@ -69,11 +71,14 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
               </option>
             ))}
           </select>
-        </label>
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium">
-            Instance type <span className="font-normal text-zinc-500">(optional)</span>
-          </span>
+        </Field>
+        <Field
+          label={
+            <span className="mb-1 font-medium">
+              Instance type <span className="font-normal text-zinc-500">(optional)</span>
+            </span>
+          }
+        >
           <input
             name="sku"
             list="guide-skus"
@@ -90,9 +95,8 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
               </option>
             ))}
           </datalist>
-        </label>
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium">Expected number of Services</span>
+        </Field>
+        <Field label={<span className="mb-1 font-medium">Expected number of Services</span>}>
           <input
             name="services"
             type="number"
@@ -104,7 +108,7 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
             className={`${field} tabular-nums`}
             defaultValue={state.services}
           />
-        </label>
+        </Field>
       </div>
       <fieldset className="space-y-1 text-sm">
         <legend className="mb-1 font-medium">Connection pattern</legend>
@@ -151,12 +155,13 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
         </div>
       </fieldset>
       <div className="flex items-center gap-3 md:col-span-2 xl:col-span-4">
-        <button
+        <Button
           type="submit"
-          className="rounded-md bg-blue-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:bg-blue-600 dark:hover:bg-blue-500"
+          look="primary"
+          className="focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           Show the answer
-        </button>
+        </Button>
         {pending ? (
           <span role="status" className="text-xs text-zinc-500">
             Working it out…

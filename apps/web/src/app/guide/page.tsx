@@ -2,10 +2,15 @@ import { guideNeedLabels, providerName } from "@cnibench/analysis";
 import { formatCount, formatFigure, formatParams } from "@cnibench/analysis/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Suspense } from "react";
+import { Card } from "~/app/_ui/card";
+import { EmptyState } from "~/app/_ui/empty-state";
+import { TextAnchor, TextLink } from "~/app/_ui/link";
+import { Notice } from "~/app/_ui/notice";
+import { Table, TableFrame, TableHead, Td, Tr } from "~/app/_ui/table";
+import { Muted } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { api } from "~/trpc/server";
@@ -29,8 +34,6 @@ const connectionWords = {
   mixed: "mixed connections",
 };
 
-const link = "text-blue-700 hover:underline dark:text-blue-400";
-
 type Params = Awaited<ReturnType<typeof loadGuideParams>>;
 
 export default async function GuidePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -41,10 +44,10 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
     <div className="space-y-6">
       <header className="space-y-1">
         <h1 className="text-xl font-semibold">Guide</h1>
-        <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
+        <Muted className="max-w-3xl">
           What should you run? Describe the cluster; the answer ranks the datapaths measured here, with the figures and
           the documentation behind every reason. Figures are compared only within one cloud and instance type.
-        </p>
+        </Muted>
       </header>
       <Suspense key={guideHref("", params)} fallback={<Pending />}>
         <Answer params={params} />
@@ -54,11 +57,7 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
 }
 
 function Pending() {
-  return (
-    <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-      Ranking the datapaths from the figures…
-    </p>
-  );
+  return <Muted role="status">Ranking the datapaths from the figures…</Muted>;
 }
 
 async function Answer({ params }: { params: Params }) {
@@ -99,23 +98,19 @@ async function Answer({ params }: { params: Params }) {
           <h2 id="answer" className="text-lg font-semibold">
             Answer
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">For {asked.join(" · ")}.</p>
+          <Muted>For {asked.join(" · ")}.</Muted>
         </div>
         {data.caveats.length > 0 ? (
-          <div
-            role="note"
-            aria-label="Caveats"
-            className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
-          >
+          <Notice tone="warning" as="div" padding="normal" role="note" aria-label="Caveats">
             <p className="mb-1 font-medium">Keep in mind</p>
             <ul className="space-y-1.5">
               {data.caveats.map((r) => (
                 <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} />
               ))}
             </ul>
-          </div>
+          </Notice>
         ) : null}
-        <div className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+        <Card>
           <ul aria-label="Summary" className="space-y-2 text-sm">
             {data.summary.map((r, i) => (
               <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} lead={i === 0} />
@@ -127,7 +122,7 @@ async function Answer({ params }: { params: Params }) {
               type above to see theirs.
             </p>
           ) : null}
-        </div>
+        </Card>
       </section>
 
       <section aria-labelledby="ranked" className="space-y-3">
@@ -135,9 +130,7 @@ async function Answer({ params }: { params: Params }) {
           Datapaths, ranked
         </h2>
         {data.options.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-            No measured datapath fits this scope.
-          </p>
+          <EmptyState>No measured datapath fits this scope.</EmptyState>
         ) : (
           <ol className="space-y-3">
             {data.options.map((o) => (
@@ -152,28 +145,17 @@ async function Answer({ params }: { params: Params }) {
           <h2 id="unmeasured" className="text-lg font-semibold">
             Also possible, not measured here
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            From the capability matrix only: no figures, so not ranked.
-          </p>
-          <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-            <table className="w-full text-sm">
-              <thead className="text-left text-xs text-zinc-500">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Datapath
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Your needs
-                  </th>
-                </tr>
-              </thead>
+          <Muted>From the capability matrix only: no figures, so not ranked.</Muted>
+          <TableFrame>
+            <Table>
+              <TableHead columns={["Datapath", "Your needs"]} />
               <tbody>
                 {data.unmeasured.map((u) => (
-                  <tr key={u.id} className="border-t border-zinc-100 align-top dark:border-zinc-800">
+                  <Tr key={u.id} className="align-top">
                     <th scope="row" className="px-3 py-2 text-left font-normal">
                       {u.label}
                     </th>
-                    <td className="px-3 py-2">
+                    <Td>
                       {u.needs.length === 0 ? (
                         <span className="text-zinc-500">tick a need above to check it here</span>
                       ) : (
@@ -183,12 +165,12 @@ async function Answer({ params }: { params: Params }) {
                           ))}
                         </ul>
                       )}
-                    </td>
-                  </tr>
+                    </Td>
+                  </Tr>
                 ))}
               </tbody>
-            </table>
-          </div>
+            </Table>
+          </TableFrame>
         </section>
       ) : null}
 
@@ -262,9 +244,7 @@ function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean; mor
             {more > 0 && props.moreHref ? (
               <p className="mt-1 text-zinc-500">
                 {formatCount(more)} more not listed;{" "}
-                <Link className={link} href={props.moreHref}>
-                  this datapath's scenarios in Explore
-                </Link>
+                <TextLink href={props.moreHref}>this datapath's scenarios in Explore</TextLink>
               </p>
             ) : null}
           </details>
@@ -282,9 +262,9 @@ function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean; mor
               {sources.map((s) => (
                 <li key={s.url}>
                   {s.label}:{" "}
-                  <a className={link} href={s.url} rel="noreferrer" target="_blank">
+                  <TextAnchor href={s.url} rel="noreferrer" target="_blank">
                     {s.url.replace(/^https:\/\/(www\.)?/, "")}
-                  </a>
+                  </TextAnchor>
                 </li>
               ))}
             </ul>
@@ -303,18 +283,14 @@ function EvidenceList(props: { evidence: Evidence[]; apiUrl: string }) {
           key={`${e.bundleId} ${e.metric} ${JSON.stringify(e.params)}`}
           className="rounded border border-zinc-200 px-1.5 py-0.5 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
         >
-          <Link className={link} href={`/scenarios/${e.scenarioId}`}>
-            {e.scenarioLabel}
-          </Link>{" "}
+          <TextLink href={`/scenarios/${e.scenarioId}`}>{e.scenarioLabel}</TextLink>{" "}
           <span className="tabular-nums">{formatFigure(e)}</span>
           <span className="text-zinc-500">
             {" "}
             {e.metric}
             {Object.keys(e.params).length > 0 ? ` (${formatParams(e.params)})` : ""}
           </span>{" "}
-          <a className={link} href={`${props.apiUrl}/v1/bundles/${e.bundleId}`}>
-            bundle
-          </a>
+          <TextAnchor href={`${props.apiUrl}/v1/bundles/${e.bundleId}`}>bundle</TextAnchor>
         </li>
       ))}
     </ul>
@@ -325,9 +301,9 @@ function SourceLinks(props: { sources: Reason["sources"] }) {
   return props.sources.map((s, i) => (
     <span key={s.url}>
       {i > 0 ? ", " : ""}
-      <a className={link} href={s.url} title={s.label} rel="noreferrer" target="_blank">
+      <TextAnchor href={s.url} title={s.label} rel="noreferrer" target="_blank">
         {hostOf(s.url)}
-      </a>
+      </TextAnchor>
     </span>
   ));
 }
@@ -414,10 +390,7 @@ function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
         ) : null}
         {unlisted > 0 ? (
           <>
-            <Link className={link} href={moreHref}>
-              All {formatCount(o.scenarioCount.all)} in Explore
-            </Link>
-            .{" "}
+            <TextLink href={moreHref}>All {formatCount(o.scenarioCount.all)} in Explore</TextLink>.{" "}
           </>
         ) : null}
         Capability rows: {o.capabilityRows.join(" + ") || "none"}.
@@ -430,11 +403,7 @@ function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
       {o.moreReasons > 0 ? (
         <p className="mt-2 text-xs text-zinc-500">
           {formatCount(o.moreReasons)} more measured reasons, on other testbeds: choose a cloud or instance type above,
-          or see{" "}
-          <Link className={link} href={moreHref}>
-            its scenarios in Explore
-          </Link>
-          .
+          or see <TextLink href={moreHref}>its scenarios in Explore</TextLink>.
         </p>
       ) : null}
       {features.length > 0 ? (
@@ -457,10 +426,7 @@ function ScenarioLinks(props: { scenarios: Option["scenarios"] }) {
   return props.scenarios.map((s, i) => (
     <span key={s.id}>
       {i > 0 ? ", " : ""}
-      <Link className={link} href={`/scenarios/${s.id}`}>
-        {s.label}
-      </Link>{" "}
-      ({providerName(s.provider)}
+      <TextLink href={`/scenarios/${s.id}`}>{s.label}</TextLink> ({providerName(s.provider)}
       {s.sku === "unknown" ? "" : ` ${s.sku}`})
     </span>
   ));

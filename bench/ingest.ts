@@ -12,6 +12,7 @@ import { startIngest } from "@cnibench/test-support/ingest";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { withDatabase } from "./database.ts";
+import { syntheticUpload } from "./synthetic.ts";
 import { type BenchRow, printTable } from "./table.ts";
 
 const perSize = Number(process.env.BENCH_INGEST_MEASUREMENTS ?? 60_000);
@@ -24,13 +25,12 @@ type Api = Awaited<ReturnType<typeof startIngest>>;
 const run = Date.now().toString(36);
 
 function syntheticBundle(n: number, size: number) {
-  return {
-    schema: "cnibench/bundle@1",
-    source: { title: "cnibench ingest benchmark", section: `run ${run}, bundle ${size}/${n}` },
-    collector: { name: "bench/ingest.ts", version: String(n) },
-    cluster: { name: `bench-${n % 10}`, provider: "kind", region: "local", kubernetesVersion: "v1.34.0", nodeCount: 3 },
-    node: { sku: "bench.large", vcpus: 4, memoryGiB: 16, os: "Debian 12", kernel: "6.1.0" },
-    cni: { name: "cilium", version: "1.19.4", mode: n % 2 ? "native" : "overlay-vxlan", kubeProxy: "ebpf" },
+  return syntheticUpload(n, {
+    title: "cnibench ingest benchmark",
+    tool: "bench/ingest.ts",
+    section: `run ${run}, bundle ${size}/${n}`,
+    clusters: 10,
+    sku: "bench.large",
     results: Array.from({ length: size }, (_, i) => ({
       metric: "http.rps",
       unit: "req/s",
@@ -39,7 +39,7 @@ function syntheticBundle(n: number, size: number) {
       params: { connection: i % 2 ? "short" : "keepalive", concurrency: 64, target: "service", services: i * 100 },
       samples: [10_000 + i, 10_100 + i, 10_050 + i],
     })),
-  };
+  });
 }
 
 /**

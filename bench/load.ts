@@ -15,6 +15,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from "@cnibench/launcher
 import { freePort } from "@cnibench/test-support/ports";
 import pg from "pg";
 import { quantile } from "simple-statistics";
+import { syntheticUpload } from "./synthetic.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const total = Number(process.env.LOAD_BUNDLES ?? 10_000);
@@ -23,20 +24,21 @@ const timeoutS = Number(process.env.LOAD_TIMEOUT_S ?? 600);
 const results = 5;
 
 const bundle = (n: number) =>
-  JSON.stringify({
-    schema: "cnibench/bundle@1",
-    source: { title: "cnibench load test", section: `bundle ${n}` },
-    collector: { name: "bench/load.ts", version: String(n) },
-    cluster: { name: `load-${n % 20}`, provider: "kind", region: "local", kubernetesVersion: "v1.34.0", nodeCount: 3 },
-    node: { sku: "load.large", vcpus: 4, memoryGiB: 16, os: "Debian 12", kernel: "6.1.0" },
-    cni: { name: "cilium", version: "1.19.4", mode: n % 2 ? "native" : "overlay-vxlan", kubeProxy: "ebpf" },
-    results: Array.from({ length: results }, (_, i) => ({
-      metric: "http.rps",
-      unit: "req/s",
-      value: 10_000 + ((n * 7919 + i * 104_729) % 5_000),
-      params: { connection: "short", concurrency: 64, target: "service", services: i * 5000 },
-    })),
-  });
+  JSON.stringify(
+    syntheticUpload(n, {
+      title: "cnibench load test",
+      tool: "bench/load.ts",
+      section: `bundle ${n}`,
+      clusters: 20,
+      sku: "load.large",
+      results: Array.from({ length: results }, (_, i) => ({
+        metric: "http.rps",
+        unit: "req/s",
+        value: 10_000 + ((n * 7919 + i * 104_729) % 5_000),
+        params: { connection: "short", concurrency: 64, target: "service", services: i * 5000 },
+      })),
+    }),
+  );
 
 /** The order of sends: every bundle once, 15 % of them again (some straight after, to the other process). */
 function plan(): number[] {

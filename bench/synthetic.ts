@@ -7,6 +7,38 @@
 // a figure's current value is its latest campaign's distribution, the older campaigns its history.
 import type pg from "pg";
 
+/**
+ * A bundle of Cilium HTTP results for the upload benchmarks (bench/ingest.ts, bench/load.ts): bundle `n`
+ * of a run, on one of `clusters` clusters, alternating native and VXLAN.
+ */
+export function syntheticUpload<R>(
+  n: number,
+  o: {
+    title: string;
+    tool: string;
+    section: string;
+    clusters: number;
+    sku: string;
+    results: R[];
+  },
+) {
+  return {
+    schema: "cnibench/bundle@1",
+    source: { title: o.title, section: o.section },
+    collector: { name: o.tool, version: String(n) },
+    cluster: {
+      name: `${o.sku.split(".")[0]}-${n % o.clusters}`,
+      provider: "kind",
+      region: "local",
+      kubernetesVersion: "v1.34.0",
+      nodeCount: 3,
+    },
+    node: { sku: o.sku, vcpus: 4, memoryGiB: 16, os: "Debian 12", kernel: "6.1.0" },
+    cni: { name: "cilium", version: "1.19.4", mode: n % 2 ? "native" : "overlay-vxlan", kubeProxy: "ebpf" },
+    results: o.results,
+  };
+}
+
 export const syntheticScenarios = 1000;
 const figuresPerRun = 500;
 /** Consecutive runs of a scenario that form one campaign (the last one of a store may hold fewer). */

@@ -1,20 +1,26 @@
 "use client";
 
+import {
+  type ConnectionPattern,
+  connectionPatterns,
+  type GuideNeed,
+  guideNeeds,
+} from "@cnibench/analysis/guide-questions";
 import { useQueryStates } from "nuqs";
 import { type FormEvent, useState, useTransition } from "react";
 import { Button } from "~/app/_ui/button";
 import { cardClass } from "~/app/_ui/card";
 import { cx } from "~/app/_ui/cx";
 import { Field, inputClass } from "~/app/_ui/field";
-import { connectionChoices, defaultServices, guideParams, needChoices } from "./params";
+import { defaultServices, guideParams } from "./params";
 
-const connectionWords: Record<(typeof connectionChoices)[number], { label: string; hint: string }> = {
+const connectionWords: Record<ConnectionPattern, { label: string; hint: string }> = {
   keepalive: { label: "Keepalive", hint: "connection pools, HTTP keepalive, gRPC" },
   short: { label: "Short-lived", hint: "a new TCP connection per request" },
   mixed: { label: "Mixed", hint: "some of each" },
 };
 
-const needWords: Record<(typeof needChoices)[number], { label: string; hint: string }> = {
+const needWords: Record<GuideNeed, { label: string; hint: string }> = {
   l7Policy: { label: "L7 (HTTP) policy", hint: "rules on paths, methods, headers" },
   fqdnPolicy: { label: "FQDN egress policy", hint: "allow egress by DNS name" },
   flowObservability: { label: "Flow observability", hint: "per-flow visibility (e.g. Hubble)" },
@@ -47,8 +53,8 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
       cloud: String(data.get("cloud") ?? ""),
       sku: String(data.get("sku") ?? "").trim(),
       services: Number.isInteger(services) && services >= 0 ? services : defaultServices,
-      connections: (data.get("connections") as (typeof connectionChoices)[number] | null) ?? "keepalive",
-      need: data.getAll("need").filter((n): n is (typeof needChoices)[number] => needChoices.includes(n as never)),
+      connections: (data.get("connections") as ConnectionPattern | null) ?? "keepalive",
+      need: data.getAll("need").filter((n): n is GuideNeed => guideNeeds.includes(n as never)),
     });
   }
 
@@ -112,7 +118,7 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
       </div>
       <fieldset className="space-y-1 text-sm">
         <legend className="mb-1 font-medium">Connection pattern</legend>
-        {connectionChoices.map((c) => (
+        {connectionPatterns.map((c) => (
           <label
             key={c}
             className="flex cursor-pointer items-start gap-2 rounded px-1 py-0.5 hover:bg-zinc-50 dark:hover:bg-zinc-800"
@@ -134,7 +140,7 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
       <fieldset className="space-y-1 text-sm md:col-span-2 xl:col-span-2">
         <legend className="mb-1 font-medium">Needs</legend>
         <div className="grid gap-x-4 sm:grid-cols-2">
-          {needChoices.map((n) => (
+          {guideNeeds.map((n) => (
             <label
               key={n}
               className="flex cursor-pointer items-start gap-2 rounded px-1 py-0.5 hover:bg-zinc-50 dark:hover:bg-zinc-800"

@@ -1,6 +1,6 @@
 // The guide's questions in the URL, so an answer is a permalink: cloud, instance type, Service
 // count, connection pattern and needs. Shared by the server page (to ask) and the form (to change).
-import type { ConnectionPattern, GuideNeed } from "@cnibench/analysis";
+import { connectionPatterns, guideNeeds } from "@cnibench/analysis/guide-questions";
 import {
   createLoader,
   createSerializer,
@@ -10,19 +10,6 @@ import {
   parseAsStringLiteral,
 } from "nuqs/server";
 
-// Spelled out here rather than imported, so the form does not pull the analysis package into the
-// browser; `satisfies` keeps them in step with it.
-export const connectionChoices = ["keepalive", "short", "mixed"] as const satisfies readonly ConnectionPattern[];
-export const needChoices = [
-  "l7Policy",
-  "fqdnPolicy",
-  "flowObservability",
-  "udpHeavy",
-  "latencySensitive",
-  "podIpRoutable",
-  "podIpScarcity",
-] as const satisfies readonly GuideNeed[];
-
 export const defaultServices = 1000;
 
 export const guideParams = {
@@ -31,8 +18,8 @@ export const guideParams = {
   /** An instance type; empty for any. */
   sku: parseAsString.withDefault(""),
   services: parseAsInteger.withDefault(defaultServices),
-  connections: parseAsStringLiteral(connectionChoices).withDefault("keepalive"),
-  need: parseAsNativeArrayOf(parseAsStringLiteral(needChoices)).withDefault([]),
+  connections: parseAsStringLiteral(connectionPatterns).withDefault("keepalive"),
+  need: parseAsNativeArrayOf(parseAsStringLiteral(guideNeeds)).withDefault([]),
 };
 
 export const loadGuideParams = createLoader(guideParams);

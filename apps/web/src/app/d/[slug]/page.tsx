@@ -1,7 +1,5 @@
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
 import { Button } from "~/app/_ui/button";
@@ -10,21 +8,14 @@ import { Muted, PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import { loadAllRows } from "~/server/fold";
 import { marginsSchema } from "~/server/routers/compare.types";
-import { api } from "~/trpc/server";
+import { api, orNotFound } from "~/trpc/server";
 import { compareHref, marginItems } from "../../compare/params";
 import { CompareReport } from "../../compare/report";
 import { publishAction, revokeAction } from "./actions";
 
 type Props = { params: Promise<{ slug: string }>; searchParams: Promise<SearchParams> };
 
-const load = cache(async (slug: string) => {
-  try {
-    return await (await api()).compare.permalink({ slug });
-  } catch (error) {
-    if (error instanceof TRPCError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
-});
+const load = cache(async (slug: string) => orNotFound((await api()).compare.permalink({ slug })));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const link = await load((await params).slug);

@@ -8,10 +8,8 @@ import {
 } from "@cnibench/analysis/format";
 import type { Provenance } from "@cnibench/db";
 import { vocabularyLabel } from "@cnibench/schema";
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { cache } from "react";
 import { Card } from "~/app/_ui/card";
@@ -22,19 +20,12 @@ import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { loadAllRows, rowsPerMetric } from "~/server/fold";
-import { api } from "~/trpc/server";
+import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
-const load = cache(async (id: string) => {
-  try {
-    return await (await api()).scenarios.byId({ id });
-  } catch (error) {
-    if (error instanceof TRPCError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
-});
+const load = cache(async (id: string) => orNotFound((await api()).scenarios.byId({ id })));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { scenario: s } = await load((await params).id);

@@ -1,6 +1,4 @@
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Button } from "~/app/_ui/button";
 import { Field, inputClass } from "~/app/_ui/field";
@@ -8,7 +6,7 @@ import { TextLink } from "~/app/_ui/link";
 import { Table, TableHead } from "~/app/_ui/table";
 import { Muted, PageHeader, Section } from "~/app/_ui/text";
 import { webEnv } from "~/env";
-import { api } from "~/trpc/server";
+import { api, orNotFound } from "~/trpc/server";
 import {
   removeMemberAction,
   revokePermalinkAction,
@@ -20,14 +18,7 @@ import { ActionForm, TokenForm, UploadDrop } from "../forms";
 
 type Props = { params: Promise<{ slug: string }> };
 
-const load = cache(async (slug: string) => {
-  try {
-    return await (await api()).workspaces.bySlug({ slug });
-  } catch (error) {
-    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) notFound();
-    throw error;
-  }
-});
+const load = cache(async (slug: string) => orNotFound((await api()).workspaces.bySlug({ slug })));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: (await load((await params).slug)).name };

@@ -23,6 +23,7 @@ import {
   importFiles,
   type MissingField,
   readCampaign,
+  refineEnvironment,
   type ScalarEnvironmentKey,
   scalarEnvironmentKeys,
   withCampaign,
@@ -148,16 +149,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(`cnibench upload: ${problems.join("\n  ")}\n`);
     return 2;
   }
-  environment = {
-    ...environment,
-    ...fromFlags.environment,
-    ...(environment.settings || fromFlags.environment.settings
-      ? { settings: { ...environment.settings, ...fromFlags.environment.settings } }
-      : {}),
-    ...(environment.params || fromFlags.environment.params
-      ? { params: { ...environment.params, ...fromFlags.environment.params } }
-      : {}),
-  };
+  environment = refineEnvironment(environment, fromFlags.environment);
 
   const token = values.token ?? io.env.CNIBENCH_TOKEN;
   if (!values["dry-run"] && !token) {

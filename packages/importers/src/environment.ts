@@ -231,6 +231,20 @@ function globSegment(pattern: string, text: string): boolean {
 }
 
 /**
+ * `base` refined by `more`: what `more` gives wins, its settings and params merge into base's key by key,
+ * and base's per-file entries stay. How flags refine a sidecar and query parameters a header.
+ */
+export function refineEnvironment<E extends EnvironmentFields>(base: E, more: EnvironmentFields): E {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(more)) {
+    if (value === undefined) continue;
+    merged[key] =
+      key === "settings" || key === "params" ? { ...(merged[key] as object | undefined), ...(value as object) } : value;
+  }
+  return merged as E;
+}
+
+/**
  * Layers, lowest first: what the file says; then every layer's general fields (in layer order);
  * then every layer's entries for this file (in layer order). The more specific an entry, the more
  * it weighs: a sidecar's entry for scenario-a.json beats a --cni given for the whole folder.
@@ -240,21 +254,12 @@ export function resolveEnvironment(
   derived: EnvironmentFields,
   layers: EnvironmentInput[],
 ): EnvironmentFields {
-  const merged: EnvironmentFields = { ...cleanDerived(derived) };
-  const apply = (fields: EnvironmentFields) => {
-    for (const [key, value] of Object.entries(fields)) {
-      if (value === undefined) continue;
-      if (key === "settings" || key === "params") {
-        const current = (merged as Record<string, Record<string, unknown> | undefined>)[key] ?? {};
-        (merged as Record<string, unknown>)[key] = { ...current, ...(value as Record<string, unknown>) };
-      } else {
-        (merged as Record<string, unknown>)[key] = value;
-      }
-    }
-  };
-  for (const { files: _perFile, ...general } of layers) apply(general);
+  let merged: EnvironmentFields = cleanDerived(derived);
+  for (const { files: _perFile, ...general } of layers) merged = refineEnvironment(merged, general);
   for (const layer of layers) {
-    for (const [pattern, fields] of Object.entries(layer.files ?? {})) if (matchesFile(pattern, file)) apply(fields);
+    for (const [pattern, fields] of Object.entries(layer.files ?? {})) {
+      if (matchesFile(pattern, file)) merged = refineEnvironment(merged, fields);
+    }
   }
   return merged;
 }

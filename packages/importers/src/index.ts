@@ -16,6 +16,7 @@ export {
   environmentFromJson,
   environmentFromStrings,
   missingFields,
+  refineEnvironment,
   resolveEnvironment,
   type ScalarEnvironmentKey,
   scalarEnvironmentKeys,

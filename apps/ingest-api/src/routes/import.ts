@@ -18,6 +18,7 @@ import {
   type FormatChoice,
   formatNames,
   readCampaign,
+  refineEnvironment,
   scalarEnvironmentKeys,
 } from "@cnibench/importers";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
@@ -220,16 +221,7 @@ function readParameters(req: FastifyRequest): ImportParameters {
     return { ok: false, message: `${n} parameter${n === 1 ? " is" : "s are"} invalid; nothing was stored.`, issues };
   }
   // Query parameters refine the header's general fields; the header's per-file entries stay the most specific.
-  const environment: EnvironmentInput = {
-    ...fromHeader,
-    ...fromQuery.environment,
-    ...(fromHeader.settings || fromQuery.environment.settings
-      ? { settings: { ...fromHeader.settings, ...fromQuery.environment.settings } }
-      : {}),
-    ...(fromHeader.params || fromQuery.environment.params
-      ? { params: { ...fromHeader.params, ...fromQuery.environment.params } }
-      : {}),
-  };
+  const environment = refineEnvironment(fromHeader, fromQuery.environment);
   return {
     ok: true,
     format,

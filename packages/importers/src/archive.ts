@@ -87,6 +87,11 @@ function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBud
     throw new ImportError(`${archiveName}: the gzip data is corrupt or truncated (${(error as Error).message})`);
   }
   if (!ended) throw new ImportError(`${archiveName}: the gzip data is truncated`);
+  return joined(chunks, size);
+}
+
+/** The inflated chunks as one array of `size` bytes (Uint8Array, not Buffer: the parsers are plain JS). */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -226,13 +231,7 @@ function zipEntryContent(archiveName: string, d: Uint8Array, entry: ZipEntry): U
     chunks.push(chunk);
   });
   pushInSlices(inflate, data);
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return joined(chunks, size);
 }
 
 function readString(block: Uint8Array, start: number, length: number): string {

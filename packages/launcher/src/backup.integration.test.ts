@@ -23,7 +23,7 @@ import {
 } from "@cnibench/db";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDemoData } from "./demo-data.ts";
+import { storeDemoData } from "./demo-data.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const server = process.env.BACKUP_TEST_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -92,7 +92,7 @@ describe("backup and restore", () => {
     await migrateDatabase(a, () => {});
     const db = createDb(a);
     const open = await ensureDefaultWorkspace(db);
-    await loadDemoData(db, open.id, path.join(repoRoot, "demo-data/bundles"));
+    await storeDemoData(db, open.id, path.join(repoRoot, "demo-data/bundles"));
     const owner = await recordSignIn(db, { issuer: "t", subject: "backup-owner", email: "b@example.test", name: "B" });
     const team = await createWorkspace(db, owner.id, { slug: "backup-team", name: "Team", visibility: "private" });
     const example = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));

@@ -4,7 +4,7 @@ import { createDb, type Db, ensureDefaultWorkspace } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { demoBundleDir as bundlesDir } from "@cnibench/test-support/demo-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemoData } from "./demo-data.ts";
+import { storeDemoData } from "./demo-data.ts";
 
 // Counted in demo-data/README.md: 11 TKE + 7 EKS + 7 AKS bundles; 3 + 5 + 5 scenarios; 99 + 104 + 10 figures.
 const expected = { bundles: 25, scenarios: 13, measurements: 213 };
@@ -37,7 +37,7 @@ describe("demo data loaded into a fresh database", () => {
 
   it("stores every bundle, scenario and figure once", async () => {
     expect(await rowCounts(db)).toEqual({ bundles: 0, scenarios: 0, measurements: 0 });
-    const first = await loadDemoData(db, workspaceId, bundlesDir);
+    const first = await storeDemoData(db, workspaceId, bundlesDir);
     expect(first).toEqual({ files: expected.bundles, created: expected.bundles, measurements: expected.measurements });
     expect(await rowCounts(db)).toEqual(expected);
   });
@@ -66,7 +66,7 @@ describe("demo data loaded into a fresh database", () => {
   });
 
   it("creates nothing when loaded again", async () => {
-    const again = await loadDemoData(db, workspaceId, bundlesDir);
+    const again = await storeDemoData(db, workspaceId, bundlesDir);
     expect(again).toEqual({ files: expected.bundles, created: 0, measurements: expected.measurements });
     expect(await rowCounts(db)).toEqual(expected);
   });

@@ -6,7 +6,7 @@ import { type Db, ingestBundle } from "@cnibench/db";
  * Loads the demo bundles (demo-data/bundles/*.json: the published seed benchmarks) through the same
  * path as uploads. Idempotent: bundles already stored are recognised by their content hash.
  */
-export async function loadDemoData(
+export async function storeDemoData(
   db: Db,
   workspaceId: string,
   dir: string,

@@ -7,7 +7,7 @@ import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
 import type { LocalIdentityProvider } from "@cnibench/identity";
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "./database.ts";
-import { loadDemoData } from "./demo-data.ts";
+import { storeDemoData } from "./demo-data.ts";
 import { runningEmbeddedPostgres } from "./embedded-postgres.ts";
 import { type LauncherEnv, readLauncherEnv } from "./env.ts";
 import { ensureLocalUploadToken } from "./local-token.ts";
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const workspace = await ensureDefaultWorkspace(db);
   const tokenFile = database.embeddedDataDir && path.join(database.embeddedDataDir, "upload-token");
   if (tokenFile) await ensureLocalUploadToken(db, workspace.id, tokenFile);
-  const demo = await loadDemoData(db, workspace.id, path.join(repoRoot, "demo-data/bundles"));
+  const demo = await storeDemoData(db, workspace.id, path.join(repoRoot, "demo-data/bundles"));
   if (demo.files > 0) log(`demo data: ${demo.files} bundles, ${demo.measurements} measurements (${demo.created} new)`);
   await db.$disconnect();
   const signIn = await signInSettings({

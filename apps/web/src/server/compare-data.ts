@@ -15,46 +15,14 @@ import {
 import { formatPercent, formatRatio, natural } from "@cnibench/analysis/format";
 import type { EarlierCampaign, ScenarioSummary } from "@cnibench/db";
 import { type CsvCell, canonicalJson, findMetric, metricCatalogue } from "@cnibench/schema";
+import type { z } from "zod";
 import { type Figure, seriesLabels } from "./chart-data";
-import { type FigureSummary, headline, summaryOf } from "./figure-summary";
+import { headline, summaryOf } from "./figure-summary";
+import type { cellEvidenceSchema, compareCellSchema } from "./routers/compare.types";
 
-type Shown = Pick<Figure, "value" | "unit" | "qualifier" | "low" | "high" | "samples" | "bundleId"> & {
-  summary: FigureSummary;
-};
-
-export type CompareCell = {
-  figure: Shown | null;
-  /** Against the baseline; null for the baseline itself or when a side is missing. */
-  delta: { absolute: number; percent: number | null } | null;
-  verdict: Verdict | null;
-  /** A single run on a side: the verdict comes from the margin alone. */
-  indicative: boolean;
-  /** What the verdict must be read with: a UDP throughput gain bought with more loss. */
-  caveat: string | null;
-  /** How the verdict was reached, in words (shown under the verdict). */
-  why: string | null;
-  /** The same in figures, for the evidence CSV; null for the baseline and where no test ran. */
-  evidence: CellEvidence | null;
-};
-
-/** The numbers behind a verdict; the interval test's fields are null for the other tests. */
-export type CellEvidence = {
-  test: "welch-log" | "welch-linear" | "single run" | "bounds";
-  marginPercent: number;
-  /** Candidate / baseline with its 95 % interval. */
-  ratio: number | null;
-  low: number | null;
-  high: number | null;
-  p: number | null;
-  pAdjusted: number | null;
-  /** Runs per side that would decide at this noise (inconclusive verdicts). */
-  runsNeeded: number | null;
-  /** The difference in % these runs detect 80 % of the time. */
-  detectablePercent: number | null;
-  /** Where each side's variance came from: "runs", or its series' history ("history: 12 runs in 4 campaigns"). */
-  baselineNoise: string | null;
-  candidateNoise: string | null;
-};
+type Shown = NonNullable<CompareCell["figure"]>;
+export type CompareCell = z.infer<typeof compareCellSchema>;
+export type CellEvidence = z.infer<typeof cellEvidenceSchema>;
 
 export type CompareRow = {
   key: string;

@@ -41,6 +41,53 @@ export const shareInputSchema = z.object({ scenarioIds, view: viewSchema });
 export const permalinkInputSchema = z.object({ slug: z.string().min(1).max(40) });
 export const publishInputSchema = permalinkInputSchema.extend({ published: z.boolean() });
 
+/** The numbers behind a verdict; the interval test's fields are null for the other tests. */
+export const cellEvidenceSchema = z.object({
+  test: z.enum(["welch-log", "welch-linear", "single run", "bounds"]),
+  marginPercent: z.number(),
+  /** Candidate / baseline with its 95 % interval. */
+  ratio: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  p: z.number().nullable(),
+  pAdjusted: z.number().nullable(),
+  /** Runs per side that would decide at this noise (inconclusive verdicts). */
+  runsNeeded: z.number().nullable(),
+  /** The difference in % these runs detect 80 % of the time. */
+  detectablePercent: z.number().nullable(),
+  /** Where each side's variance came from: "runs", or its series' history ("history: 12 runs in 4 campaigns"). */
+  baselineNoise: z.string().nullable(),
+  candidateNoise: z.string().nullable(),
+});
+
+/** One scenario's figure in a compare row, against the baseline (the first scenario). */
+export const compareCellSchema = z.object({
+  // A current figure's fields, in the order the comparison writes them.
+  figure: z
+    .object({
+      value: shown.value,
+      unit: shown.unit,
+      qualifier: shown.qualifier,
+      low: shown.low,
+      high: shown.high,
+      samples: shown.samples,
+      bundleId: shown.bundleId,
+      summary: shown.summary,
+    })
+    .nullable(),
+  /** Against the baseline; null for the baseline itself or when a side is missing. */
+  delta: z.object({ absolute: z.number(), percent: z.number().nullable() }).nullable(),
+  verdict: z.enum(verdicts).nullable(),
+  /** A single run on a side: the verdict comes from the margin alone. */
+  indicative: z.boolean(),
+  /** What the verdict must be read with: a UDP throughput gain bought with more loss. */
+  caveat: z.string().nullable(),
+  /** How the verdict was reached, in words (shown under the verdict). */
+  why: z.string().nullable(),
+  /** The same in figures, for the evidence CSV; null for the baseline and where no test ran. */
+  evidence: cellEvidenceSchema.nullable(),
+});
+
 export const compareOutputSchema = z.object({
   scenarios: z.array(scenarioSummarySchema),
   labels: z.array(z.string()),
@@ -52,43 +99,7 @@ export const compareOutputSchema = z.object({
       label: z.string(),
       better: z.enum(betterValues),
       params: paramsSchema,
-      cells: z.array(
-        z.object({
-          // A current figure's fields, in the order the comparison writes them.
-          figure: z
-            .object({
-              value: shown.value,
-              unit: shown.unit,
-              qualifier: shown.qualifier,
-              low: shown.low,
-              high: shown.high,
-              samples: shown.samples,
-              bundleId: shown.bundleId,
-              summary: shown.summary,
-            })
-            .nullable(),
-          delta: z.object({ absolute: z.number(), percent: z.number().nullable() }).nullable(),
-          verdict: z.enum(verdicts).nullable(),
-          indicative: z.boolean(),
-          caveat: z.string().nullable(),
-          why: z.string().nullable(),
-          evidence: z
-            .object({
-              test: z.enum(["welch-log", "welch-linear", "single run", "bounds"]),
-              marginPercent: z.number(),
-              ratio: z.number().nullable(),
-              low: z.number().nullable(),
-              high: z.number().nullable(),
-              p: z.number().nullable(),
-              pAdjusted: z.number().nullable(),
-              runsNeeded: z.number().nullable(),
-              detectablePercent: z.number().nullable(),
-              baselineNoise: z.string().nullable(),
-              candidateNoise: z.string().nullable(),
-            })
-            .nullable(),
-        }),
-      ),
+      cells: z.array(compareCellSchema),
     }),
   ),
   summaries: z.array(z.string()),

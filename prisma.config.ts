@@ -3,6 +3,7 @@
 // The workarounds it needs live in packages/db/src/migrate-adapter.ts.
 import path from "node:path";
 import { defineConfig } from "prisma/config";
+import { readMigrationEnv } from "./packages/db/src/env.ts";
 import { migrationAdapterFactory } from "./packages/db/src/migrate-adapter.ts";
 
 export default defineConfig({
@@ -10,5 +11,8 @@ export default defineConfig({
   schema: path.join("prisma", "schema.prisma"),
   migrations: { path: path.join("prisma", "migrations") },
   engine: "js",
-  adapter: async () => migrationAdapterFactory(process.env.DATABASE_URL ?? "", process.env.SHADOW_DATABASE_URL),
+  adapter: async () => {
+    const env = readMigrationEnv(undefined, "prisma");
+    return migrationAdapterFactory(env.DATABASE_URL, env.SHADOW_DATABASE_URL);
+  },
 });

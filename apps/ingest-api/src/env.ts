@@ -1,4 +1,4 @@
-import { milliseconds, publicUrls, sharedEnvSchema } from "@cnibench/db/env";
+import { milliseconds, parseEnv, publicUrls, sharedEnvSchema } from "@cnibench/db/env";
 import { z } from "zod";
 
 const bytes = (fallback: number) =>
@@ -42,10 +42,5 @@ export const ingestEnvSchema = sharedEnvSchema
 export type IngestEnv = z.infer<typeof ingestEnvSchema>;
 
 export function readIngestEnv(env: NodeJS.ProcessEnv = process.env): IngestEnv {
-  const parsed = ingestEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`ingest-api: invalid environment:\n${lines.join("\n")}`);
-  }
-  return parsed.data;
+  return parseEnv(ingestEnvSchema, env, "ingest-api");
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { publicUrls, sharedEnvSchema } from "@cnibench/db/env";
+import { parseEnv, publicUrls, sharedEnvSchema } from "@cnibench/db/env";
 import { z } from "zod";
 
 const schema = sharedEnvSchema
@@ -53,13 +53,7 @@ const schema = sharedEnvSchema
 export type WebEnv = z.infer<typeof schema>;
 
 export function readWebEnv(env: Record<string, string | undefined>): WebEnv {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(
-      `web: invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`,
-    );
-  }
-  return parsed.data;
+  return parseEnv(schema, env, "web");
 }
 
 let cached: WebEnv | undefined;

@@ -35,17 +35,19 @@ describe("the web app's start-up", () => {
     vi.stubEnv("DATABASE_URL", DATABASE_URL);
     vi.stubEnv("CNIBENCH_API_PORT", "eighty");
     const { exit, error } = await start();
-    expect(error).toHaveBeenCalledWith("web: invalid environment: CNIBENCH_API_PORT must be a whole number");
+    expect(error).toHaveBeenCalledWith(
+      'web: invalid environment:\n  CNIBENCH_API_PORT="eighty": must be a whole number',
+    );
     expect(exit).toHaveBeenCalledWith(1);
   });
 
   it("names every bad variable, the shared ones and the web app's own", async () => {
     const { readWebEnv } = await import("./env");
     expect(() => readWebEnv({ DATABASE_URL: "mysql://x", CNIBENCH_TRUSTED_PROXIES: "-1" })).toThrow(
-      "web: invalid environment: DATABASE_URL must be a postgres:// URL; CNIBENCH_TRUSTED_PROXIES must be 0 or more",
+      'web: invalid environment:\n  DATABASE_URL="mysql://x": must be a postgres:// URL\n  CNIBENCH_TRUSTED_PROXIES="-1": must be 0 or more',
     );
     expect(() => readWebEnv({ DATABASE_URL, CNIBENCH_OIDC_ISSUER: "https://id.example" })).toThrow(
-      "CNIBENCH_OIDC_ISSUER set all of CNIBENCH_OIDC_ISSUER, CNIBENCH_OIDC_CLIENT_ID, CNIBENCH_OIDC_CLIENT_SECRET and AUTH_SECRET, or none",
+      'CNIBENCH_OIDC_ISSUER="https://id.example": set all of CNIBENCH_OIDC_ISSUER, CNIBENCH_OIDC_CLIENT_ID, CNIBENCH_OIDC_CLIENT_SECRET and AUTH_SECRET, or none',
     );
   });
 });

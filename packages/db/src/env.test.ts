@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { publicUrls, sharedEnvSchema } from "./env.ts";
+import { z } from "zod";
+import { parseEnv, publicUrls, readMigrationEnv, sharedEnvSchema } from "./env.ts";
 
 const problems = (env: Record<string, string>) =>
   sharedEnvSchema.safeParse(env).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
@@ -43,5 +44,23 @@ describe("the settings web, ingest-api and npm start share", () => {
       CNIBENCH_PUBLIC_WEB_URL: "https://bench.example/",
     });
     expect(publicUrls(env)).toEqual({ publicApiUrl: "http://127.0.0.1:4001", publicWebUrl: "https://bench.example" });
+  });
+
+  it("quote what was given in errors, never a password or a secret", () => {
+    const schema = sharedEnvSchema.extend({ AUTH_SECRET: z.string().min(32, "must be at least 32 characters") });
+    const env = {
+      DATABASE_URL: "mysql://admin:hunter2@db/x",
+      CNIBENCH_API_PORT: "eighty",
+      AUTH_SECRET: "short-s3cret",
+    };
+    expect(() => parseEnv(schema, env, "web")).toThrow(
+      [
+        "web: invalid environment:",
+        '  DATABASE_URL="mysql://admin:***@db/x": must be a postgres:// URL',
+        '  CNIBENCH_API_PORT="eighty": must be a whole number',
+        "  AUTH_SECRET=(hidden): must be at least 32 characters",
+      ].join("\n"),
+    );
+    expect(() => readMigrationEnv({})).toThrow("db:migrate: invalid environment:\n  DATABASE_URL: is required");
   });
 });

@@ -44,6 +44,48 @@ export const sharedEnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
+/** A URL as it may be printed: its password masked. Not a URL: returned as it is. */
+export function redactUrl(value: string): string {
+  if (!URL.canParse(value)) return value;
+  const u = new URL(value);
+  if (!u.password) return value;
+  u.password = "***";
+  return u.toString();
+}
+
+/** A setting's value as an error may quote it: secrets never, URLs without their password. */
+function quoted(key: string, value: string | undefined): string {
+  if (value === undefined) return "";
+  if (/SECRET|TOKEN|PASSWORD/.test(key)) return "=(hidden)";
+  return `=${JSON.stringify(redactUrl(value))}`;
+}
+
+/**
+ * Parses a process's environment with its env module's schema; on bad values throws one message
+ * naming every bad variable, what was given and why, e.g. `  CNIBENCH_API_PORT="eighty": must be a whole number`.
+ */
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+  who: string,
+): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => {
+    const key = String(i.path[0] ?? "");
+    return `  ${i.path.join(".")}${quoted(key, env[key])}: ${i.message}`;
+  });
+  throw new Error(`${who}: invalid environment:\n${lines.join("\n")}`);
+}
+
+/**
+ * The migrating tools' databases, which have no embedded PostgreSQL to fall back on: DATABASE_URL
+ * (`npm run db:migrate`, the Prisma CLI) and SHADOW_DATABASE_URL (`prisma migrate dev` only).
+ */
+export function readMigrationEnv(env: NodeJS.ProcessEnv = process.env, who = "db:migrate") {
+  return parseEnv(z.object({ DATABASE_URL: postgresUrl, SHADOW_DATABASE_URL: postgresUrl.optional() }), env, who);
+}
+
 type Addresses = Pick<
   z.infer<typeof sharedEnvSchema>,
   "CNIBENCH_HOST" | "CNIBENCH_API_PORT" | "CNIBENCH_WEB_PORT" | "CNIBENCH_PUBLIC_API_URL" | "CNIBENCH_PUBLIC_WEB_URL"

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { port, postgresUrl, sharedEnvSchema } from "@cnibench/db/env";
+import { parseEnv, port, postgresUrl, sharedEnvSchema } from "@cnibench/db/env";
 import { z } from "zod";
 
 /**
@@ -24,26 +24,10 @@ export type LauncherEnv = z.infer<typeof launcherEnvSchema> & {
 
 /** Parses the environment; on bad values throws one message naming every bad variable. */
 export function readLauncherEnv(repoRoot: string, env: NodeJS.ProcessEnv = process.env): LauncherEnv {
-  const parsed = launcherEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (i) => `  ${i.path.join(".")}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`,
-    );
-    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
-  }
+  const parsed = parseEnv(launcherEnvSchema, env, "npm start");
   return {
-    ...parsed.data,
-    dataDir: path.resolve(repoRoot, parsed.data.CNIBENCH_DATA_DIR),
+    ...parsed,
+    dataDir: path.resolve(repoRoot, parsed.CNIBENCH_DATA_DIR),
     CNIBENCH_DATA_DIR_SET: Boolean(env.CNIBENCH_DATA_DIR),
   };
-}
-
-/**
- * DATABASE_URL alone, for `npm run db:migrate`, which has no embedded PostgreSQL to fall back on.
- * Throws "DATABASE_URL is required" or "DATABASE_URL must be a postgres:// URL".
- */
-export function readDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const parsed = postgresUrl.safeParse(env.DATABASE_URL);
-  if (!parsed.success) throw new Error(`DATABASE_URL ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
 }

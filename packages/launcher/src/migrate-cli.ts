@@ -1,11 +1,11 @@
 // `npm run db:migrate`: apply migrations to DATABASE_URL's server (the compose stack's one-shot
 // migration service runs this before ingest-api and web start).
 import { createDb, ensureDefaultWorkspace, migrateDatabase } from "@cnibench/db";
-import { readDatabaseUrl } from "./env.ts";
+import { readMigrationEnv } from "@cnibench/db/env";
 
 let url: string;
 try {
-  url = readDatabaseUrl();
+  url = readMigrationEnv().DATABASE_URL;
 } catch (error) {
   console.error(`[cnibench] ${(error as Error).message}`);
   process.exit(1);

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
+import { redactUrl } from "@cnibench/db/env";
 import type { LocalIdentityProvider } from "@cnibench/identity";
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "./database.ts";
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const build = dev ? Promise.resolve() : ensureWebBuild(repoRoot, log);
   build.catch(() => {}); // awaited below; avoid an unhandled rejection while the database starts
 
-  if (env.DATABASE_URL) log(`using the PostgreSQL of DATABASE_URL (${redact(env.DATABASE_URL)})`);
+  if (env.DATABASE_URL) log(`using the PostgreSQL of DATABASE_URL (${redactUrl(env.DATABASE_URL)})`);
   if (runningEmbeddedPostgres([env.dataDir], env.CNIBENCH_PG_PORT)) {
     throw new Error(
       `cnibench is already running with the data in ${env.dataDir} (PostgreSQL on port ${env.CNIBENCH_PG_PORT}).`,
@@ -229,12 +230,6 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill("SIGTERM");
   });
-}
-
-function redact(url: string): string {
-  const u = new URL(url);
-  if (u.password) u.password = "***";
-  return u.toString();
 }
 
 process.on("SIGINT", () => void shutdown(0));

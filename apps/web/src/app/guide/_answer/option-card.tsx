@@ -1,0 +1,134 @@
+// One ranked datapath of the guide's answer: its fit, needs, reasons and where it was measured.
+import { guideNeedLabels, providerName } from "@cnibench/analysis";
+import { formatCount } from "@cnibench/analysis/format";
+import { TextLink } from "~/app/_ui/link";
+import type { GuideOutput } from "~/server/routers/guide.types";
+import { exploreHref } from "../../_explore/params";
+import { ReasonItem } from "./reason";
+
+type Option = GuideOutput["options"][number];
+type NeedCheck = Option["needs"][number];
+
+const fitWords: Record<Option["fit"], { label: string; className: string }> = {
+  good: {
+    label: "meets your needs",
+    className: "bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
+  },
+  partial: {
+    label: "some needs only partly or undocumented",
+    className: "bg-amber-50 text-amber-800 dark:bg-amber-950 dark:text-amber-300",
+  },
+  poor: { label: "misses a need", className: "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-300" },
+};
+
+const statusWords: Record<NeedCheck["status"], { mark: string; className: string }> = {
+  met: { mark: "✓", className: "border-emerald-300 text-emerald-800 dark:border-emerald-800 dark:text-emerald-300" },
+  partial: { mark: "◐", className: "border-amber-300 text-amber-800 dark:border-amber-800 dark:text-amber-300" },
+  unknown: { mark: "?", className: "border-zinc-300 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400" },
+  unmet: { mark: "✗", className: "border-red-300 text-red-800 dark:border-red-800 dark:text-red-300" },
+};
+
+export function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
+  const o = props.option;
+  const features = o.reasons.filter((r) => r.kind === "capability" && r.text.startsWith("Features:"));
+  const rest = o.reasons.filter((r) => !features.includes(r));
+  const headingId = `option-${o.rank}`;
+  const here = o.scenarios.filter((s) => s.inScope);
+  const elsewhere = o.scenarios.filter((s) => !s.inScope);
+  const unlisted = o.scenarioCount.all - o.scenarios.length;
+  // Its scenarios in the explorer: where those not listed here, and the figures behind them, are.
+  const moreHref = exploreHref("/", { ...o.explore, provider: o.clouds });
+  return (
+    <li
+      aria-labelledby={headingId}
+      className={`rounded-lg border bg-white p-4 dark:bg-zinc-900 ${props.top ? "border-blue-500 ring-1 ring-blue-500/40" : "border-zinc-200 dark:border-zinc-800"}`}
+    >
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <span className="rounded bg-zinc-900 px-1.5 text-sm font-semibold text-white tabular-nums dark:bg-zinc-100 dark:text-zinc-900">
+          {o.rank}
+        </span>
+        <h3 id={headingId} className="text-base font-semibold">
+          {o.label}
+        </h3>
+        <span className={`rounded px-1.5 py-0.5 text-xs ${fitWords[o.fit].className}`}>{fitWords[o.fit].label}</span>
+      </div>
+      {o.needs.length > 0 ? (
+        <ul aria-label="Needs" className="mt-2 flex flex-wrap gap-1 text-xs">
+          {o.needs.map((n) => (
+            <li key={n.need} className={`rounded-full border px-2 py-0.5 ${statusWords[n.status].className}`}>
+              <span aria-hidden="true">{statusWords[n.status].mark} </span>
+              {guideNeedLabels[n.need]}
+              <span className="sr-only">: {n.status}</span>
+              {n.hard ? "" : <span className="text-zinc-500"> (preference)</span>}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="mt-2 text-xs text-zinc-500">
+        {here.length > 0 ? (
+          <>
+            Measured here as <ScenarioLinks scenarios={here} />
+            {o.scenarioCount.inScope > here.length
+              ? ` and ${formatCount(o.scenarioCount.inScope - here.length)} more`
+              : ""}
+            .{" "}
+          </>
+        ) : null}
+        {elsewhere.length > 0 || o.scenarioCount.all > o.scenarioCount.inScope ? (
+          <>
+            {here.length > 0 ? "Also measured" : "Measured only outside your scope"}
+            {elsewhere.length > 0 ? (
+              <>
+                {" "}
+                as <ScenarioLinks scenarios={elsewhere} />
+              </>
+            ) : null}
+            {o.scenarioCount.all - o.scenarioCount.inScope > elsewhere.length
+              ? `${elsewhere.length > 0 ? " and" : ""} ${formatCount(o.scenarioCount.all - o.scenarioCount.inScope - elsewhere.length)} more`
+              : ""}
+            .{" "}
+          </>
+        ) : null}
+        {unlisted > 0 ? (
+          <>
+            <TextLink href={moreHref}>All {formatCount(o.scenarioCount.all)} in Explore</TextLink>.{" "}
+          </>
+        ) : null}
+        Capability rows: {o.capabilityRows.join(" + ") || "none"}.
+      </p>
+      <ul className="mt-3 space-y-2 text-sm">
+        {rest.map((r) => (
+          <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} moreHref={moreHref} />
+        ))}
+      </ul>
+      {o.moreReasons > 0 ? (
+        <p className="mt-2 text-xs text-zinc-500">
+          {formatCount(o.moreReasons)} more measured reasons, on other testbeds: choose a cloud or instance type above,
+          or see <TextLink href={moreHref}>its scenarios in Explore</TextLink>.
+        </p>
+      ) : null}
+      {features.length > 0 ? (
+        <details className="mt-2 text-sm">
+          <summary className="cursor-pointer text-xs text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
+            All features, with sources
+          </summary>
+          <ul className="mt-2 space-y-2">
+            {features.map((r) => (
+              <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} />
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </li>
+  );
+}
+
+function ScenarioLinks(props: { scenarios: Option["scenarios"] }) {
+  return props.scenarios.map((s, i) => (
+    <span key={s.id}>
+      {i > 0 ? ", " : ""}
+      <TextLink href={`/scenarios/${s.id}`}>{s.label}</TextLink> ({providerName(s.provider)}
+      {s.sku === "unknown" ? "" : ` ${s.sku}`})
+    </span>
+  ));
+}

@@ -1,0 +1,124 @@
+// A reason of the guide's answer: its words, its kind, whether it speaks for or against, its evidence and sources.
+import { formatCount, formatFigure, formatParams } from "@cnibench/analysis/format";
+import { TextAnchor, TextLink } from "~/app/_ui/link";
+import type { GuideOutput } from "~/server/routers/guide.types";
+
+type Reason = GuideOutput["summary"][number];
+type Evidence = Reason["evidence"][number];
+
+const kindStyles: Record<Reason["kind"], string> = {
+  measured: "border-emerald-300 text-emerald-800 dark:border-emerald-800 dark:text-emerald-300",
+  extrapolated: "border-violet-300 text-violet-800 dark:border-violet-800 dark:text-violet-300",
+  capability: "border-sky-300 text-sky-800 dark:border-sky-800 dark:text-sky-300",
+  caveat: "border-amber-400 text-amber-800 dark:border-amber-700 dark:text-amber-300",
+};
+
+const effectMarks: Record<Reason["effect"], { mark: string; words: string; className: string }> = {
+  for: { mark: "+", words: "speaks for it", className: "text-emerald-700 dark:text-emerald-400" },
+  against: { mark: "−", words: "speaks against it", className: "text-red-700 dark:text-red-400" },
+  neutral: { mark: "·", words: "information", className: "text-zinc-400" },
+};
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return url;
+  }
+}
+
+export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean; moreHref?: string }) {
+  const r = props.reason;
+  const effect = effectMarks[r.effect];
+  const evidence = r.evidence;
+  const more = r.evidenceCount - evidence.length;
+  const sources = [...new Map(r.sources.map((s) => [s.url, s])).values()];
+  return (
+    <li className="flex gap-2">
+      <span aria-hidden="true" className={`w-3 shrink-0 text-center font-semibold ${effect.className}`}>
+        {effect.mark}
+      </span>
+      <div className="min-w-0 space-y-1">
+        <p className={props.lead ? "font-medium" : undefined}>
+          <span className="sr-only">{effect.words}: </span>
+          <span
+            className={`mr-1.5 inline-block rounded border px-1 align-[1px] text-[10px] font-medium uppercase tracking-wide ${kindStyles[r.kind]}`}
+          >
+            {r.kind}
+          </span>
+          {r.text}
+        </p>
+        {evidence.length === 0 ? null : r.evidenceCount <= 4 ? (
+          <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />
+        ) : (
+          <details className="text-xs">
+            <summary className="cursor-pointer text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
+              Evidence: {formatCount(r.evidenceCount)} figures{more > 0 ? `, the first ${evidence.length} listed` : ""}
+            </summary>
+            <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />
+            {more > 0 && props.moreHref ? (
+              <p className="mt-1 text-zinc-500">
+                {formatCount(more)} more not listed;{" "}
+                <TextLink href={props.moreHref}>this datapath's scenarios in Explore</TextLink>
+              </p>
+            ) : null}
+          </details>
+        )}
+        {sources.length === 0 ? null : sources.length <= 3 ? (
+          <p className="text-xs text-zinc-500">
+            Source{sources.length === 1 ? "" : "s"}: <SourceLinks sources={sources} />
+          </p>
+        ) : (
+          <details className="text-xs text-zinc-500">
+            <summary className="cursor-pointer hover:text-zinc-800 dark:hover:text-zinc-200">
+              Sources: {sources.length} pages
+            </summary>
+            <ul className="mt-1 space-y-0.5">
+              {sources.map((s) => (
+                <li key={s.url}>
+                  {s.label}:{" "}
+                  <TextAnchor href={s.url} rel="noreferrer" target="_blank">
+                    {s.url.replace(/^https:\/\/(www\.)?/, "")}
+                  </TextAnchor>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function EvidenceList(props: { evidence: Evidence[]; apiUrl: string }) {
+  return (
+    <ul aria-label="Evidence" className="mt-1 flex flex-wrap gap-1 text-xs">
+      {props.evidence.map((e) => (
+        <li
+          key={`${e.bundleId} ${e.metric} ${JSON.stringify(e.params)}`}
+          className="rounded border border-zinc-200 px-1.5 py-0.5 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+        >
+          <TextLink href={`/scenarios/${e.scenarioId}`}>{e.scenarioLabel}</TextLink>{" "}
+          <span className="tabular-nums">{formatFigure(e)}</span>
+          <span className="text-zinc-500">
+            {" "}
+            {e.metric}
+            {Object.keys(e.params).length > 0 ? ` (${formatParams(e.params)})` : ""}
+          </span>{" "}
+          <TextAnchor href={`${props.apiUrl}/v1/bundles/${e.bundleId}`}>bundle</TextAnchor>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SourceLinks(props: { sources: Reason["sources"] }) {
+  return props.sources.map((s, i) => (
+    <span key={s.url}>
+      {i > 0 ? ", " : ""}
+      <TextAnchor href={s.url} title={s.label} rel="noreferrer" target="_blank">
+        {hostOf(s.url)}
+      </TextAnchor>
+    </span>
+  ));
+}

@@ -7,7 +7,7 @@ import { chartView, createDb, ensureDefaultWorkspace, exploreView, scenarioView 
 import { canonicalJson } from "@cnibench/schema";
 import pg from "pg";
 import { quantile } from "simple-statistics";
-import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data.ts";
+import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data/crossover.ts";
 import { comparison } from "../apps/web/src/server/routers/compare.ts";
 import { recommend } from "../apps/web/src/server/routers/guide.ts";
 import { compareData, crossoverPoints, exploreFacets, exploreRows, guideData, scenarioPage } from "./hand-sql.ts";

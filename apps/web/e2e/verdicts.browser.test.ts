@@ -141,7 +141,7 @@ describe("verdicts at three runs", () => {
     const scope = `scenario=${flannel}&scenario=${antrea}`;
     // Pod-to-pod TCP, 1 stream: 3 vs 3 runs, scipy 1.17 stats.ttest_ind(np.log(c), np.log(b), equal_var=False)
     // p = 1.29e-06, 95 % interval of the ratio 0.3278557366138649–0.36630250473327236; medians 19.797 and
-    // 6.935 Gbit/s: −64.97 % (chart-data.test.ts has the same runs).
+    // 6.935 Gbit/s: −64.97 % (chart-data/versus.test.ts has the same runs).
     const verdict = /vs .+: −64\.97 % · worse \(3 vs 3 runs, 95 % 0\.328–0\.366\)/;
     for (const width of [1440, 390]) {
       const lines = await open(`/charts?${scope}&metric=tcp.throughput&x=streams&where=path%3Dpod-pod`, width);

@@ -16,7 +16,8 @@ import { formatPercent, formatRatio, natural } from "@cnibench/analysis/format";
 import type { EarlierCampaign, ScenarioSummary } from "@cnibench/db";
 import { type CsvCell, canonicalJson, findMetric, metricCatalogue } from "@cnibench/schema";
 import type { z } from "zod";
-import { type Figure, seriesLabels } from "./chart-data";
+import { seriesLabels } from "./chart-data/labels";
+import type { Figure } from "./chart-data/types";
 import { headline, summaryOf } from "./figure-summary";
 import type { cellEvidenceSchema, compareCellSchema } from "./routers/compare.types";
 

@@ -13,7 +13,8 @@ import {
 import { loadSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { barView, crossoverOf } from "./chart-data";
+import { barView } from "./chart-data/bars";
+import { crossoverOf } from "./chart-data/crossover";
 import { summaryOf } from "./figure-summary";
 
 const seeds = loadSeeds({

@@ -1,6 +1,7 @@
 import { chartView } from "@cnibench/db";
 import type { z } from "zod";
-import { barView, crossoverOf } from "../chart-data";
+import { barView } from "../chart-data/bars";
+import { crossoverOf } from "../chart-data/crossover";
 import { barViews } from "../chart-views";
 import { withHistory } from "../compare-data";
 import { type Context, createTRPCRouter, publicProcedure } from "../trpc";

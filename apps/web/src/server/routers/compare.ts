@@ -8,7 +8,9 @@ import {
 } from "@cnibench/db";
 import { metricCatalogue } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
-import { barView, crossoverOf, seriesLabels } from "../chart-data";
+import { barView } from "../chart-data/bars";
+import { crossoverOf } from "../chart-data/crossover";
+import { seriesLabels } from "../chart-data/labels";
 import { compareRows, compareSummaries, environmentDiff, marginsInForce, withHistory } from "../compare-data";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {

@@ -1,0 +1,196 @@
+// Bars read scenarios side by side per params; a node-to-node reference and the NIC line rate are what
+// they are read against, so those are drawn as lines, never as bars.
+import { featureOverheads } from "@cnibench/analysis";
+import { natural } from "@cnibench/analysis/format";
+import type { ScenarioSummary } from "@cnibench/db";
+import type { ChartPoint } from "@cnibench/db/read-models";
+import { findMetric, isReferenceCni } from "@cnibench/schema";
+import { type BarView, barViews } from "../chart-views";
+import { summaryOf, whiskerOf } from "../figure-summary";
+import { paramsLabel, seriesLabels } from "./labels";
+import type { Figure, Params, SeriesInfo } from "./types";
+import { type Against, type Versus, versusOf } from "./versus";
+
+/** A bar: a plotted figure (its shape is declared with the read models, @cnibench/db/read-models). */
+export type BarValue = ChartPoint & { versus?: Versus };
+
+const barValue = (f: Figure, versus?: Versus): BarValue => {
+  const summary = summaryOf(f);
+  return {
+    ...(versus ? { versus } : {}),
+    y: f.value,
+    qualifier: f.qualifier,
+    low: f.low,
+    high: f.high,
+    params: f.params,
+    bundleId: f.bundleId,
+    sourceTitle: f.sourceTitle,
+    sourceUrl: f.sourceUrl,
+    summary,
+    whisker: whiskerOf(summary),
+  };
+};
+
+export type BarsData = {
+  metric: string;
+  title: string;
+  unit: string;
+  series: SeriesInfo[];
+  data: {
+    category: string;
+    values: Record<string, BarValue | undefined>;
+    /** The reference scenarios' figure for this group: no datapath, so a line to read bars against, never a bar. */
+    reference?: { y: number; label: string } | null;
+  }[];
+};
+
+/**
+ * One bar chart of a metric: a group per distinct params (less the keys already fixed by the view,
+ * e.g. the chosen percentile), a bar per scenario. Empty when no scenario measured it.
+ */
+export function barsOf(
+  metric: string,
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  options: {
+    fixed?: Params;
+    hideKeys?: readonly string[];
+    /** Each bar against the baseline (versusOf); none without. */
+    versus?: (f: Figure) => Versus | undefined;
+  } = {},
+): BarsData | null {
+  const def = findMetric(metric);
+  const fixed = options.fixed ?? {};
+  const hide = [...Object.keys(fixed), ...(options.hideKeys ?? [])];
+  // A figure without a fixed key is kept: e.g. pod RTT published as a mean has no percentile.
+  const selected = figures.filter(
+    (f) =>
+      f.metric === metric && Object.entries(fixed).every(([k, v]) => f.params[k] === undefined || f.params[k] === v),
+  );
+  if (selected.length === 0) return null;
+  // A node-to-node reference (no CNI) is what the datapaths' bars are read against, never one of them;
+  // drawn alone, it is bars like any scenario.
+  const references = new Set(scenarios.filter((s) => isReferenceCni(s.cni.name)).map((s) => s.id));
+  const datapaths = selected.filter((f) => !references.has(f.scenarioId));
+  const bars = datapaths.length > 0 ? datapaths : selected;
+  const labels = seriesLabels(scenarios);
+  const present = new Set(bars.map((f) => f.scenarioId));
+  const series = scenarios
+    .filter((s) => present.has(s.id))
+    .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
+  const versus = options.versus ?? (() => undefined);
+  const categories = new Map<string, BarsData["data"][number]>();
+  for (const f of bars) {
+    const category = paramsLabel(f.params, hide);
+    const entry = categories.get(category) ?? { category, values: {} };
+    entry.values[f.scenarioId] = barValue(f, versus(f));
+    categories.set(category, entry);
+  }
+  if (bars === datapaths) {
+    // The reference's path is node to node: it matches a group by every other param.
+    const unpathed = (f: Figure) => paramsLabel(f.params, [...hide, "path"]);
+    const referenceOf = new Map<string, Figure>();
+    for (const f of selected)
+      if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
+    for (const f of bars) {
+      const r = referenceOf.get(unpathed(f));
+      const entry = categories.get(paramsLabel(f.params, hide))!;
+      if (r && !entry.reference) {
+        const s = scenarios.find((x) => x.id === r.scenarioId);
+        entry.reference = {
+          y: r.value,
+          label: `node-to-node reference (${labels.get(r.scenarioId) ?? s?.label ?? "no CNI"})`,
+        };
+      }
+    }
+  }
+  const data = [...categories.values()].sort((a, b) => natural(a.category, b.category));
+  return { metric, title: def?.label ?? metric, unit: selected[0]?.unit ?? def?.unit ?? "", series, data };
+}
+
+/** The NIC line rates of the scenarios' instance types, to draw over throughput. */
+export function nicCeilings(scenarios: readonly ScenarioSummary[]): { y: number; label: string }[] {
+  const bySpeed = new Map<number, Set<string>>();
+  for (const s of scenarios) {
+    if (s.nicGbps === null) continue;
+    bySpeed.set(s.nicGbps, (bySpeed.get(s.nicGbps) ?? new Set()).add(s.sku));
+  }
+  return [...bySpeed.entries()].map(([y, skus]) => ({ y, label: `NIC ${y} Gbit/s (${[...skus].join(", ")})` }));
+}
+
+const featureWords: Record<string, Record<string, string>> = {
+  policy: { l3l4: "L3/L4 policy", l7: "L7 policy" },
+  hubble: { on: "Hubble on" },
+};
+
+/**
+ * Overheads of policies and Hubble per scenario, computed from the raw RPS pairs (policy none vs
+ * l3l4/l7, Hubble off vs on with all other params equal): a bar per scenario, a group per feature.
+ */
+export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+  const labels = seriesLabels(scenarios);
+  const categories = new Map<string, BarsData["data"][number]>();
+  const present = new Set<string>();
+  for (const s of scenarios) {
+    const own = figures.filter((f) => f.scenarioId === s.id && f.metric === "http.rps");
+    for (const [param, base] of [
+      ["policy", "none"],
+      ["hubble", "off"],
+    ] as const) {
+      for (const o of featureOverheads(own, { param, base })) {
+        if (o.overheadPercent === null) continue;
+        const variant = String(o.variant);
+        const rest = paramsLabel(o.params as Params, ["policy", "hubble", "services", "target"]);
+        const category = `${featureWords[param]?.[variant] ?? `${param} ${variant}`} · ${rest}`;
+        const entry = categories.get(category) ?? { category, values: {} };
+        // The figure with the feature on carries the link; its base is in the same bundle or beside it.
+        entry.values[s.id] = {
+          ...barValue(o.with as Figure),
+          y: o.overheadPercent,
+          qualifier: o.approximate ? "approx" : null,
+          low: null,
+          high: null,
+          // A difference of two medians: neither side's runs are its spread.
+          summary: null,
+          whisker: null,
+        };
+        categories.set(category, entry);
+        present.add(s.id);
+      }
+    }
+  }
+  if (categories.size === 0) return null;
+  return {
+    metric: "http.rps",
+    title: "Feature overhead on HTTP requests per second",
+    unit: barViews.overheads.unit,
+    series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
+    data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
+  };
+}
+
+/**
+ * Every chart of a bar view for these scenarios; empty charts are left out. With a baseline, each
+ * bar carries its verdict against the baseline's bar of the same group (overheads, differences of
+ * two figures, carry none).
+ */
+export function barView(
+  view: BarView,
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  options: { percentile: string } & Against,
+): (BarsData & { references: { y: number; label: string }[] })[] {
+  if (view === "overheads") {
+    const o = overheadsOf(scenarios, figures);
+    return o ? [{ ...o, references: [] }] : [];
+  }
+  const fixed: Params = view === "latency" ? { percentile: options.percentile } : {};
+  const labels = seriesLabels(scenarios);
+  const versus = versusOf(scenarios, figures, options, (id) => labels.get(id) ?? id);
+  return barViews[view].metrics.flatMap((metric) => {
+    const bars = barsOf(metric, scenarios, figures, { fixed, versus });
+    if (!bars) return [];
+    const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
+    return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
+  });
+}

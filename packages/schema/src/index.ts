@@ -5,6 +5,7 @@ export * from "./csv.ts";
 export * from "./json-schema.ts";
 export * from "./json-text.ts";
 export * from "./normalise.ts";
+export * from "./params.ts";
 export * from "./responses.ts";
 export * from "./storable.ts";
 export * from "./units.ts";

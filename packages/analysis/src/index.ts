@@ -8,6 +8,7 @@ export * from "./effect.ts";
 export * from "./explore/index.ts";
 export * from "./format.ts";
 export * from "./guide/index.ts";
+export * from "./names.ts";
 export * from "./noise-bands.ts";
 export * from "./overhead.ts";
 export * from "./series.ts";

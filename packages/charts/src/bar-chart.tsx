@@ -18,25 +18,28 @@ import {
   YAxis,
   ZIndexLayer,
 } from "recharts";
-import { ChartFrame, useChartState } from "./chart-frame";
+import { ChartFrame, styleIndex, useChartState } from "./chart-frame";
 import { anyWhisker, runsWords } from "./format";
 import { colorAt } from "./palette";
 import { pointCells, pointColumns } from "./point-csv";
 import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
-import type { BarDatum, ChartPoint } from "./types";
+import { type Better, barScores, rankByScore } from "./top";
+import type { BarDatum, ChartPoint, ChartRule, SeriesInfo } from "./types";
 
 type Props = {
   title: string;
   summary?: React.ReactNode;
   /** The bars of each group, in legend order. */
-  series: { id: string; label: string }[];
+  series: SeriesInfo[];
   data: BarDatum[];
   categoryLabel: string;
   yLabel: string;
   unit: string;
   /** Horizontal lines such as a NIC's line rate. */
-  references?: { y: number; label: string }[];
+  references?: ChartRule[];
+  /** Which way the metric is better: with more series than the top, the best by mean rank are drawn first. */
+  better?: Better;
   filename: string;
   height?: number;
 };
@@ -45,8 +48,13 @@ type Row = { category: string } & Record<string, number | string | undefined>;
 
 /** Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. */
 export function GroupedBarChart({ height = 340, ...props }: Props) {
-  const state = useChartState();
-  const { hidden, setSelected } = state;
+  const ranked = rankByScore(
+    props.series.map((s) => s.id),
+    barScores(props.data, props.better),
+    "lower",
+  );
+  const state = useChartState(ranked);
+  const { visible, setSelected } = state;
   const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
   const rows: Row[] = props.data.map((d) => ({
     category: d.category,
@@ -63,10 +71,17 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
   };
   const whiskers = anyWhisker(props.data.flatMap((d) => Object.values(d.values)));
   const referenceLabels = [...new Set(props.data.flatMap((d) => (d.reference ? [d.reference.label] : [])))];
-  const highestReference = Math.max(0, ...props.data.map((d) => d.reference?.y ?? 0));
-  // With a group reference the axis must reach it (Recharts scales to the bars alone), and a NIC line too.
-  const topOf = (max: number) =>
-    niceCeiling(Math.max(max, highestReference, ...(props.references ?? []).map((r) => r.y)));
+  const rules = props.references ?? [];
+  // The axis must reach the lines (Recharts scales to the bars alone): a group's reference, a NIC's line rate.
+  const highestLine = Math.max(0, ...props.data.map((d) => d.reference?.y ?? 0), ...rules.map((r) => r.y));
+  const topOf = (max: number) => niceCeiling(Math.max(max, highestLine));
+  const keys = [
+    ...referenceLabels.map((label) => ({
+      label: `${label}: no datapath, a line to read bars against, not ranked`,
+      dash: "5 3",
+    })),
+    ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
+  ];
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = [
     [props.categoryLabel, "series", ...pointColumns],
@@ -93,7 +108,19 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
   ];
 
   return (
-    <ChartFrame about={props} state={state} csv={csv} mark="bar" whiskers={whiskers}>
+    <ChartFrame
+      about={props}
+      state={state}
+      csv={csv}
+      mark="bar"
+      whiskers={whiskers}
+      keys={keys}
+      rankedBy={
+        props.better === "higher" || props.better === "lower"
+          ? `the mean rank of their bars (${props.better} is better)`
+          : undefined
+      }
+    >
       <BarChart
         responsive
         style={{ width: "100%", height }}
@@ -109,19 +136,21 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           tick={<WrappedTick />}
           label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
         />
-        <YAxis {...valueAxis(props.yLabel)} domain={highestReference > 0 ? [0, topOf] : undefined} />
+        <YAxis {...valueAxis(props.yLabel)} domain={highestLine > 0 ? [lowestOf, topOf] : undefined} />
         <ActiveGroup count={rows.length} onChange={setActive} />
-        {props.references?.map((r) => (
+        {rules.map((r) => (
           <Rule key={r.label} y={r.y} label={r.label} dash="6 3" />
         ))}
         <GroupReferences data={props.data} />
-        {props.series.map((s, i) =>
-          hidden.has(s.id) ? null : (
+        {props.series.map((s, i) => {
+          if (!visible(s.id)) return null;
+          const color = colorAt(styleIndex(props.series, i));
+          return (
             <Bar
               key={s.id}
               dataKey={s.id}
               name={s.label}
-              fill={colorAt(i)}
+              fill={color}
               isAnimationActive={false}
               maxBarSize={56}
               onClick={(d: { payload?: Row }) => {
@@ -137,7 +166,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                   <Cell
                     key={d.category}
                     fillOpacity={qualified ? 0.35 : 1}
-                    stroke={qualified ? colorAt(i) : undefined}
+                    stroke={qualified ? color : undefined}
                     strokeDasharray={qualified ? "3 2" : undefined}
                   />
                 );
@@ -152,15 +181,9 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                 />
               ) : null}
             </Bar>
-          ),
-        )}
+          );
+        })}
       </BarChart>
-      {referenceLabels.length > 0 ? (
-        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          <span aria-hidden="true">╌╌ </span>
-          {referenceLabels.join("; ")}: measured without a datapath, a line to read the bars against, not ranked.
-        </p>
-      ) : null}
       {active ? (
         <TooltipBox at={active.at}>
           <div className="font-medium">{active.category}</div>
@@ -173,11 +196,11 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
             ) : null;
           })()}
           {props.series.map((s, i) => {
-            const p = hidden.has(s.id) ? undefined : point(active.category, s.id);
+            const p = visible(s.id) ? point(active.category, s.id) : undefined;
             if (!p) return null;
             return (
               <div key={s.id} className="tabular-nums">
-                <span style={{ color: colorAt(i) }}>■</span> {s.label}:{" "}
+                <span style={{ color: colorAt(styleIndex(props.series, i)) }}>■</span> {s.label}:{" "}
                 {formatFigure({
                   value: p.y,
                   unit: props.unit,
@@ -243,7 +266,13 @@ function niceCeiling(value: number): number {
   return ([1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((step) => step * power >= value) ?? 10) * power;
 }
 
-/** Each group's reference, a dashed line across the group's band (groups split the plot evenly). */
+/** The axis starts at 0, or lower for a negative bar (an overhead that is a gain). */
+const lowestOf = (min: number) => Math.min(0, min);
+
+/**
+ * Each group's reference, a dashed line across the group's band (groups split the plot evenly),
+ * named above its left end (its scenario, "baremetal") where the band is wide enough.
+ */
 function GroupReferences(props: { data: BarDatum[] }) {
   const plot = usePlotArea();
   const yScale = useYAxisScale();
@@ -255,22 +284,37 @@ function GroupReferences(props: { data: BarDatum[] }) {
         {props.data.map((d, i) => {
           const y = d.reference ? yScale(d.reference.y) : undefined;
           if (y === undefined || !Number.isFinite(y)) return null;
+          const x1 = plot.x + band * i + band * 0.06;
+          const name = shortened(d.reference?.scenario ?? "reference", (band * 0.88) / 6);
           return (
-            <line
-              key={d.category}
-              x1={plot.x + band * i + band * 0.06}
-              x2={plot.x + band * (i + 1) - band * 0.06}
-              y1={y}
-              y2={y}
-              stroke="currentColor"
-              strokeWidth={2}
-              strokeDasharray="5 3"
-            />
+            <g key={d.category}>
+              <line
+                x1={x1}
+                x2={plot.x + band * (i + 1) - band * 0.06}
+                y1={y}
+                y2={y}
+                stroke="currentColor"
+                strokeWidth={2}
+                strokeDasharray="5 3"
+              />
+              {name ? (
+                <text x={x1} y={y - 4} fill="currentColor" fontSize={10} pointerEvents="none">
+                  {name}
+                </text>
+              ) : null}
+            </g>
           );
         })}
       </g>
     </ZIndexLayer>
   );
+}
+
+/** A name cut to `room` characters with an ellipsis; nothing when even three do not fit. */
+function shortened(name: string, room: number): string {
+  const max = Math.floor(room);
+  if (max < 3) return "";
+  return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
 }
 
 /** Category ticks broken at " · " so long params stay legible under narrow groups. */

@@ -1,10 +1,11 @@
 "use client";
 
 import { formatFigure, formatParams } from "@cnibench/analysis/format";
-import { type ReactNode, useRef, useState } from "react";
+import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from "react";
 import { runsWords } from "./format";
-import { colorAt } from "./palette";
-import type { ChartPoint } from "./types";
+import { colorAt, dashAt, markerAt, markerPath } from "./palette";
+import { inScope, topCount } from "./top";
+import type { ChartPoint, SeriesInfo } from "./types";
 
 export type Selected = { series: string; point: ChartPoint; unit: string } | null;
 
@@ -14,8 +15,11 @@ export type ChartAbout = {
   /** The finding in words, next to the chart (e.g. the crossover). */
   summary?: ReactNode;
   filename: string;
-  series: { id: string; label: string }[];
+  series: SeriesInfo[];
 };
+
+/** A line drawn to read the chart against (a reference, a NIC's line rate), as the legend keys it. */
+export type KeyLine = { label: string; dash: string };
 
 type Props = {
   about: ChartAbout;
@@ -25,6 +29,10 @@ type Props = {
   whiskers?: boolean;
   /** What to hover or click: "point" on lines, "bar" on bars. */
   mark: "point" | "bar";
+  /** Lines drawn across the chart to read it against, keyed below the series. */
+  keys?: KeyLine[];
+  /** What "the best" means when only the top series are drawn: "mean rank of their bars, higher is better". */
+  rankedBy?: string;
   children: ReactNode;
 };
 
@@ -76,36 +84,27 @@ export function ChartFrame({ about, state, ...props }: Props) {
           {error}
         </p>
       ) : null}
-      <ul className="mt-3 flex flex-wrap gap-x-3 gap-y-1" aria-label="Series (click to hide or show)">
-        {about.series.map((s, i) => {
-          const off = state.hidden.has(s.id);
-          return (
-            <li key={s.id}>
-              <button
-                type="button"
-                aria-pressed={!off}
-                onClick={() => state.toggle(s.id)}
-                className={`inline-flex items-center gap-1.5 rounded px-1 text-sm ${off ? "text-zinc-400 line-through" : ""} hover:bg-zinc-100 dark:hover:bg-zinc-800`}
-              >
-                <span
-                  aria-hidden
-                  className="inline-block h-2.5 w-4 rounded-sm"
-                  style={{ background: off ? "#d4d4d8" : colorAt(i) }}
-                />
-                {s.label}
-              </button>
+      <Legend about={about} state={state} mark={props.mark} rankedBy={props.rankedBy} />
+      {props.whiskers || props.keys?.length ? (
+        <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Key">
+          {props.keys?.map((k) => (
+            <li key={k.label} className="inline-flex items-center gap-1.5">
+              <svg aria-hidden width="18" height="8" viewBox="0 0 18 8" className="shrink-0">
+                <path d="M0 4h18" stroke="currentColor" strokeWidth="2" strokeDasharray={k.dash} />
+              </svg>
+              {k.label}
             </li>
-          );
-        })}
-        {props.whiskers ? (
-          <li className="inline-flex items-center gap-1.5 px-1 text-sm text-zinc-600 dark:text-zinc-400">
-            <svg aria-hidden width="10" height="14" viewBox="0 0 10 14" className="shrink-0">
-              <path d="M1 1h8M5 1v12M1 13h8" stroke="currentColor" strokeWidth="1.5" fill="none" />
-            </svg>
-            whiskers: min–max of n runs
-          </li>
-        ) : null}
-      </ul>
+          ))}
+          {props.whiskers ? (
+            <li className="inline-flex items-center gap-1.5">
+              <svg aria-hidden width="10" height="14" viewBox="0 0 10 14" className="shrink-0">
+                <path d="M1 1h8M5 1v12M1 13h8" stroke="currentColor" strokeWidth="1.5" fill="none" />
+              </svg>
+              whiskers: min–max of n runs
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
       <div ref={ref} className="relative mt-2 text-zinc-600 dark:text-zinc-400">
         {props.children}
       </div>
@@ -141,10 +140,24 @@ export function ChartFrame({ about, state, ...props }: Props) {
   );
 }
 
-/** What a chart's reader changes: series hidden from the legend, and the point kept below it. */
+/**
+ * Whether a page's charts draw all their series or only the top ones, shared by every chart inside
+ * it and kept where the page wants it (its address); each chart keeps its own without one.
+ */
+export const ShowAllContext = createContext<{ all: boolean; setAll: (all: boolean) => void } | null>(null);
+
+/** What a chart's reader changes: series hidden from the legend, all series or the top, the point kept below. */
 export type ChartState = ReturnType<typeof useChartState>;
 
-export function useChartState() {
+/** `ranked`: the series ids best first (rankByScore), of which the top `topCount` are drawn until all are asked for. */
+export function useChartState(ranked: readonly string[]) {
+  const shared = useContext(ShowAllContext);
+  const [ownAll, setOwnAll] = useState(false);
+  const all = shared ? shared.all : ownAll;
+  const setAll = shared ? shared.setAll : setOwnAll;
+  const key = ranked.join("\u0000");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the ids' contents, not the array's identity.
+  const shown = useMemo(() => inScope(ranked, all), [key, all]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [selected, setSelected] = useState<Selected>(null);
   const toggle = (id: string) =>
@@ -153,5 +166,72 @@ export function useChartState() {
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  return { hidden, toggle, selected, setSelected };
+  /** Drawn: in scope (the top, or all) and not hidden from the legend. */
+  const visible = (id: string) => shown.has(id) && !hidden.has(id);
+  return { hidden, toggle, selected, setSelected, all, setAll, shown, visible, total: ranked.length };
+}
+
+/** A series' colour, marker and dash, by its place in the page's list (colorIndex) or the chart's. */
+export const styleIndex = (series: readonly SeriesInfo[], i: number): number => series[i]?.colorIndex ?? i;
+
+/**
+ * The series' toggles, compact: small type, wrapping, and scrolling past a few lines so two dozen
+ * setups never fill a phone's screen; each a button with the series' colour (and marker on lines).
+ * With more series than the top, a button shows all of them or the top again.
+ */
+function Legend(props: { about: ChartAbout; state: ChartState; mark: "point" | "bar"; rankedBy?: string }) {
+  const { about, state } = props;
+  const crowded = state.total > topCount;
+  return (
+    <div className="mt-3">
+      <ul
+        className="flex max-h-32 flex-wrap gap-x-2 gap-y-0.5 overflow-y-auto text-xs sm:max-h-40 sm:text-sm"
+        aria-label="Series (click to hide or show)"
+      >
+        {about.series.map((s, i) => {
+          if (!state.shown.has(s.id)) return null;
+          const off = state.hidden.has(s.id);
+          return (
+            <li key={s.id} className="min-w-0 max-w-full">
+              <button
+                type="button"
+                aria-pressed={!off}
+                onClick={() => state.toggle(s.id)}
+                className={`inline-flex max-w-full items-center gap-1.5 rounded px-1 text-left focus-visible:outline-2 focus-visible:outline-blue-600 ${off ? "text-zinc-400 line-through" : ""} hover:bg-zinc-100 dark:hover:bg-zinc-800`}
+              >
+                <Swatch index={styleIndex(about.series, i)} mark={props.mark} off={off} />
+                <span className="min-w-0 break-words">{s.label}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {crowded ? (
+        <p className="mt-1 flex flex-wrap items-center gap-x-2 text-xs text-zinc-600 dark:text-zinc-400">
+          <span>
+            {state.all
+              ? `All ${state.total} series.`
+              : `The ${topCount} best of ${state.total}${props.rankedBy ? ` by ${props.rankedBy}` : ""}; the CSV has all.`}
+          </span>
+          <button type="button" className={button} aria-expanded={state.all} onClick={() => state.setAll(!state.all)}>
+            {state.all ? `Show the top ${topCount}` : `Show all ${state.total}`}
+          </button>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A series' colour in the legend: a bar's fill, or a line's dash with its marker. */
+function Swatch(props: { index: number; mark: "point" | "bar"; off: boolean }) {
+  const color = props.off ? "#a1a1aa" : colorAt(props.index);
+  if (props.mark === "bar") {
+    return <span aria-hidden className="inline-block h-2.5 w-3.5 shrink-0 rounded-sm" style={{ background: color }} />;
+  }
+  return (
+    <svg aria-hidden width="22" height="12" viewBox="0 0 22 12" className="shrink-0">
+      <path d="M1 6h20" stroke={color} strokeWidth="2" strokeDasharray={dashAt(props.index)} />
+      <path d={markerPath(markerAt(props.index), 11, 6, 3.5)} fill={color} stroke={color} strokeWidth="1" />
+    </svg>
+  );
 }

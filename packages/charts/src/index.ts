@@ -1,6 +1,7 @@
 export { GroupedBarChart } from "./bar-chart";
-export { ChartFrame } from "./chart-frame";
+export { ChartFrame, ShowAllContext } from "./chart-frame";
 export { anyWhisker, runsWords, verdictStyle, versusWords } from "./format";
 export { LineSeriesChart } from "./line-chart";
 export { colorAt, palette } from "./palette";
-export type { BarDatum, ChartMarker, ChartPoint, ChartSeries } from "./types";
+export type { Better } from "./top";
+export type { BarDatum, ChartMarker, ChartPoint, ChartRule, ChartSeries, GroupReference, SeriesInfo } from "./types";

@@ -5,10 +5,11 @@ import { useMemo, useState } from "react";
 import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker, runsWords, versusWords } from "./format";
-import { colorAt, dashAt } from "./palette";
+import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
 import { pointCells, pointColumns } from "./point-csv";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
+import { type Better, lineScores, rankByScore } from "./top";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
 
 type Scale = "linear" | "log";
@@ -26,6 +27,8 @@ type Props = {
   /** Unit of the y values, for tooltips and the selected point. */
   unit: string;
   xScale?: Scale;
+  /** Which way the metric is better: with more lines than the top, the best at the largest x are drawn first. */
+  better?: Better;
   filename: string;
   height?: number;
 };
@@ -35,8 +38,13 @@ type Props = {
  * Qualified figures are drawn hollow; on a log axis, x ≤ 0 (a baseline) cannot be drawn and is said so.
  */
 export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
-  const state = useChartState();
-  const { hidden, setSelected } = state;
+  const ranked = rankByScore(
+    props.series.map((s) => s.id),
+    lineScores(props.series),
+    props.better,
+  );
+  const state = useChartState(ranked);
+  const { visible, setSelected } = state;
   const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
   const drawable = drawableOn(xScale);
   // The same arrays until the data or scale change: a new data array also remounts the dots.
@@ -50,7 +58,14 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   ];
 
   return (
-    <ChartFrame about={props} state={state} csv={csv} mark="point" whiskers={whiskers}>
+    <ChartFrame
+      about={props}
+      state={state}
+      csv={csv}
+      mark="point"
+      whiskers={whiskers}
+      rankedBy={rankedBy(props.better, props.xLabel)}
+    >
       <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
         <Gridlines vertical />
         <XAxis
@@ -64,15 +79,17 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
         />
         <YAxis type="number" {...valueAxis(props.yLabel)} />
-        {props.series.map((s, i) =>
-          hidden.has(s.id) ? null : (
+        {props.series.map((s, i) => {
+          if (!visible(s.id)) return null;
+          const style = s.colorIndex ?? i;
+          return (
             <Line
               key={s.id}
               name={s.label}
               data={drawn[i]}
               dataKey="y"
-              stroke={colorAt(i)}
-              strokeDasharray={dashAt(i)}
+              stroke={colorAt(style)}
+              strokeDasharray={dashAt(style)}
               strokeWidth={2}
               isAnimationActive={false}
               dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
@@ -80,7 +97,8 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
                   key={`${s.id}-${d.index}`}
                   cx={d.cx}
                   cy={d.cy}
-                  color={colorAt(i)}
+                  color={colorAt(style)}
+                  shape={markerAt(style)}
                   point={d.payload}
                   label={s.label}
                   unit={props.unit}
@@ -95,14 +113,14 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
                 <ErrorBar
                   dataKey={whiskerOf}
                   width={5}
-                  stroke={colorAt(i)}
+                  stroke={colorAt(style)}
                   strokeWidth={1.5}
                   isAnimationActive={false}
                 />
               ) : null}
             </Line>
-          ),
-        )}
+          );
+        })}
         {markers.map((m) => (
           <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
         ))}
@@ -124,6 +142,10 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   );
 }
 
+/** What the top lines are the best by, in the legend's words. */
+const rankedBy = (better: Better | undefined, xLabel: string): string | undefined =>
+  better === "higher" || better === "lower" ? `the value at the largest ${xLabel} (${better} is better)` : undefined;
+
 /** A point's whisker as ErrorBar wants it: distances below and above its value; none for a single run. */
 const whiskerOf = (p: ChartPoint): [number, number] | undefined =>
   p.whisker ? [p.y - p.whisker[0], p.whisker[1] - p.y] : undefined;
@@ -132,6 +154,7 @@ function PointDot(props: {
   cx?: number;
   cy?: number;
   color: string;
+  shape: MarkerShape;
   point?: ChartPoint;
   label: string;
   unit: string;
@@ -147,31 +170,42 @@ function PointDot(props: {
   const enter = () => props.onHover({ x: cx, y: cy, width });
   const leave = () => props.onHover(null);
   return (
-    // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one.
-    <circle
-      cx={cx}
-      cy={cy}
-      r={4}
-      role="button"
-      tabIndex={0}
-      aria-label={describe}
-      fill={qualified ? "var(--chart-bg, white)" : props.color}
-      stroke={props.color}
-      strokeWidth={2}
-      strokeDasharray={qualified ? "2 2" : undefined}
-      style={{ cursor: "pointer" }}
-      onClick={() => props.onSelect(point)}
-      onKeyDown={(e) => {
-        if (e.key === "Enter" || e.key === " ") {
-          e.preventDefault();
-          props.onSelect(point);
-        }
-      }}
-      onMouseEnter={enter}
-      onMouseLeave={leave}
-      onFocus={enter}
-      onBlur={leave}
-    />
+    <g>
+      <path
+        d={markerPath(props.shape, cx, cy, 4)}
+        fill={qualified ? "var(--chart-bg, white)" : props.color}
+        stroke={props.color}
+        strokeWidth={qualified ? 1.5 : 1}
+        strokeDasharray={qualified ? "2 2" : undefined}
+        pointerEvents="none"
+      />
+      {/* The target to hover, click or focus: a little larger than the marker, invisible but for a focus ring. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one. */}
+      <circle
+        cx={cx}
+        cy={cy}
+        r={7}
+        role="button"
+        tabIndex={0}
+        aria-label={describe}
+        fill="transparent"
+        stroke="transparent"
+        strokeWidth={2}
+        className="outline-none focus-visible:stroke-blue-600"
+        style={{ cursor: "pointer" }}
+        onClick={() => props.onSelect(point)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            props.onSelect(point);
+          }
+        }}
+        onMouseEnter={enter}
+        onMouseLeave={leave}
+        onFocus={enter}
+        onBlur={leave}
+      />
+    </g>
   );
 }
 

@@ -32,7 +32,23 @@ export type ChartPoint = {
   versus?: Versus | null;
 };
 
-export type ChartSeries = { id: string; label: string; points: ChartPoint[] };
+/** The scenario a series' figures belong to, named on each of its rows of the chart's CSV. */
+export type ScenarioRef = { id: string; name: string };
+
+/** A series as the legend lists it. */
+export type SeriesInfo = {
+  id: string;
+  label: string;
+  /** Its scenario, when the series is not the whole scenario (a line per params); else its id and label. */
+  scenario?: ScenarioRef;
+  /**
+   * Its place in the page's list of series, so one scenario has one colour on every chart of the
+   * page; its place in this chart's list when absent.
+   */
+  colorIndex?: number;
+};
+
+export type ChartSeries = SeriesInfo & { points: ChartPoint[] };
 
 /** A labelled point drawn over the chart, e.g. where one line overtakes another. */
 export type ChartMarker = { x: number; y: number; label: string };
@@ -42,5 +58,22 @@ export type BarDatum = {
   category: string;
   values: Record<string, (Omit<ChartPoint, "x"> & { y: number }) | undefined>;
   /** A reference measured without a datapath (node to node), drawn as a dashed line across the group. */
-  reference?: { y: number; label: string } | null;
+  reference?: GroupReference | null;
 };
+
+/**
+ * A group's reference: a figure measured without a datapath (bare metal, host network), drawn as a
+ * labelled line across the group, never as a bar ranked among the datapaths.
+ */
+export type GroupReference = {
+  y: number;
+  /** What the line is: "node-to-node reference (baremetal)". */
+  label: string;
+  /** Its scenario, for the CSV and the line's own short label. */
+  scenarioId?: string;
+  scenario?: string;
+  params?: Record<string, string | number | boolean>;
+};
+
+/** A horizontal line across the whole chart, such as a NIC's line rate. */
+export type ChartRule = { y: number; label: string };

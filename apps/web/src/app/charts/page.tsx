@@ -1,4 +1,4 @@
-import { facetDefinitions, facetKeys } from "@cnibench/analysis";
+import { facetDefinitions, facetKeys, resolveBetter } from "@cnibench/analysis";
 import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
 import type { ChartPoint } from "@cnibench/db/read-models";
 import { metricCatalogue } from "@cnibench/schema";
@@ -22,6 +22,7 @@ import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
 import { chartsHref, loadChartParams, parseWhere } from "./params";
+import { ShowAllScope } from "./show-all";
 
 export const metadata: Metadata = { title: "Charts" };
 
@@ -143,11 +144,17 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           ))}
         </ul>
       </nav>
-      {params.view === "crossover" ? (
-        <Crossover params={params} scope={scope} linksOf={linksOf} />
-      ) : (
-        <Bars params={params} view={params.view} percentile={params.percentile} scope={scope} linksOf={linksOf} />
-      )}
+      <ShowAllScope
+        all={params.all === "1"}
+        allHref={chartsHref("/charts", { ...params, all: "1" })}
+        topHref={chartsHref("/charts", { ...params, all: null })}
+      >
+        {params.view === "crossover" ? (
+          <Crossover params={params} scope={scope} linksOf={linksOf} />
+        ) : (
+          <Bars params={params} view={params.view} percentile={params.percentile} scope={scope} linksOf={linksOf} />
+        )}
+      </ShowAllScope>
     </div>
   );
 
@@ -232,6 +239,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           series={data.series.map((s) => ({
             id: s.id,
             label: s.label,
+            scenario: { id: s.scenarioId, name: data.scenarios.find((x) => x.id === s.scenarioId)?.label ?? s.label },
             points: s.points.map((p) => ({
               x: p.x,
               y: p.y,
@@ -253,6 +261,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               : `${data.title} (${data.unit})`
           }
           unit={data.unit}
+          better={resolveBetter(data.metric)}
           xScale={props.params.scale}
           filename={`cnibench-${data.metric}-by-${data.xParam}${props.params.y === "degradation" ? "-degradation" : ""}`}
         />
@@ -277,11 +286,11 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         </>
       );
     }
+    const everySeries = [...new Map(charts.flatMap((c) => c.series).map((s) => [s.id, s] as const)).values()];
+    // One scenario, one colour on every chart of the view.
+    const colorIndex = new Map(everySeries.map((s, i) => [s.id, i]));
     // Overheads are differences of two figures: nothing to judge against a baseline.
-    const drawn =
-      props.view === "overheads"
-        ? []
-        : [...new Map(charts.flatMap((c) => c.series).map((s) => [s.id, s] as const)).values()];
+    const drawn = props.view === "overheads" ? [] : everySeries;
     return (
       <>
         <ChartControls controls={[...controls, ...compareWith(props.params, drawn)]} />
@@ -299,7 +308,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
                   </p>
                 ) : undefined
               }
-              series={c.series}
+              series={c.series.map((s) => ({ ...s, colorIndex: colorIndex.get(s.id) }))}
+              // An overhead is a cost: lower is better, whatever the metric it is of.
+              better={props.view === "overheads" ? "lower" : resolveBetter(c.metric)}
               // The group as the server made it (category, reference…); only the bars get their links.
               data={c.data.map((d) => ({
                 ...d,

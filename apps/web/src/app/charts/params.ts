@@ -18,6 +18,8 @@ export const chartParams = {
   percentile: parseAsStringLiteral(["p50", "p90", "p99"] as const).withDefault("p99"),
   /** The scenario every other point's tooltip is judged against (its id); none by default. */
   baseline: parseAsString,
+  /** "1": every chart draws all its series, not only the top ones (ShowAllScope). */
+  all: parseAsStringLiteral(["1"] as const),
 };
 
 export const loadChartParams = createLoader(chartParams);

@@ -1,7 +1,10 @@
 // Bar charts with the TKE seed bundles as they ship in demo-data/ (parsed by the contract) and InfraBuilder's runs.
+import { barScores, rankByScore, topCount } from "@cnibench/charts/top";
+import { importFiles } from "@cnibench/importers";
+import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { loadSeeds, seedsOf } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
-import { barView, overheadsOf } from "./bars";
+import { barView, nicCeilings, overheadsOf } from "./bars";
 import { crossoverOf } from "./crossover";
 
 const tke = loadSeeds({
@@ -132,9 +135,16 @@ describe("a node-to-node reference (no CNI)", () => {
   it("is a dashed line in each group of the same params, path aside, never a bar", () => {
     const [chart] = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99" });
     expect(chart?.series.map((s) => s.id)).toEqual(["flannel"]);
+    const reference = (y: number, streams: number) => ({
+      y,
+      label: "node-to-node reference (baremetal)",
+      scenarioId: "baremetal",
+      scenario: "baremetal",
+      params: { path: "node-node", streams },
+    });
     expect(chart?.data.map((d) => [d.category, d.values.flannel?.y, d.reference])).toEqual([
-      ["path pod-pod · streams 1", 19.5874014863, { y: 31.9246353151, label: "node-to-node reference (baremetal)" }],
-      ["path pod-pod · streams 8", 38.9561077526, { y: 39.5920198111, label: "node-to-node reference (baremetal)" }],
+      ["path pod-pod · streams 1", 19.5874014863, reference(31.9246353151, 1)],
+      ["path pod-pod · streams 8", 38.9561077526, reference(39.5920198111, 8)],
     ]);
   });
 
@@ -146,5 +156,92 @@ describe("a node-to-node reference (no CNI)", () => {
     const [chart] = barView("throughput", alone.scenarios, alone.figures, { percentile: "p99" });
     expect(chart?.series.map((s) => s.id)).toEqual(["baremetal"]);
     expect(chart?.data.every((d) => !d.reference)).toBe(true);
+  });
+});
+
+describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setups, 22 derived from flannel)", () => {
+  // Each setup's three runs as the database serves a campaign: the runs' median as the figure, the
+  // runs as its samples. Scenario ids are the setups' names.
+  const lab = (() => {
+    const bySetup: Record<string, { name: string; bundle: unknown }[]> = {};
+    for (const [i, b] of importFiles(infrabuilderSetups(), infrabuilderEnvironment).bundles.entries()) {
+      const setup = b.bundle.cni.label ?? b.bundle.cni.name;
+      bySetup[setup] = [...(bySetup[setup] ?? []), { name: `${setup}-${i}`, bundle: b.bundle }];
+    }
+    const { scenarios, figures } = seedsOf(bySetup);
+    const campaigns = new Map<string, typeof figures>();
+    for (const f of figures) {
+      const key = `${f.scenarioId} ${f.metric} ${JSON.stringify(Object.entries(f.params).sort())}`;
+      campaigns.set(key, [...(campaigns.get(key) ?? []), f]);
+    }
+    const runs = [...campaigns.values()].map((fs) => {
+      const samples = fs.map((f) => f.value).sort((a, b) => a - b);
+      const value = samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+      return {
+        ...(fs[0] as (typeof figures)[number]),
+        value,
+        samples,
+        n: fs.length,
+        campaignBundleIds: fs.map((f) => f.bundleId),
+      };
+    });
+    return { scenarios, figures: runs };
+  })();
+  const [tcp] = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99" });
+
+  it("draws the 24 datapaths as bars with their runs' whiskers, bare metal as a line in every group", () => {
+    expect(lab.scenarios).toHaveLength(25);
+    expect(tcp?.metric).toBe("tcp.throughput");
+    expect(tcp?.series).toHaveLength(24);
+    expect(tcp?.series.map((s) => s.id)).not.toContain("baremetal");
+    expect(tcp?.data.map((d) => d.category)).toEqual([
+      "path pod-pod · streams 1",
+      "path pod-pod · streams 8",
+      "path service · streams 1",
+      "path service · streams 8",
+    ]);
+    for (const d of tcp?.data ?? []) expect(d.reference?.scenarioId, d.category).toBe("baremetal");
+    // baremetal/{1,2,3}/all.results DTM_BW: 39,592,019,811.1303, 39,600,058,719.981285 and
+    // 39,430,459,343.887016 bit/s; the median is run 1's, in Gbit/s to 12 significant digits.
+    expect(tcp?.data[1]?.reference).toEqual({
+      y: 39.5920198111,
+      label: "node-to-node reference (baremetal)",
+      scenarioId: "baremetal",
+      scenario: "baremetal",
+      params: { path: "node-node", streams: 8 },
+    });
+    // flannel/{1,2,3}/all.results DTM_BW: 38.9561077526, 38.8989641385, 38.7835661812 Gbit/s.
+    expect(tcp?.data[1]?.values.flannel).toMatchObject({ y: 38.8989641385, whisker: [38.7835661812, 38.9561077526] });
+    expect(tcp?.data[1]?.values.flannel?.summary?.n).toBe(3);
+  });
+
+  it("draws the NIC's line rate over throughput, never over loss", () => {
+    const charts = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99" });
+    const nic = [{ y: 40, label: "NIC 40 Gbit/s (bare-metal-40g)" }];
+    expect(charts.map((c) => [c.metric, c.references])).toEqual([
+      ["tcp.throughput", nic],
+      ["udp.throughput", nic],
+      ["udp.loss", []],
+    ]);
+    const many = ["m5.large", "c5.xlarge", "m5.xlarge", "c6i.large"].map((sku) => ({
+      ...(lab.scenarios[0] as (typeof lab.scenarios)[number]),
+      sku,
+      nicGbps: 25,
+    }));
+    expect(nicCeilings([...many, { ...(lab.scenarios[0] as (typeof lab.scenarios)[number]), nicGbps: null }])).toEqual([
+      { y: 25, label: "NIC 25 Gbit/s (c5.xlarge, c6i.large, m5.large and 1 more)" },
+    ]);
+  });
+
+  it("puts no encrypted or VPP datapath among the top 8 of TCP throughput, the chart's first view", () => {
+    const ranked = rankByScore(tcp?.series.map((s) => s.id) ?? [], barScores(tcp?.data ?? [], "higher"), "lower");
+    const top = ranked.slice(0, topCount);
+    expect(top).toHaveLength(8);
+    // The setups' factors (test-support/infrabuilder-setups.ts): the eight at 0.98 to 1.0 of flannel's
+    // TCP rate are drawn; the encrypted ones (0.14 to 0.29) and Calico VPP (0.72) wait for "Show all".
+    for (const id of top) expect(id).not.toMatch(/wg|ipsec|vpp|kubeovn|hubble-full/);
+    // Last, the three IPsec setups: antrea-ipsec's real runs (4.70 Gbit/s at 8 streams, 0.12 of
+    // flannel's), calico-vpp-ipsec (0.14) and cilium-ipsec (0.16).
+    expect(ranked.slice(-3).sort()).toEqual(["antrea-ipsec", "calico-vpp-ipsec", "cilium-ipsec"]);
   });
 });

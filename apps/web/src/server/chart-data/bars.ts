@@ -31,6 +31,12 @@ const barValue = (f: Figure, versus?: Versus): BarValue => {
   };
 };
 
+/**
+ * The reference scenario's figure for a group: no datapath, so a line to read bars against, never a
+ * bar; with its scenario and params, which the chart's CSV gives on the reference's row.
+ */
+export type GroupReference = { y: number; label: string; scenarioId: string; scenario: string; params: Params };
+
 export type BarsData = {
   metric: string;
   title: string;
@@ -39,8 +45,7 @@ export type BarsData = {
   data: {
     category: string;
     values: Record<string, BarValue | undefined>;
-    /** The reference scenarios' figure for this group: no datapath, so a line to read bars against, never a bar. */
-    reference?: { y: number; label: string } | null;
+    reference?: GroupReference | null;
   }[];
 };
 
@@ -96,10 +101,13 @@ export function barsOf(
       const r = referenceOf.get(unpathed(f));
       const entry = categories.get(paramsLabel(f.params, hide))!;
       if (r && !entry.reference) {
-        const s = scenarios.find((x) => x.id === r.scenarioId);
+        const name = labels.get(r.scenarioId) ?? scenarios.find((x) => x.id === r.scenarioId)?.label ?? "no CNI";
         entry.reference = {
           y: r.value,
-          label: `node-to-node reference (${labels.get(r.scenarioId) ?? s?.label ?? "no CNI"})`,
+          label: `node-to-node reference (${name})`,
+          scenarioId: r.scenarioId,
+          scenario: name,
+          params: r.params,
         };
       }
     }
@@ -108,14 +116,23 @@ export function barsOf(
   return { metric, title: def?.label ?? metric, unit: selected[0]?.unit ?? def?.unit ?? "", series, data };
 }
 
-/** The NIC line rates of the scenarios' instance types, to draw over throughput. */
+/**
+ * The NIC line rates of the scenarios' instance types, to draw over throughput: one line per speed,
+ * named by at most three of its instance types ("NIC 25 Gbit/s (a, b, c and 4 more)").
+ */
 export function nicCeilings(scenarios: readonly ScenarioSummary[]): { y: number; label: string }[] {
   const bySpeed = new Map<number, Set<string>>();
   for (const s of scenarios) {
     if (s.nicGbps === null) continue;
     bySpeed.set(s.nicGbps, (bySpeed.get(s.nicGbps) ?? new Set()).add(s.sku));
   }
-  return [...bySpeed.entries()].map(([y, skus]) => ({ y, label: `NIC ${y} Gbit/s (${[...skus].join(", ")})` }));
+  return [...bySpeed.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([y, set]) => {
+      const skus = [...set].sort(natural);
+      const named = skus.length > 3 ? `${skus.slice(0, 3).join(", ")} and ${skus.length - 3} more` : skus.join(", ");
+      return { y, label: `NIC ${y} Gbit/s (${named})` };
+    });
 }
 
 const featureWords: Record<string, Record<string, string>> = {

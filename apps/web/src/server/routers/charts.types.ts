@@ -70,7 +70,17 @@ export const barsOutputSchema = z.array(
       z.object({
         category: z.string(),
         values: z.record(z.string(), chartPointSchema.extend(withVersus).optional()),
-        reference: z.object({ y: z.number(), label: z.string() }).nullable().optional(),
+        // The reference's scenario and params: its row of the chart's CSV names them as a bar's does.
+        reference: z
+          .object({
+            y: z.number(),
+            label: z.string(),
+            scenarioId: z.string(),
+            scenario: z.string(),
+            params: chartPointSchema.shape.params,
+          })
+          .nullable()
+          .optional(),
       }),
     ),
     references: z.array(z.object({ y: z.number(), label: z.string() })),

@@ -58,9 +58,12 @@ describe("crossover chart", () => {
     await page.getByRole("button", { name: "CSV" }).click();
     const file = await (await download).path();
     const lines = fs.readFileSync(file, "utf8").trim().split(/\r?\n/);
-    expect(lines[0]).toBe("series,x,value,unit,qualifier,low,high,n,min,max,params,verdict_vs_baseline,change_percent");
+    expect(lines[0]).toBe(
+      "scenario_id,scenario,series,x,value,unit,qualifier,low,high,n,min,max,params,verdict_vs_baseline,change_percent",
+    );
     expect(lines).toHaveLength(1 + 15);
-    expect(lines.some((l) => l.startsWith("kube-proxy iptables,30000,"))).toBe(true);
+    // Every row names its scenario (id, name) before the series; params in one column, in words.
+    expect(lines.some((l) => /^[^,]+,kube-proxy iptables,kube-proxy iptables,30000,/.test(l))).toBe(true);
     expect(errors).toEqual([]);
 
     await page.setViewportSize({ width: 390, height: 900 });

@@ -21,7 +21,7 @@ import {
 import { ChartFrame, styleIndex, useChartState } from "./chart-frame";
 import { anyWhisker, runsWords } from "./format";
 import { colorAt } from "./palette";
-import { pointCells, pointColumns } from "./point-csv";
+import { barCsv } from "./point-csv";
 import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import { type Better, barScores, rankByScore } from "./top";
@@ -83,29 +83,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
   ];
   const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
-  const csv = [
-    [props.categoryLabel, "series", ...pointColumns],
-    ...props.data.flatMap((d) =>
-      props.series.flatMap((s) => {
-        const v = d.values[s.id];
-        return v ? [[d.category, s.label, ...pointCells(v, props.unit)]] : [];
-      }),
-    ),
-    ...props.data.flatMap((d) =>
-      // A reference has none of a bar's other columns.
-      d.reference
-        ? [
-            [
-              d.category,
-              d.reference.label,
-              d.reference.y,
-              props.unit,
-              ...Array<string>(pointColumns.length - 2).fill(""),
-            ],
-          ]
-        : [],
-    ),
-  ];
+  const csv = barCsv(props.series, props.data, props.unit);
 
   return (
     <ChartFrame

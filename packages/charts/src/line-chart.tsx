@@ -6,7 +6,7 @@ import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker, runsWords, versusWords } from "./format";
 import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
-import { pointCells, pointColumns } from "./point-csv";
+import { lineCsv } from "./point-csv";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import { type Better, lineScores, rankByScore } from "./top";
@@ -52,10 +52,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
   const markers = (props.markers ?? []).filter(drawable);
   const whiskers = anyWhisker(drawn.flat());
-  const csv = [
-    ["series", "x", ...pointColumns],
-    ...props.series.flatMap((s) => s.points.map((p) => [s.label, p.x, ...pointCells(p, props.unit)])),
-  ];
+  const csv = lineCsv(props.series, props.unit);
 
   return (
     <ChartFrame

@@ -352,8 +352,8 @@ describe("labels are display names", () => {
     const first = await api.upload(withLabel(results));
     expect(first.status).toBe(201);
     const stored = (await first.json()) as Json;
-    // No label given: CNI and mode name it.
-    expect(await nameOf(stored.scenarioId)).toBe("cilium overlay-vxlan");
+    // No label given: its CNI settings name it (scenarioName).
+    expect(await nameOf(stored.scenarioId)).toBe("Cilium VXLAN, kube-proxy replacement");
 
     for (const [label, name] of [
       ["Cilium Overlay", "Cilium Overlay"],

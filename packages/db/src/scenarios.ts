@@ -1,4 +1,4 @@
-import { type ExploreFilters, type FacetKey, facetKeys } from "@cnibench/analysis";
+import { type CniIdentity, type ExploreFilters, type FacetKey, facetKeys, scenarioName } from "@cnibench/analysis";
 import type { SettingValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
@@ -8,10 +8,10 @@ export type { ScenarioSummary };
 
 /**
  * A readable name: the label of the scenario's most recent upload that gave one (Scenario.label), else
- * CNI and mode.
+ * what its CNI settings say ("Cilium VXLAN, kube-proxy replacement, Hubble off": scenarioName).
  */
-export function scenarioLabel(cni: { name: string; mode: string; label: string | null }): string {
-  return cni.label ?? `${cni.name} ${cni.mode}`;
+export function scenarioLabel(cni: CniIdentity & { label: string | null }): string {
+  return cni.label ?? scenarioName(cni);
 }
 
 type Row = Omit<ScenarioSummary, "label" | "cni"> & {
@@ -96,6 +96,7 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
       mode: r.cniMode,
       kubeProxy: r.kubeProxy,
       label: r.givenLabel,
+      settings: r.settings,
     };
     return {
       id: r.id,
@@ -111,7 +112,7 @@ export async function listScenarios(db: Db, scope: ScenarioScope): Promise<Scena
       nicGbps: r.nicGbps,
       os: r.os,
       kernel: r.kernel,
-      cni: { ...cni, settings: r.settings },
+      cni,
       sources: r.sources,
       bundleCount: r.bundleCount,
       lastRunAt: r.lastRunAt,

@@ -1,7 +1,7 @@
 "use client";
 
 import { formatFigure, formatParams, qualifierWords } from "@cnibench/analysis/format";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   Bar,
   BarChart,
@@ -18,7 +18,7 @@ import {
   YAxis,
   ZIndexLayer,
 } from "recharts";
-import { ChartFrame, styleIndex, useChartState } from "./chart-frame";
+import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker, runsWords } from "./format";
 import { colorAt } from "./palette";
 import { barCsv } from "./point-csv";
@@ -53,9 +53,11 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     barScores(props.data, props.better),
     "lower",
   );
-  const state = useChartState(ranked);
-  const { visible, setSelected } = state;
+  const state = useChartState(ranked, props.series);
+  const { visible, styleOf, setSelected } = state;
   const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const drawnBars = props.series.filter((s) => visible(s.id)).length;
   const rows: Row[] = props.data.map((d) => ({
     category: d.category,
     ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
@@ -99,71 +101,79 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           : undefined
       }
     >
-      <BarChart
-        responsive
-        style={{ width: "100%", height }}
-        data={rows}
-        margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
-      >
-        <Gridlines />
-        <XAxis
-          dataKey="category"
-          stroke="currentColor"
-          interval={0}
-          height={20 + 14 * maxLines}
-          tick={<WrappedTick />}
-          label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
-        />
-        <YAxis {...valueAxis(props.yLabel)} domain={highestLine > 0 ? [lowestOf, topOf] : undefined} />
-        <ActiveGroup count={rows.length} onChange={setActive} />
-        {rules.map((r) => (
-          <Rule key={r.label} y={r.y} label={r.label} dash="6 3" />
-        ))}
-        <GroupReferences data={props.data} />
-        {props.series.map((s, i) => {
-          if (!visible(s.id)) return null;
-          const color = colorAt(styleIndex(props.series, i));
-          return (
-            <Bar
-              key={s.id}
-              dataKey={s.id}
-              name={s.label}
-              fill={color}
-              isAnimationActive={false}
-              maxBarSize={56}
-              onClick={(d: { payload?: Row }) => {
-                const category = d.payload?.category;
-                const p = category === undefined ? undefined : point(category, s.id);
-                if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
-              }}
-              style={{ cursor: "pointer" }}
-            >
-              {props.data.map((d) => {
-                const qualified = Boolean(d.values[s.id]?.qualifier);
-                return (
-                  <Cell
-                    key={d.category}
-                    fillOpacity={qualified ? 0.35 : 1}
-                    stroke={qualified ? color : undefined}
-                    strokeDasharray={qualified ? "3 2" : undefined}
-                  />
-                );
-              })}
-              {whiskers ? (
-                <ErrorBar
-                  dataKey={(row: Row) => whiskerOf(row, s.id)}
-                  width={6}
-                  stroke="currentColor"
-                  strokeWidth={1.5}
+      {/* Wide enough for every drawn bar to stay a few pixels wide (all 24 on a phone): it scrolls sideways. */}
+      <div ref={scroller} className="overflow-x-auto">
+        <div style={{ minWidth: minWidthOf(props.data.length, drawnBars) }}>
+          <BarChart
+            responsive
+            style={{ width: "100%", height }}
+            data={rows}
+            // Recharts' 4 px between bars would leave two dozen bars a pixel each.
+            barGap={drawnBars > 8 ? 1 : 4}
+            margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
+          >
+            <Gridlines />
+            <XAxis
+              dataKey="category"
+              stroke="currentColor"
+              interval={0}
+              height={20 + 14 * maxLines}
+              tick={<WrappedTick />}
+              label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
+            />
+            <YAxis {...valueAxis(props.yLabel)} domain={highestLine > 0 ? [lowestOf, topOf] : undefined} />
+            <ActiveGroup count={rows.length} onChange={setActive} />
+            {rules.map((r) => (
+              // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
+              <Rule key={r.label} y={r.y} label={r.label.split(" (")[0]} dash="6 3" />
+            ))}
+            <GroupReferences data={props.data} />
+            {props.series.map((s) => {
+              if (!visible(s.id)) return null;
+              const color = colorAt(styleOf(s.id));
+              return (
+                <Bar
+                  key={s.id}
+                  dataKey={s.id}
+                  name={s.label}
+                  fill={color}
                   isAnimationActive={false}
-                />
-              ) : null}
-            </Bar>
-          );
-        })}
-      </BarChart>
+                  maxBarSize={56}
+                  onClick={(d: { payload?: Row }) => {
+                    const category = d.payload?.category;
+                    const p = category === undefined ? undefined : point(category, s.id);
+                    if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
+                  }}
+                  style={{ cursor: "pointer" }}
+                >
+                  {props.data.map((d) => {
+                    const qualified = Boolean(d.values[s.id]?.qualifier);
+                    return (
+                      <Cell
+                        key={d.category}
+                        fillOpacity={qualified ? 0.35 : 1}
+                        stroke={qualified ? color : undefined}
+                        strokeDasharray={qualified ? "3 2" : undefined}
+                      />
+                    );
+                  })}
+                  {whiskers ? (
+                    <ErrorBar
+                      dataKey={(row: Row) => whiskerOf(row, s.id)}
+                      width={6}
+                      stroke="currentColor"
+                      strokeWidth={1.5}
+                      isAnimationActive={false}
+                    />
+                  ) : null}
+                </Bar>
+              );
+            })}
+          </BarChart>
+        </div>
+      </div>
       {active ? (
-        <TooltipBox at={active.at}>
+        <TooltipBox at={inView(active.at, scroller.current)}>
           <div className="font-medium">{active.category}</div>
           {(() => {
             const r = props.data.find((d) => d.category === active.category)?.reference;
@@ -173,12 +183,12 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
               </div>
             ) : null;
           })()}
-          {props.series.map((s, i) => {
+          {props.series.map((s) => {
             const p = visible(s.id) ? point(active.category, s.id) : undefined;
             if (!p) return null;
             return (
               <div key={s.id} className="tabular-nums">
-                <span style={{ color: colorAt(styleIndex(props.series, i)) }}>■</span> {s.label}:{" "}
+                <span style={{ color: colorAt(styleOf(s.id)) }}>■</span> {s.label}:{" "}
                 {formatFigure({
                   value: p.y,
                   unit: props.unit,
@@ -243,6 +253,16 @@ function niceCeiling(value: number): number {
   const power = 10 ** Math.floor(Math.log10(value));
   return ([1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((step) => step * power >= value) ?? 10) * power;
 }
+
+/**
+ * The narrowest the chart is drawn: the value axis, then each group at least 5 px a bar and 56 px in
+ * all (its wrapped params under it). Top 8 bars in 4 groups fit a phone; all 24 scroll sideways.
+ */
+const minWidthOf = (groups: number, bars: number): number => 72 + groups * Math.max(56, bars * 5 + 14);
+
+/** Where a point of the (maybe scrolled) chart is in the frame the tooltip is placed in. */
+const inView = (at: TooltipAt, scroller: HTMLDivElement | null): TooltipAt =>
+  scroller ? { x: at.x - scroller.scrollLeft, y: at.y, width: scroller.clientWidth } : at;
 
 /** The axis starts at 0, or lower for a negative bar (an overhead that is a gain). */
 const lowestOf = (min: number) => Math.min(0, min);

@@ -60,7 +60,7 @@ export function ChartFrame({ about, state, ...props }: Props) {
   };
 
   return (
-    <figure className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+    <figure className="min-w-0 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
       <figcaption className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 className="font-semibold">{about.title}</h2>
@@ -149,8 +149,11 @@ export const ShowAllContext = createContext<{ all: boolean; setAll: (all: boolea
 /** What a chart's reader changes: series hidden from the legend, all series or the top, the point kept below. */
 export type ChartState = ReturnType<typeof useChartState>;
 
-/** `ranked`: the series ids best first (rankByScore), of which the top `topCount` are drawn until all are asked for. */
-export function useChartState(ranked: readonly string[]) {
+/**
+ * `ranked`: the series ids best first (rankByScore), of which the top `topCount` are drawn until all
+ * are asked for. `series`: the chart's, for their colorIndex.
+ */
+export function useChartState(ranked: readonly string[], series: readonly SeriesInfo[]) {
   const shared = useContext(ShowAllContext);
   const [ownAll, setOwnAll] = useState(false);
   const all = shared ? shared.all : ownAll;
@@ -168,11 +171,21 @@ export function useChartState(ranked: readonly string[]) {
     });
   /** Drawn: in scope (the top, or all) and not hidden from the legend. */
   const visible = (id: string) => shown.has(id) && !hidden.has(id);
-  return { hidden, toggle, selected, setSelected, all, setAll, shown, visible, total: ranked.length };
+  const style = styleIndexes(ranked, series);
+  /** A series' colour, marker and dash (palette.ts): by its colorIndex, else its rank. */
+  const styleOf = (id: string): number => style.get(id) ?? 0;
+  return { hidden, toggle, selected, setSelected, all, setAll, shown, visible, styleOf, total: ranked.length };
 }
 
-/** A series' colour, marker and dash, by its place in the page's list (colorIndex) or the chart's. */
-export const styleIndex = (series: readonly SeriesInfo[], i: number): number => series[i]?.colorIndex ?? i;
+/**
+ * Each series' place in the palette: the colorIndex its page gave it (one colour per scenario across
+ * the page's charts), else its rank, so the top series drawn first take the palette's first, most
+ * distinct colours, and keep them when all are shown.
+ */
+function styleIndexes(ranked: readonly string[], series: readonly SeriesInfo[]): Map<string, number> {
+  const given = new Map(series.flatMap((s) => (s.colorIndex === undefined ? [] : [[s.id, s.colorIndex] as const])));
+  return new Map(ranked.map((id, i) => [id, given.get(id) ?? i]));
+}
 
 /**
  * The series' toggles, compact: small type, wrapping, and scrolling past a few lines so two dozen
@@ -188,7 +201,7 @@ function Legend(props: { about: ChartAbout; state: ChartState; mark: "point" | "
         className="flex max-h-32 flex-wrap gap-x-2 gap-y-0.5 overflow-y-auto text-xs sm:max-h-40 sm:text-sm"
         aria-label="Series (click to hide or show)"
       >
-        {about.series.map((s, i) => {
+        {about.series.map((s) => {
           if (!state.shown.has(s.id)) return null;
           const off = state.hidden.has(s.id);
           return (
@@ -199,7 +212,7 @@ function Legend(props: { about: ChartAbout; state: ChartState; mark: "point" | "
                 onClick={() => state.toggle(s.id)}
                 className={`inline-flex max-w-full items-center gap-1.5 rounded px-1 text-left focus-visible:outline-2 focus-visible:outline-blue-600 ${off ? "text-zinc-400 line-through" : ""} hover:bg-zinc-100 dark:hover:bg-zinc-800`}
               >
-                <Swatch index={styleIndex(about.series, i)} mark={props.mark} off={off} />
+                <Swatch index={state.styleOf(s.id)} mark={props.mark} off={off} />
                 <span className="min-w-0 break-words">{s.label}</span>
               </button>
             </li>

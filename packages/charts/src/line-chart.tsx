@@ -43,8 +43,8 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
     lineScores(props.series),
     props.better,
   );
-  const state = useChartState(ranked);
-  const { visible, setSelected } = state;
+  const state = useChartState(ranked, props.series);
+  const { visible, styleOf, setSelected } = state;
   const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
   const drawable = drawableOn(xScale);
   // The same arrays until the data or scale change: a new data array also remounts the dots.
@@ -78,7 +78,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
         <YAxis type="number" {...valueAxis(props.yLabel)} />
         {props.series.map((s, i) => {
           if (!visible(s.id)) return null;
-          const style = s.colorIndex ?? i;
+          const style = styleOf(s.id);
           return (
             <Line
               key={s.id}

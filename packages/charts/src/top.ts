@@ -1,6 +1,6 @@
 // Which series a crowded chart draws first: the best few by the chart's own figure, the rest one
 // click away ("Show all"). Pure, so the choice is tested without drawing.
-import type { BarDatum, ChartSeries } from "./types";
+import type { ChartSeries } from "./types";
 
 /** Which way a metric is better; "none" (or unknown) ranks nothing and keeps the given order. */
 export type Better = "higher" | "lower" | "none";
@@ -31,7 +31,10 @@ export function rankByScore(
  * Bars: a series' mean rank over the groups it has a bar in (1 = the best bar of its group), so a
  * chart of groups on different scales (1 stream and 8) counts each group once. Ranked "lower".
  */
-export function barScores(data: readonly BarDatum[], better: Better | undefined): Map<string, number> {
+export function barScores(
+  data: readonly { values: Readonly<Record<string, { y: number } | null | undefined>> }[],
+  better: Better | undefined,
+): Map<string, number> {
   const sums = new Map<string, { total: number; count: number }>();
   if (better !== "higher" && better !== "lower") return new Map();
   for (const d of data) {

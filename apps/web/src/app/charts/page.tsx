@@ -1,5 +1,6 @@
 import { facetDefinitions, facetKeys, resolveBetter } from "@cnibench/analysis";
 import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
+import { barScores, rankByScore } from "@cnibench/charts/top";
 import type { ChartPoint } from "@cnibench/db/read-models";
 import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";
@@ -287,8 +288,18 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       );
     }
     const everySeries = [...new Map(charts.flatMap((c) => c.series).map((s) => [s.id, s] as const)).values()];
-    // One scenario, one colour on every chart of the view.
-    const colorIndex = new Map(everySeries.map((s, i) => [s.id, i]));
+    // An overhead is a cost: lower is better, whatever the metric it is of.
+    const betterOf = (metric: string) => (props.view === "overheads" ? "lower" : resolveBetter(metric));
+    // One scenario, one colour on every chart of the view; the best on the first chart (the view's
+    // headline figure) take the palette's first, most distinct colours, which the top series show.
+    const [first] = charts;
+    const colorIndex = new Map(
+      rankByScore(
+        everySeries.map((s) => s.id),
+        first ? barScores(first.data, betterOf(first.metric)) : new Map(),
+        "lower",
+      ).map((id, i) => [id, i]),
+    );
     // Overheads are differences of two figures: nothing to judge against a baseline.
     const drawn = props.view === "overheads" ? [] : everySeries;
     return (
@@ -309,8 +320,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
                 ) : undefined
               }
               series={c.series.map((s) => ({ ...s, colorIndex: colorIndex.get(s.id) }))}
-              // An overhead is a cost: lower is better, whatever the metric it is of.
-              better={props.view === "overheads" ? "lower" : resolveBetter(c.metric)}
+              better={betterOf(c.metric)}
               // The group as the server made it (category, reference…); only the bars get their links.
               data={c.data.map((d) => ({
                 ...d,

@@ -226,7 +226,7 @@ function Legend(props: { about: ChartAbout; state: ChartState; mark: "point" | "
               ? `All ${state.total} series.`
               : `The ${topCount} best of ${state.total}${props.rankedBy ? ` by ${props.rankedBy}` : ""}; the CSV has all.`}
           </span>
-          <button type="button" className={button} aria-expanded={state.all} onClick={() => state.setAll(!state.all)}>
+          <button type="button" className={button} onClick={() => state.setAll(!state.all)}>
             {state.all ? `Show the top ${topCount}` : `Show all ${state.total}`}
           </button>
         </p>

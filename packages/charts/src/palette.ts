@@ -5,8 +5,9 @@
 // white and the dark (#18181b, zinc-900) chart background, then twenty chosen as Glasbey et al. (2007,
 // "Colour displays for categorical images") choose theirs: each next one is, among the sRGB colours on
 // a 5/255 grid with that contrast on both backgrounds and CIELAB chroma ≥ 20, the farthest by CIEDE2000
-// from those already chosen. No two of the 24 are closer than ΔE00 15.5 (palette.test.ts). Colour is
-// by a series' place in its chart's list, so a series keeps its colour when others are hidden or shown.
+// from those already chosen. No two of the 24 are closer than ΔE00 15.5 (palette.test.ts). A series'
+// colour is by its rank (or its page's colorIndex), so the top series drawn first have the first, most
+// distinct colours, and each keeps its colour when others are hidden or shown.
 // Variants of one CNI (seven Cilium set-ups in InfraBuilder's tree) do not share a hue family: seven
 // shades of one hue are not told apart at a glance; the family is in the label, and legends keep the
 // explorer's order, which puts a family's variants side by side.

@@ -42,8 +42,8 @@ export type SeriesInfo = {
   /** Its scenario, when the series is not the whole scenario (a line per params); else its id and label. */
   scenario?: ScenarioRef;
   /**
-   * Its place in the page's list of series, so one scenario has one colour on every chart of the
-   * page; its place in this chart's list when absent.
+   * Its place in the palette given by the page, so one scenario has one colour on every chart of
+   * the page; its rank on this chart when absent.
    */
   colorIndex?: number;
 };

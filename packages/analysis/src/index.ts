@@ -1,4 +1,5 @@
 export * from "./better.ts";
+export * from "./change-points.ts";
 export * from "./compare.ts";
 export * from "./crossover.ts";
 export * from "./degradation.ts";

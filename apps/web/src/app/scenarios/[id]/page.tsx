@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { scenario: s } = await load((await params).id);
   return {
     title: `${s.label} on ${s.sku}`,
-    description: `${s.label} (${s.cni.name} ${s.cni.mode}, kube-proxy ${s.cni.kubeProxy}) on ${s.provider} ${s.sku}, kernel ${s.kernel}`,
+    description: `${s.label} on ${s.provider} ${s.sku}, kernel ${s.kernel}`,
   };
 }
 
@@ -131,7 +131,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                   <span aria-hidden="true">⚠ </span>
                   {w.message} ·{" "}
                   <a href={`#bundle-${w.bundleIds[0]}`} className="underline">
-                    bundle …{w.bundleIds[0]?.slice(-6)}
+                    its bundle
                   </a>
                   {w.bundleIds.length > 1 ? ` and ${w.bundleIds.length - 1} more` : ""}
                 </li>
@@ -180,7 +180,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                               <span className="sr-only">Warning: </span>
                               {w.message}{" "}
                               <a href={`#bundle-${w.bundleId}`} className="underline">
-                                bundle …{w.bundleId.slice(-6)}
+                                its bundle
                               </a>
                             </p>
                           ))}
@@ -225,7 +225,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                                       : formatFigure(r)}{" "}
                                     on {formatDate(r.measuredAt)} ·{" "}
                                     <a href={`#bundle-${r.bundleId}`} className="hover:underline">
-                                      bundle …{r.bundleId.slice(-6)}
+                                      its bundle
                                     </a>
                                   </li>
                                 ))}

@@ -57,7 +57,7 @@ export function reason(
   const approximate = evidence.some((e) => e.qualifier !== null);
   // An approximate or bounded figure is never used without saying so.
   const said = approximate && !/approximate/.test(text) ? `${text} (rests on an approximate or bounded figure)` : text;
-  return { text: said, kind, effect, evidence, evidenceCount: evidence.length, sources, approximate };
+  return { text: said, kind, effect, evidence, evidenceCount: evidence.length, sources, approximate, rest: null };
 }
 
 /**
@@ -183,8 +183,38 @@ export function weakestTie(results: readonly (VerdictResult | null)[]): VerdictR
   return ties.length === 0 ? null : ties.reduce((a, r) => (tieOrder(r) < tieOrder(a) ? r : a));
 }
 
-/** "a, b and c". */
-export function listWords(items: readonly string[]): string {
+/**
+ * How many names a sentence lists at most; the rest are counted ("and 5 more") and linked. One
+ * sentence listing ninety scenario names reads as none.
+ */
+export const handful = 4;
+
+/** "a, b and c"; past `atMost` (a handful) names, "a, b, c, d and 5 more". */
+export function listWords(items: readonly string[], atMost = handful): string {
+  if (items.length > atMost) return `${items.slice(0, atMost).join(", ")} and ${items.length - atMost} more`;
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
+
+/**
+ * The explorer's filters that list the scenarios a sentence left out after the first handful, or
+ * null when it left none out.
+ */
+export function restOf(scenarios: readonly GuideScenario[], atMost = handful): Reason["rest"] {
+  const left = scenarios.slice(atMost);
+  if (left.length === 0) return null;
+  const values = (pick: (s: GuideScenario) => string) => [...new Set(left.map(pick))].sort();
+  return {
+    count: left.length,
+    explore: {
+      provider: values((s) => s.provider),
+      sku: values((s) => s.sku),
+      cni: values((s) => s.cni.name),
+      mode: values((s) => s.cni.mode),
+      kubeProxy: values((s) => s.cni.kubeProxy),
+    },
+  };
+}
+
+/** A reason with the scenarios its text left out linked (restOf). */
+export const withRest = (r: Reason, scenarios: readonly GuideScenario[]): Reason => ({ ...r, rest: restOf(scenarios) });

@@ -120,6 +120,10 @@ export function describeDatapath(s: GuideScenario): Datapath {
         cloud: cloudOfCni[name] ?? null,
       };
     case "calico": {
+      // VPP is a dataplane of its own (a user-space vSwitch), not the iptables one; no row describes it.
+      if (mode === "vpp") {
+        return { ...base, label: `Calico VPP dataplane${suffix}`, layers: proxyLayer, routing: "unknown", cloud: null };
+      }
       const ebpf = mode === "ebpf" || kubeProxy === "ebpf";
       return {
         ...base,

@@ -9,6 +9,7 @@ export const guideNeeds = [
   "flowObservability",
   "udpHeavy",
   "latencySensitive",
+  "encryptionInTransit",
   "podIpRoutable",
   "podIpScarcity",
 ] as const;
@@ -20,6 +21,7 @@ export const guideNeedLabels: Record<GuideNeed, string> = {
   flowObservability: "Flow observability",
   udpHeavy: "UDP-heavy traffic",
   latencySensitive: "Latency-sensitive",
+  encryptionInTransit: "Encryption in transit",
   podIpRoutable: "Pod IPs routable in the VPC",
   podIpScarcity: "Pod IP scarcity",
 };

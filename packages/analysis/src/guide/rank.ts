@@ -8,8 +8,23 @@ import {
   type ResolvedCapability,
   resolveCapability,
 } from "./capabilities.ts";
-import { type GuideContext, measuredCriteria } from "./criteria/index.ts";
-import { listedAtMost, listFindings, listWords, providerName, reason, testbedsOf, trimEvidence } from "./figures.ts";
+import {
+  type CriterionResult,
+  encryptionOf,
+  type GuideContext,
+  isReference,
+  measuredCriteria,
+} from "./criteria/index.ts";
+import {
+  listedAtMost,
+  listFindings,
+  listWords,
+  providerName,
+  reason,
+  testbedsOf,
+  toEvidence,
+  trimEvidence,
+} from "./figures.ts";
 import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
 import type {
@@ -27,9 +42,12 @@ import type {
 export const guideMetrics = [
   "http.rps",
   "http.latency",
+  "tcp.throughput",
   "udp.loss",
   "udp.throughput",
   "x.udp.throughput.sent",
+  "cpu.usage",
+  "memory.usage",
   "pod.rtt",
   "tcp.rr.latency",
   "tcp.rr.rate",
@@ -57,11 +75,13 @@ const needCapability: Record<GuideNeed, CapabilityKey> = {
   podIpScarcity: "pod_ip_vpc_routable",
   udpHeavy: "bandwidth_manager_edt",
   latencySensitive: "ebpf_host_routing",
+  encryptionInTransit: "encryption_wireguard_ipsec",
 };
 const hardNeeds: readonly GuideNeed[] = [
   "l7Policy",
   "fqdnPolicy",
   "flowObservability",
+  "encryptionInTransit",
   "podIpRoutable",
   "podIpScarcity",
 ];
@@ -127,6 +147,27 @@ function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, Resol
 
 const distinct = (values: string[]) => [...new Set(values)].sort();
 
+/**
+ * A measured reason that a datapath offers encryption in transit: its setups that ran with WireGuard or
+ * IPsec, with a throughput figure of each as the evidence; null when none did.
+ */
+function encryptedProof(ctx: GuideContext, scenarios: readonly GuideScenario[]): Reason | null {
+  const encrypted = scenarios.filter((s) => encryptionOf(s) !== null);
+  const evidence = encrypted.flatMap((s) => {
+    const figures = ctx.figuresOf(s.id);
+    const f = figures.find((g) => g.metric === "tcp.throughput") ?? figures[0];
+    return f ? [toEvidence(f, s)] : [];
+  });
+  if (evidence.length === 0) return null;
+  const kinds = encrypted.map((s) => `${encryptionOf(s)} (${s.label})`);
+  return reason(
+    "measured",
+    "for",
+    `${guideNeedLabels.encryptionInTransit}: measured here with ${listWords(kinds)}.`,
+    evidence,
+  );
+}
+
 /** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
 export function recommendDatapaths(input: GuideInput): GuideResult {
   const matrix = input.capabilities ?? capabilityMatrix;
@@ -139,6 +180,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   let scoped = answers.cloud ? all.filter((s) => s.provider === answers.cloud) : all;
   let fallback: GuideResult["scope"]["fallback"] = null;
   const measuredClouds = [...new Set(all.map((s) => providerName(s.provider)))];
+  // Said first when the scope asked about has no data: the lead opens with it.
+  let noData = "";
   if (answers.cloud && scoped.length === 0) {
     fallback = "cloud";
     scoped = all;
@@ -149,6 +192,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         `No measurements on ${providerName(answers.cloud)} yet: the figures below come from ${listWords(measuredClouds)}. Datapaths that exist only on those clouds are left out; check the rest on ${providerName(answers.cloud)} before relying on them.`,
       ),
     );
+    noData = `No measurements on ${providerName(answers.cloud)}; closest evidence: ${listWords(measuredClouds)}. `;
   }
   if (answers.sku) {
     const bySku = scoped.filter((s) => s.sku === answers.sku);
@@ -156,6 +200,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     else {
       fallback ??= "sku";
       const others = [...new Set(scoped.map((s) => s.sku))];
+      noData ||= `No measurements on ${answers.sku}; closest evidence: ${listWords(others)}. `;
       caveats.push(
         reason(
           "caveat",
@@ -188,20 +233,33 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   );
 
   // The options: datapaths with scenarios in scope; in a cloud fallback, those not bound to another cloud.
-  const grouped = groupDatapaths(all, (s) => datapaths.get(s.id)!);
+  // References (bare metal, host network) are the yardstick the criteria read datapaths against, never options.
+  const grouped = groupDatapaths(
+    all.filter((s) => !isReference(s)),
+    (s) => datapaths.get(s.id)!,
+  );
   const options: DatapathOption[] = grouped.filter((o) =>
     fallback === "cloud" ? o.cloud === null || o.cloud === answers.cloud : o.scenarios.some((s) => scopedIds.has(s.id)),
   );
 
+  const scopedTestbeds = testbedsOf(scoped);
+  const scopeLabel =
+    scopedTestbeds.length === 1
+      ? scopedTestbeds[0]!.label
+      : answers.cloud && fallback !== "cloud"
+        ? providerName(answers.cloud)
+        : "the chosen scope";
   const ctx: GuideContext = {
     answers,
     input,
     scenario: (id) => byId.get(id),
     figuresOf: (id) => figuresBy.get(id) ?? [],
     datapathOf: (id) => datapaths.get(id),
-    scopedTestbeds: testbedsOf(scoped),
+    scopedTestbeds,
     allTestbeds: testbedsOf(all),
     options,
+    scopeLabel,
+    encryption: answers.needs.includes("encryptionInTransit"),
   };
 
   // Needs: hard unless the two IP needs are both asked for, which pull in opposite directions.
@@ -219,12 +277,23 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const isHard = (n: GuideNeed) =>
     hardNeeds.includes(n) && !(ipConflict && (n === "podIpRoutable" || n === "podIpScarcity"));
 
-  const { criteria, keepalive, costs } = measuredCriteria(ctx, (o, key) =>
+  const measured = measuredCriteria(ctx, (o, key) =>
     ["yes", "partial"].includes(resolveCapability(matrix, o.layers, key).value),
   );
+  const { keepalive, costs } = measured;
+  // Criteria whose figures come from outside the scope are the closest evidence: said after the
+  // findings in scope, named as such, never ranked on.
+  const criteria = measured.criteria.filter((c) => !c.closest);
+  const closest = measured.criteria.filter((c) => c.closest);
+  const closestWords = (r: Reason): Reason => ({
+    ...r,
+    effect: "neutral",
+    text: `Closest evidence, not measured on ${scopeLabel}: ${r.text}`,
+  });
 
-  const primary = criteria[0];
-  const performanceMatters = criteria.some((c) => c.weight > 0 && c.measured && !c.level);
+  const primary = criteria.find((c) => c.measured) ?? criteria[0];
+  const decisive = criteria.filter((c) => c.weight > 0 && c.measured && !c.level);
+  const performanceMatters = decisive.length > 0;
 
   // Summary, in the order a reader asks: traffic first, then the needs.
   if (answers.connections === "mixed") {
@@ -237,17 +306,22 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     );
   }
   for (const c of criteria) summary.push(...c.summary);
-  if (answers.connections === "mixed") summary.push(...keepalive.summary);
+  if (answers.connections === "mixed") summary.push(...(keepalive.closest ? [] : keepalive.summary));
   for (const c of costs) summary.push(...c.summary);
-  for (const c of criteria) caveats.push(...c.caveats);
+  for (const c of closest) summary.push(...c.summary.map(closestWords));
+  if (answers.connections === "mixed" && keepalive.closest) summary.push(...keepalive.summary.map(closestWords));
+  for (const c of measured.criteria) caveats.push(...c.caveats);
 
   // Each option: needs, capability reasons, measured reasons, scores.
   const ranked = options.map((option) => {
     const caps = new Map<CapabilityKey, ResolvedCapability>();
     for (const k of matrix.capabilities.map((c) => c.key)) caps.set(k, resolveCapability(matrix, option.layers, k));
+    // A datapath measured here with encryption offers it, whatever the documentation left unsaid.
+    const encrypted = needs.includes("encryptionInTransit") ? encryptedProof(ctx, option.scenarios) : null;
     const checks: NeedCheck[] = needs.map((need) => ({
       need,
-      status: statusOf(need, caps.get(needCapability[need])!.value),
+      status:
+        need === "encryptionInTransit" && encrypted ? "met" : statusOf(need, caps.get(needCapability[need])!.value),
       hard: isHard(need),
     }));
     const reasons: Reason[] = [];
@@ -258,7 +332,11 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     for (const check of checks) {
       reasons.push(needReason(matrix, check.need, caps.get(needCapability[check.need])!, check.status));
     }
+    if (encrypted) reasons.push(encrypted);
     for (const c of costs) reasons.push(...(c.reasons.get(option.id) ?? []));
+    for (const c of closest) {
+      reasons.push(...(c.reasons.get(option.id) ?? []).filter((r) => r.kind !== "caveat").map(closestWords));
+    }
     reasons.push(featuresReason(matrix, caps));
     if (option.layers.length === 0) {
       reasons.push(
@@ -269,7 +347,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         ),
       );
     }
-    const performance = criteria.reduce((sum, c) => sum + c.weight * (c.scores.get(option.id) ?? 0), 0);
+    const performance = criteria.reduce(
+      (sum: number, c: CriterionResult) => sum + c.weight * (c.scores.get(option.id) ?? 0),
+      0,
+    );
     const soft = checks
       .filter((c) => !c.hard)
       .reduce((sum, c) => sum + 2 * credit(c.status === "met" ? "yes" : c.status === "partial" ? "partial" : "no"), 0);
@@ -325,18 +406,22 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
+    const separating = `it measures best on ${scopeLabel}, where ${listWords(
+      decisive.map((c) => c.what),
+      decisive.length,
+    )} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
-        ? "it meets the needs you ticked and measures best for the traffic you described"
-        : "it measures best for the traffic you described";
+        ? `it meets the needs you ticked and ${separating.slice(3)}`
+        : separating;
     const extrapolated = top.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
     const lead = reason(
       extrapolated ? "extrapolated" : performanceMatters ? "measured" : "capability",
       "for",
       missing.length > 0
-        ? `No datapath in scope offers everything you ticked (${listWords(missing)} missing even at the top). Closest: ${top.label}.`
-        : `Start with ${top.label}: ${why}${extrapolated ? " (partly extrapolated past the measured range)" : ""}.`,
+        ? `${noData}No datapath in scope offers everything you ticked (${listWords(missing, missing.length)} missing even at the top). Closest: ${top.label}.`
+        : `${noData}${noData ? "There, start" : "Start"} with ${top.label}: ${why}${extrapolated ? " (partly extrapolated past the measured range)" : ""}.`,
       top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
       // The capability cells it leads on, when features decide.
       performanceMatters

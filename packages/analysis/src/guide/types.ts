@@ -28,6 +28,12 @@ export type ReasonKind = "measured" | "extrapolated" | "capability" | "caveat";
 /** Whether a reason speaks for the option, against it, or only informs. */
 export type ReasonEffect = "for" | "against" | "neutral";
 
+/** The explorer's filters: where the names a sentence left out ("and 5 more") are listed. */
+export type ScenarioFilters = { provider: string[]; sku: string[]; cni: string[]; mode: string[]; kubeProxy: string[] };
+
+/** What a sentence that lists a handful of names left out: how many, and the explorer filtered to them. */
+export type ReasonRest = { count: number; explore: ScenarioFilters };
+
 export type Reason = {
   text: string;
   kind: ReasonKind;
@@ -40,6 +46,8 @@ export type Reason = {
   sources: { label: string; url: string }[];
   /** It rests on an approximate or bounded figure: said in the text too. */
   approximate: boolean;
+  /** The names the text left out after the first handful ("and 5 more"), with a link to them; else null. */
+  rest: ReasonRest | null;
 };
 
 export type NeedStatus = "met" | "partial" | "unmet" | "unknown";
@@ -65,7 +73,7 @@ export type RankedOption = {
   /** How many scenarios it has in all, and how many of them are in scope. */
   scenarioCount: { all: number; inScope: number };
   /** With `clouds`, the explorer's filters that list its scenarios (those left out here, and the figures behind them). */
-  explore: { cni: string[]; mode: string[]; kubeProxy: string[] };
+  explore: Pick<ScenarioFilters, "cni" | "mode" | "kubeProxy">;
   /** The clouds its scenarios ran on. */
   clouds: string[];
   /** "good": every hard need met; "partial": some only partly or undocumented; "poor": one missing. */

@@ -26,6 +26,7 @@ const needWords: Record<GuideNeed, { label: string; hint: string }> = {
   flowObservability: { label: "Flow observability", hint: "per-flow visibility (e.g. Hubble)" },
   udpHeavy: { label: "UDP-heavy traffic", hint: "media, DNS, QUIC at high rates" },
   latencySensitive: { label: "Latency-sensitive", hint: "every round trip counts" },
+  encryptionInTransit: { label: "Encryption in transit", hint: "WireGuard or IPsec between nodes" },
   podIpRoutable: { label: "Pod IPs routable in the VPC", hint: "reach Pods directly from the network" },
   podIpScarcity: { label: "Pod IP scarcity", hint: "few VPC addresses to spare" },
 };

@@ -171,9 +171,12 @@ async function Answer({ params }: { params: Params }) {
       <footer className="space-y-1 border-t border-zinc-200 pt-3 text-xs text-zinc-500 dark:border-zinc-800">
         <p>
           How the ranking works: datapaths missing a need you ticked come last (then those that offer it only partly or
-          whose docs do not say); then the measured performance for your traffic, when the verdicts separate the
-          datapaths (better or worse beyond each metric's margin, as in compare); then the features each offers.
-          Crossovers are interpolated between measured steps; anything past the measured range is marked extrapolated.
+          whose docs do not say); then the measured performance for your traffic (request rates and latency, TCP and UDP
+          throughput, UDP loss, the cost of encryption, CPU per Gbit/s moved), when the verdicts separate the datapaths
+          (better or worse beyond each metric's margin, as in compare); then the features each offers. Only figures
+          measured on the cloud and instance type you chose rank; figures from elsewhere are shown as the closest
+          evidence. References (bare metal, host network) are the yardstick, never ranked. Crossovers are interpolated
+          between measured steps; anything past the measured range is marked extrapolated.
         </p>
         <p>
           Capability matrix v{data.capabilitiesVersion}, every cell with its source. Figures: the current ones of{" "}

@@ -38,6 +38,19 @@ const reasonSchema = z.object({
   evidenceCount: z.number().int(),
   sources: z.array(z.object({ label: z.string(), url: z.string() })),
   approximate: z.boolean(),
+  /** The names the text left out after the first few ("and 5 more"), and the explorer's filters that list them. */
+  rest: z
+    .object({
+      count: z.number().int(),
+      explore: z.object({
+        provider: z.array(z.string()),
+        sku: z.array(z.string()),
+        cni: z.array(z.string()),
+        mode: z.array(z.string()),
+        kubeProxy: z.array(z.string()),
+      }),
+    })
+    .nullable(),
 });
 
 const needCheckSchema = z.object({

@@ -3,11 +3,12 @@
 import { resolveBetter } from "../../better.ts";
 import { percentDelta } from "../../delta.ts";
 import { formatFigure, formatNumber, formatPercent } from "../../format.ts";
-import type { Better } from "../../types.ts";
+import { paramsKey } from "../../params-key.ts";
+import type { Better, Params } from "../../types.ts";
 import type { VerdictResult } from "../../verdict.ts";
 import { bestOf, listWords, paramsMatch, reason, scoreAgainstBest, type Testbed, weakestTie } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
-import type { GuideFigure, Reason } from "../types.ts";
+import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
 import {
   addTo,
   type CriterionResult,
@@ -50,6 +51,39 @@ export const realisticLatency: FigureSelector = {
 };
 
 /**
+ * Like with like: one selector per params set of a metric (figures are compared only when they share
+ * every param), the sets that most options measured first, then in `prefer`'s order.
+ */
+export function paramsSelectors(
+  ctx: GuideContext,
+  spec: {
+    metric: string;
+    accept: (params: Params) => boolean;
+    prefer: (a: Params, b: Params) => number;
+    title: (params: Params) => string;
+  },
+): FigureSelector[] {
+  const sets = new Map<string, { params: Params; options: Set<string> }>();
+  for (const o of ctx.options) {
+    for (const s of o.scenarios) {
+      for (const f of ctx.figuresOf(s.id)) {
+        if (f.metric !== spec.metric || !spec.accept(f.params)) continue;
+        const key = paramsKey(f.params);
+        const entry = sets.get(key) ?? { params: f.params, options: new Set<string>() };
+        entry.options.add(o.id);
+        sets.set(key, entry);
+      }
+    }
+  }
+  return [...sets.entries()]
+    .sort(([, a], [, b]) => b.options.size - a.options.size || spec.prefer(a.params, b.params))
+    .map(([key, { params }]) => ({
+      title: spec.title(params),
+      select: (f: GuideFigure) => f.metric === spec.metric && paramsKey(f.params) === key,
+    }));
+}
+
+/**
  * For each testbed, the first selector that at least two options have figures for, and each
  * option's best such figure. Testbeds in scope first; if none has a comparison, every testbed (the
  * caller says that this is a fallback). Each option is scored on the testbed with the most options
@@ -58,13 +92,14 @@ export const realisticLatency: FigureSelector = {
 export function figureTables(
   ctx: GuideContext,
   selectors: readonly FigureSelector[],
+  scenariosOf: (o: DatapathOption, t: Testbed) => GuideScenario[] = optionScenarios,
 ): { tables: FigureTable[]; fallback: boolean } {
   const build = (testbeds: readonly Testbed[]) =>
     testbeds.flatMap((t): FigureTable[] => {
       // Each option's figures on the testbed, gathered once for all selectors.
       const figuresOn = ctx.options.map((option) => ({
         option,
-        figures: optionScenarios(option, t).flatMap((s) => ctx.figuresOf(s.id)),
+        figures: scenariosOf(option, t).flatMap((s) => ctx.figuresOf(s.id)),
       }));
       for (const selector of selectors) {
         const raw = figuresOn.flatMap(({ option, figures }) => {
@@ -115,10 +150,12 @@ export function figureRange(figures: readonly GuideFigure[]): string {
 
 export const rangeText = (entries: readonly FigureEntry[]) => figureRange(entries.map((e) => e.figure));
 
-function fallbackCaveat(ctx: GuideContext, what: string, tables: readonly FigureTable[]): Reason {
-  const where = listWords([...new Set(tables.map((t) => t.testbed.label))]);
-  const asked = ctx.answers.cloud ? "your cloud" : "the scope you chose";
-  return caveat(`No ${what} measured on ${asked}: the comparison uses ${where} instead.`);
+/** "No p99 HTTP latency measured on On-premises; closest evidence: TKE SA5.LARGE8, not ranked on." */
+export function closestCaveat(ctx: GuideContext, what: string, testbeds: readonly Testbed[]): Reason {
+  const where = listWords([...new Set(testbeds.map((t) => t.label))]);
+  return caveat(
+    `No ${what} measured on ${ctx.scopeLabel}; closest evidence: ${where}, shown for information and not ranked on.`,
+  );
 }
 
 /**
@@ -133,16 +170,29 @@ export function figureCriterion(
     what: string;
     selectors: readonly FigureSelector[];
     describe: (entry: FigureEntry, table: FigureTable) => string;
+    /** Each option's scenarios on a testbed that count (optionScenarios, or standingScenarios). */
+    scenariosOf?: (o: DatapathOption, t: Testbed) => GuideScenario[];
+    /** Nothing to say when nothing was measured: a criterion the user did not ask for. */
+    quiet?: boolean;
   },
 ): CriterionResult & { tables: FigureTable[] } {
-  const result = { ...emptyCriterion(spec.key, spec.weight), tables: [] as FigureTable[] };
-  const { tables, fallback } = figureTables(ctx, spec.selectors);
+  const result = { ...emptyCriterion(spec.key, spec.weight, spec.what), tables: [] as FigureTable[] };
+  const { tables, fallback } = figureTables(ctx, spec.selectors, spec.scenariosOf);
   result.tables = tables;
   if (tables.length === 0) {
-    result.caveats.push(caveat(`No ${spec.what} figures to compare the datapaths by.`));
+    if (!spec.quiet) result.caveats.push(caveat(`No ${spec.what} figures to compare the datapaths by.`));
     return result;
   }
-  if (fallback) result.caveats.push(fallbackCaveat(ctx, spec.what, tables));
+  if (fallback) {
+    result.closest = true;
+    result.caveats.push(
+      closestCaveat(
+        ctx,
+        spec.what,
+        tables.map((t) => t.testbed),
+      ),
+    );
+  }
   result.measured = true;
   const entries = tables.flatMap((t) => t.entries);
   result.level = entries.every((e) => e.levelWithBest);
@@ -179,9 +229,12 @@ export function standing(entry: FigureEntry, table: FigureTable): string {
   const word = lower ? "higher" : "lower";
   // A rate in % (loss) is compared in points: 0.69 % against 0.03 % is not "2,200 % higher".
   if (entry.figure.unit === "%") {
+    if (Math.abs(entry.figure.value - best.value) < 1e-9) return `level with the best${noise}`;
     return `${formatNumber(Math.abs(entry.figure.value - best.value))} points ${word} than the best${noise}`;
   }
   const d = percentDelta(entry.figure.value, best.value).percent;
+  // Equal to the shown precision: another setup measured the same (e.g. the same runs).
+  if (d !== null && Math.abs(d) < 0.05) return `level with the best${noise}`;
   return d === null
     ? `behind the best${noise}`
     : `${formatPercent(Math.abs(d), 1, false)} ${word} than the best${noise}`;

@@ -4,26 +4,35 @@
 // One file per criterion; shared.ts and figure-criterion.ts hold what they share.
 import type { CapabilityKey } from "../capabilities.ts";
 import type { DatapathOption } from "../options.ts";
+import { efficiencyCriterion } from "./efficiency.ts";
+import { encryptionCriterion } from "./encryption.ts";
 import { type FeatureCost, featureCost } from "./feature-cost.ts";
 import { keepaliveCriterion } from "./keepalive.ts";
 import { latencyCriterion } from "./latency.ts";
 import { serviceScaleCriterion } from "./service-scale.ts";
 import type { CriterionResult, GuideContext } from "./shared.ts";
+import { throughputCriterion } from "./throughput.ts";
 import { udpCriterion } from "./udp.ts";
 
+export { cpuPerGbit, efficiencyCriterion } from "./efficiency.ts";
+export { type EncryptionPair, encryptionCriterion, encryptionPairs } from "./encryption.ts";
 export { type FeatureCost, featureCost } from "./feature-cost.ts";
 export { type FigureSelector, type FigureTable, figureTables } from "./figure-criterion.ts";
 export { keepaliveCriterion } from "./keepalive.ts";
 export { latencyCriterion } from "./latency.ts";
 export { lineValueAt } from "./service-lines.ts";
 export { serviceScaleCriterion } from "./service-scale.ts";
-export type { CriterionResult, GuideContext } from "./shared.ts";
+export { type CriterionResult, encryptionOf, type GuideContext, isReference } from "./shared.ts";
+export { throughputCriterion } from "./throughput.ts";
 export { hasBandwidthManager, udpCriterion } from "./udp.ts";
 
 /**
  * The criteria the answers call for, in the order the guide reads them: the traffic first (weight 2),
- * then the needs (weight 1). Keepalive is always measured: with mixed traffic its findings follow as
- * information. Feature costs are not scored, only said, for the options that offer the feature.
+ * then the cost of encryption, TCP throughput and the other needs (weight 1), then CPU per Gbit/s
+ * moved (weight 1). Keepalive is
+ * always measured: with mixed traffic its findings follow as information. TCP throughput and
+ * efficiency are read for every answer and say nothing where nothing was measured. Feature costs are
+ * not scored, only said, for the options that offer the feature.
  */
 export function measuredCriteria(
   ctx: GuideContext,
@@ -34,8 +43,12 @@ export function measuredCriteria(
   if (connections === "short" || connections === "mixed") criteria.push(serviceScaleCriterion(ctx, 2));
   const keepalive = keepaliveCriterion(ctx, connections === "keepalive" ? 2 : 0);
   if (connections === "keepalive") criteria.push(keepalive);
-  if (needs.includes("udpHeavy")) criteria.push(udpCriterion(ctx, 1));
+  // What encryption costs leads the needs: it decides more than any other figure where it is asked for.
+  if (needs.includes("encryptionInTransit")) criteria.push(encryptionCriterion(ctx, 1));
+  criteria.push(throughputCriterion(ctx, 1, "tcp"));
+  if (needs.includes("udpHeavy")) criteria.push(throughputCriterion(ctx, 1, "udp"), udpCriterion(ctx, 1));
   if (needs.includes("latencySensitive")) criteria.push(latencyCriterion(ctx, 1));
+  criteria.push(efficiencyCriterion(ctx, 1));
   const costs = [
     ...(needs.includes("l7Policy")
       ? [featureCost(ctx, { param: "policy", base: "none", offers: (o) => offers(o, "l7_http_policy") })]

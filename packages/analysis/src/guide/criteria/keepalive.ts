@@ -1,15 +1,15 @@
 // Keepalive connections: p99 latency at a realistic rate where measured, else saturated RPS; the
 // saturated gap always, as information; and how RPS moved with the Service count.
 import { formatCount, formatFigure, formatParams, formatPercent } from "../../format.ts";
-import { paramsKey } from "../../params-key.ts";
 import type { Params } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
 import { type Testbed, tieWords } from "../figures.ts";
-import type { GuideFigure, Reason } from "../types.ts";
+import type { Reason } from "../types.ts";
 import {
   type FigureSelector,
   figureCriterion,
   noServiceLoad,
+  paramsSelectors,
   rangeText,
   realisticLatency,
   standing,
@@ -29,32 +29,15 @@ import {
 const keepaliveParams = (params: Params) => formatParams(params, { omit: ["connection"] });
 
 /** Saturated keepalive RPS: the params set most options share, via Service and at the lowest concurrency first. */
-function saturationSelectors(ctx: GuideContext): FigureSelector[] {
-  const sets = new Map<string, { params: Params; options: Set<string> }>();
-  for (const o of ctx.options) {
-    for (const s of o.scenarios) {
-      for (const f of ctx.figuresOf(s.id)) {
-        if (f.metric !== "http.rps" || f.params.connection !== "keepalive") continue;
-        if (noServiceLoad.some((k) => f.params[k] !== undefined)) continue;
-        const key = paramsKey(f.params);
-        const entry = sets.get(key) ?? { params: f.params, options: new Set<string>() };
-        entry.options.add(o.id);
-        sets.set(key, entry);
-      }
-    }
-  }
-  return [...sets.entries()]
-    .sort(
-      ([, a], [, b]) =>
-        b.options.size - a.options.size ||
-        Number(b.params.target === "service") - Number(a.params.target === "service") ||
-        Number(a.params.concurrency ?? 0) - Number(b.params.concurrency ?? 0),
-    )
-    .map(([key, { params }]) => ({
-      title: `saturated keepalive RPS (${keepaliveParams(params)})`,
-      select: (f: GuideFigure) => f.metric === "http.rps" && paramsKey(f.params) === key,
-    }));
-}
+const saturationSelectors = (ctx: GuideContext): FigureSelector[] =>
+  paramsSelectors(ctx, {
+    metric: "http.rps",
+    accept: (p) => p.connection === "keepalive" && noServiceLoad.every((k) => p[k] === undefined),
+    prefer: (a, b) =>
+      Number(b.target === "service") - Number(a.target === "service") ||
+      Number(a.concurrency ?? 0) - Number(b.concurrency ?? 0),
+    title: (p) => `saturated keepalive RPS (${keepaliveParams(p)})`,
+  });
 
 /**
  * Keepalive traffic: compared by p99 latency at a realistic 1,000 QPS where measured (the figure

@@ -1,5 +1,6 @@
 // What the guide's measured criteria share: the context they read, the result they return, and the
 // helpers for testbeds, evidence and wording that more than one of them uses.
+import { isReferenceCni } from "@cnibench/schema";
 import { percentDelta } from "../../delta.ts";
 import type { VerdictResult } from "../../verdict.ts";
 import { reason, type Testbed, tieWords, toEvidence, weakestTie } from "../figures.ts";
@@ -18,8 +19,12 @@ export type GuideContext = {
   scopedTestbeds: Testbed[];
   /** Every testbed, for criteria nothing in scope measured. */
   allTestbeds: Testbed[];
-  /** The options being ranked. */
+  /** The options being ranked (references never are). */
   options: DatapathOption[];
+  /** The scope in words, as "no measurements on …" says it: "On-premises bare-metal-40g", "EKS". */
+  scopeLabel: string;
+  /** The user needs encryption in transit: throughput and CPU are read from encrypted setups. */
+  encryption: boolean;
 };
 
 export type CriterionResult = {
@@ -31,19 +36,28 @@ export type CriterionResult = {
   level: boolean;
   /** When level, why in the verdicts' words ("equivalent within ±10 % on a single run"); else null. */
   levelWords: string | null;
+  /**
+   * Its figures come from outside the scope asked about (another cloud or instance type): shown as the
+   * closest evidence, named as such, and never ranked on.
+   */
+  closest: boolean;
+  /** What it compares, for the lead sentence: "TCP throughput", "the cost of encryption". */
+  what: string;
   scores: Map<string, number>;
   reasons: Map<string, Reason[]>;
   summary: Reason[];
   caveats: Reason[];
 };
 
-export function emptyCriterion(key: string, weight: number): CriterionResult {
+export function emptyCriterion(key: string, weight: number, what = key): CriterionResult {
   return {
     key,
     weight,
     measured: false,
     level: true,
     levelWords: null,
+    closest: false,
+    what,
     scores: new Map(),
     reasons: new Map(),
     summary: [],
@@ -80,6 +94,40 @@ export function inTestbed(t: Testbed, id: string): boolean {
 
 /** The option's scenarios on a testbed. */
 export const optionScenarios = (o: DatapathOption, t: Testbed) => o.scenarios.filter((s) => inTestbed(t, s.id));
+
+/** A reference (bare metal, host network): the yardstick datapaths are read against, never an option. */
+export const isReference = (s: GuideScenario) => isReferenceCni(s.cni.name);
+
+/** The references measured on a testbed. */
+export const referencesOn = (t: Testbed) => t.scenarios.filter(isReference);
+
+const encryptionNames: Record<string, string> = { wireguard: "WireGuard", ipsec: "IPsec" };
+const noEncryption = new Set(["", "none", "disabled", "off", "false", "no"]);
+
+/**
+ * The encryption a scenario's CNI ran with ("WireGuard", "IPsec", "encryption" when the kind is not
+ * named), from its settings (`encryption`, `encryption.enabled`, `encryption.type`); null without.
+ */
+export function encryptionOf(s: GuideScenario): string | null {
+  const settings = s.cni.settings;
+  const kind = settings["encryption.type"] ?? settings.encryption;
+  const enabled = settings["encryption.enabled"];
+  if (enabled === false) return null;
+  if (typeof kind === "string") {
+    const word = kind.trim().toLowerCase();
+    return noEncryption.has(word) ? null : (encryptionNames[word] ?? kind.trim());
+  }
+  return kind === true || enabled === true ? "encryption" : null;
+}
+
+/**
+ * The scenarios that stand for an option on a testbed in the throughput, UDP and CPU criteria: with
+ * encryption in transit asked for, its encrypted setups (what the user will run); else every one.
+ */
+export function standingScenarios(ctx: GuideContext, o: DatapathOption, t: Testbed): GuideScenario[] {
+  const here = optionScenarios(o, t);
+  return ctx.encryption ? here.filter((s) => encryptionOf(s) !== null) : here;
+}
 
 /** A figure's services param: the steps of a line against the Service count. */
 export const servicesOf = (f: GuideFigure) => f.params.services as number;

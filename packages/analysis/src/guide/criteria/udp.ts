@@ -1,14 +1,30 @@
 // UDP-heavy traffic: loss, with and without a bandwidth manager, beside the rate it was measured at.
 import { formatFigure } from "../../format.ts";
-import { paramsKey } from "../../params-key.ts";
 import { compareFigures } from "../../verdict.ts";
-import { bestOf, listWords, reason } from "../figures.ts";
+import { bestOf, handful, listWords, reason, restOf } from "../figures.ts";
 import type { GuideFigure, GuideScenario } from "../types.ts";
-import { figureCriterion, figureRange, standing } from "./figure-criterion.ts";
-import { addTo, type CriterionResult, evidenceOf, finding, type GuideContext, optionScenarios } from "./shared.ts";
+import { figureCriterion, figureRange, paramsSelectors, standing } from "./figure-criterion.ts";
+import {
+  addTo,
+  type CriterionResult,
+  capitalise,
+  encryptionOf,
+  evidenceOf,
+  finding,
+  type GuideContext,
+  optionScenarios,
+  standingScenarios,
+} from "./shared.ts";
+import { podToPod, preferTest, referenceFigure, referenceName, sameTest, testWords } from "./throughput.ts";
 
-// UDP loss as the criterion compares it: not a step of a Service-count series.
-const isUdpLoss = (f: GuideFigure) => f.metric === "udp.loss" && f.params.services === undefined;
+/** UDP loss as the criterion compares it, like with like: one selector per params set, pod to pod. */
+const lossSelectors = (ctx: GuideContext) =>
+  paramsSelectors(ctx, {
+    metric: "udp.loss",
+    accept: podToPod,
+    prefer: preferTest,
+    title: (p) => `UDP loss${testWords(p) ? ` (${testWords(p)})` : ""}`,
+  });
 
 export function hasBandwidthManager(s: GuideScenario): boolean {
   return Object.entries(s.cni.settings).some(([k, v]) => /bandwidthmanager(\.enabled)?$/i.test(k) && v === true);
@@ -22,12 +38,8 @@ function settingsWords(s: GuideScenario): string {
 }
 
 /** The rate a UDP loss was measured at: what arrived, else what was sent (EKS publishes only the sender's). */
-function udpRateOf(ctx: GuideContext, loss: GuideFigure): GuideFigure | undefined {
-  const figures = ctx.figuresOf(loss.scenarioId).filter((g) => paramsKey(g.params) === paramsKey(loss.params));
-  return (
-    figures.find((g) => g.metric === "udp.throughput") ?? figures.find((g) => g.metric === "x.udp.throughput.sent")
-  );
-}
+const udpRateOf = (ctx: GuideContext, loss: GuideFigure): GuideFigure | undefined =>
+  sameTest(ctx, loss, "udp.throughput") ?? sameTest(ctx, loss, "x.udp.throughput.sent");
 
 const rateWords = (rate: GuideFigure) =>
   `${formatFigure(rate)}${rate.metric === "x.udp.throughput.sent" ? " sent" : " received"}`;
@@ -37,24 +49,30 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     key: "udp",
     weight,
     what: "UDP loss",
-    selectors: [{ title: "UDP loss", select: isUdpLoss }],
+    selectors: lossSelectors(ctx),
+    scenariosOf: ctx.encryption ? (o, t) => standingScenarios(ctx, o, t) : undefined,
     describe: (e, t) => {
       const s = ctx.scenario(e.figure.scenarioId)!;
       const tp = udpRateOf(ctx, e.figure);
-      return `UDP loss ${formatFigure(e.figure)}${tp ? ` at ${rateWords(tp)}` : ""} on ${t.testbed.label} (${s.label}, ${hasBandwidthManager(s) ? `with ${settingsWords(s)}` : "no bandwidth manager"}), ${standing(e, t)}`;
+      const test = testWords(e.figure.params);
+      const variant = encryptionOf(s) ? `, with ${encryptionOf(s)}` : "";
+      return `UDP loss ${formatFigure(e.figure)}${tp ? ` at ${rateWords(tp)}` : ""}${test ? ` (${test})` : ""} on ${t.testbed.label} (${s.label}${variant}, ${hasBandwidthManager(s) ? `with ${settingsWords(s)}` : "no bandwidth manager"}), ${standing(e, t)}`;
     },
   });
   // Add the throughput beside each loss figure, since loss only means something at a rate.
-  for (const [id, reasons] of result.reasons) {
-    result.reasons.set(
-      id,
-      reasons.map((r) => {
-        const loss = r.evidence.find((e) => e.metric === "udp.loss");
-        const lossFigure = loss && ctx.figuresOf(loss.scenarioId).find((g) => g.metric === "udp.loss");
-        const tp = lossFigure && udpRateOf(ctx, lossFigure);
-        return tp ? { ...r, evidence: [...r.evidence, evidenceOf(ctx, tp)] } : r;
-      }),
-    );
+  for (const table of result.tables) {
+    for (const e of table.entries) {
+      const tp = udpRateOf(ctx, e.figure);
+      if (!tp) continue;
+      result.reasons.set(
+        e.option.id,
+        (result.reasons.get(e.option.id) ?? []).map((r) =>
+          r.evidence.some((x) => x.scenarioId === e.figure.scenarioId && x.metric === "udp.loss")
+            ? { ...r, evidence: [...r.evidence, evidenceOf(ctx, tp)] }
+            : r,
+        ),
+      );
+    }
   }
   // Within one datapath, scenarios with and without a bandwidth manager: the setting to turn on.
   for (const table of result.tables) {
@@ -81,25 +99,34 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     }
   }
   for (const table of result.tables) {
-    const scenarioLoss = table.testbed.scenarios.flatMap((s) =>
-      ctx.figuresOf(s.id).flatMap((f) => (isUdpLoss(f) ? [{ s, f }] : [])),
-    );
+    // The same test on every scenario of the testbed that stands for an option; the references apart.
+    const scenarioLoss = ctx.options
+      .flatMap((o) => (ctx.encryption ? standingScenarios(ctx, o, table.testbed) : optionScenarios(o, table.testbed)))
+      .flatMap((s) => ctx.figuresOf(s.id).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])))
+      .sort((a, b) => a.f.value - b.f.value);
     const withBwm = scenarioLoss.filter((x) => hasBandwidthManager(x.s));
     const without = scenarioLoss.filter((x) => !hasBandwidthManager(x.s));
     const span = (xs: typeof scenarioLoss) => figureRange(xs.map((x) => x.f));
     const names = (xs: typeof scenarioLoss) => listWords(xs.map((x) => x.s.label));
+    const ref = scenarioLoss[0] && referenceFigure(ctx, table.testbed, scenarioLoss[0].f);
+    const refText = ref
+      ? ` ${capitalise(referenceName(ctx.scenario(ref.scenarioId)!))} loses ${formatFigure(ref)}.`
+      : "";
+    const title = table.selector.title;
     const text =
       withBwm.length > 0 && without.length > 0
-        ? `UDP loss on ${table.testbed.label}: ${span(withBwm)} with a bandwidth manager (${names(withBwm)}) against ${span(without)} without (${names(without)}). iperf3 sends UDP as fast as it can, so this is what happens when senders outrun receivers.`
+        ? `${title} on ${table.testbed.label}: ${span(withBwm)} with a bandwidth manager (${names(withBwm)}) against ${span(without)} without (${names(without)}). iperf3 sends UDP as fast as it can, so this is what happens when senders outrun receivers.`
         : withBwm.length === 0
-          ? `UDP loss on ${table.testbed.label}: ${span(scenarioLoss)} (${names(scenarioLoss)}); none of these scenarios ran a bandwidth manager.`
-          : `UDP loss on ${table.testbed.label}: ${span(scenarioLoss)}, every scenario with a bandwidth manager.`;
-    result.summary.push(
-      finding(
-        text,
-        scenarioLoss.map((x) => evidenceOf(ctx, x.f)),
+          ? `${title} on ${table.testbed.label}: ${span(scenarioLoss)} (from the lowest: ${names(scenarioLoss)}); none of these scenarios ran a bandwidth manager.`
+          : `${title} on ${table.testbed.label}: ${span(scenarioLoss)}, every scenario with a bandwidth manager.`;
+    const left = [...withBwm.slice(handful), ...without.slice(handful)].map((x) => x.s);
+    result.summary.push({
+      ...finding(
+        `${text}${refText}`,
+        [...scenarioLoss.map((x) => x.f), ...(ref ? [ref] : [])].map((f) => evidenceOf(ctx, f)),
       ),
-    );
+      rest: restOf(left, 0),
+    });
   }
   return result;
 }

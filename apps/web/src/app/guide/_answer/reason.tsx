@@ -2,6 +2,7 @@
 import { formatCount, formatFigure, formatParams } from "@cnibench/analysis/format";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import type { GuideOutput } from "~/server/routers/guide.types";
+import { exploreHref } from "../../_explore/params";
 
 type Reason = GuideOutput["summary"][number];
 type Evidence = Reason["evidence"][number];
@@ -47,6 +48,15 @@ export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boole
             {r.kind}
           </span>
           {r.text}
+          {r.rest ? (
+            <>
+              {" "}
+              <TextLink href={exploreHref("/", r.rest.explore)}>
+                The {formatCount(r.rest.count)} more in Explore
+              </TextLink>
+              .
+            </>
+          ) : null}
         </p>
         {evidence.length === 0 ? null : r.evidenceCount <= 4 ? (
           <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />

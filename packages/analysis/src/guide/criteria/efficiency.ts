@@ -1,0 +1,287 @@
+// Efficiency, a figure derived here and never stored: the CPU both nodes spent during a TCP
+// throughput test per Gbit/s it moved (cores per Gbit/s, i.e. CPU seconds per Gbit), from cpu.usage
+// and tcp.throughput of the same test and params; and, where a component's memory was measured at a
+// Service count, its memory per 1,000 Services.
+import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "../../format.ts";
+import type { Measurement } from "../../types.ts";
+import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
+import type { DatapathOption } from "../options.ts";
+import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
+import { closestCaveat } from "./figure-criterion.ts";
+import {
+  addTo,
+  type CriterionResult,
+  emptyCriterion,
+  encryptionOf,
+  evidenceOf,
+  finding,
+  type GuideContext,
+  isReference,
+  levelTie,
+  optionScenarios,
+  scoreEffect,
+  standingScenarios,
+  wordsOf,
+} from "./shared.ts";
+import { referenceFigure, referenceName, throughputSelectors } from "./throughput.ts";
+
+/** The unit of CPU per Gbit/s moved: cores per Gbit/s, which is CPU seconds per Gbit. */
+export const cpuPerGbitUnit = "CPU s/Gbit";
+
+/** A derived figure and the raw figures it was computed from. */
+export type Derived = { figure: Measurement; from: GuideFigure[]; scenario: GuideScenario };
+
+const cores = (f: GuideFigure) => (f.unit === "millicores" ? f.value / 1000 : f.value);
+const coreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "millicores" ? v / 1000 : v));
+
+/**
+ * CPU per Gbit/s moved in a throughput test: the node CPU (every role measured, client and server
+ * summed) during the test whose params the throughput figure has, over its throughput. The runs are
+ * paired by position, as a campaign lists every series of a scenario in the same bundle order; when
+ * their counts differ the figure keeps its value alone (a single run, for the verdicts).
+ */
+export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure): Derived | undefined {
+  if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
+  const protocol = tput.metric.split(".")[0];
+  const cpu = ctx
+    .figuresOf(tput.scenarioId)
+    .filter(
+      (f) =>
+        f.metric === "cpu.usage" &&
+        f.params.component === "node" &&
+        f.params.protocol === protocol &&
+        !f.qualifier &&
+        Object.entries(tput.params).every(([k, v]) => f.params[k] === v),
+    );
+  if (cpu.length === 0) return undefined;
+  const runs = [tput, ...cpu].map((f) => (f === tput ? (f.samples ?? []) : coreRuns(f)));
+  const n = runs[0]!.length;
+  const paired = n >= 2 && runs.every((r) => r.length === n);
+  const value = cpu.reduce((sum, f) => sum + cores(f), 0) / tput.value;
+  const samples = paired ? runs[0]!.map((t, i) => runs.slice(1).reduce((sum, r) => sum + r[i]!, 0) / t) : undefined;
+  return {
+    figure: {
+      metric: "x.cpu.per.gbit",
+      unit: cpuPerGbitUnit,
+      value,
+      better: "lower",
+      ...(samples ? { samples } : {}),
+    },
+    from: [tput, ...cpu],
+    scenario: ctx.scenario(tput.scenarioId)!,
+  };
+}
+
+/** "0.0762 CPU s/Gbit": three significant digits, as the CPU and throughput it comes from deserve. */
+export const cpuPerGbitWords = (d: Derived) => withUnit(formatNumber(d.figure.value, 3), cpuPerGbitUnit);
+
+/** "5.93 cores at 11.28 Gbit/s (client and server nodes)" */
+function partsWords(d: Derived): string {
+  const [tput, ...cpu] = d.from;
+  const total = cpu.reduce((sum, f) => sum + cores(f), 0);
+  const roles = cpu.map((f) => String(f.params.role ?? "node"));
+  return `${formatComputed(total)} cores at ${formatFigure(tput!)}, ${listWords(roles)} node${roles.length === 1 ? "" : "s"}`;
+}
+
+type Table = { testbed: Testbed; title: string; entries: (Scored<DatapathOption> & { derived: Derived })[] };
+
+/** Per testbed, CPU per Gbit/s of each option's most efficient standing setup, on one throughput test. */
+function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Table[] {
+  const selectors = throughputSelectors(ctx, "tcp");
+  const tables: Table[] = [];
+  for (const t of testbeds) {
+    for (const selector of selectors) {
+      const raw = ctx.options.flatMap((option) => {
+        const derived = standingScenarios(ctx, option, t)
+          .flatMap((s) => ctx.figuresOf(s.id).filter(selector.select))
+          .flatMap((f) => cpuPerGbit(ctx, f) ?? []);
+        const best = derived.reduce<Derived | undefined>(
+          (a, d) => (!a || d.figure.value < a.figure.value ? d : a),
+          undefined,
+        );
+        return best ? [{ option, derived: best }] : [];
+      });
+      if (raw.length < 2) continue;
+      const { scored } = scoreAgainstBest(
+        raw.map((r) => ({ item: r, figure: r.derived.figure })),
+        "lower",
+      );
+      tables.push({
+        testbed: t,
+        title: `CPU per Gbit/s moved (${selector.title.replace(/ throughput \((.*)\)$/, ", $1").replace(/ throughput$/, "")})`,
+        entries: scored.map((s) => ({ ...s, item: s.item.option, derived: s.item.derived })),
+      });
+      break;
+    }
+  }
+  return tables.sort((a, b) => b.entries.length - a.entries.length);
+}
+
+/** The reference's CPU per Gbit/s in the same test, where one was measured. */
+function referenceEfficiency(ctx: GuideContext, t: Testbed, d: Derived): Derived | undefined {
+  const ref = referenceFigure(ctx, t, d.from[0]!);
+  return ref ? cpuPerGbit(ctx, ref) : undefined;
+}
+
+/**
+ * Efficiency as a criterion (weight 1 where measured): CPU per Gbit/s moved, lower is better, compared
+ * on one throughput test per testbed; with encryption asked for, of the encrypted setups. Memory per
+ * 1,000 Services is said where measured, never scored: the components measured (kube-proxy, an
+ * agent doing much more) are not like for like.
+ */
+export function efficiencyCriterion(ctx: GuideContext, weight: number): CriterionResult {
+  const result = emptyCriterion("efficiency", weight, "CPU per Gbit/s moved");
+  const scoped = efficiencyTables(ctx, ctx.scopedTestbeds);
+  const tables = scoped.length > 0 ? scoped : efficiencyTables(ctx, ctx.allTestbeds);
+  if (tables.length > 0) {
+    result.measured = true;
+    if (scoped.length === 0) {
+      result.closest = true;
+      result.caveats.push(
+        closestCaveat(
+          ctx,
+          "CPU per Gbit/s moved",
+          tables.map((t) => t.testbed),
+        ),
+      );
+    }
+    const entries = tables.flatMap((t) => t.entries);
+    result.level = entries.every((e) => e.levelWithBest);
+    result.levelWords = wordsOf(result.level ? levelTie(entries) : null);
+    for (const table of tables) {
+      const level = wordsOf(levelTie(table.entries));
+      const sorted = [...table.entries].sort((a, b) => a.derived.figure.value - b.derived.figure.value);
+      const ref = referenceEfficiency(ctx, table.testbed, sorted[0]!.derived);
+      const refText = ref ? `${referenceName(ref.scenario)} ${cpuPerGbitWords(ref)}` : "";
+      for (const e of table.entries) {
+        if (result.scores.has(e.item.id)) continue;
+        result.scores.set(e.item.id, e.score);
+        const s = e.derived.scenario;
+        const standing = level
+          ? `against the others: ${level}`
+          : e.versusBest === null
+            ? "the most efficient here"
+            : `${formatComputed(e.derived.figure.value / sorted[0]!.derived.figure.value)}× the most efficient's${e.levelWithBest ? ` (${wordsOf(e.versusBest)})` : ""}`;
+        const variant = encryptionOf(s) ? `, with ${encryptionOf(s)}` : "";
+        addTo(
+          result.reasons,
+          e.item.id,
+          reason(
+            "measured",
+            scoreEffect(e.score, table.entries.length),
+            `${table.title}: ${cpuPerGbitWords(e.derived)} (${s.label}${variant}: ${partsWords(e.derived)}) on ${table.testbed.label}${refText ? `, against ${refText}` : ""}; ${standing}`,
+            [...e.derived.from, ...(ref?.from ?? [])].map((f) => evidenceOf(ctx, f)),
+          ),
+        );
+      }
+      const named = sorted.map((e) => `${e.derived.scenario.label} ${cpuPerGbitWords(e.derived)}`);
+      result.summary.push(
+        withRest(
+          finding(
+            `${table.title} on ${table.testbed.label}, both nodes' CPU over the throughput: ${cpuPerGbitWords(sorted[0]!.derived)} to ${cpuPerGbitWords(sorted.at(-1)!.derived)} across ${sorted.length} datapaths${level ? `, ${level}` : ""}${refText ? `; ${refText}` : ""}. Most efficient first: ${listWords(named)}.`,
+            [...sorted.flatMap((e) => e.derived.from), ...(ref?.from ?? [])].map((f) => evidenceOf(ctx, f)),
+          ),
+          sorted.map((e) => e.derived.scenario),
+        ),
+      );
+    }
+    for (const option of ctx.options) {
+      if (!result.scores.has(option.id) && ctx.options.length > 1) {
+        addTo(
+          result.reasons,
+          option.id,
+          finding(`CPU per Gbit/s moved: not measured for this datapath${ctx.encryption ? " with encryption" : ""}.`),
+        );
+      }
+    }
+  }
+  const memory = memoryPerServices(ctx);
+  for (const [id, reasons] of memory.reasons) for (const r of reasons) addTo(result.reasons, id, r);
+  result.summary.push(...memory.summary);
+  return result;
+}
+
+/** A component's memory against the Service count: per 1,000 Services, from a slope or a single count. */
+type MemoryLine = { scenario: GuideScenario; component: string; figures: GuideFigure[]; perThousand: number };
+
+function memoryLines(ctx: GuideContext, s: GuideScenario): MemoryLine[] {
+  const groups = new Map<string, GuideFigure[]>();
+  for (const f of ctx.figuresOf(s.id)) {
+    const p = f.params;
+    if (f.metric !== "memory.usage" || typeof p.services !== "number" || f.qualifier) continue;
+    // Only the Service count may vary: Pods, policies or a peak (max) would be another measure.
+    if (p.pods !== undefined || p.networkPolicies !== undefined || (p.stat !== undefined && p.stat !== "avg")) continue;
+    const key = `${String(p.component)} ${String(p.measure ?? "")}`;
+    addTo(groups, key, f);
+  }
+  return [...groups.values()].flatMap((figs) => {
+    const sorted = [...figs].sort((a, b) => (a.params.services as number) - (b.params.services as number));
+    const first = sorted[0]!;
+    const last = sorted.at(-1)!;
+    const n0 = first.params.services as number;
+    const n1 = last.params.services as number;
+    if (sorted.length >= 2 && n1 > n0) {
+      return [
+        {
+          scenario: s,
+          component: String(first.params.component),
+          figures: [first, last],
+          perThousand: ((last.value - first.value) / (n1 - n0)) * 1000,
+        },
+      ];
+    }
+    return n1 >= 1000
+      ? [
+          {
+            scenario: s,
+            component: String(last.params.component),
+            figures: [last],
+            perThousand: (last.value / n1) * 1000,
+          },
+        ]
+      : [];
+  });
+}
+
+function memoryWords(l: MemoryLine): string {
+  const [a, b] = l.figures;
+  const per = withUnit(formatComputed(l.perThousand), a!.unit);
+  return b
+    ? `${l.component} ${per} per 1,000 Services (${formatFigure(a!)} at ${formatCount(a!.params.services as number)} to ${formatFigure(b)} at ${formatCount(b.params.services as number)} Services; ${l.scenario.label})`
+    : `${l.component} at most ${per} per 1,000 Services (${formatFigure(a!)} at ${formatCount(a!.params.services as number)} Services, its memory with none included; ${l.scenario.label})`;
+}
+
+/** Memory per 1,000 Services where measured in scope: said on each option and once per testbed. */
+function memoryPerServices(ctx: GuideContext): { reasons: Map<string, Reason[]>; summary: Reason[] } {
+  const reasons = new Map<string, Reason[]>();
+  const summary: Reason[] = [];
+  for (const t of ctx.scopedTestbeds) {
+    const lines: MemoryLine[] = [];
+    for (const option of ctx.options) {
+      for (const s of optionScenarios(option, t)) {
+        for (const l of memoryLines(ctx, s)) {
+          lines.push(l);
+          addTo(
+            reasons,
+            option.id,
+            finding(
+              `Memory on ${t.label}: ${memoryWords(l)}.`,
+              l.figures.map((f) => evidenceOf(ctx, f)),
+            ),
+          );
+        }
+      }
+    }
+    if (lines.length === 0) continue;
+    summary.push(
+      withRest(
+        finding(
+          `Memory per 1,000 Services on ${t.label}: ${listWords(lines.map(memoryWords))}.`,
+          lines.flatMap((l) => l.figures).map((f) => evidenceOf(ctx, f)),
+        ),
+        lines.map((l) => l.scenario).filter((s) => !isReference(s)),
+      ),
+    );
+  }
+  return { reasons, summary };
+}

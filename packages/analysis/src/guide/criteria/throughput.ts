@@ -1,0 +1,198 @@
+// Throughput: TCP pod to pod at a fixed stream count, and UDP as received with its loss beside it,
+// compared like with like (the same params on one testbed) and read against the references measured
+// there (bare metal, host network): "reaches 97 % of bare metal".
+import { formatFigure, formatPercent } from "../../format.ts";
+import { paramsKey } from "../../params-key.ts";
+import type { Params } from "../../types.ts";
+import { listWords, type Testbed, withRest } from "../figures.ts";
+import type { Evidence, GuideFigure, GuideScenario } from "../types.ts";
+import {
+  type FigureEntry,
+  type FigureTable,
+  figureCriterion,
+  noServiceLoad,
+  paramsSelectors,
+  standing,
+} from "./figure-criterion.ts";
+import {
+  type CriterionResult,
+  caveat,
+  encryptionOf,
+  evidenceOf,
+  finding,
+  type GuideContext,
+  levelTie,
+  referencesOn,
+  standingScenarios,
+  wordsOf,
+} from "./shared.ts";
+
+export type Protocol = "tcp" | "udp";
+
+const metricOf: Record<Protocol, string> = { tcp: "tcp.throughput", udp: "udp.throughput" };
+
+/** Pod to pod (or a path not published), with no Service-count, policy or other load on it. */
+export const podToPod = (p: Params) =>
+  (p.path === undefined || p.path === "pod-pod") &&
+  p.sameNode !== true &&
+  noServiceLoad.every((k) => p[k] === undefined);
+
+/** "pod to pod, 8 streams". */
+export function testWords(params: Params): string {
+  const path = params.path === "pod-pod" ? "pod to pod" : params.path === undefined ? "" : String(params.path);
+  const streams =
+    typeof params.streams === "number" ? `${params.streams} stream${params.streams === 1 ? "" : "s"}` : "";
+  return [path, streams].filter(Boolean).join(", ");
+}
+
+/** Of two tests, the one named pod to pod first, then the one with more streams. */
+export const preferTest = (a: Params, b: Params) =>
+  Number(b.path === "pod-pod") - Number(a.path === "pod-pod") || Number(b.streams ?? 0) - Number(a.streams ?? 0);
+
+/**
+ * A protocol's throughput selectors, like with like: the params set most options share first, then the
+ * most streams (what the link carries when it is filled).
+ */
+export function throughputSelectors(ctx: GuideContext, protocol: Protocol) {
+  return paramsSelectors(ctx, {
+    metric: metricOf[protocol],
+    accept: podToPod,
+    prefer: preferTest,
+    title: (p) => `${protocol.toUpperCase()} throughput${testWords(p) ? ` (${testWords(p)})` : ""}`,
+  });
+}
+
+/** What a reference is called in a sentence: "bare metal", else its label. */
+export const referenceName = (s: GuideScenario) =>
+  /bare.?metal/i.test(s.label) ? "bare metal" : `${s.label} (no CNI)`;
+
+/**
+ * The reference's figure of the same test on the testbed: the same params, node to node where the
+ * datapath's went pod to pod (a reference has no pods).
+ */
+export function referenceFigure(ctx: GuideContext, t: Testbed, f: GuideFigure): GuideFigure | undefined {
+  const keys = [paramsKey(f.params)];
+  if (f.params.path === "pod-pod") keys.unshift(paramsKey({ ...f.params, path: "node-node" }));
+  for (const key of keys) {
+    for (const s of referencesOn(t)) {
+      const found = ctx.figuresOf(s.id).find((g) => g.metric === f.metric && paramsKey(g.params) === key);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** "28 % of bare metal" */
+export function shareOfReference(ctx: GuideContext, f: GuideFigure, ref: GuideFigure): string {
+  return `${formatPercent((f.value / ref.value) * 100, 0, false)} of ${referenceName(ctx.scenario(ref.scenarioId)!)}`;
+}
+
+/** The figure of another metric measured in the same test (same scenario and params). */
+export function sameTest(ctx: GuideContext, f: GuideFigure, metric: string): GuideFigure | undefined {
+  const key = paramsKey(f.params);
+  return ctx.figuresOf(f.scenarioId).find((g) => g.metric === metric && paramsKey(g.params) === key);
+}
+
+/** "16.45 Gbit/s received with 10.14 % loss (18.27 Gbit/s sent)"; TCP figures as they are. */
+function rateWords(ctx: GuideContext, f: GuideFigure): string {
+  if (f.metric !== "udp.throughput") return formatFigure(f);
+  const loss = sameTest(ctx, f, "udp.loss");
+  const sent = sameTest(ctx, f, "x.udp.throughput.sent");
+  return `${formatFigure(f)} received${loss ? ` with ${formatFigure(loss)} loss` : ""}${sent ? ` (${formatFigure(sent)} sent)` : ""}`;
+}
+
+const variantWords = (s: GuideScenario) => {
+  const e = encryptionOf(s);
+  return e ? `${s.label}, with ${e}` : s.label;
+};
+
+/**
+ * Throughput as a criterion: TCP always (weight 1), UDP for UDP-heavy traffic. With encryption in
+ * transit asked for, each option is read from its encrypted setups (standingScenarios); where no
+ * setup was measured with encryption, from the others, and the answer says so.
+ */
+export function throughputCriterion(ctx: GuideContext, weight: number, protocol: Protocol): CriterionResult {
+  const selectors = throughputSelectors(ctx, protocol);
+  const run = (encrypted: boolean) =>
+    figureCriterion(ctx, {
+      key: `${protocol}Throughput`,
+      weight,
+      what: `${protocol.toUpperCase()} throughput${encrypted ? " with encryption" : ""}`,
+      selectors,
+      scenariosOf: encrypted ? (o, t) => standingScenarios(ctx, o, t) : undefined,
+      // TCP throughput is read for every answer: nothing to say where none was measured.
+      quiet: protocol === "tcp" || (protocol === "udp" && !encrypted),
+      describe: (e, t) => {
+        const ref = referenceFigure(ctx, t.testbed, e.figure);
+        const yardstick = ref ? `, ${shareOfReference(ctx, e.figure, ref)}'s ${formatFigure(ref)}` : "";
+        return `${t.selector.title}: ${rateWords(ctx, e.figure)} on ${t.testbed.label} (${variantWords(ctx.scenario(e.figure.scenarioId)!)})${yardstick}, ${standing(e, t)}`;
+      },
+    });
+  let result = run(ctx.encryption);
+  if (ctx.encryption && !result.measured) {
+    // Nothing measured with encryption: the figures without it, said to be so.
+    result = run(false);
+    if (result.measured) {
+      result.caveats.push(
+        caveat(
+          `No datapath was measured with encryption on ${ctx.scopeLabel}: its ${protocol.toUpperCase()} throughput figures are without it, and WireGuard or IPsec can cost most of it.`,
+        ),
+      );
+    }
+  }
+  // Each reason carries the figures it cites: the loss and sender's rate beside a UDP rate, the reference.
+  for (const table of result.tables) {
+    for (const e of table.entries) {
+      const extra = [
+        ...(protocol === "udp"
+          ? [sameTest(ctx, e.figure, "udp.loss"), sameTest(ctx, e.figure, "x.udp.throughput.sent")]
+          : []),
+        referenceFigure(ctx, table.testbed, e.figure),
+      ].filter((f): f is GuideFigure => f !== undefined);
+      const cites = (x: Evidence) =>
+        x.scenarioId === e.figure.scenarioId &&
+        x.metric === e.figure.metric &&
+        paramsKey(x.params) === paramsKey(e.figure.params);
+      const reasons = result.reasons.get(e.option.id) ?? [];
+      result.reasons.set(
+        e.option.id,
+        reasons.map((r) =>
+          r.evidence.some(cites) ? { ...r, evidence: [...r.evidence, ...extra.map((f) => evidenceOf(ctx, f))] } : r,
+        ),
+      );
+    }
+    result.summary.push(tableSummary(ctx, table));
+  }
+  return result;
+}
+
+/**
+ * One sentence per table: the range, the reference, the first handful of setups from the highest, the
+ * rest counted and linked.
+ */
+function tableSummary(ctx: GuideContext, table: FigureTable) {
+  const sorted = [...table.entries].sort((a, b) => b.figure.value - a.figure.value);
+  const ref = referenceFigure(ctx, table.testbed, sorted[0]!.figure);
+  const low = sorted.at(-1)!.figure;
+  const high = sorted[0]!.figure;
+  const range = low === high ? rateWords(ctx, high) : `${rateWords(ctx, low)} to ${rateWords(ctx, high)}`;
+  const level = wordsOf(levelTie(table.entries));
+  const encrypted = ctx.encryption && sorted.every((e) => encryptionOf(ctx.scenario(e.figure.scenarioId)!) !== null);
+  const named = sorted.map(
+    (e: FigureEntry) =>
+      `${ctx.scenario(e.figure.scenarioId)!.label} ${formatFigure(e.figure)}${ref ? ` (${shareOfReference(ctx, e.figure, ref)})` : ""}`,
+  );
+  const text =
+    `${table.selector.title}${encrypted ? " with encryption" : ""} on ${table.testbed.label}: ${range} across ${sorted.length} datapaths` +
+    `${level ? `, ${level}` : ""}${ref ? `; ${referenceName(ctx.scenario(ref.scenarioId)!)} moves ${rateWords(ctx, ref)}${ref.params.path === "node-node" ? " node to node" : ""}` : ""}. ` +
+    `From the highest: ${listWords(named)}.`;
+  const figures = [...sorted.map((e) => e.figure), ...(ref ? [ref] : [])];
+  const r = finding(
+    text,
+    figures.map((f) => evidenceOf(ctx, f)),
+  );
+  return withRest(
+    r,
+    sorted.map((e) => ctx.scenario(e.figure.scenarioId)!),
+  );
+}

@@ -1,6 +1,14 @@
+import { importFiles } from "@cnibench/importers";
+import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { shortConnRpsByServices } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
-import { crossoversBetween, findCrossovers, formatCrossover, formatUndecidedCrossing } from "./crossover.ts";
+import {
+  crossoversBetween,
+  findCrossovers,
+  formatCrossover,
+  formatUndecidedCrossing,
+  summariseCrossovers,
+} from "./crossover.ts";
 import type { Point, Series } from "./types.ts";
 
 const line = (id: string, points: [number, number][], label = id): Series => ({
@@ -24,7 +32,7 @@ describe("crossovers in the TKE short-connection Service-scale table (http.rps, 
     expect(c!.value).toBeCloseTo(13_068.29, 1);
     expect(c!.from).toEqual({ x: 10_000, values: { iptables: 17_261, overlay: 12_746 }, interpolated: [] });
     expect(c!.to).toEqual({ x: 20_000, values: { iptables: 12_916, overlay: 13_080 }, interpolated: [] });
-    expect(formatCrossover(c!, { xLabel: "Services" })).toBe(
+    expect(formatCrossover(c!, { along: "services" })).toBe(
       "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services",
     );
   });
@@ -38,7 +46,7 @@ describe("crossovers in the TKE short-connection Service-scale table (http.rps, 
     expect(Math.abs(c!.x - 24_725.32)).toBeLessThanOrEqual(1);
     expect(c!.value).toBeCloseTo(11_092.5, 1);
     expect([c!.from.x, c!.to.x]).toEqual([20_000, 30_000]);
-    expect(formatCrossover(c!, { xLabel: "Services" })).toBe(
+    expect(formatCrossover(c!, { along: "services" })).toBe(
       "Cilium Native overtakes kube-proxy iptables at ≈24,730 Services",
     );
   });
@@ -66,7 +74,7 @@ describe("crossovers in the TKE short-connection Service-scale table (http.rps, 
     const u = r.undecided[0]!;
     expect([u.overtaker.id, u.overtaken.id, u.from.x, u.to.x]).toEqual(["overlay", "iptables", 10_000, 20_000]);
     expect(u.qualified).toEqual([{ seriesId: "overlay", x: 20_000, qualifier: "approx" }]);
-    expect(formatUndecidedCrossing(u, { xLabel: "Services" })).toBe(
+    expect(formatUndecidedCrossing(u, { along: "services" })).toBe(
       "Cilium Overlay may overtake kube-proxy iptables between 10,000 and 20,000 Services (approximate or bounded figures)",
     );
   });
@@ -246,7 +254,7 @@ describe("crossoversBetween", () => {
     expect([higher.overtaker.id, higher.overtaken.id]).toEqual(["a", "b"]);
     const none = crossoversBetween(a, b, "none").crossovers[0]!;
     expect(none.overtaker.id).toBe("a");
-    expect(formatCrossover(none, { xLabel: "pods" })).toBe("a rises above b at ≈5 pods");
+    expect(formatCrossover(none, { along: "pods" })).toBe("a rises above b at ≈5 pods");
   });
 
   it("marks a crossing undecidable when an interpolated value rests on a qualified sample", () => {
@@ -283,5 +291,95 @@ describe("crossoversBetween", () => {
       ),
     ).toThrow(/two points at x = 1/);
     expect(() => findCrossovers([line("a", [[1, 1]]), line("a", [[1, 2]])], "higher")).toThrow(/share the id/);
+  });
+});
+
+describe("along a category (issue 26): InfraBuilder's TCP throughput at 1 and 8 streams", () => {
+  // 25 setups × 3 runs; the pod-to-pod TCP throughput of each setup, its runs' mean, at streams 1 and 8.
+  const { bundles } = importFiles(infrabuilderSetups(), infrabuilderEnvironment);
+  const runs = new Map<string, Map<number, number[]>>();
+  for (const { bundle } of bundles) {
+    const setup = bundle.cni.label ?? bundle.cni.name;
+    for (const r of bundle.results) {
+      if (r.metric !== "tcp.throughput" || r.params?.path !== "pod-pod") continue;
+      const perStreams = runs.get(setup) ?? new Map<number, number[]>();
+      perStreams.set(Number(r.params.streams), [...(perStreams.get(Number(r.params.streams)) ?? []), r.value]);
+      runs.set(setup, perStreams);
+    }
+  }
+  const lines: Series[] = [...runs].map(([setup, byStreams]) => ({
+    id: setup,
+    label: setup,
+    points: [...byStreams].map(([x, values]) => ({ x, value: values.reduce((a, b) => a + b, 0) / values.length })),
+  }));
+
+  it("would find crossings were streams read as a scale: the real antrea-ipsec falls from 1 to 8 streams", () => {
+    expect(lines.length).toBeGreaterThanOrEqual(20);
+    expect(lines.every((l) => l.points.map((p) => p.x).join() === "1,8")).toBe(true);
+    // antrea-ipsec's real runs: ≈6.9 Gbit/s with 1 stream, ≈4.7 with 8; the encrypted setups rise past it.
+    const raw = findCrossovers(lines, "higher");
+    expect(raw.crossovers.length).toBeGreaterThan(0);
+    expect(raw.crossovers.every((c) => c.overtaken.id === "antrea-ipsec" && c.x > 1 && c.x < 8)).toBe(true);
+  });
+
+  it("finds none along streams, and refuses to say one", () => {
+    const r = findCrossovers(lines, "higher", { along: "streams" });
+    expect(r).toEqual({ crossovers: [], undecided: [], pairs: [], category: "streams" });
+    const [a, b] = [lines.find((l) => l.id === "antrea-ipsec")!, lines.find((l) => l.id === "cilium-wg")!];
+    expect(crossoversBetween(a, b, "higher").crossovers).toHaveLength(1);
+    expect(crossoversBetween(a, b, "higher", { along: "streams" }).crossovers).toEqual([]);
+    const c = findCrossovers(lines, "higher").crossovers[0]!;
+    expect(() => formatCrossover(c, { along: "streams" })).toThrow(/category, not a scale/);
+    expect(() => formatCrossover(c, { along: "percentile", xLabel: "percentiles" })).toThrow(/category/);
+    expect(summariseCrossovers(r, { along: "streams" })).toEqual({ sentences: [], undecided: [], all: [] });
+  });
+
+  it("still finds the Services crossings when told x is Services", () => {
+    const r = findCrossovers(shortConnRpsByServices, "higher", { along: "services" });
+    expect(r.crossovers.map((c) => formatCrossover(c, { along: "services", significantDigits: 5 }))).toEqual([
+      "Cilium Overlay overtakes kube-proxy iptables at ≈19,649 Services",
+      "Cilium Native overtakes kube-proxy iptables at ≈24,725 Services",
+    ]);
+  });
+});
+
+describe("summariseCrossovers: many lines, a few sentences", () => {
+  // Seven copies of the TKE table's three lines: each Overlay copy overtakes each iptables copy at
+  // ≈19,650 Services and each Native copy at ≈24,730 (7 × 7 × 2 = 98); identical copies never cross.
+  const copies = Array.from({ length: 7 }, (_, i) =>
+    shortConnRpsByServices.map((s) => ({
+      ...s,
+      id: `${s.id}${i}`,
+      label: i === 0 ? s.label : `${s.label} #${i + 1}`,
+    })),
+  ).flat();
+  const result = findCrossovers(copies, "higher", { along: "services" });
+
+  it("says the three crossings of the baseline's line first and counts the rest", () => {
+    expect(result.crossovers).toHaveLength(98);
+    const summary = summariseCrossovers(result, { along: "services" }, { first: new Set(["iptables0"]) });
+    expect(summary.sentences).toEqual([
+      "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services",
+      "Cilium Overlay #2 overtakes kube-proxy iptables at ≈19,650 Services",
+      "Cilium Overlay #3 overtakes kube-proxy iptables at ≈19,650 Services",
+      "…and 95 more crossovers between these lines",
+    ]);
+    expect(summary.all).toHaveLength(98);
+    expect(summary.undecided).toEqual([]);
+  });
+
+  it("prefers the baseline's crossings over earlier ones of other lines", () => {
+    // Baseline iptables #7: its crossings come before the 91 others, though all share two x values.
+    const summary = summariseCrossovers(result, { along: "services" }, { first: new Set(["iptables6"]), limit: 2 });
+    expect(summary.sentences.slice(0, 2).every((s) => s.endsWith("kube-proxy iptables #7 at ≈19,650 Services"))).toBe(
+      true,
+    );
+    expect(summary.sentences.at(-1)).toBe("…and 96 more crossovers between these lines");
+  });
+
+  it("says one crossing over the limit rather than counting it, and all of a few", () => {
+    const few = findCrossovers(shortConnRpsByServices, "higher", { along: "services" });
+    expect(summariseCrossovers(few, { along: "services" }, { limit: 1 }).sentences).toHaveLength(2);
+    expect(summariseCrossovers(few, { along: "services" }).sentences).toHaveLength(2);
   });
 });

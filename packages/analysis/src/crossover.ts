@@ -1,3 +1,4 @@
+import { isScaleParam, scaleParams } from "@cnibench/schema";
 import { formatNumber } from "./format.ts";
 import { type Reading, readAt, sortedPoints } from "./series.ts";
 import type { Better, Point, Qualifier, Series, SeriesRef } from "./types.ts";
@@ -22,6 +23,9 @@ import type { Better, Point, Qualifier, Series, SeriesRef } from "./types.ts";
  * - "Overtakes" follows the metric's better-direction: with "higher" the line that ends above wins,
  *   with "lower" the one that ends below. With "none" there is no winner; `overtaker` is then the
  *   line that ends above, and the sentence says "rises above".
+ * - Only along a scale (issue 26): when the caller names the param x is (`along`) and the schema's
+ *   params vocabulary calls it a category (streams, percentile, message size…), nothing is read
+ *   between its values and no crossover is found; a sentence is only ever said along a scale.
  */
 
 /** One grid step either side of a crossing, with each line's value there (keyed by series id). */
@@ -72,7 +76,21 @@ export type CrossoverResult = {
   crossovers: Crossover[];
   undecided: UndecidedCrossing[];
   pairs: PairCrossovers[];
+  /** The param named as x when it is a category: then nothing above is found. */
+  category?: string;
 };
+
+export type CrossoverOptions = {
+  /**
+   * The param x is, e.g. "services". A category (`isScaleParam` false) yields no crossover; left out,
+   * the caller vouches that x is a scale (the guide's lines along Services).
+   */
+  along?: string;
+};
+
+/** Whether `along` names a category, along which no line overtakes another. */
+const alongCategory = (options: CrossoverOptions): boolean =>
+  options.along !== undefined && !isScaleParam(options.along);
 
 type Step = { x: number; a: Reading; b: Reading; sign: -1 | 0 | 1 };
 
@@ -91,8 +109,14 @@ function signOf(a: number, b: number): -1 | 0 | 1 {
 const ref = (s: Series): SeriesRef => ({ id: s.id, label: s.label });
 
 /** Crossovers between two lines. */
-export function crossoversBetween(a: Series, b: Series, better: Better): PairCrossovers {
+export function crossoversBetween(
+  a: Series,
+  b: Series,
+  better: Better,
+  options: CrossoverOptions = {},
+): PairCrossovers {
   if (a.id === b.id) throw new RangeError(`two series share the id "${a.id}"`);
+  if (alongCategory(options)) return { a: ref(a), b: ref(b), range: null, crossovers: [], undecided: [] };
   return crossingsOfSorted(a, sortedPoints(a), b, sortedPoints(b), better);
 }
 
@@ -200,13 +224,18 @@ function qualifiedBetween(
     .map((p) => ({ seriesId, x: p.x, qualifier: p.qualifier! }));
 }
 
-/** Crossovers between every pair of lines, sorted by x. */
-export function findCrossovers(series: readonly Series[], better: Better): CrossoverResult {
+/** Crossovers between every pair of lines, sorted by x; none along a category. */
+export function findCrossovers(
+  series: readonly Series[],
+  better: Better,
+  options: CrossoverOptions = {},
+): CrossoverResult {
   const ids = new Set<string>();
   for (const s of series) {
     if (ids.has(s.id)) throw new RangeError(`two series share the id "${s.id}"`);
     ids.add(s.id);
   }
+  if (alongCategory(options)) return { crossovers: [], undecided: [], pairs: [], category: options.along! };
   // Each line sorted once, not once per pair: 50 lines make 1,225 pairs.
   const sorted = series.length > 1 ? series.map(sortedPoints) : [];
   const pairs: PairCrossovers[] = [];
@@ -223,28 +252,99 @@ export function findCrossovers(series: readonly Series[], better: Better): Cross
 }
 
 export type CrossoverWording = {
-  /** What x counts, in the plural: "Services", "pods". */
-  xLabel: string;
+  /** The param x is, e.g. "services". It must be a scale: a crossing along a category is never said. */
+  along: string;
+  /** What x counts, in the plural; the params vocabulary's words ("Services") by default. */
+  xLabel?: string;
   /** Significant digits of the crossing x; 4 by default, since x is interpolated between steps. */
   significantDigits?: number;
 };
+
+/** The axis' words, refusing a category: no "overtakes at ≈1.72 streams", whoever asks. */
+function axisWords(wording: CrossoverWording): string {
+  if (!isScaleParam(wording.along)) {
+    throw new RangeError(`"${wording.along}" is a category, not a scale: no crossover is said along it`);
+  }
+  return wording.xLabel ?? scaleParams[wording.along];
+}
 
 const verb = (better: Better, modal: boolean) =>
   better === "none" ? (modal ? "may rise above" : "rises above") : modal ? "may overtake" : "overtakes";
 
 /** "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services". */
 export function formatCrossover(c: Crossover, wording: CrossoverWording): string {
+  const xLabel = axisWords(wording);
   const x = formatNumber(c.x, wording.significantDigits ?? 4);
-  const at = c.tie ? `at ${x} ${wording.xLabel}` : `at ≈${x} ${wording.xLabel}`;
+  const at = c.tie ? `at ${x} ${xLabel}` : `at ≈${x} ${xLabel}`;
   return `${c.overtaker.label} ${verb(c.better, false)} ${c.overtaken.label} ${at}`;
 }
 
 /** "Cilium Overlay may overtake kube-proxy iptables between 10,000 and 20,000 Services (approximate or bounded figures)". */
 export function formatUndecidedCrossing(c: UndecidedCrossing, wording: CrossoverWording): string {
+  const xLabel = axisWords(wording);
   const digits = wording.significantDigits ?? 6;
   return (
     `${c.overtaker.label} ${verb(c.better, true)} ${c.overtaken.label} between ` +
-    `${formatNumber(c.from.x, digits)} and ${formatNumber(c.to.x, digits)} ${wording.xLabel} ` +
+    `${formatNumber(c.from.x, digits)} and ${formatNumber(c.to.x, digits)} ${xLabel} ` +
     "(approximate or bounded figures)"
   );
+}
+
+export type CrossoverSummary = {
+  /**
+   * At most `limit` crossings in order of x, the most relevant ones (those of the `first` lines, then
+   * the earliest), and one closing "…and N more crossovers" when some are left out.
+   */
+  sentences: string[];
+  /** The same for the undecided crossings. */
+  undecided: string[];
+  /** Every crossing, then every undecided one, each in order of x: the details behind the summary. */
+  all: string[];
+};
+
+export type SummaryOptions = {
+  /** The most crossings said of each kind; 3 by default. One over the limit is said rather than counted. */
+  limit?: number;
+  /** Ids of the lines a reader compares against (the baseline's): their crossings are said first. */
+  first?: ReadonlySet<string>;
+};
+
+/**
+ * A readable summary of many lines' crossings (issue 26): 23 lines may cross a hundred times, and a
+ * hundred sentences say nothing. The crossings of the `first` lines are chosen before the others, the
+ * earliest before the later; the chosen ones are said in order of x, and the rest counted.
+ */
+export function summariseCrossovers(
+  result: CrossoverResult,
+  wording: CrossoverWording,
+  options: SummaryOptions = {},
+): CrossoverSummary {
+  if (result.crossovers.length === 0 && result.undecided.length === 0) return { sentences: [], undecided: [], all: [] };
+  const limit = options.limit ?? 3;
+  const first = options.first ?? new Set<string>();
+  const involvesFirst = (c: { overtaker: SeriesRef; overtaken: SeriesRef }) =>
+    first.has(c.overtaker.id) || first.has(c.overtaken.id);
+  const xOf = (c: Crossover | UndecidedCrossing) => ("x" in c ? c.x : c.from.x);
+  const choose = <C extends Crossover | UndecidedCrossing>(all: readonly C[]): C[] => {
+    if (all.length <= limit + 1) return [...all];
+    const ranked = [...all].sort((c, d) => Number(involvesFirst(d)) - Number(involvesFirst(c)) || xOf(c) - xOf(d));
+    return ranked.slice(0, limit).sort((c, d) => xOf(c) - xOf(d));
+  };
+  const more = (left: number, what: string) => (left > 0 ? [`…and ${formatNumber(left)} more ${what}`] : []);
+  const decided = choose(result.crossovers);
+  const undecided = choose(result.undecided);
+  return {
+    sentences: [
+      ...decided.map((c) => formatCrossover(c, wording)),
+      ...more(result.crossovers.length - decided.length, "crossovers between these lines"),
+    ],
+    undecided: [
+      ...undecided.map((c) => formatUndecidedCrossing(c, wording)),
+      ...more(result.undecided.length - undecided.length, "possible crossings on approximate or bounded figures"),
+    ],
+    all: [
+      ...result.crossovers.map((c) => formatCrossover(c, wording)),
+      ...result.undecided.map((c) => formatUndecidedCrossing(c, wording)),
+    ],
+  };
 }

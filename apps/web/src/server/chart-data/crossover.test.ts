@@ -1,7 +1,9 @@
 // Crossover lines with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
-import { loadSeeds } from "@cnibench/test-support/web-figures";
+import { importFiles } from "@cnibench/importers";
+import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
+import { loadSeeds, seedsOf } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
-import { crossoverOf, maxLines } from "./crossover";
+import { crossoverOf, maxLines, maxSentences } from "./crossover";
 
 const tke = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
@@ -59,6 +61,45 @@ describe("crossoverOf", () => {
     expect(data.markers).toHaveLength(10 * 6);
   });
 
+  it("says a few of sixty crossings, the first line's, and lists them all in the details", () => {
+    const copies = Array.from({ length: 20 }, (_, i) => i);
+    const scenarios = copies.flatMap((i) => tke.scenarios.map((s) => ({ ...s, id: `${s.id}${i}` })));
+    const figures = copies.flatMap((i) => tke.figures.map((f) => ({ ...f, scenarioId: `${f.scenarioId}${i}` })));
+    const data = crossoverOf(scenarios, figures, { ...shortRps, y: "absolute" });
+    // No baseline: the first line's (iptables a0) crossings come first, the earliest (Overlay's) of them.
+    expect(data.sentences).toHaveLength(maxSentences + 1);
+    const a0 = data.scenarios.find((s) => s.id === "a0")!.label;
+    for (const s of data.sentences.slice(0, maxSentences)) expect(s).toMatch(new RegExp(`${a0} at ≈19,649 Services$`));
+    expect(data.sentences.at(-1)).toBe("…and 57 more crossovers between these lines");
+    expect(data.allSentences).toHaveLength(60);
+    // With Cilium Native b1 as the baseline, its own crossings (over the six iptables lines at ≈24,725).
+    const b1 = crossoverOf(scenarios, figures, { ...shortRps, y: "absolute", baseline: "b1" });
+    const native = b1.scenarios.find((s) => s.id === "b1")!.label;
+    for (const s of b1.sentences.slice(0, maxSentences)) {
+      expect(s.startsWith(`${native} overtakes `)).toBe(true);
+      expect(s).toMatch(/at ≈24,725 Services$/);
+    }
+  });
+
+  it("crosses only lines alike in their other params: no p99 line overtaking an average", () => {
+    // EKS A measured keep-alive p99 (5.86, 5.99, 2.96 ms at 4, 104, 1,000 Services) and short-connection
+    // averages (4.399, 4.621 ms at 4 and 1,000): drawn together, the p99 line dips below the average at
+    // ≈539 Services, which compares two different statistics of two different tests.
+    const eks = loadSeeds({
+      a: ["eks-a-vpc-cni-kube-proxy-service-scale.json", "eks-a-vpc-cni-main.json"],
+      e: ["eks-e-cilium-eni-tuned-main.json", "eks-e-cilium-eni-tuned-service-scale.json"],
+    });
+    const data = crossoverOf(eks.scenarios, eks.figures, {
+      metric: "http.latency",
+      x: "services",
+      where: {},
+      y: "absolute",
+    });
+    expect(data.series.length).toBe(5);
+    expect(data.sentences).toEqual([]);
+    expect(data.markers).toEqual([]);
+  });
+
   it("draws nothing for a metric nobody measured along that param", () => {
     const data = crossoverOf(tke.scenarios, tke.figures, {
       metric: "tcp.throughput",
@@ -68,5 +109,59 @@ describe("crossoverOf", () => {
     });
     expect(data.series).toEqual([]);
     expect(data.sentences).toEqual([]);
+  });
+});
+
+describe("crossoverOf along a category (issue 26)", () => {
+  // InfraBuilder's tree: 25 setups × 3 runs, TCP throughput at 1 and 8 streams. Drawn as lines, the
+  // real antrea-ipsec (≈6.9 → 4.7 Gbit/s) is "overtaken at ≈2 streams" by every encrypted setup.
+  const { bundles } = importFiles(infrabuilderSetups(), infrabuilderEnvironment);
+  const bySetup: Record<string, { name: string; bundle: unknown }[]> = {};
+  for (const [i, { bundle }] of bundles.entries()) {
+    const setup = bundle.cni.label ?? bundle.cni.name;
+    bySetup[setup] = [...(bySetup[setup] ?? []), { name: `${setup}-${i}`, bundle }];
+  }
+  const ib = seedsOf(bySetup);
+  const streams = { metric: "tcp.throughput", x: "streams", where: { path: "pod-pod" }, y: "absolute" } as const;
+
+  it("draws no line, no marker and no sentence along streams, and says why and where to look", () => {
+    expect(ib.scenarios.length).toBeGreaterThanOrEqual(20);
+    expect(ib.figures.filter((f) => f.metric === "tcp.throughput" && f.params.streams === 8).length).toBeGreaterThan(
+      40,
+    );
+    for (const baseline of [undefined, ib.scenarios[0]!.id]) {
+      const data = crossoverOf(ib.scenarios, ib.figures, { ...streams, baseline });
+      expect(data.series).toEqual([]);
+      expect(data.markers).toEqual([]);
+      expect(data.sentences).toEqual([]);
+      expect(data.undecided).toEqual([]);
+      expect(data.allSentences).toEqual([]);
+      expect(data.notice).toBe(
+        "“streams” is a category, not a scale: each value is its own test, so no line joins them and none " +
+          "overtakes another between them. TCP throughput by streams is compared as bars in the Throughput view.",
+      );
+    }
+  });
+
+  it("refuses percentiles too, pointing at the scales when no bar view draws the metric", () => {
+    const data = crossoverOf(tke.scenarios, tke.figures, {
+      metric: "lb.entries",
+      x: "percentile",
+      where: {},
+      y: "absolute",
+    });
+    expect(data.series).toEqual([]);
+    expect(data.notice).toMatch(
+      /^“percentile” is a category, not a scale: .* Draw Load-balancer map entries against a scale: Services, target QPS/,
+    );
+  });
+
+  it("keeps the Services crossovers of the seeds, with no notice", () => {
+    const data = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "absolute" });
+    expect(data.notice).toBeNull();
+    expect(data.allSentences).toEqual([
+      "Cilium Overlay overtakes kube-proxy iptables at ≈19,649 Services",
+      "Cilium Native overtakes kube-proxy iptables at ≈24,725 Services",
+    ]);
   });
 });

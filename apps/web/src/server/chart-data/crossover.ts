@@ -1,19 +1,20 @@
-// Where one datapath overtakes another along a scale (Services, streams) is what the line charts are for;
-// the crossing arithmetic is @cnibench/analysis's, this shapes the lines and says the crossings.
+// Where one datapath overtakes another along a scale (Services, pods, target QPS) is what the line charts
+// are for; the crossing arithmetic is @cnibench/analysis's, this shapes the lines and says the crossings.
+// Along a category (streams, percentile, message size) nothing is drawn: those figures are bars.
 import {
+  type CrossoverResult,
   degradation,
   findCrossovers,
-  formatCrossover,
-  formatUndecidedCrossing,
   readAt,
   resolveBetter,
   type Series,
+  summariseCrossovers,
 } from "@cnibench/analysis";
 import { formatNumber } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
-import { findMetric } from "@cnibench/schema";
-import { crossoverAxisWords, crossoverView } from "../chart-views";
+import { findMetric, isScaleParam } from "@cnibench/schema";
+import { barViewNames, barViews, crossoverAxes, crossoverView } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Figure, Params, SeriesInfo } from "./types";
@@ -21,7 +22,7 @@ import { type Against, type Versus, versusOf } from "./versus";
 
 export type CrossoverQuery = {
   metric: string;
-  /** The numeric param along the x axis, e.g. "services". */
+  /** The scale param along the x axis, e.g. "services"; a category draws nothing and says why. */
   x: string;
   /** Params every figure must have, e.g. { connection: "short" }. */
   where: Params;
@@ -41,9 +42,17 @@ export type CrossoverData = {
   series: { id: string; label: string; scenarioId: string; points: (CrossoverPoint & { versus?: Versus })[] }[];
   /** Where one line overtakes another, computed on absolute values; y is on the drawn scale. */
   markers: { x: number; y: number; label: string }[];
+  /**
+   * The summary: at most `maxSentences` crossings, the baseline's (else the first line's) first, and
+   * "…and N more" when there are more; every one is marked and listed in `allSentences`.
+   */
   sentences: string[];
-  /** Crossings that rest on approximate or bounded figures: said, never marked. */
+  /** Crossings that rest on approximate or bounded figures: said (as briefly), never marked. */
   undecided: string[];
+  /** Every crossing and undecided crossing, in order of x: the details behind the summary. */
+  allSentences: string[];
+  /** Why nothing is drawn when x is not a scale (streams, percentile…); null otherwise. */
+  notice: string | null;
   /** Lines left out because the chart draws at most `maxLines` (the first ones in explorer order). */
   hiddenLines: number;
 };
@@ -53,6 +62,22 @@ export type CrossoverData = {
  * more lines (with every pair's crossings) are noise. Beyond it the view asks to narrow the filter.
  */
 export const maxLines = 16;
+
+/** The most crossings the summary says; more are counted ("…and 57 more"), marked and listed in full. */
+export const maxSentences = 3;
+
+/** "“streams” is a category, not a scale: …", with where the metric's figures are drawn instead. */
+function categoryNotice(metric: string, x: string, title: string): string {
+  const view = barViewNames.find((v) => (barViews[v].metrics as readonly string[]).includes(metric));
+  const offered = Object.values(crossoverAxes).join(", ");
+  return (
+    `“${x}” is a category, not a scale: each value is its own test, so no line joins them and none ` +
+    "overtakes another between them. " +
+    (view
+      ? `${title} by ${x} is compared as bars in the ${barViews[view].title} view.`
+      : `Draw ${title} against a scale: ${offered}.`)
+  );
+}
 
 /**
  * Lines of one metric along a numeric param, one per scenario (per scenario and remaining params when
@@ -65,6 +90,23 @@ export function crossoverOf(
   query: CrossoverQuery & Against,
 ): CrossoverData {
   const def = findMetric(query.metric);
+  const title = def?.label ?? query.metric;
+  if (!isScaleParam(query.x)) {
+    return {
+      metric: query.metric,
+      title,
+      unit: def?.unit ?? "",
+      xParam: query.x,
+      scenarios: [],
+      series: [],
+      markers: [],
+      sentences: [],
+      undecided: [],
+      allSentences: [],
+      notice: categoryNotice(query.metric, query.x, title),
+      hiddenLines: 0,
+    };
+  }
   const better = resolveBetter(query.metric, def?.better);
   const selected = figures.filter(
     (f) =>
@@ -96,7 +138,7 @@ export function crossoverOf(
     const base = labels.get(g.scenarioId) ?? g.scenarioId;
     const label = (perScenario.get(g.scenarioId) ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
     const figs = [...g.figures].sort((a, b) => Number(a.params[query.x]) - Number(b.params[query.x]));
-    return { id, label, scenarioId: g.scenarioId, figs };
+    return { id, label, scenarioId: g.scenarioId, rest: g.rest, figs };
   });
 
   const absolute: Series[] = lines.map((l) => ({
@@ -110,9 +152,16 @@ export function crossoverOf(
       high: f.high,
     })),
   }));
-  const result = findCrossovers(absolute, better);
+  const result = crossingsOfLike(lines, absolute, better, query.x);
   // Five significant digits: a crossing between steps of thousands reads "≈19,650", not "≈19,650.0".
-  const words = { xLabel: crossoverAxisWords(query.x), significantDigits: 5 };
+  const words = { along: query.x, significantDigits: 5 };
+  // The summary says first the crossings of the baseline's lines, else of the first line's scenario.
+  const firstScenario =
+    (query.baseline && drawnScenarios.has(query.baseline) ? query.baseline : lines[0]?.scenarioId) ?? "";
+  const summary = summariseCrossovers(result, words, {
+    limit: maxSentences,
+    first: new Set(lines.filter((l) => l.scenarioId === firstScenario).map((l) => l.id)),
+  });
   const drawn =
     query.y === "absolute"
       ? absolute
@@ -128,7 +177,7 @@ export function crossoverOf(
 
   return {
     metric: query.metric,
-    title: def?.label ?? query.metric,
+    title,
     unit: query.y === "absolute" ? (selected[0]?.unit ?? def?.unit ?? "") : crossoverView.degradation.unit,
     xParam: query.x,
     scenarios: [...drawnScenarios].map((id) => ({ id, label: labels.get(id) ?? id })),
@@ -162,8 +211,33 @@ export function crossoverOf(
       const y = query.y === "absolute" ? c.value : ((line && readAt(line.points, c.x)?.value) ?? 0);
       return { x: c.x, y, label: `≈${formatNumber(c.x, 5)}` };
     }),
-    sentences: result.crossovers.map((c) => formatCrossover(c, words)),
-    undecided: result.undecided.map((c) => formatUndecidedCrossing(c, words)),
+    sentences: summary.sentences,
+    undecided: summary.undecided,
+    allSentences: summary.all,
+    notice: null,
     hiddenLines: candidates.length - lines.length,
+  };
+}
+
+/**
+ * Crossings only between lines alike in every other param: Cilium's p99 line crossing iptables' p50
+ * line, or its 8-stream line crossing a 1-stream one, compares two different tests.
+ */
+function crossingsOfLike(
+  lines: readonly { rest: Params }[],
+  absolute: readonly Series[],
+  better: ReturnType<typeof resolveBetter>,
+  along: string,
+): CrossoverResult {
+  const alike = new Map<string, Series[]>();
+  for (const [i, l] of lines.entries()) {
+    const key = JSON.stringify(Object.entries(l.rest).sort());
+    alike.set(key, [...(alike.get(key) ?? []), absolute[i]!]);
+  }
+  const results = [...alike.values()].map((group) => findCrossovers(group, better, { along }));
+  return {
+    crossovers: results.flatMap((r) => r.crossovers).sort((c, d) => c.x - d.x),
+    undecided: results.flatMap((r) => r.undecided).sort((c, d) => c.from.x - d.from.x),
+    pairs: results.flatMap((r) => r.pairs),
   };
 }

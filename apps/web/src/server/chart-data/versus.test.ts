@@ -78,19 +78,22 @@ describe("points against a baseline", () => {
     flannel: [{ name: "flannel", bundle: bundleOf("flannel", runs.flannel) }],
     antrea: [{ name: "antrea-ipsec", bundle: bundleOf("antrea-ipsec", runs.antrea) }],
   });
+  // Streams are a category (the schema's params vocabulary): figures along them are bars, never lines.
   const tcpByStreams = { metric: "tcp.throughput", x: "streams", where: { path: "pod-pod" }, y: "absolute" } as const;
+  const podToPod = (streams: number) => `path pod-pod · streams ${streams}`;
 
-  it("gives each point of a line its verdict against the baseline's point at the same x", () => {
-    const data = crossoverOf(lab.scenarios, lab.figures, { ...tcpByStreams, baseline: "flannel" });
-    const [flannel, antrea] = data.series;
-    expect(flannel?.points.map((p) => p.versus)).toEqual([undefined, undefined]);
+  it("gives each bar its verdict against the baseline's bar at the same params", () => {
+    const charts = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99", baseline: "flannel" });
+    const tcp = charts.find((c) => c.metric === "tcp.throughput");
+    const at = (streams: number) => tcp?.data.find((d) => d.category === podToPod(streams))?.values;
+    expect([at(1)?.flannel?.versus, at(8)?.flannel?.versus]).toEqual([undefined, undefined]);
     // In Gbit/s as stored (12 significant digits), b = flannel, c = antrea-ipsec, scipy 1.17:
     // r = stats.ttest_ind(np.log(c), np.log(b), equal_var=False); np.exp(r.confidence_interval(0.95)).
     // 1 stream: p = 1.2906336369143338e-06, ratio 0.34654635694641306, 95 % 0.3278557366138649–0.36630250473327236;
     // change of the medians (6.93493474921 / 19.7967817104 − 1) × 100 = −64.96938315197558 %.
     // 8 streams: p = 3.407953133487611e-12, 95 % 0.12043748304171437–0.12166716182371493, −87.90730043352411 %.
     // Both far beyond the 5 % margin with p < 0.05 (adjusted too): worse.
-    const [one, eight] = antrea?.points.map((p) => p.versus) ?? [];
+    const [one, eight] = [at(1)?.antrea?.versus, at(8)?.antrea?.versus];
     expect(one).toMatchObject({
       baseline: "flannel",
       verdict: "worse",
@@ -100,16 +103,18 @@ describe("points against a baseline", () => {
     expect(one?.percent).toBeCloseTo(-64.96938315197558, 8);
     expect(eight).toMatchObject({ verdict: "worse", words: "3 vs 3 runs, 95 % 0.120–0.122" });
     expect(eight?.percent).toBeCloseTo(-87.90730043352411, 8);
-    expect(data.scenarios).toEqual([
+    expect(tcp?.series).toEqual([
       { id: "flannel", label: "flannel" },
       { id: "antrea", label: "antrea-ipsec" },
     ]);
+    // As a crossover, nothing: no line joins 1 and 8 streams.
+    expect(crossoverOf(lab.scenarios, lab.figures, { ...tcpByStreams, baseline: "flannel" }).series).toEqual([]);
   });
 
-  it("gives each bar its verdict against the baseline's bar of the same group", () => {
+  it("gives each UDP bar its verdict against the baseline's bar of the same group", () => {
     const charts = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99", baseline: "flannel" });
     const udp = charts.find((c) => c.metric === "udp.throughput");
-    const oneStream = udp?.data.find((d) => d.category === "path pod-pod · streams 1");
+    const oneStream = udp?.data.find((d) => d.category === podToPod(1));
     expect(oneStream?.values.flannel?.versus).toBeUndefined();
     // scipy 1.17, as above: p = 0.062276521757327535 (adjusted with the other five: the same), ratio
     // 0.42473820310253335, 95 % 0.16205711988428403–1.1132034266904427, 90 % 0.2201520593772265–0.8194451675132974:
@@ -126,7 +131,8 @@ describe("points against a baseline", () => {
 
   it("says nothing without a baseline, or with one outside the scenarios", () => {
     for (const baseline of [undefined, null, "gone"]) {
-      const data = crossoverOf(lab.scenarios, lab.figures, { ...tcpByStreams, baseline });
+      const data = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "absolute", baseline });
+      expect(data.series.length).toBe(3);
       expect(data.series.flatMap((s) => s.points).some((p) => "versus" in p)).toBe(false);
       const bars = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99", baseline });
       expect(bars.flatMap((c) => c.data.flatMap((d) => Object.values(d.values))).some((v) => v && "versus" in v)).toBe(
@@ -200,8 +206,9 @@ describe("points against a baseline", () => {
     const tkeJudged = check(tke.scenarios, tke.figures, {});
     expect(tkeJudged.map((p) => p.versus?.verdict)).toContain("worse");
     check(tke.scenarios, tke.figures, { "http.rps": 1, "tcp.rr.latency": 15 });
-    // InfraBuilder: three runs a side; the line (2 points) and the throughput, UDP throughput and loss bars (2 each).
-    expect(check(lab.scenarios, lab.figures, {}, { line: tcpByStreams, bars: "throughput" })).toHaveLength(8);
+    // InfraBuilder: three runs a side; no line (streams are a category), the throughput, UDP throughput and
+    // loss bars (2 each).
+    expect(check(lab.scenarios, lab.figures, {}, { line: tcpByStreams, bars: "throughput" })).toHaveLength(6);
     // With the series' earlier campaigns pooled into the noise (made-up steady runs, in Gbit/s), as comparison()
     // gives both the table and the charts: Antrea's one-stream UDP is no longer inconclusive, in either.
     const earlier = [0, 1, 2, 3].flatMap((i) =>

@@ -30,6 +30,10 @@ export const chartScopeSchema = z.object({
 
 export const crossoverInputSchema = chartScopeSchema.extend({
   metric: z.string().min(1).max(100),
+  /**
+   * The param along x. Any param name is accepted, so that an old address still opens: one that is not
+   * a scale (streams, percentile…) is answered with no lines and a `notice` saying why.
+   */
   x: z.string().min(1).max(100),
   where: whereSchema,
   y: z.enum(["absolute", "degradation"]),
@@ -52,6 +56,8 @@ export const crossoverOutputSchema = z.object({
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
   sentences: z.array(z.string()),
   undecided: z.array(z.string()),
+  allSentences: z.array(z.string()),
+  notice: z.string().nullable(),
   hiddenLines: z.number().int(),
 });
 

@@ -188,8 +188,13 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         <>
           <ChartControls controls={controlsOf(props.params)} />
           <EmptyState>
-            No scenario here measured {data.title} at two or more values of “{data.xParam}”
-            {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
+            {/* Along a category (streams, percentile…) the server says why nothing is drawn. */}
+            {data.notice ?? (
+              <>
+                No scenario here measured {data.title} at two or more values of “{data.xParam}”
+                {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
+              </>
+            )}
           </EmptyState>
         </>
       );

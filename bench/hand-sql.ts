@@ -31,21 +31,26 @@ const latest = (where: string, scenarios = "ARRAY(SELECT id FROM sc)") => `
         AND r.campaign = m.campaign) r
     WHERE c."scenarioId" = ANY(${scenarios}) AND ${where})`;
 
-// The best baseline figure per column: exact before qualified, then by the metric's direction.
-const headline = (filter: string, order: "DESC" | "ASC") =>
-  `(array_agg(l.value ORDER BY l.qualifier IS NOT NULL, l.value ${order}) FILTER (WHERE ${filter}))[1]`;
+// A column's figure: the metric at exactly the column's params once the baseline ones are taken off
+// (the latest CTE keeps only figures whose services, policy and hubble are at baseline), the one with
+// the fewest params first, an exact one before a qualified one; never chosen by its value.
+const headline = (metric: string, params: object) =>
+  `(array_agg(l.value ORDER BY (SELECT count(*) FROM jsonb_object_keys(l.params)), l.qualifier IS NOT NULL,
+      l.params::text) FILTER (WHERE l.metric = '${metric}'
+      AND l.params - 'services' - 'policy' - 'hubble' = '${JSON.stringify(params)}'::jsonb))[1]`;
 
-/** The explorer's rows for providers $1: each scenario's facts and its four headline figures. */
+/** The explorer's rows for providers $1: each scenario's facts and its figures in the default columns. */
 export const exploreRows = `WITH
   sc AS (SELECT ${scenarioColumns} FROM ${scenarioJoins} WHERE c.provider = ANY($1)),
-  ${latest(`c.metric IN ('http.rps', 'tcp.throughput', 'tcp.rr.latency')
+  ${latest(`c.metric IN ('http.rps', 'tcp.throughput', 'tcp.rr.latency', 'udp.loss')
       AND COALESCE(m.params->'services', '0') = '0' AND COALESCE(m.params->'policy', '"none"') = '"none"'
       AND COALESCE(m.params->'hubble', '"off"') = '"off"'`)}
   SELECT sc.id,
-    ${headline(`l.metric = 'tcp.throughput'`, "DESC")} AS throughput,
-    ${headline(`l.metric = 'http.rps' AND l.params->>'connection' = 'keepalive'`, "DESC")} AS "keepaliveRps",
-    ${headline(`l.metric = 'http.rps' AND l.params->>'connection' = 'short'`, "DESC")} AS "shortRps",
-    ${headline(`l.metric = 'tcp.rr.latency' AND l.params->>'percentile' = 'p99'`, "ASC")} AS "tcpRrP99",
+    ${headline("tcp.throughput", { path: "pod-pod", streams: 1 })} AS "tcpPod1",
+    ${headline("tcp.throughput", { path: "pod-pod", streams: 8 })} AS "tcpPod8",
+    ${headline("udp.loss", { path: "pod-pod", streams: 1 })} AS "udpLossPod1",
+    ${headline("http.rps", { connection: "short", concurrency: 64, target: "service" })} AS "shortRps",
+    ${headline("tcp.rr.latency", { percentile: "p99" })} AS "tcpRrP99",
     min(sc.provider) AS provider, min(sc.sku) AS sku, min(sc."cniName") AS cni, max(sc."bundleCount") AS bundles
   FROM sc LEFT JOIN latest l ON l."scenarioId" = sc.id
   GROUP BY sc.id`;

@@ -124,7 +124,8 @@ export async function benchReads(opts: {
     await seedSynthetic(client, workspace.id, opts.total);
     const readable = [workspace.id];
     const filters = { provider: ["tke"] };
-    const keyColumns = ["throughput", "keepaliveRps", "shortRps", "tcpRrP99"] as const;
+    // The explorer's default columns (defaultColumns in @cnibench/analysis), as exploreView shows them.
+    const keyColumns = ["tcpPod1", "tcpPod8", "udpLossPod1", "shortRps", "tcpRrP99"] as const;
     const crossoverQuery = {
       metric: "http.rps",
       x: "services",

@@ -61,7 +61,7 @@ describe("campaigns", () => {
 
     // Every view reads the same three runs.
     const explored = await exploreView(db, [workspaceId], {});
-    expect(explored.scenarios.find((s) => s.id === scenarioId)?.keyFigures.throughput).toMatchObject({
+    expect(explored.scenarios.find((s) => s.id === scenarioId)?.keyFigures.tcpPod1).toMatchObject({
       n: 3,
       value: 9.41,
     });

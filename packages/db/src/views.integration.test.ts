@@ -66,6 +66,11 @@ describe("explore and scenario views over PostgreSQL", () => {
     expect(byLabel["Cilium Overlay"]?.bundleCount).toBe(2);
     expect(byLabel["Cilium Overlay"]?.keyFigures.shortRps?.value).toBe(14193);
     expect(byLabel["kube-proxy iptables"]?.keyFigures.shortRps?.value).toBe(31365);
+    expect(view.columns.map((c) => c.key)).toEqual(["tcpPod1", "tcpPod8", "udpLossPod1", "shortRps", "tcpRrP99"]);
+    // Other columns on request: only short connections at 0 Services were measured, so a keepalive column is empty.
+    const chosen = await exploreView(db, [workspaceId], {}, ["keepaliveRps", "shortRps", "nope"]);
+    expect(chosen.columns.map((c) => c.key)).toEqual(["shortRps", "keepaliveRps"]);
+    expect(chosen.scenarios.map((s) => Object.keys(s.keyFigures))).toEqual([["shortRps"], ["shortRps"]]);
     expect(view.facets.find((f) => f.key === "provider")?.values).toEqual([
       { value: "tke", label: "Tencent Kubernetes Engine", count: 2, selected: false },
     ]);

@@ -3,11 +3,14 @@
 // nothing else.
 import {
   applyFilters,
+  type ColumnKey,
+  chosenColumns,
+  cniDifferences,
+  columnInfo,
+  columnQueries,
   type ExploreFilters,
   groupFigures,
   headlineBaseline,
-  keyFigureDefinitions,
-  keyFigureMetrics,
   keyFigures,
 } from "@cnibench/analysis";
 import { canonicalJson, type ParamValue } from "@cnibench/schema";
@@ -17,15 +20,24 @@ import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures } fro
 import type { FigureWarning, UploadWarning } from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
-/** The explorer: facets with counts, and the matching scenarios with their headline figures. */
-export async function exploreView(db: Db, workspaceIds: readonly string[], filters: ExploreFilters) {
+/**
+ * The explorer: facets with counts, and the matching scenarios with their figure in each of the
+ * chosen columns (the default ones when none are; columnCatalogue in @cnibench/analysis).
+ */
+export async function exploreView(
+  db: Db,
+  workspaceIds: readonly string[],
+  filters: ExploreFilters,
+  requestedColumns?: readonly string[],
+) {
+  const columns = chosenColumns(requestedColumns);
   // Facets need every scenario; the figures only the matching ones, fetched at the same time.
   const [all, figures] = await Promise.all([
     listScenarios(db, { workspaceIds }),
     latestFigures(db, {
       scenarios: scopeIds({ workspaceIds, filters }),
-      metrics: keyFigureMetrics,
-      where: headlineCandidates,
+      metrics: [...new Set(columnQueries(columns).map((q) => q.metric))],
+      where: columnCandidates(columns),
     }),
   ]);
   const { matching, facets, dropHints } = applyFilters(all, filters);
@@ -35,29 +47,37 @@ export async function exploreView(db: Db, workspaceIds: readonly string[], filte
     if (list) list.push(f);
     else byScenario.set(f.scenarioId, [f]);
   }
+  // The settings that tell the listed scenarios apart ("WireGuard", "Hubble off"): CNI, mode and
+  // kube-proxy are left the same for all, as each row says them already.
+  const differing = cniDifferences(matching.map((s) => ({ name: "", settings: s.cni.settings })));
   return {
     total: all.length,
     facets,
     dropHints,
-    scenarios: matching.map((s) => ({ ...s, keyFigures: keyFigures(byScenario.get(s.id) ?? []) })),
+    columns: columnInfo(columns),
+    scenarios: matching.map((s, i) => ({
+      ...s,
+      differingSettings: differing[i] ?? [],
+      keyFigures: keyFigures(byScenario.get(s.id) ?? [], columns),
+    })),
   };
 }
 
-// The figures that can be a headline (keyFigures decides among them), so the explorer does not
-// fetch every Service step and percentile of every scenario.
-
-const headlineCandidates = Prisma.sql`(${Prisma.join(
-  Object.values(keyFigureDefinitions).map(
-    (d) => Prisma.sql`(m.metric = ${d.metric} AND m.params @> ${JSON.stringify(d.params)}::jsonb)`,
-  ),
-  " OR ",
-)}) AND ${Prisma.join(
-  Object.entries(headlineBaseline).map(
-    ([k, ok]) =>
-      Prisma.sql`(m.params->${k} IS NULL OR m.params->${k} = ANY(${ok.map((v) => JSON.stringify(v))}::jsonb[]))`,
-  ),
-  " AND ",
-)}`;
+// The figures that may fill a column (keyFigures decides which does: exactly the column's params,
+// extras only at their baseline), so the explorer does not fetch every Service step and percentile.
+const columnCandidates = (columns: readonly ColumnKey[]) =>
+  Prisma.sql`(${Prisma.join(
+    columnQueries(columns).map(
+      (q) => Prisma.sql`(m.metric = ${q.metric} AND m.params @> ${JSON.stringify(q.params)}::jsonb)`,
+    ),
+    " OR ",
+  )}) AND ${Prisma.join(
+    Object.entries(headlineBaseline).map(
+      ([k, ok]) =>
+        Prisma.sql`(m.params->${k} IS NULL OR m.params->${k} = ANY(${ok.map((v) => JSON.stringify(v))}::jsonb[]))`,
+    ),
+    " AND ",
+  )}`;
 
 /**
  * A scenario page: environment, every figure grouped by metric — the current figure (`latest`, the

@@ -1,10 +1,12 @@
-import { keyFigureColumns } from "@cnibench/analysis";
+import { columnInfo, columnKeys, defaultColumns, maxColumns } from "@cnibench/analysis";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { api } from "~/trpc/server";
+import { ColumnPicker } from "./_explore/column-picker";
 import { FacetPanel } from "./_explore/facet-panel";
+import { exploreInput } from "./_explore/input";
 import { exploreHref, loadExploreParams } from "./_explore/params";
 import { pageOf, sortScenarios } from "./_explore/rows";
 import { ScenarioTable } from "./_explore/scenario-table";
@@ -18,12 +20,11 @@ export const metadata: Metadata = { title: "Explore" };
 
 export default async function ExplorePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadExploreParams(searchParams);
-  const { sort, order, page: _page, ...filters } = params;
-  const view = await (await api()).scenarios.explore(
-    Object.fromEntries(Object.entries(filters).filter(([, v]) => v.length > 0)),
-  );
+  const { input, filters, sort, order } = exploreInput(params);
+  const view = await (await api()).scenarios.explore(input);
   const filtered = view.scenarios.length !== view.total;
   const shown = pageOf(sortScenarios(view.scenarios, sort, order), params.page);
+  const shownColumns = view.columns.map((c) => c.key);
 
   // URL state for the facets and the table's sort; only the explorer and the guide ship nuqs.
   return (
@@ -47,10 +48,19 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
             </Muted>
           </div>
           <Muted className="mt-1">
-            Each scenario is one environment — cluster, node and CNI configuration — that results were measured in.
-            Figures are each scenario's best baseline result (no extra Services, policy or Hubble); hover for its
-            params.
+            Each scenario is one environment — cluster, node and CNI configuration — that results were measured in. Each
+            column is one test at fixed params, measured without extra Services, policy or Hubble; a scenario without
+            that exact test shows “—”. Hover a figure for its spread and params.
           </Muted>
+          {view.total > 0 ? (
+            <div className="mt-3 flex flex-wrap items-start gap-x-4 gap-y-2">
+              <ColumnPicker
+                columns={columnInfo()}
+                shown={shownColumns}
+                choice={{ catalogue: columnKeys, defaults: defaultColumns, max: maxColumns }}
+              />
+            </div>
+          ) : null}
           <div className="mt-4">
             {view.total === 0 ? (
               <EmptyState title="No results yet.">
@@ -71,7 +81,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
               </EmptyState>
             ) : (
               <>
-                <ScenarioTable rows={shown.rows} figureColumns={keyFigureColumns()} />
+                <ScenarioTable rows={shown.rows} figureColumns={view.columns} />
                 {shown.pages > 1 ? (
                   <Pages
                     {...shown}

@@ -51,8 +51,8 @@ describe("summaryOf", () => {
     expect(bars[0]?.data[0]?.values.s).toMatchObject({ summary, whisker: [10, 12] });
     const keyFigure = { value: 11, unit: "u", qualifier: null, low: null, high: null, params: {}, bundleId: "b2" };
     const explore = exploreOutputSchema.shape.scenarios.element.shape.keyFigures.parse({
-      throughput: { ...keyFigure, summary, samples: [10, 12] },
+      tcpPod1: { ...keyFigure, summary, samples: [10, 12] },
     });
-    expect(explore.throughput).toEqual({ ...keyFigure, summary });
+    expect(explore.tcpPod1).toEqual({ ...keyFigure, summary });
   });
 });

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   applyFilters,
+  chosenColumns,
+  columnInfo,
+  columnKeys,
+  defaultColumns,
   type FacetScenario,
   type GroupedFigure,
   groupFigures,
   type HeadlineFigure,
   keyFigures,
+  maxColumns,
 } from "./index.ts";
 
 type TestScenario = FacetScenario & { id: string };
@@ -156,36 +161,92 @@ describe("keyFigures", () => {
     figure("http.rps", 14193, { connection: "short", concurrency: 64, target: "service", services: 0 }),
     figure("http.rps", 12879, { connection: "short", concurrency: 64, target: "service", services: 30000 }),
     figure("http.rps", 40000, { connection: "keepalive", concurrency: 64, policy: "l7" }),
-    figure("http.rps", 52000, { connection: "keepalive", concurrency: 64, policy: "none" }),
-    figure("http.rps", 61000, { connection: "keepalive", concurrency: 256 }),
-    figure("tcp.throughput", 9.42, { streams: 1 }, { unit: "Gbit/s" }),
-    figure("tcp.throughput", 9.47, { streams: 8 }, { unit: "Gbit/s" }),
+    figure("http.rps", 52000, { connection: "keepalive", concurrency: 64, target: "service", policy: "none" }),
+    figure("http.rps", 61000, { connection: "keepalive", concurrency: 256, target: "service" }),
+    figure("tcp.throughput", 9.42, { path: "pod-pod", streams: 1 }, { unit: "Gbit/s" }),
+    figure("tcp.throughput", 9.47, { path: "pod-pod", streams: 8 }, { unit: "Gbit/s" }),
+    figure("tcp.throughput", 9.6, { path: "pod-pod", streams: 16 }, { unit: "Gbit/s" }),
+    figure("tcp.throughput", 9.9, { path: "service", streams: 8 }, { unit: "Gbit/s" }),
     figure("tcp.rr.latency", 120, { percentile: "p99" }, { unit: "µs", better: "lower" }),
     figure("tcp.rr.latency", 118, { percentile: "p99", services: 0 }, { unit: "µs", better: "lower" }),
     figure("tcp.rr.latency", 60, { percentile: "p50" }, { unit: "µs", better: "lower" }),
   ];
+  const all = ["tcpPod1", "tcpPod8", "tcpSvc8", "shortRps", "keepaliveRps", "keepaliveRps256", "tcpRrP99"] as const;
+
+  it("takes each column's figure at exactly its params, never the best of several", () => {
+    const k = keyFigures(overlay, all);
+    expect(k.tcpPod1?.value).toBe(9.42);
+    expect(k.tcpPod8?.value).toBe(9.47);
+    // 9.6 (16 streams) and 9.9 (via the Service) are higher, and other tests: not in these columns.
+    expect(k.tcpSvc8?.value).toBe(9.9);
+    expect(k.keepaliveRps256?.value).toBe(61000);
+  });
 
   it("takes the baseline figure, never one measured under many Services or policy", () => {
-    const k = keyFigures(overlay);
+    const k = keyFigures(overlay, all);
     expect(k.shortRps?.value).toBe(14193);
-    expect(k.keepaliveRps?.value).toBe(61000);
-    expect(k.keepaliveRps?.params).toEqual({ connection: "keepalive", concurrency: 256 });
+    expect(k.shortRps?.params).toEqual({ connection: "short", concurrency: 64, target: "service", services: 0 });
+    // policy "none" is the baseline; the L7 figure has no target and is another test anyway.
+    expect(k.keepaliveRps?.value).toBe(52000);
   });
 
-  it("picks the best by the metric's direction", () => {
-    const k = keyFigures(overlay);
-    expect(k.throughput?.value).toBe(9.47);
-    expect(k.tcpRrP99?.value).toBe(118);
-  });
-
-  it("prefers an exact figure to a qualified one, and shows a qualified one when nothing else exists", () => {
+  it("prefers the figure without baseline extras, then an exact one, whatever their values", () => {
+    // 120 µs without `services`, 118 µs with `services: 0`: the same test, and the choice ignores the value.
+    expect(keyFigures(overlay, ["tcpRrP99"]).tcpRrP99?.value).toBe(120);
     const approx = figure("tcp.rr.latency", 50, { percentile: "p99" }, { better: "lower", qualifier: "approx" });
-    expect(keyFigures([...overlay, approx]).tcpRrP99?.value).toBe(118);
-    expect(keyFigures([approx]).tcpRrP99).toMatchObject({ value: 50, qualifier: "approx" });
+    const exactAtZero = figure("tcp.rr.latency", 118, { percentile: "p99", services: 0 }, { better: "lower" });
+    expect(keyFigures([approx, exactAtZero], ["tcpRrP99"]).tcpRrP99?.value).toBe(50);
+    const exact = figure("tcp.rr.latency", 130, { percentile: "p99" }, { better: "lower" });
+    expect(keyFigures([approx, exact], ["tcpRrP99"]).tcpRrP99?.value).toBe(130);
+    expect(keyFigures([approx], ["tcpRrP99"]).tcpRrP99).toMatchObject({ value: 50, qualifier: "approx" });
   });
 
-  it("leaves out what was not measured", () => {
-    expect(keyFigures([overlay[0] as TestFigure])).toEqual({ shortRps: expect.objectContaining({ value: 14193 }) });
+  it("leaves a cell empty rather than fill it from other params", () => {
+    const oneStream = [figure("tcp.throughput", 9.42, { path: "pod-pod", streams: 1 }, { unit: "Gbit/s" })];
+    expect(keyFigures(oneStream, ["tcpPod1", "tcpPod8", "tcpSvc8"])).toEqual({
+      tcpPod1: expect.objectContaining({ value: 9.42 }),
+    });
+    // An iperf3 run in reverse, or at a param no column names, is another test.
+    const reverse = figure("tcp.throughput", 9.5, { path: "pod-pod", streams: 8, reverse: true }, { unit: "Gbit/s" });
+    expect(keyFigures([reverse], ["tcpPod8"])).toEqual({});
+    // Figures whose source stated no params go in their own column only.
+    const unstated = figure("tcp.throughput", 12.41, {}, { unit: "Gbit/s" });
+    expect(keyFigures([unstated], ["tcpPod8", "tcpUnstated"])).toEqual({
+      tcpUnstated: expect.objectContaining({ value: 12.41 }),
+    });
+  });
+
+  it("shows the default columns without a choice", () => {
+    expect(Object.keys(keyFigures(overlay))).toEqual(["tcpPod1", "tcpPod8", "shortRps", "tcpRrP99"]);
+  });
+});
+
+describe("chosenColumns", () => {
+  it("keeps known keys once, in catalogue order, and falls back to the defaults", () => {
+    expect(chosenColumns(["tcpRrP99", "nope", "tcpPod8", "tcpPod8"])).toEqual(["tcpPod8", "tcpRrP99"]);
+    expect(chosenColumns([])).toEqual([...defaultColumns]);
+    expect(chosenColumns(undefined)).toEqual([...defaultColumns]);
+    expect(chosenColumns(["nope"])).toEqual([...defaultColumns]);
+  });
+
+  it("takes at most maxColumns", () => {
+    expect(chosenColumns([...columnKeys])).toEqual(columnKeys.slice(0, maxColumns));
+  });
+
+  it("says each column's unit from the catalogue", () => {
+    expect(columnInfo(["tcpPod1", "udpLossPod1", "shortRps"]).map((c) => [c.key, c.unit])).toEqual([
+      ["tcpPod1", "Gbit/s"],
+      ["udpLossPod1", "%"],
+      ["shortRps", "req/s"],
+    ]);
+  });
+
+  it("has unique keys, and no two columns at the same metric and params", () => {
+    expect(new Set(columnKeys).size).toBe(columnKeys.length);
+    const tests = columnInfo().map((c) => `${c.metric} ${JSON.stringify(Object.entries(c.params).sort())}`);
+    expect(new Set(tests).size).toBe(tests.length);
+    expect(defaultColumns.length).toBeGreaterThanOrEqual(4);
+    expect(defaultColumns.length).toBeLessThanOrEqual(5);
   });
 });
 

@@ -1,5 +1,5 @@
 // The explorer's state in the URL, shared by the server page (to query) and client components (to
-// change it): every filter, the table's sort and page, so a copied address reproduces the view.
+// change it): every filter, the table's columns, sort and page, so a copied address reproduces the view.
 import {
   createLoader,
   createSerializer,
@@ -27,10 +27,16 @@ export const sortParams = {
   order: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
 };
 
+/**
+ * The table's columns, `col=` once per column (keys of columnCatalogue in @cnibench/analysis); none
+ * means the default set, and unknown keys are dropped (input.ts).
+ */
+export const columnParams = { col: many };
+
 /** The table's page; a new filter or sort starts again at the first. */
 export const pageParams = { page: parseAsInteger.withDefault(1) };
 
-export const exploreParams = { ...filterParams, ...sortParams, ...pageParams };
+export const exploreParams = { ...filterParams, ...columnParams, ...sortParams, ...pageParams };
 
 export const loadExploreParams = createLoader(exploreParams);
 export const exploreHref = createSerializer(exploreParams);

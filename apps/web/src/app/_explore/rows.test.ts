@@ -12,6 +12,7 @@ const row = (id: string, label: string, kernel: string, shortRps?: number): Scen
   kernel,
   kubernetesVersion: "1.30",
   cni: { name: "cilium", version: "1.16", mode: "native", kubeProxy: "none" },
+  differingSettings: [],
   bundleCount: 1,
   keyFigures:
     shortRps === undefined

@@ -9,12 +9,16 @@ import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./s
 const recentOlderRuns = 3;
 
 export const scenariosRouter = createTRPCRouter({
-  /** The explorer: facets with counts and the matching scenarios with their headline figures. */
+  /**
+   * The explorer and its CSV: facets with counts, and the matching scenarios with their figure in each
+   * chosen column and the settings that tell them apart.
+   */
   explore: publicProcedure
     .input(exploreInputSchema)
     .output(exploreOutputSchema)
     .query(async ({ ctx, input }) => {
-      const view = await exploreView(ctx.db, ctx.access.readable, input);
+      const { columns, ...filters } = input;
+      const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
       return {
         ...view,
         scenarios: view.scenarios.map((s) => ({

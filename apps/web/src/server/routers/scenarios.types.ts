@@ -1,3 +1,4 @@
+import { columnKeys, maxColumns } from "@cnibench/analysis";
 import {
   currentFigureSchema,
   figureSummarySchema,
@@ -30,7 +31,21 @@ const keyFigureSchema = currentFigureSchema.pick({
 
 export const facetKeySchema = z.enum(["provider", "sku", "kernel", "k8s", "cni", "mode", "kubeProxy", "source"]);
 
-export const exploreInputSchema = z.partialRecord(facetKeySchema, z.array(z.string().max(200)).max(50));
+const facetFilterSchema = z.array(z.string().max(200)).max(50).optional();
+export const columnKeySchema = z.enum(columnKeys);
+
+/** The facets' filters, and the table's columns (the default ones when left out). */
+export const exploreInputSchema = z.object({
+  provider: facetFilterSchema,
+  sku: facetFilterSchema,
+  kernel: facetFilterSchema,
+  k8s: facetFilterSchema,
+  cni: facetFilterSchema,
+  mode: facetFilterSchema,
+  kubeProxy: facetFilterSchema,
+  source: facetFilterSchema,
+  columns: z.array(columnKeySchema).max(maxColumns).optional(),
+});
 
 export const exploreOutputSchema = z.object({
   total: z.number().int(),
@@ -46,9 +61,22 @@ export const exploreOutputSchema = z.object({
   dropHints: z.array(
     z.object({ key: facetKeySchema, title: z.string(), values: z.array(z.string()), matchesWithout: z.number().int() }),
   ),
+  /** The table's columns: each one metric at fixed params, in catalogue order. */
+  columns: z.array(
+    z.object({
+      key: columnKeySchema,
+      title: z.string(),
+      group: z.string(),
+      metric: z.string(),
+      params: paramsSchema,
+      unit: z.string(),
+    }),
+  ),
   scenarios: z.array(
     scenarioSummarySchema.extend({
-      keyFigures: z.partialRecord(z.enum(["throughput", "keepaliveRps", "shortRps", "tcpRrP99"]), keyFigureSchema),
+      /** The CNI settings that tell it apart from the other listed scenarios, in words ("WireGuard"). */
+      differingSettings: z.array(z.string()),
+      keyFigures: z.partialRecord(columnKeySchema, keyFigureSchema),
     }),
   ),
 });

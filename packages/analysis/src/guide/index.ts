@@ -1,6 +1,6 @@
 export * from "./capabilities.ts";
 export { hasBandwidthManager, lineValueAt } from "./criteria/index.ts";
-export { providerName } from "./figures.ts";
+export { handful, providerName } from "./figures.ts";
 export * from "./options.ts";
 export * from "./questions.ts";
 export * from "./rank.ts";

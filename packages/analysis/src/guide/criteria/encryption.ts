@@ -258,7 +258,7 @@ function testbedSummary(ctx: GuideContext, t: Testbed, here: readonly PairCost[]
   const text =
     `Encryption costs ${most ? "most" : "part"} of the throughput on ${t.label}: with ${listWords(kinds)} the setups keep ${range(kept, percent)} of their TCP throughput without it (${span(encrypted)} against ${span(plain)}${test ? `, ${test}` : ""})` +
     `${cpu.length > 0 ? ` and spend ${range(cpu, (v) => `${formatComputed(v)}×`)} the CPU per Gbit/s` : ""}. ` +
-    `From the least cost: ${listWords(here.map((c) => `${c.pair.encrypted.label} ${percent(c.kept.value)} of ${c.pair.plain.label}`))}.`;
+    `From the least cost: ${listWords(here.map((c) => `${c.pair.encrypted.label} keeps ${percent(c.kept.value)}`))}.`;
   return withRest(
     finding(
       text,

@@ -6,7 +6,7 @@ import { formatComputed, formatCount, formatFigure, formatNumber, formatPercent,
 import { paramsKeyWithout } from "../../params-key.ts";
 import type { Better, Measurement } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
-import { reason, scoreAgainstBest, type Testbed, tieWords } from "../figures.ts";
+import { handful, listWords, reason, scoreAgainstBest, type Testbed, tieWords, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, Reason } from "../types.ts";
 import {
@@ -241,15 +241,18 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
   // Summary: the lines at n, best first, and the crossovers.
   const ordered = [...uniqueLines].sort((a, b) => b.reading.value - a.reading.value);
   const anyExtrapolated = ordered.some((r) => r.reading.extrapolated);
-  const listing = ordered
-    .map((r) => `${r.line.scenario.label} ${withUnit(formatComputed(r.reading.value), unit)}`)
-    .join(", ");
+  const items = ordered.map((r) => `${r.line.scenario.label} ${withUnit(formatComputed(r.reading.value), unit)}`);
+  // A handful of lines by name, the rest counted and linked.
+  const listing = items.length > handful ? listWords(items) : items.join(", ");
   result.summary.push(
-    reason(
-      anyExtrapolated ? "extrapolated" : "measured",
-      "neutral",
-      `Short-lived connections at ${countText} on ${t.label}: ${listing}${anyExtrapolated ? ` (extrapolated past the measured ${formatCount(maxMeasured)} Services)` : ""}${result.levelWords ? ` — ${result.levelWords}` : ""}.`,
-      [...new Set(ordered.flatMap((r) => r.reading.support))].map((f) => evidenceOf(ctx, f)),
+    withRest(
+      reason(
+        anyExtrapolated ? "extrapolated" : "measured",
+        "neutral",
+        `Short-lived connections at ${countText} on ${t.label}: ${listing}${anyExtrapolated ? ` (extrapolated past the measured ${formatCount(maxMeasured)} Services)` : ""}${result.levelWords ? ` — ${result.levelWords}` : ""}.`,
+        [...new Set(ordered.flatMap((r) => r.reading.support))].map((f) => evidenceOf(ctx, f)),
+      ),
+      ordered.map((r) => r.line.scenario),
     ),
   );
   for (const c of crossoverReasons) result.summary.push(c.reason);

@@ -107,19 +107,32 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     const withBwm = scenarioLoss.filter((x) => hasBandwidthManager(x.s));
     const without = scenarioLoss.filter((x) => !hasBandwidthManager(x.s));
     const span = (xs: typeof scenarioLoss) => figureRange(xs.map((x) => x.f));
-    const names = (xs: typeof scenarioLoss) => listWords(xs.map((x) => x.s.label));
+    // A handful of names in all: up to two with a bandwidth manager when both kinds are there.
+    const both = withBwm.length > 0 && without.length > 0;
+    const atMostWith = both ? Math.min(withBwm.length, 2) : handful;
+    const atMostWithout = handful - (both ? atMostWith : 0);
+    const names = (xs: typeof scenarioLoss, atMost: number) =>
+      listWords(
+        xs.map((x) => x.s.label),
+        atMost,
+      );
     const ref = scenarioLoss[0] && referenceFigure(ctx, table.testbed, scenarioLoss[0].f);
     const refText = ref
       ? ` ${capitalise(referenceName(ctx.scenario(ref.scenarioId)!))} loses ${formatFigure(ref)}.`
       : "";
     const title = table.selector.title;
-    const text =
-      withBwm.length > 0 && without.length > 0
-        ? `${title} on ${table.testbed.label}: ${span(withBwm)} with a bandwidth manager (${names(withBwm)}) against ${span(without)} without (${names(without)}). iperf3 sends UDP as fast as it can, so this is what happens when senders outrun receivers.`
+    const text = both
+      ? `${title} on ${table.testbed.label}: ${span(withBwm)} with a bandwidth manager (${names(withBwm, atMostWith)}) against ${span(without)} without (${names(without, atMostWithout)}). iperf3 sends UDP as fast as it can, so this is what happens when senders outrun receivers.`
+      : withBwm.length === 0
+        ? `${title} on ${table.testbed.label}: ${span(scenarioLoss)} (from the lowest: ${names(scenarioLoss, handful)}); none of these scenarios ran a bandwidth manager.`
+        : `${title} on ${table.testbed.label}: ${span(scenarioLoss)}, every scenario with a bandwidth manager.`;
+    const left = (
+      both
+        ? [...withBwm.slice(atMostWith), ...without.slice(atMostWithout)]
         : withBwm.length === 0
-          ? `${title} on ${table.testbed.label}: ${span(scenarioLoss)} (from the lowest: ${names(scenarioLoss)}); none of these scenarios ran a bandwidth manager.`
-          : `${title} on ${table.testbed.label}: ${span(scenarioLoss)}, every scenario with a bandwidth manager.`;
-    const left = [...withBwm.slice(handful), ...without.slice(handful)].map((x) => x.s);
+          ? scenarioLoss.slice(handful)
+          : []
+    ).map((x) => x.s);
     result.summary.push({
       ...finding(
         `${text}${refText}`,

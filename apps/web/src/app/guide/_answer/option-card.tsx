@@ -1,5 +1,5 @@
 // One ranked datapath of the guide's answer: its fit, needs, reasons and where it was measured.
-import { guideNeedLabels, providerName } from "@cnibench/analysis";
+import { guideNeedLabels, handful, providerName } from "@cnibench/analysis";
 import { formatCount } from "@cnibench/analysis/format";
 import { TextLink } from "~/app/_ui/link";
 import type { GuideOutput } from "~/server/routers/guide.types";
@@ -33,9 +33,10 @@ export function OptionCard(props: { option: Option; apiUrl: string; top: boolean
   const features = o.reasons.filter((r) => r.kind === "capability" && r.text.startsWith("Features:"));
   const rest = o.reasons.filter((r) => !features.includes(r));
   const headingId = `option-${o.rank}`;
-  const here = o.scenarios.filter((s) => s.inScope);
-  const elsewhere = o.scenarios.filter((s) => !s.inScope);
-  const unlisted = o.scenarioCount.all - o.scenarios.length;
+  // A handful of names per sentence; the rest are counted, and all are in Explore.
+  const here = o.scenarios.filter((s) => s.inScope).slice(0, handful);
+  const elsewhere = o.scenarios.filter((s) => !s.inScope).slice(0, handful);
+  const unlisted = o.scenarioCount.all - here.length - elsewhere.length;
   // Its scenarios in the explorer: where those not listed here, and the figures behind them, are.
   const moreHref = exploreHref("/", { ...o.explore, provider: o.clouds });
   return (

@@ -3,7 +3,13 @@
 // (docs/glossary.md), so a figure's value is the median of its runs and `samples` holds the runs, as
 // packages/db's asDistribution makes it; a series with one run keeps its value and no samples. The
 // bundle ids are made up from each bundle's folder (`<setup>/<run>`), the holder being the first run.
-import type { GuideFigure, GuideScenario } from "@cnibench/analysis";
+import {
+  type GuideAnswers,
+  type GuideFigure,
+  type GuideResult,
+  type GuideScenario,
+  recommendDatapaths,
+} from "@cnibench/analysis";
 import { type ImportedBundle, importFiles } from "@cnibench/importers";
 import { type NormalisedBundle, parseBundle, scenarioKey } from "@cnibench/schema";
 import { infrabuilderEnvironment, infrabuilderSetups } from "./infrabuilder-setups.ts";
@@ -13,6 +19,8 @@ export type GuideInputData = {
   figures: GuideFigure[];
   /** A scenario by its label (cni.label), for tests that name setups. */
   scenarioByLabel: (label: string) => GuideScenario;
+  /** A setup's figure of a metric with exactly these params; its `samples` are the runs. */
+  figureOf: (label: string, metric: string, params: Record<string, string | number>) => GuideFigure;
 };
 
 const medianOf = (values: readonly number[]) => {
@@ -62,13 +70,26 @@ export function guideInputOf(imported: readonly ImportedBundle[]): GuideInputDat
     values.length < 2 ? figure : { ...figure, value: medianOf(values), samples: values },
   );
   const list = [...scenarios.values()];
+  const scenarioByLabel = (label: string) => {
+    const found = list.find((s) => s.label === label);
+    if (!found) throw new Error(`no scenario ${label}`);
+    return found;
+  };
   return {
     scenarios: list,
     figures,
-    scenarioByLabel: (label) => {
-      const found = list.find((s) => s.label === label);
-      if (!found) throw new Error(`no scenario ${label}`);
-      return found;
+    scenarioByLabel,
+    figureOf: (label, metric, params) => {
+      const id = scenarioByLabel(label).id;
+      const found = figures.filter(
+        (f) =>
+          f.scenarioId === id &&
+          f.metric === metric &&
+          Object.keys(f.params).length === Object.keys(params).length &&
+          Object.entries(params).every(([k, v]) => f.params[k] === v),
+      );
+      if (found.length !== 1) throw new Error(`${label} ${metric} ${JSON.stringify(params)}: ${found.length} figures`);
+      return found[0]!;
     },
   };
 }
@@ -80,4 +101,16 @@ export function infrabuilderGuideInput(): GuideInputData {
   if (failed.length > 0)
     throw new Error(`the InfraBuilder tree did not import: ${failed.map((f) => f.file).join(", ")}`);
   return guideInputOf(bundles);
+}
+
+/** The guide's answer over some scenarios and figures; unset answers: any cloud, 1,000 Services, keepalive, no needs. */
+export function askGuide(
+  data: { scenarios: readonly GuideScenario[]; figures: readonly GuideFigure[] },
+  answers: Partial<GuideAnswers>,
+): GuideResult {
+  return recommendDatapaths({
+    answers: { cloud: null, sku: null, services: 1000, connections: "keepalive", needs: [], ...answers },
+    scenarios: data.scenarios,
+    figures: data.figures,
+  });
 }

@@ -135,6 +135,7 @@ const routeCases: Record<string, (at: { scenarioId: string; slug: string }) => {
   "compare/evidence.csv/route.ts": (at) => [
     { path: `/compare/evidence.csv?s=${at.scenarioId}&s=${at.scenarioId}x&margin=tcp.throughput:3` },
   ],
+  "explore.csv/route.ts": () => [{ path: "/explore.csv" }, { path: "/explore.csv?col=tcpPod1&col=shortRps" }],
   "d/[slug]/page.tsx": (at) => [{ path: `/d/${at.slug}`, pinned: true }],
   "d/[slug]/evidence.csv/route.ts": (at) => [{ path: `/d/${at.slug}/evidence.csv`, pinned: true }],
   "guide/page.tsx": () => [{ path: "/guide" }],

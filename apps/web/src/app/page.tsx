@@ -12,7 +12,7 @@ import { pageOf, sortScenarios } from "./_explore/rows";
 import { ScenarioTable } from "./_explore/scenario-table";
 import { Button } from "./_ui/button";
 import { EmptyState } from "./_ui/empty-state";
-import { TextLink } from "./_ui/link";
+import { TextAnchor, TextLink } from "./_ui/link";
 import { Muted } from "./_ui/text";
 import { chartsHref } from "./charts/params";
 
@@ -26,7 +26,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
   const shown = pageOf(sortScenarios(view.scenarios, sort, order), params.page);
   const shownColumns = view.columns.map((c) => c.key);
 
-  // URL state for the facets and the table's sort; only the explorer and the guide ship nuqs.
+  // URL state for the facets and the table's columns and sort; only the explorer and the guide ship nuqs.
   return (
     <NuqsAdapter>
       <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
@@ -59,6 +59,15 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
                 shown={shownColumns}
                 choice={{ catalogue: columnKeys, defaults: defaultColumns, max: maxColumns }}
               />
+              {view.scenarios.length > 0 ? (
+                <TextAnchor
+                  className="py-1.5 text-sm"
+                  href={exploreHref("/explore.csv", { ...params, page: null })}
+                  download
+                >
+                  Download CSV
+                </TextAnchor>
+              ) : null}
             </div>
           ) : null}
           <div className="mt-4">

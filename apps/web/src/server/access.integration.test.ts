@@ -69,7 +69,7 @@ type Ids = {
 
 /** Read procedures: inputs that aim at the victim's data. */
 const reads: Record<string, (ids: Ids) => unknown[]> = {
-  "scenarios.explore": () => [{}, { source: ["ZZ pinned source"] }],
+  "scenarios.explore": () => [{}, { source: ["ZZ pinned source"], columns: ["tcpPod1", "shortRps", "rpsUnstated"] }],
   "scenarios.byId": (ids) => [{ id: ids.victimScenario }, { id: ids.victimScenario, history: "all" }],
   "charts.crossover": (ids) => [
     { filters: {}, metric: "http.rps", x: "services", where: { connection: "short" }, y: "absolute" },

@@ -7,6 +7,8 @@ import { evidenceTable } from "./compare-data";
 type Caller = Awaited<ReturnType<typeof api>>;
 type ScenarioView = Awaited<ReturnType<Caller["scenarios"]["byId"]>>;
 type ComparisonView = Awaited<ReturnType<Caller["compare"]["view"]>>;
+type ExploreInput = Parameters<Caller["scenarios"]["explore"]>[0];
+type ExploreView = Awaited<ReturnType<Caller["scenarios"]["explore"]>>;
 
 /**
  * What a procedure answers the visitor, for a download route: its refusals become the responses a
@@ -163,6 +165,58 @@ export function comparisonCsv(
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="${name}"`,
+    },
+  });
+}
+
+/** The explorer's answer for a download route: what the page shows this visitor (their readable scenarios). */
+export function exploreForDownload(input: ExploreInput): Promise<ExploreView | Response> {
+  return forDownload((caller) => caller.scenarios.explore(input));
+}
+
+/**
+ * The explorer's table as the page filters and sorts it, every page of it: one row per scenario, its
+ * environment, its CNI settings (all of them as JSON; `distinguishing`, the ones the table shows), and
+ * per chosen column the figure the table shows (its latest campaign's median), unit and runs.
+ */
+export function exploreCsv(view: ExploreView, rows: readonly ExploreView["scenarios"][number][]): Response {
+  const header = [
+    "id",
+    "name",
+    "provider",
+    "sku",
+    "kernel",
+    "kubernetes",
+    "cni",
+    "cni_version",
+    "mode",
+    "kube_proxy",
+    "settings",
+    "distinguishing",
+    ...view.columns.flatMap((c) => [`${c.key}_value`, `${c.key}_unit`, `${c.key}_n`]),
+  ];
+  const body = rows.map((s) => [
+    s.id,
+    s.label,
+    s.provider,
+    s.sku,
+    s.kernel,
+    s.kubernetesVersion,
+    s.cni.name,
+    s.cni.version,
+    s.cni.mode,
+    s.cni.kubeProxy,
+    JSON.stringify(s.cni.settings),
+    s.differingSettings.join("; "),
+    ...view.columns.flatMap((c) => {
+      const f = s.keyFigures[c.key];
+      return f ? [f.summary.distribution?.median ?? f.value, f.unit, f.summary.n] : ["", "", ""];
+    }),
+  ]);
+  return new Response(toCsv([header, ...body]), {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": 'attachment; filename="cnibench-explore.csv"',
     },
   });
 }

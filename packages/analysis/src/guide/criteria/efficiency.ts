@@ -7,10 +7,10 @@ import type { Measurement } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
-import { closestCaveat } from "./figure-criterion.ts";
 import {
   addTo,
   type CriterionResult,
+  caveat,
   emptyCriterion,
   encryptionOf,
   evidenceOf,
@@ -124,27 +124,17 @@ function referenceEfficiency(ctx: GuideContext, t: Testbed, d: Derived): Derived
 }
 
 /**
- * Efficiency as a criterion (weight 1 where measured): CPU per Gbit/s moved, lower is better, compared
- * on one throughput test per testbed; with encryption asked for, of the encrypted setups. Memory per
+ * Efficiency as a criterion (weight 1 where measured in scope): CPU per Gbit/s moved, lower is better,
+ * compared on one throughput test per testbed; with encryption asked for, of the encrypted setups. Memory per
  * 1,000 Services is said where measured, never scored: the components measured (kube-proxy, an
  * agent doing much more) are not like for like.
  */
 export function efficiencyCriterion(ctx: GuideContext, weight: number): CriterionResult {
   const result = emptyCriterion("efficiency", weight, "CPU per Gbit/s moved");
-  const scoped = efficiencyTables(ctx, ctx.scopedTestbeds);
-  const tables = scoped.length > 0 ? scoped : efficiencyTables(ctx, ctx.allTestbeds);
+  // Read for every answer, asked for or not: only where the scope measured it, never from elsewhere.
+  const tables = efficiencyTables(ctx, ctx.scopedTestbeds);
   if (tables.length > 0) {
     result.measured = true;
-    if (scoped.length === 0) {
-      result.closest = true;
-      result.caveats.push(
-        closestCaveat(
-          ctx,
-          "CPU per Gbit/s moved",
-          tables.map((t) => t.testbed),
-        ),
-      );
-    }
     const entries = tables.flatMap((t) => t.entries);
     result.level = entries.every((e) => e.levelWithBest);
     result.levelWords = wordsOf(result.level ? levelTie(entries) : null);
@@ -190,7 +180,7 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
         addTo(
           result.reasons,
           option.id,
-          finding(`CPU per Gbit/s moved: not measured for this datapath${ctx.encryption ? " with encryption" : ""}.`),
+          caveat(`CPU per Gbit/s moved: not measured for this datapath${ctx.encryption ? " with encryption" : ""}.`),
         );
       }
     }

@@ -93,6 +93,7 @@ export function figureTables(
   ctx: GuideContext,
   selectors: readonly FigureSelector[],
   scenariosOf: (o: DatapathOption, t: Testbed) => GuideScenario[] = optionScenarios,
+  elsewhere = true,
 ): { tables: FigureTable[]; fallback: boolean } {
   const build = (testbeds: readonly Testbed[]) =>
     testbeds.flatMap((t): FigureTable[] => {
@@ -123,7 +124,7 @@ export function figureTables(
       return [];
     });
   const scoped = build(ctx.scopedTestbeds);
-  const tables = scoped.length > 0 ? scoped : build(ctx.allTestbeds);
+  const tables = scoped.length > 0 || !elsewhere ? scoped : build(ctx.allTestbeds);
   tables.sort((a, b) => b.entries.length - a.entries.length);
   return { tables, fallback: scoped.length === 0 && tables.length > 0 };
 }
@@ -174,10 +175,12 @@ export function figureCriterion(
     scenariosOf?: (o: DatapathOption, t: Testbed) => GuideScenario[];
     /** Nothing to say when nothing was measured: a criterion the user did not ask for. */
     quiet?: boolean;
+    /** Show figures from outside the scope as the closest evidence when the scope has none (default). */
+    elsewhere?: boolean;
   },
 ): CriterionResult & { tables: FigureTable[] } {
   const result = { ...emptyCriterion(spec.key, spec.weight, spec.what), tables: [] as FigureTable[] };
-  const { tables, fallback } = figureTables(ctx, spec.selectors, spec.scenariosOf);
+  const { tables, fallback } = figureTables(ctx, spec.selectors, spec.scenariosOf, spec.elsewhere ?? true);
   result.tables = tables;
   if (tables.length === 0) {
     if (!spec.quiet) result.caveats.push(caveat(`No ${spec.what} figures to compare the datapaths by.`));

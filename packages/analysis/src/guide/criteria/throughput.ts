@@ -120,8 +120,10 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
       what: `${protocol.toUpperCase()} throughput${encrypted ? " with encryption" : ""}`,
       selectors,
       scenariosOf: encrypted ? (o, t) => standingScenarios(ctx, o, t) : undefined,
-      // TCP throughput is read for every answer: nothing to say where none was measured.
-      quiet: protocol === "tcp" || (protocol === "udp" && !encrypted),
+      // TCP throughput is read for every answer, asked for or not: only in scope, and nothing said
+      // where none was measured. UDP loss, asked for with it, says what the UDP figures lack.
+      quiet: true,
+      elsewhere: protocol === "udp",
       describe: (e, t) => {
         const ref = referenceFigure(ctx, t.testbed, e.figure);
         const yardstick = ref ? `, ${shareOfReference(ctx, e.figure, ref)}'s ${formatFigure(ref)}` : "";

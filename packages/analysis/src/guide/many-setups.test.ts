@@ -1,0 +1,79 @@
+// Twenty setups on one screen (issue 26): the guide over InfraBuilder's 2024 tree (25 setups × 3 runs
+// on one on-premises testbed), alone and beside the seed benchmarks of three clouds.
+import { loadDemoData } from "@cnibench/test-support/demo-data";
+import { askGuide, infrabuilderGuideInput } from "@cnibench/test-support/guide-input";
+import { describe, expect, it } from "vitest";
+import { guideNeeds } from "./questions.ts";
+import type { GuideResult, Reason } from "./types.ts";
+
+const ib = infrabuilderGuideInput();
+const demo = loadDemoData();
+const both = { scenarios: [...ib.scenarios, ...demo.scenarios], figures: [...ib.figures, ...demo.figures] };
+const onPrem = { cloud: "on-prem", needs: ["udpHeavy", "encryptionInTransit"] } as const;
+
+const allReasons = (r: GuideResult): Reason[] => [
+  ...r.summary,
+  ...r.caveats,
+  ...r.options.flatMap((o) => o.reasons),
+  ...r.unmeasured.flatMap((u) => u.reasons),
+];
+
+describe("ranked within the environment asked about", () => {
+  it("ranks on-premises datapaths on on-premises figures only, whatever the other clouds measured", () => {
+    const alone = askGuide(ib, onPrem);
+    const beside = askGuide(both, onPrem);
+    expect(beside.scope).toMatchObject({ clouds: ["on-prem"], skus: ["bare-metal-40g"], fallback: null });
+    expect(beside.options.map((o) => [o.id, o.performance])).toEqual(alone.options.map((o) => [o.id, o.performance]));
+    expect(beside.summary[0]!.text).toBe(alone.summary[0]!.text);
+  });
+
+  it("shows another cloud's HTTP latency only as the closest evidence, named as such, after the findings in scope", () => {
+    const r = askGuide(both, onPrem);
+    expect(
+      r.caveats.some((c) =>
+        /^No p99 HTTP latency at 1,000 QPS measured on On-premises bare-metal-40g; closest evidence: EKS m6i\.xlarge/.test(
+          c.text,
+        ),
+      ),
+    ).toBe(true);
+    const elsewhere = allReasons(r).filter((x) =>
+      x.evidence.some((e) => !ib.scenarios.some((s) => s.id === e.scenarioId)),
+    );
+    expect(elsewhere.length).toBeGreaterThan(0);
+    for (const x of elsewhere) {
+      expect(x.text).toMatch(/^Closest evidence, not measured on On-premises bare-metal-40g: /);
+      expect(x.effect).toBe("neutral");
+    }
+    const first = r.summary.findIndex((x) => x.text.startsWith("Closest evidence"));
+    expect(r.summary.slice(first).every((x) => x.text.startsWith("Closest evidence"))).toBe(true);
+  });
+
+  it("says first that a cloud without measurements has none, then shows the closest evidence", () => {
+    const r = askGuide(ib, { cloud: "eks", needs: ["udpHeavy"] });
+    expect(r.scope.fallback).toBe("cloud");
+    expect(r.summary[0]!.text).toMatch(/^No measurements on EKS; closest evidence: On-premises\. There, start with /);
+    expect(r.caveats[0]!.text).toMatch(/^No measurements on EKS yet: the figures below come from On-premises\./);
+  });
+});
+
+describe("every sentence names a handful of setups at most", () => {
+  const labels = new Set(ib.scenarios.map((s) => s.label));
+  const cases = [
+    onPrem,
+    { cloud: null, needs: [...guideNeeds] },
+    { cloud: "eks", connections: "short", services: 30_000, needs: ["udpHeavy", "latencySensitive"] },
+  ] as const;
+
+  it.each(cases)("%o", (answers) => {
+    const r = askGuide(both, answers);
+    for (const x of allReasons(r)) {
+      const named = new Set(x.text.split(/[\s,;:()]+/).filter((w) => labels.has(w)));
+      expect(named.size, x.text).toBeLessThanOrEqual(4);
+      // What a sentence leaves out of a list of setups is counted in its words and linked.
+      if (x.rest) expect(x.text, x.text).toContain(`and ${x.rest.count} more`);
+      if (x.kind === "measured" || x.kind === "extrapolated") expect(x.evidence.length, x.text).toBeGreaterThan(0);
+    }
+    // The setups a summary lists: four by name, the rest in the explorer.
+    expect(r.summary.some((x) => (x.rest?.count ?? 0) > 0)).toBe(true);
+  });
+});

@@ -125,8 +125,12 @@ export function CompareReport({
           ) : null}
         </p>
         <Margins margins={data.margins} />
+        {/* From md up a table; narrower, each row is a card: the figure's name, then each scenario's
+            value under its name and its verdict (classes max-md:…), so nothing scrolls sideways and
+            an open verdict's evidence wraps to the screen. One table either way: rows keep their
+            data-testid and their <tr>. */}
         <TableFrame className="mt-2">
-          <Table data-testid="compare-table">
+          <Table data-testid="compare-table" className="max-md:block max-md:[&>tbody]:block max-md:[&>thead]:hidden">
             <TableHead>
               <tr>
                 <Th>Metric · params</Th>
@@ -140,16 +144,25 @@ export function CompareReport({
             </TableHead>
             <tbody>
               {shown.map((r) => (
-                <Tr key={r.key}>
-                  <th scope="row" className="px-3 py-1.5 font-normal">
+                <Tr key={r.key} className="max-md:block max-md:py-1.5">
+                  <th scope="row" className="px-3 py-1.5 font-normal max-md:block max-md:pb-1 max-md:pt-0">
                     <span className="font-medium">{r.label}</span>{" "}
                     <span className="text-xs text-zinc-500">{formatParams(r.params)}</span>
                   </th>
                   {r.cells.map((c, i) => {
                     const id = data.scenarios[i]?.id ?? String(i);
+                    const onCard = (
+                      <span className="min-w-0 whitespace-normal break-words text-left text-xs text-zinc-500 md:hidden">
+                        {data.labels[i]}
+                        {i === 0 ? " (baseline)" : ""}
+                      </span>
+                    );
+                    const valueCell =
+                      "max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:py-0.5";
                     if (i === 0) {
                       return (
-                        <Td key={id} numeric dense>
+                        <Td key={id} numeric dense className={valueCell}>
+                          {onCard}
                           <FigureValue figure={c.figure} apiUrl={apiUrl} />
                         </Td>
                       );
@@ -157,13 +170,16 @@ export function CompareReport({
                     const pct = c.delta?.percent;
                     return (
                       <Fragment key={id}>
-                        <Td numeric dense>
-                          <FigureValue figure={c.figure} apiUrl={apiUrl} />
-                          {pct !== null && pct !== undefined ? (
-                            <span className="ml-1 text-xs text-zinc-500">({formatChange(pct)})</span>
-                          ) : null}
+                        <Td numeric dense className={valueCell}>
+                          {onCard}
+                          <span>
+                            <FigureValue figure={c.figure} apiUrl={apiUrl} />
+                            {pct !== null && pct !== undefined ? (
+                              <span className="ml-1 text-xs text-zinc-500">({formatChange(pct)})</span>
+                            ) : null}
+                          </span>
                         </Td>
-                        <td className="whitespace-nowrap px-2 py-1.5">
+                        <td className="whitespace-nowrap px-2 py-1.5 max-md:block max-md:whitespace-normal max-md:px-3 max-md:pt-0 max-md:text-right">
                           {c.verdict ? (
                             <Evidence why={c.why}>
                               <span className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}>
@@ -276,12 +292,13 @@ function Margins({ margins }: { margins: Comparison["margins"] }) {
 
 /**
  * A verdict that opens on its evidence: a disclosure works with a keyboard (Enter, Space), a touch and
- * a screen reader, where a title tooltip needs a mouse. The text wraps to fit a 390 px screen.
+ * a screen reader, where a title tooltip needs a mouse. On a narrow screen the evidence takes the
+ * card's width, so opening it never widens the page.
  */
 function Evidence({ why, children }: { why: string | null; children: ReactNode }) {
   if (!why) return children;
   return (
-    <details className="group inline-block align-top">
+    <details className="group inline-block align-top max-md:block">
       <summary className="cursor-pointer list-none rounded focus-visible:outline-2 focus-visible:outline-blue-600 [&::-webkit-details-marker]:hidden">
         {children}
         <span aria-hidden="true" className="ml-0.5 inline-block text-[10px] text-zinc-500 group-open:rotate-90">
@@ -289,7 +306,9 @@ function Evidence({ why, children }: { why: string | null; children: ReactNode }
         </span>
         <span className="sr-only"> evidence</span>
       </summary>
-      <p className="mt-1 w-64 max-w-[70vw] whitespace-normal text-xs text-zinc-600 dark:text-zinc-400">{why}</p>
+      <p className="mt-1 w-64 max-w-[70vw] whitespace-normal break-words text-left text-xs text-zinc-600 max-md:w-auto max-md:max-w-none dark:text-zinc-400">
+        {why}
+      </p>
     </details>
   );
 }

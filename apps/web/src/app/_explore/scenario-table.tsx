@@ -5,6 +5,7 @@ import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReac
 import { useQueryStates } from "nuqs";
 import { Fragment, useMemo, useTransition } from "react";
 import { Card } from "~/app/_ui/card";
+import { cx } from "~/app/_ui/cx";
 import { inputClass } from "~/app/_ui/field";
 import { TextLink } from "~/app/_ui/link";
 import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
@@ -226,9 +227,13 @@ function ScenarioCards({
   return (
     <div className="space-y-2 md:hidden">
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <label className="flex items-center gap-1">
+        <label className="flex min-w-0 items-center gap-1">
           Sort by
-          <select className={inputClass} value={sort} onChange={(e) => onSort(e.target.value, order)}>
+          <select
+            className={cx(inputClass, "min-w-0 max-w-56")}
+            value={sort}
+            onChange={(e) => onSort(e.target.value, order)}
+          >
             <option value="">as listed</option>
             <option value="scenario">scenario</option>
             {figureColumns.map((c) => (

@@ -6,6 +6,7 @@ export * from "./degradation.ts";
 export * from "./delta.ts";
 export * from "./distribution.ts";
 export * from "./effect.ts";
+export * from "./explain.ts";
 export * from "./explore/index.ts";
 export * from "./format.ts";
 export * from "./guide/index.ts";

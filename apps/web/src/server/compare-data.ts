@@ -4,22 +4,25 @@ import {
   type ComparisonRow,
   compareMeasurementSets,
   countVerdicts,
+  explainVerdict,
   figureKey,
   formatVerdictSummary,
-  historyNoise,
   marginPercent,
   type NoiseSource,
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import { formatPercent, formatRatio, natural } from "@cnibench/analysis/format";
-import type { EarlierCampaign, ScenarioSummary } from "@cnibench/db";
-import { type CsvCell, canonicalJson, findMetric, metricCatalogue } from "@cnibench/schema";
+import { formatPercent, natural } from "@cnibench/analysis/format";
+import type { ScenarioSummary } from "@cnibench/db";
+import { type CsvCell, findMetric, metricCatalogue } from "@cnibench/schema";
 import type { z } from "zod";
 import { seriesLabels } from "./chart-data/labels";
 import type { Figure } from "./chart-data/types";
 import { headline, summaryOf } from "./figure-summary";
 import type { cellEvidenceSchema, compareCellSchema } from "./routers/compare.types";
+
+// Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.
+export { withHistory } from "@cnibench/analysis";
 
 type Shown = NonNullable<CompareCell["figure"]>;
 export type CompareCell = z.infer<typeof compareCellSchema>;
@@ -48,67 +51,8 @@ const pick = (f: Figure): Shown => ({
 /** Runs the verdict saw on a side: its samples, or the value alone. */
 const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
 
-/**
- * Each figure with its series' run-to-run noise pooled over its earlier campaigns (historyNoise), where
- * those hold enough runs: the verdicts then judge three runs against a well-known noise.
- */
-export function withHistory<F extends Figure>(figures: readonly F[], earlier: readonly EarlierCampaign[]): F[] {
-  const key = (scenarioId: string, metric: string, paramsKey: string) =>
-    `${scenarioId}\u0000${metric}\u0000${paramsKey}`;
-  const campaigns = new Map<string, number[][]>();
-  for (const e of earlier) {
-    const k = key(e.scenarioId, e.metric, e.paramsKey);
-    campaigns.set(k, [...(campaigns.get(k) ?? []), e.runs]);
-  }
-  if (campaigns.size === 0) return [...figures];
-  return figures.map((f) => {
-    const runs = campaigns.get(key(f.scenarioId, f.metric, canonicalJson(f.params)));
-    const history = runs ? historyNoise(runs) : null;
-    return history ? { ...f, history } : f;
-  });
-}
-
 const noiseWords = (n: NoiseSource) =>
   n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
-
-const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
-
-function explain(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
-  switch (e.method) {
-    case "interval": {
-      const test = e.scale === "log" ? "Welch's t on log values" : "Welch's t on the values";
-      const pooled = (["baseline", "candidate"] as const).flatMap((side) => {
-        const n = e.noise[side];
-        return n.from === "history" ? [`${side} noise from ${n.runs} earlier runs in ${n.campaigns} campaigns`] : [];
-      });
-      const parts = [
-        `${e.baselineRuns} vs ${e.candidateRuns} runs: ratio ${formatRatio(e.ratio)}, 95 % interval ${formatRatio(e.low)}–${formatRatio(e.high)}, margin ±${e.marginPercent} %`,
-        `${test}, p = ${pValue(e.p)}${e.pAdjusted !== e.p ? `, adjusted for the figures compared ${pValue(e.pAdjusted)}` : ""}`,
-        ...pooled,
-      ];
-      if (e.ranks) {
-        parts.push(
-          `ranks: higher in ${e.ranks.higher} of ${e.ranks.pairs} pairings, Cliff's δ ${e.ranks.cliffsDelta.toFixed(2)}, Mann-Whitney p = ${pValue(e.ranks.p)}`,
-        );
-      }
-      if (e.runsNeeded !== null) {
-        const more = Math.max(0, e.runsNeeded - Math.min(e.baselineRuns, e.candidateRuns));
-        parts.push(
-          `about ${more} more runs per side would decide at this noise; these runs detect ${formatPercent(e.detectablePercent)}`,
-        );
-      }
-      return parts.join("; ");
-    }
-    case "noise-band":
-      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${formatPercent(e.deltaPercent)})`}`;
-    case "bounds":
-      return `approximate or bounded figure: ${e.reason}`;
-    case "missing":
-      return e.side === "both" ? "measured by neither" : `not measured by the ${e.side}`;
-    case "none":
-      return e.reason;
-  }
-}
 
 const noTest = {
   ratio: null,
@@ -237,7 +181,7 @@ export function compareRows(
         verdict: cmp.result.verdict,
         indicative: cmp.result.evidence.method === "noise-band",
         caveat: caveatOf(cmp, compared),
-        why: explain(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
+        why: explainVerdict(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
         evidence: evidenceOf(cmp.result.evidence),
       };
     }

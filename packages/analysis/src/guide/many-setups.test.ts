@@ -56,6 +56,15 @@ describe("ranked within the environment asked about", () => {
   });
 });
 
+describe("needs of datapaths no capability row describes", () => {
+  it("calls them undocumented, not missing: Canal has only kube-proxy's row, which says nothing of encryption", () => {
+    const canal = askGuide(ib, onPrem).options.find((o) => o.id === "canal:overlay-vxlan:iptables")!;
+    expect(canal.capabilityRows).toEqual(["kube-proxy-iptables"]);
+    expect(canal.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("unknown");
+    expect(canal.fit).toBe("partial");
+  });
+});
+
 describe("every sentence names a handful of setups at most", () => {
   const labels = new Set(ib.scenarios.map((s) => s.label));
   const cases = [

@@ -104,7 +104,8 @@ function statusOf(need: GuideNeed, value: string): NeedStatus {
   const v = need === "podIpScarcity" ? ({ yes: "no", no: "yes" }[value] ?? value) : value;
   if (v === "yes") return "met";
   if (v === "partial") return "partial";
-  if (v === "unknown") return "unknown";
+  // "n.a." is all a kube-proxy row says: no row describes the CNI, so its docs were not read here.
+  if (v === "unknown" || v === "n.a.") return "unknown";
   return "unmet";
 }
 

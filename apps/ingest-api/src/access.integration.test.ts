@@ -39,7 +39,16 @@ type Request = { path: string; init?: RequestInit };
  * Per route: the request, and whether it reads or changes the victim's private data (then only its live
  * tokens may), or deletes there (then only its owner's).
  */
-const routes: Record<string, { send: (ids: Ids) => Request | Promise<Request>; private: boolean; owner?: true }> = {
+const routes: Record<
+  string,
+  {
+    send: (ids: Ids) => Request | Promise<Request>;
+    private: boolean;
+    owner?: true;
+    /** What a stranger's POST is answered (default 401 or 403): a read-only POST says "not found". */
+    refused?: number[];
+  }
+> = {
   "GET /healthz": { send: () => ({ path: "/healthz" }), private: false },
   "GET /readyz": { send: () => ({ path: "/readyz" }), private: false },
   "GET /v1/schema": { send: () => ({ path: "/v1/schema" }), private: false },
@@ -69,6 +78,22 @@ const routes: Record<string, { send: (ids: Ids) => Request | Promise<Request>; p
     }),
     private: true,
     owner: true,
+  },
+  "POST /v1/gate": {
+    send: (ids) => ({
+      path: "/v1/gate",
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          candidate: { bundleIds: [ids.victimBundle] },
+          baseline: { bundleIds: [ids.victimBundle] },
+        }),
+      },
+    }),
+    private: true,
+    // A live token of another workspace reads as if the victim's bundle did not exist.
+    refused: [401, 404],
   },
   "POST /v1/import": {
     send: (ids) => ({
@@ -178,7 +203,7 @@ describe("ingest API access matrix: every route × every kind of token", () => {
       expect(text, `${kind}: ${route}`).not.toContain("zz-victim-cluster");
       expect(text, `${kind}: ${route}`).not.toContain("ZZ Victim");
       expect(await db.bundle.count({ where: { workspaceId: victimId } }), `${kind}: ${route} wrote`).toBe(before);
-      if (init?.method === "POST") expect([401, 403], `${kind}: ${route}`).toContain(res.status);
+      if (init?.method === "POST") expect(spec.refused ?? [401, 403], `${kind}: ${route}`).toContain(res.status);
       // A member's token learns nothing it could not read; another workspace's is told nothing exists.
       if (init?.method === "DELETE") {
         const expected = live ? 403 : kind === "another workspace's" ? 404 : 401;

@@ -21,6 +21,7 @@ import {
 import { z } from "zod";
 import { defaultLimits } from "./limits.ts";
 import { bundlePageSchema, bundleWithMeasurementsSchema, listQuerySchema } from "./routes/bundles.ts";
+import { gateRequestSchema, gateResultSchema, gateRowSchema } from "./routes/gate.ts";
 
 /** The named schemas of the document; the paths refer to them. */
 const components = {
@@ -37,6 +38,9 @@ const components = {
   ImportResult: importResultSchema,
   ImportError: importErrorSchema,
   DeletedBundles: deletedBundlesSchema,
+  GateRequest: gateRequestSchema,
+  GateRow: gateRowSchema,
+  GateResult: gateResultSchema,
 } satisfies Record<string, z.ZodType>;
 
 const jsonSchemaOptions = {
@@ -303,6 +307,26 @@ export function openApiDocument(serverUrl: string) {
             "200": { description: "Deleted.", content: json(ref("DeletedBundles")) },
             "403": notOwner,
             "404": error("No bundle of that campaign in the token's workspace."),
+            ...tokenErrors,
+          },
+        },
+      },
+      "/v1/gate": {
+        post: {
+          summary: "Gate a campaign against a baseline: verdicts per figure and an outcome for CI",
+          description:
+            "Compares the candidate campaign (the bundle ids an upload or import answered with) with a baseline — `previous`: the latest campaign of the candidate's testbed begun before it; a scenario's latest campaign; a permalink's pinned bundles of its baseline scenario; or bundles by id — figure by figure, as the compare page does (docs/verdicts.md: Welch's t on log values against the margin δ, history noise, Benjamini–Hochberg across the figures). `outcome` is `worse` when a deciding figure (of `metrics`, or any) is worse beyond its margin, `inconclusive` when one is undecided, a chosen metric was measured by no figure of both sides, or nothing was compared, else `pass`. `npx cnibench gate` uploads and calls it (docs/ci.md). Reads only what the token may read: its own workspace and public ones.",
+          security: [{ uploadToken: [] }],
+          requestBody: { required: true, content: json(ref("GateRequest")) },
+          responses: {
+            "200": { description: "The verdicts and the outcome.", content: json(ref("GateResult")) },
+            "400": error("Malformed JSON or an invalid request (`issues` says where)."),
+            "404": error(
+              "A candidate or baseline bundle, scenario or permalink the token cannot read or that does not exist (`candidate_not_found`, `baseline_not_found`), or no earlier campaign of the testbed (`no_previous_campaign`).",
+            ),
+            "422": error(
+              "The candidate's, or the named baseline's, bundles belong to several scenarios (`several_scenarios`).",
+            ),
             ...tokenErrors,
           },
         },

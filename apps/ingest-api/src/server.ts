@@ -7,6 +7,7 @@ import { sendError } from "./errors.ts";
 import { defaultLimits } from "./limits.ts";
 import { bundleRoutes } from "./routes/bundles.ts";
 import { campaignRoutes } from "./routes/campaigns.ts";
+import { gateRoutes } from "./routes/gate.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 
@@ -151,6 +152,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     publicWebUrl: options.publicWebUrl,
   });
   app.register(campaignRoutes, { db });
+  app.register(gateRoutes, { db });
   app.register(importRoutes, {
     db,
     maxImportBytes,

@@ -27,6 +27,13 @@ export {
   storeBundles,
 } from "./bundles.ts";
 export { createDb, type Db } from "./client.ts";
+export {
+  type GateBaseline,
+  type GateRefusal,
+  type GateSide,
+  type GateSides,
+  gateSides,
+} from "./gate.ts";
 export { databaseReady, isDatabaseOutage } from "./health.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export {

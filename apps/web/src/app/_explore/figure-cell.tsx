@@ -1,10 +1,8 @@
-import { formatFigure, formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/analysis/format";
+import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/analysis/format";
 import type { FigureSummary } from "@cnibench/db/read-models";
 import type { Qualifier } from "@cnibench/schema";
 
 type Props = {
-  /** With its unit, where no header says it (the narrow screen's cards). */
-  withUnit?: boolean;
   figure?: {
     value: number;
     unit: string;
@@ -20,7 +18,7 @@ type Props = {
  * A headline figure in a table cell: the median of its latest campaign's runs with their number
  * ("9.41 Gbit/s · n=3"); hovering tells the spread (min–max, CV) and which params it was measured with.
  */
-export function FigureCell({ figure, withUnit = false }: Props) {
+export function FigureCell({ figure }: Props) {
   if (!figure) return <span className="text-zinc-400">—</span>;
   const d = figure.summary?.distribution ?? null;
   const shown = d ? { ...figure, value: d.median } : figure;
@@ -33,7 +31,7 @@ export function FigureCell({ figure, withUnit = false }: Props) {
     .join("; ");
   return (
     <span title={title} className="tabular-nums">
-      {(withUnit ? formatFigure : formatValue)(shown)}
+      {formatValue(shown)}
       {figure.summary ? <span className="text-xs text-zinc-500"> · n={figure.summary.n}</span> : null}
     </span>
   );

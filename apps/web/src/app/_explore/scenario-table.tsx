@@ -3,8 +3,7 @@
 import { formatParams } from "@cnibench/analysis/format";
 import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReactTable } from "@tanstack/react-table";
 import { useQueryStates } from "nuqs";
-import { Fragment, useMemo, useTransition } from "react";
-import { Card } from "~/app/_ui/card";
+import { useMemo, useTransition } from "react";
 import { cx } from "~/app/_ui/cx";
 import { inputClass } from "~/app/_ui/field";
 import { TextLink } from "~/app/_ui/link";
@@ -34,7 +33,21 @@ export type ScenarioRow = {
   keyFigures: Partial<Record<string, React.ComponentProps<typeof FigureCell>["figure"]>>;
 };
 
+/**
+ * How a column's cells read: `numeric` right-aligns them; `narrow` are their classes below md, where
+ * each row is a card (see ScenarioTable); `label` names a figure in the card, as its header does.
+ */
+type ColumnLook = { numeric?: boolean; narrow?: string; label?: string };
+const lookOf = (column: { columnDef: ColumnDef<ScenarioRow> }) => (column.columnDef.meta ?? {}) as ColumnLook;
+
 const paramsTitle = (params: FigureColumn["params"]) => formatParams(params, { empty: "params not stated" });
+
+// Below md a figure reads "title, unit ……… value": the words come from data-label through ::before,
+// so the cell's text stays the figure alone (what sorting, copying and the browser tests read).
+const narrowFigure =
+  "max-md:col-start-2 max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:px-0 max-md:py-0.5 " +
+  "max-md:before:min-w-0 max-md:before:whitespace-normal max-md:before:text-left max-md:before:text-zinc-600 " +
+  "max-md:before:content-[attr(data-label)] dark:max-md:before:text-zinc-400";
 
 const figureColumn = ({ key, title, unit, params }: FigureColumn): ColumnDef<ScenarioRow> => ({
   id: key,
@@ -46,8 +59,11 @@ const figureColumn = ({ key, title, unit, params }: FigureColumn): ColumnDef<Sce
   ),
   accessorFn: (r) => r.keyFigures[key]?.value,
   cell: ({ row }) => <FigureCell figure={row.original.keyFigures[key]} />,
-  meta: { numeric: true },
+  meta: { numeric: true, narrow: narrowFigure, label: unit ? `${title}, ${unit}` : title } satisfies ColumnLook,
 });
+
+/** Said in the scenario's cell below md, where these columns are left out of the card. */
+const inScenarioCell = { narrow: "max-md:hidden" } satisfies ColumnLook;
 
 const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
   {
@@ -64,22 +80,31 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
         className="accent-blue-600"
       />
     ),
+    meta: { narrow: "max-md:px-0 max-md:pt-1" } satisfies ColumnLook,
   },
   {
     id: "scenario",
     header: "Scenario",
     accessorFn: (r) => r.label,
-    cell: ({ row }) => (
-      <>
-        <TextLink href={`/scenarios/${row.original.id}`} className="font-medium">
-          {row.original.label}
-        </TextLink>
-        <CniLine row={row.original} />
-      </>
-    ),
+    cell: ({ row }) => {
+      const r = row.original;
+      return (
+        <>
+          <TextLink href={`/scenarios/${r.id}`} className="font-medium">
+            {r.label}
+          </TextLink>
+          <CniLine row={r} />
+          <div className="text-xs text-zinc-500 md:hidden">
+            {r.provider} · {r.sku} · kernel {r.kernel} · Kubernetes {r.kubernetesVersion} · {r.bundleCount}{" "}
+            {r.bundleCount === 1 ? "bundle" : "bundles"}
+          </div>
+        </>
+      );
+    },
+    meta: { narrow: "max-md:whitespace-normal max-md:break-words max-md:px-0 max-md:pb-1" } satisfies ColumnLook,
   },
-  { id: "provider", header: "Cloud", accessorFn: (r) => r.provider },
-  { id: "sku", header: "Instance type", accessorFn: (r) => r.sku },
+  { id: "provider", header: "Cloud", accessorFn: (r) => r.provider, meta: inScenarioCell },
+  { id: "sku", header: "Instance type", accessorFn: (r) => r.sku, meta: inScenarioCell },
   {
     id: "kernel",
     header: () => (
@@ -95,14 +120,22 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
         <div className="text-xs text-zinc-500">{row.original.kubernetesVersion}</div>
       </>
     ),
+    meta: inScenarioCell,
   },
   ...figures.map(figureColumn),
-  { id: "bundles", header: "Bundles", accessorFn: (r) => r.bundleCount, meta: { numeric: true } },
+  {
+    id: "bundles",
+    header: "Bundles",
+    accessorFn: (r) => r.bundleCount,
+    meta: { numeric: true, ...inScenarioCell } satisfies ColumnLook,
+  },
 ];
 
 /**
  * One page of the matching scenarios, sorted by the server (apps/web/src/app/_explore/rows.ts); a
- * header click puts the sort in the URL like the filters and goes back to the first page.
+ * header click puts the sort in the URL like the filters and goes back to the first page. Below md the
+ * same table stacks: each row a card with the scenario's name, settings and environment, then its
+ * figures listed under their columns' titles, and two selects sort it (the headers are not shown).
  */
 export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; figureColumns: FigureColumn[] }) {
   const columns = useMemo(() => columnsWith(figureColumns), [figureColumns]);
@@ -130,15 +163,20 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
 
   return (
     <>
-      {/* From md up a table; narrower, a card per scenario with its figures listed (ScenarioCards). */}
-      <TableFrame aria-busy={pending} className="hidden md:block">
-        <Table>
+      <NarrowSort
+        figureColumns={figureColumns}
+        sort={sort}
+        order={order}
+        onSort={(column, direction) => void setSort({ sort: column || null, order: direction, page: null })}
+      />
+      <TableFrame aria-busy={pending}>
+        <Table className="max-md:block max-md:[&>tbody]:block max-md:[&>thead]:hidden">
           <TableHead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => {
                   const dir = header.column.getIsSorted();
-                  const numeric = (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
+                  const { numeric } = lookOf(header.column);
                   return (
                     <Th
                       key={header.id}
@@ -164,11 +202,20 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
           </TableHead>
           <tbody>
             {table.getRowModel().rows.map((row) => (
-              <Tr key={row.id} className="hover:bg-zinc-50 dark:hover:bg-zinc-800/50">
+              <Tr
+                key={row.id}
+                className="hover:bg-zinc-50 max-md:grid max-md:grid-cols-[auto_minmax(0,1fr)] max-md:gap-x-2 max-md:px-3 max-md:py-2 dark:hover:bg-zinc-800/50"
+              >
                 {row.getVisibleCells().map((cell) => {
-                  const numeric = (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
+                  const { numeric, narrow, label } = lookOf(cell.column);
                   return (
-                    <Td key={cell.id} data-column={cell.column.id} numeric={numeric} className="whitespace-nowrap">
+                    <Td
+                      key={cell.id}
+                      data-column={cell.column.id}
+                      data-label={label}
+                      numeric={numeric}
+                      className={cx("whitespace-nowrap", narrow)}
+                    >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </Td>
                   );
@@ -178,13 +225,6 @@ export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; fi
           </tbody>
         </Table>
       </TableFrame>
-      <ScenarioCards
-        rows={rows}
-        figureColumns={figureColumns}
-        sort={sort}
-        order={order}
-        onSort={(column, direction) => void setSort({ sort: column || null, order: direction, page: null })}
-      />
     </>
   );
 }
@@ -199,7 +239,7 @@ function CniLine({ row }: { row: ScenarioRow }) {
         {c.version !== "unknown" ? ` ${c.version}` : ""} · {c.mode} · kube-proxy {c.kubeProxy}
       </div>
       {row.differingSettings.length > 0 ? (
-        <div className="max-w-72 whitespace-normal text-xs text-zinc-700 dark:text-zinc-300" data-testid="settings">
+        <div className="max-w-72 whitespace-normal text-xs text-zinc-700 max-md:max-w-none dark:text-zinc-300">
           {row.differingSettings.join(" · ")}
         </div>
       ) : null}
@@ -207,91 +247,46 @@ function CniLine({ row }: { row: ScenarioRow }) {
   );
 }
 
-/**
- * The narrow screen's table: a card per scenario with every chosen figure listed under its column's
- * title, and the sort as two selects (the table's headers sort from md up).
- */
-function ScenarioCards({
-  rows,
+/** The sort where the table's headers are not shown (below md): a column, and which way. */
+function NarrowSort({
   figureColumns,
   sort,
   order,
   onSort,
 }: {
-  rows: ScenarioRow[];
   figureColumns: FigureColumn[];
   sort: string;
   order: "asc" | "desc";
   onSort: (column: string, order: "asc" | "desc") => void;
 }) {
   return (
-    <div className="space-y-2 md:hidden">
-      <div className="flex flex-wrap items-center gap-2 text-sm">
-        <label className="flex min-w-0 items-center gap-1">
-          Sort by
-          <select
-            className={cx(inputClass, "min-w-0 max-w-56")}
-            value={sort}
-            onChange={(e) => onSort(e.target.value, order)}
-          >
-            <option value="">as listed</option>
-            <option value="scenario">scenario</option>
-            {figureColumns.map((c) => (
-              <option key={c.key} value={c.key}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-        </label>
+    <div className="mb-2 flex flex-wrap items-center gap-2 text-sm md:hidden">
+      <label className="flex min-w-0 items-center gap-1">
+        Sort by
         <select
-          aria-label="Order"
-          className={inputClass}
-          value={order}
-          disabled={!sort}
-          onChange={(e) => onSort(sort, e.target.value === "asc" ? "asc" : "desc")}
+          className={cx(inputClass, "min-w-0 max-w-56")}
+          value={sort}
+          onChange={(e) => onSort(e.target.value, order)}
         >
-          <option value="desc">{sort === "scenario" ? "Z to A" : "high to low"}</option>
-          <option value="asc">{sort === "scenario" ? "A to Z" : "low to high"}</option>
+          <option value="">as listed</option>
+          <option value="scenario">scenario</option>
+          {figureColumns.map((c) => (
+            <option key={c.key} value={c.key}>
+              {c.title}
+            </option>
+          ))}
         </select>
-      </div>
-      <ul className="space-y-2" aria-label="Scenarios" data-testid="scenario-cards">
-        {rows.map((r) => (
-          <Card as="li" padding="compact" key={r.id}>
-            <div className="flex items-start gap-2">
-              <input
-                type="checkbox"
-                name="s"
-                value={r.id}
-                form="compare-form"
-                aria-label={`Compare ${r.label}`}
-                className="mt-1 accent-blue-600"
-              />
-              <div className="min-w-0 flex-1 break-words">
-                <TextLink href={`/scenarios/${r.id}`} className="font-medium">
-                  {r.label}
-                </TextLink>
-                <CniLine row={r} />
-                <div className="text-xs text-zinc-500">
-                  {r.provider} · {r.sku} · kernel {r.kernel} · Kubernetes {r.kubernetesVersion} · {r.bundleCount}{" "}
-                  {r.bundleCount === 1 ? "bundle" : "bundles"}
-                </div>
-              </div>
-            </div>
-            <dl className="mt-2 grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 gap-y-1 text-sm">
-              {figureColumns.map((c) => (
-                <Fragment key={c.key}>
-                  <dt className="text-zinc-600 dark:text-zinc-400" title={paramsTitle(c.params)}>
-                    {c.title}
-                  </dt>
-                  <dd className="text-right" data-column={c.key}>
-                    <FigureCell figure={r.keyFigures[c.key]} withUnit />
-                  </dd>
-                </Fragment>
-              ))}
-            </dl>
-          </Card>
-        ))}
-      </ul>
+      </label>
+      <select
+        aria-label="Order"
+        className={inputClass}
+        value={order}
+        disabled={!sort}
+        onChange={(e) => onSort(sort, e.target.value === "asc" ? "asc" : "desc")}
+      >
+        <option value="desc">{sort === "scenario" ? "Z to A" : "high to low"}</option>
+        <option value="asc">{sort === "scenario" ? "A to Z" : "low to high"}</option>
+      </select>
     </div>
   );
 }

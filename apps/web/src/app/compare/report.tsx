@@ -126,7 +126,7 @@ export function CompareReport({
         </p>
         <Margins margins={data.margins} />
         {/* From md up a table; narrower, each row is a card: the figure's name, then each scenario's
-            value under its name and its verdict (classes max-md:…), so nothing scrolls sideways and
+            value after its name and its verdict (classes max-md:…), so nothing scrolls sideways and
             an open verdict's evidence wraps to the screen. One table either way: rows keep their
             data-testid and their <tr>. */}
         <TableFrame className="mt-2">
@@ -151,18 +151,17 @@ export function CompareReport({
                   </th>
                   {r.cells.map((c, i) => {
                     const id = data.scenarios[i]?.id ?? String(i);
-                    const onCard = (
-                      <span className="min-w-0 whitespace-normal break-words text-left text-xs text-zinc-500 md:hidden">
-                        {data.labels[i]}
-                        {i === 0 ? " (baseline)" : ""}
-                      </span>
-                    );
+                    // Below md the scenario's name reads before its value, from data-label through
+                    // ::before: the cell's text stays the figure, as at every other width.
+                    const label = `${data.labels[i]}${i === 0 ? " (baseline)" : ""}`;
                     const valueCell =
-                      "max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:py-0.5";
+                      "max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:py-0.5 " +
+                      "max-md:before:min-w-0 max-md:before:whitespace-normal max-md:before:break-words " +
+                      "max-md:before:text-left max-md:before:text-xs max-md:before:text-zinc-500 " +
+                      "max-md:before:content-[attr(data-label)]";
                     if (i === 0) {
                       return (
-                        <Td key={id} numeric dense className={valueCell}>
-                          {onCard}
+                        <Td key={id} numeric dense className={valueCell} data-label={label}>
                           <FigureValue figure={c.figure} apiUrl={apiUrl} />
                         </Td>
                       );
@@ -170,8 +169,7 @@ export function CompareReport({
                     const pct = c.delta?.percent;
                     return (
                       <Fragment key={id}>
-                        <Td numeric dense className={valueCell}>
-                          {onCard}
+                        <Td numeric dense className={valueCell} data-label={label}>
                           <span>
                             <FigureValue figure={c.figure} apiUrl={apiUrl} />
                             {pct !== null && pct !== undefined ? (

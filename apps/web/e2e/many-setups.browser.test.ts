@@ -1,0 +1,126 @@
+// Twenty-five setups of one benchmark on one screen: InfraBuilder 2024's result tree (3 real setups,
+// 22 synthetic ones derived from flannel's runs: @cnibench/test-support/infrabuilder-setups), three
+// runs each, uploaded as one archive. Explorer, charts, compare and guide at 1440 and 390 px: no ids
+// in names, like compared with like, no crossover along a category, every figure on a phone.
+
+import { tar } from "@cnibench/test-support/archives";
+import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { browserPerFile, screenshot } from "./browser.ts";
+
+const webUrl = inject("webUrl");
+const apiUrl = inject("apiUrl");
+const token = inject("uploadToken");
+const { open } = browserPerFile(webUrl);
+
+/** An id's tail as the old legends showed it, "(1l59q4)": six lowercase letters and digits with a digit. */
+const idSuffix = /\((?=[a-z0-9]*\d)[a-z0-9]{6}\)/;
+
+let scenarioIds: string[] = [];
+
+beforeAll(async () => {
+  const res = await fetch(`${apiUrl}/v1/import`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/x-tar",
+      "x-cnibench-environment": JSON.stringify(infrabuilderEnvironment),
+    },
+    body: Buffer.from(tar(infrabuilderSetups())),
+  });
+  const answer = (await res.json()) as { bundles: { scenarioId: string }[] };
+  expect(res.status, JSON.stringify(answer).slice(0, 2000)).toBe(201);
+  expect(answer.bundles).toHaveLength(75);
+  scenarioIds = [...new Set(answer.bundles.map((b) => b.scenarioId))];
+  expect(scenarioIds).toHaveLength(25);
+}, 120_000);
+
+/** Both widths of a page, shot after `ready`; the page's text at each width. */
+async function atBothWidths(path: string, name: string, ready: (page: Page) => Promise<void>): Promise<string[]> {
+  const texts: string[] = [];
+  for (const width of [1440, 390]) {
+    const { page, errors } = await open(path, width);
+    await ready(page);
+    await screenshot(page, name);
+    texts.push(await page.locator("main").innerText());
+    // Nothing wider than the screen but what scrolls on purpose (a table frame, a chart's scroller).
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} at ${width} px is ${overflow} px wider than the screen`).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  }
+  return texts;
+}
+
+const scenarios = () => scenarioIds.map((id) => `scenario=${id}`).join("&");
+
+describe("twenty-five setups of one benchmark", () => {
+  it("explorer: names without ids, like-for-like columns, every figure at 390 px", async () => {
+    const texts = await atBothWidths("/?provider=on-prem", "many-explore", async (page) => {
+      await page.locator('[data-testid="settings"]:visible').first().waitFor();
+    });
+    for (const text of texts) {
+      expect(text).not.toMatch(idSuffix);
+      expect(text).toMatch(/WireGuard/);
+    }
+  });
+
+  it("throughput chart of all 25: distinguishable series, no ids, a reference line", async () => {
+    const texts = await atBothWidths(`/charts?view=throughput&${scenarios()}`, "many-throughput", async (page) => {
+      await page.locator(".recharts-surface").first().waitFor();
+    });
+    for (const text of texts) expect(text).not.toMatch(idSuffix);
+  });
+
+  it("crossover along streams: a category, so no 'overtakes at' sentence", async () => {
+    const texts = await atBothWidths(
+      `/charts?view=crossover&metric=tcp.throughput&x=streams&${scenarios()}`,
+      "many-crossover-streams",
+      async (page) => {
+        await page.locator("main h1").first().waitFor();
+      },
+    );
+    for (const text of texts) {
+      expect(text).not.toMatch(/overtakes .+ at ≈[\d.,]+ streams/);
+      expect(text).toMatch(/is a category, not a scale/);
+    }
+  });
+
+  it("compare four setups, readable at 390 px", async () => {
+    const four = scenarioIds.slice(0, 4);
+    const texts = await atBothWidths(
+      `/compare?${four.map((s) => `s=${s}`).join("&")}`,
+      "many-compare",
+      async (page) => {
+        await page
+          .getByText(/TCP throughput/)
+          .first()
+          .waitFor();
+      },
+    );
+    for (const text of texts) expect(text).not.toMatch(idSuffix);
+  });
+
+  it("guide on-premises with encryption: the cost of encryption, references not ranked", async () => {
+    const texts = await atBothWidths(
+      "/guide?cloud=on-prem&need=encryptionInTransit&need=udpHeavy",
+      "many-guide",
+      async (page) => {
+        await page.locator("main h1").first().waitFor();
+      },
+    );
+    // Bare metal is the yardstick, never a ranked datapath.
+    const { page } = await open("/guide?cloud=on-prem&need=encryptionInTransit&need=udpHeavy");
+    const ranked = await page.locator('[id^="option-"]').allInnerTexts();
+    expect(ranked.length).toBeGreaterThan(3);
+    expect(ranked.join("\n")).not.toMatch(/baremetal|host network/i);
+    await page.close();
+    for (const text of texts) {
+      expect(text).not.toMatch(idSuffix);
+      // The dataset's main finding first among the measured reasons: what encryption costs.
+      expect(text).toMatch(/Encryption costs most of the throughput on On-premises/);
+      expect(text).toMatch(/% of bare metal/);
+    }
+  });
+});

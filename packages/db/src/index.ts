@@ -35,6 +35,16 @@ export {
   gateSides,
 } from "./gate.ts";
 export { databaseReady, isDatabaseOutage } from "./health.ts";
+export {
+  type AnnotationChange,
+  type CampaignAnnotations,
+  type HistoryCampaign,
+  historyLimit,
+  type SeriesHistory,
+  seriesHistory,
+  type Testbed,
+  testbedOf,
+} from "./history.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
 export {
   type EarlierCampaign,
@@ -55,17 +65,21 @@ export {
   setPermalinkPublished,
 } from "./permalinks.ts";
 export {
+  annotationChangeSchema,
+  annotationKeys,
   type BundleSummary,
   bundleSummarySchema,
   type ChartPoint,
   type CrossoverPoint,
   type CurrentFigure,
+  campaignAnnotationsSchema,
   chartPointSchema,
   crossoverPointSchema,
   currentFigureSchema,
   type FigureSummary,
   figureSchema,
   figureSummarySchema,
+  historyCampaignSchema,
   latestFigureSchema,
   type Measurement,
   measurementSchema,
@@ -75,6 +89,7 @@ export {
   type RunFigure,
   runFigureSchema,
   scenarioSummarySchema,
+  seriesHistorySchema,
   settingValueSchema,
 } from "./read-models.ts";
 export {

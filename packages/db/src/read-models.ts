@@ -235,3 +235,68 @@ export type FigureWarning = z.infer<typeof figureWarningSchema>;
  */
 export const uploadWarningSchema = z.object({ path: z.string(), message: z.string(), bundleIds: z.array(z.string()) });
 export type UploadWarning = z.infer<typeof uploadWarningSchema>;
+
+/** What a campaign ran on that may change along its testbed (docs/design.md): its scenario's. */
+export const campaignAnnotationsSchema = z.object({
+  cniVersion: z.string(),
+  kernel: z.string(),
+  /** The node image's OS. */
+  os: z.string(),
+  kubernetesVersion: z.string(),
+});
+export type CampaignAnnotations = z.infer<typeof campaignAnnotationsSchema>;
+export const annotationKeys = ["cniVersion", "kernel", "os", "kubernetesVersion"] as const;
+
+/** An annotation whose value differs from the previous campaign's. */
+export const annotationChangeSchema = z.object({
+  key: z.enum(annotationKeys),
+  before: z.string(),
+  after: z.string(),
+});
+export type AnnotationChange = z.infer<typeof annotationChangeSchema>;
+
+/**
+ * One campaign of a series followed along its testbed: its runs as the verdicts read them (each
+ * unqualified bundle's rounds, else its value), their summary, and what it ran on.
+ */
+export const historyCampaignSchema = z.object({
+  /** The campaign's key (Measurement.campaign: the campaign named, else its one bundle's id). */
+  campaign: z.string(),
+  /** The testbed's scenario it was measured in. */
+  scenarioId: z.string(),
+  /** Its latest run's time: the bundles' runAt, else when they were uploaded. */
+  measuredAt: z.date(),
+  /** Its bundles, in time order. */
+  bundleIds: z.array(z.string()),
+  /** Its runs, in time order. */
+  runs: z.array(z.number()),
+  n: z.number().int().min(1),
+  median: z.number(),
+  min: z.number(),
+  max: z.number(),
+  annotations: campaignAnnotationsSchema,
+  /** What differs from the campaign before it (none for the first). */
+  changes: z.array(annotationChangeSchema),
+});
+export type HistoryCampaign = z.infer<typeof historyCampaignSchema>;
+
+/** A series (metric, params) across the scenarios of one testbed that the visitor may read, oldest first. */
+export const seriesHistorySchema = z.object({
+  testbed: z.object({
+    /** Scenario.testbedKey: a testbed is (workspace, key). */
+    key: z.string(),
+    workspaceId: z.string(),
+    /** Its scenarios, oldest first: one per CNI version, kernel, node image and Kubernetes version seen. */
+    scenarios: z.array(scenarioSummarySchema),
+  }),
+  metric: z.string(),
+  params: paramsSchema,
+  /** The stored unit and better direction of its runs; null when it has no campaign. */
+  unit: z.string().nullable(),
+  better: z.enum(betterValues).nullable(),
+  /** The latest campaigns (at most a bound), oldest first. */
+  campaigns: z.array(historyCampaignSchema),
+  /** Campaigns in all: more than `campaigns` holds when the bound cut older ones. */
+  totalCampaigns: z.number().int(),
+});
+export type SeriesHistory = z.infer<typeof seriesHistorySchema>;

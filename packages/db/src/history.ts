@@ -1,0 +1,143 @@
+// A series followed over time (issue 27): its campaigns across every scenario of its testbed, the
+// scenarios of one workspace that differ only in what upgrades change (CNI version, kernel and OS,
+// Kubernetes version; Scenario.testbedKey, migration testbeds). Change points are the web server's
+// to find (history-data.ts), from these campaigns: this only reads.
+import { distributionOf } from "@cnibench/analysis";
+import { canonicalJson } from "@cnibench/schema";
+import type { Access } from "./access.ts";
+import { type Db, readRows } from "./client.ts";
+import { Prisma } from "./generated/prisma/client.ts";
+import {
+  type AnnotationChange,
+  annotationKeys,
+  type CampaignAnnotations,
+  type HistoryCampaign,
+  type SeriesHistory,
+} from "./read-models.ts";
+import { listScenarios } from "./scenarios.ts";
+
+export type { AnnotationChange, CampaignAnnotations, HistoryCampaign, SeriesHistory };
+
+/** Campaigns a history holds, the latest ones: years of nightly runs, and a bounded answer. */
+export const historyLimit = 200;
+
+/** A campaign as the query sends it; its runs as [bundleId, values] in time order. */
+type CampaignRow = {
+  scenarioId: string;
+  campaign: string;
+  measuredAt: number;
+  total: number;
+  unit: string;
+  better: "higher" | "lower" | "none";
+  runs: [bundleId: string, values: number[]][];
+};
+
+/**
+ * The campaigns of one series (metric and exact params) in every scenario of `scenarioId`'s testbed
+ * that the visitor may read, oldest first, the latest `historyLimit` of them. A campaign is the runs
+ * sharing Measurement.campaign in one scenario, read as the verdicts read history (earlierCampaigns):
+ * each unqualified figure's samples, else its value; figures with a qualifier (≈, ≤, ≥, a range) are
+ * no runs, and a campaign of nothing else is left out. Its time is its latest bundle's (runAt, else
+ * upload time), as the current figure's is. Null when the scenario does not exist or is not readable.
+ */
+export async function seriesHistory(
+  db: Db,
+  access: Access,
+  input: { scenarioId: string; metric: string; params: Record<string, string | number | boolean> },
+): Promise<SeriesHistory | null> {
+  const testbed = await testbedOf(db, access.readable, input.scenarioId);
+  if (!testbed) return null;
+  const ids = testbed.scenarioIds;
+  const paramsKey = canonicalJson(input.params);
+  const [scenarios, rows] = await Promise.all([
+    listScenarios(db, { workspaceIds: access.readable, ids }),
+    readRows<CampaignRow>(
+      db,
+      Prisma.sql`
+      WITH runs AS (
+        SELECT m."scenarioId", m.campaign, m."bundleId", m.position, m.unit, m.better::text AS better,
+          COALESCE(b."runAt", b."receivedAt") AS "measuredAt", b."receivedAt",
+          CASE WHEN cardinality(m.samples) > 0 THEN m.samples ELSE ARRAY[m.value] END AS "values"
+        FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
+        WHERE m."scenarioId" = ANY(${ids}::text[]) AND m.metric = ${input.metric} AND m."paramsKey" = ${paramsKey}
+          AND m.qualifier IS NULL),
+      campaigns AS (
+        SELECT "scenarioId", campaign, max("measuredAt") AS at, max("receivedAt") AS received,
+          (count(*) OVER ())::int AS total
+        FROM runs GROUP BY "scenarioId", campaign
+        ORDER BY at DESC, received DESC, campaign COLLATE "C" DESC
+        LIMIT ${historyLimit})
+      SELECT c."scenarioId", c.campaign, (EXTRACT(EPOCH FROM c.at) * 1000)::float8 AS "measuredAt", c.total,
+        min(r.unit) AS unit, min(r.better) AS better,
+        json_agg(json_build_array(r."bundleId", array_to_json(r."values"))
+          ORDER BY r."measuredAt", r."receivedAt", r."bundleId" COLLATE "C", r.position) AS runs
+      FROM campaigns c JOIN runs r ON r."scenarioId" = c."scenarioId" AND r.campaign = c.campaign
+      GROUP BY c."scenarioId", c.campaign, c.at, c.received, c.total
+      ORDER BY c.at, c.received, c.campaign COLLATE "C"`,
+    ),
+  ]);
+  const facts = new Map(
+    scenarios.map((s): [string, CampaignAnnotations] => [
+      s.id,
+      { cniVersion: s.cni.version, kernel: s.kernel, os: s.os, kubernetesVersion: s.kubernetesVersion },
+    ]),
+  );
+  const campaigns: HistoryCampaign[] = [];
+  for (const row of rows) {
+    const annotations = facts.get(row.scenarioId);
+    const summary = distributionOf(row.runs.flatMap(([, values]) => values));
+    if (!annotations || !summary) continue;
+    const previous = campaigns.at(-1)?.annotations;
+    campaigns.push({
+      campaign: row.campaign,
+      scenarioId: row.scenarioId,
+      measuredAt: new Date(row.measuredAt),
+      bundleIds: [...new Set(row.runs.map(([bundleId]) => bundleId))],
+      runs: row.runs.flatMap(([, values]) => values),
+      n: summary.n,
+      median: summary.median,
+      min: summary.min,
+      max: summary.max,
+      annotations,
+      changes: previous ? annotationChanges(previous, annotations) : [],
+    });
+  }
+  return {
+    testbed: { key: testbed.key, workspaceId: testbed.workspaceId, scenarios },
+    metric: input.metric,
+    params: input.params,
+    unit: rows[0]?.unit ?? null,
+    better: rows[0]?.better ?? null,
+    campaigns,
+    totalCampaigns: rows[0]?.total ?? 0,
+  };
+}
+
+/** A testbed: its key, workspace and scenarios (by id). */
+export type Testbed = { key: string; workspaceId: string; scenarioIds: string[] };
+
+/**
+ * The testbed of a scenario the visitor may read (its workspace among `readable`), with every scenario
+ * of it; null when there is no such scenario. What "the previous campaign of the same testbed" is
+ * looked for in: a scenario's campaigns continue in the others' after an upgrade.
+ */
+export async function testbedOf(db: Db, readable: readonly string[], scenarioId: string): Promise<Testbed | null> {
+  const rows = await readRows<{ id: string; workspaceId: string; testbedKey: string }>(
+    db,
+    Prisma.sql`
+    SELECT t.id, t."workspaceId", t."testbedKey"
+    FROM "Scenario" a JOIN "Scenario" t ON t."workspaceId" = a."workspaceId" AND t."testbedKey" = a."testbedKey"
+    WHERE a.id = ${scenarioId} AND a."workspaceId" = ANY(${[...readable]}::text[])
+    ORDER BY t."createdAt", t.id COLLATE "C"`,
+  );
+  const first = rows[0];
+  if (!first) return null;
+  return { key: first.testbedKey, workspaceId: first.workspaceId, scenarioIds: rows.map((r) => r.id) };
+}
+
+/** The annotations whose value differs between two campaigns, in a fixed order. */
+function annotationChanges(before: CampaignAnnotations, after: CampaignAnnotations): AnnotationChange[] {
+  return annotationKeys
+    .filter((key) => before[key] !== after[key])
+    .map((key) => ({ key, before: before[key], after: after[key] }));
+}

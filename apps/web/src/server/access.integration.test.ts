@@ -71,6 +71,12 @@ type Ids = {
 const reads: Record<string, (ids: Ids) => unknown[]> = {
   "scenarios.explore": () => [{}, { source: ["ZZ pinned source"], columns: ["tcpPod1", "shortRps", "rpsUnstated"] }],
   "scenarios.byId": (ids) => [{ id: ids.victimScenario }, { id: ids.victimScenario, history: "all" }],
+  "scenarios.history": (ids) =>
+    [ids.victimScenario, ids.publicScenario].map((scenarioId) => ({
+      scenarioId,
+      metric: "http.rps",
+      params: { connection: "short", concurrency: 64, target: "service", services: 0 },
+    })),
   "charts.crossover": (ids) => [
     { filters: {}, metric: "http.rps", x: "services", where: { connection: "short" }, y: "absolute" },
     { filters: {}, scenarioIds: [ids.victimScenario], metric: "http.rps", x: "services", where: {}, y: "absolute" },
@@ -438,6 +444,9 @@ describe("bounds on what a caller may send and how often", () => {
       });
       await expect(
         caller.charts.crossover({ filters: {}, metric: "http.rps", x: "services", where: manyKeys, y: "absolute" }),
+      ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      await expect(
+        caller.scenarios.history({ scenarioId: "a", metric: "http.rps", params: manyKeys }),
       ).rejects.toMatchObject({ code: "BAD_REQUEST" });
       expect(await db.permalink.count()).toBe(0);
     } finally {

@@ -1,6 +1,7 @@
 import { chartsRouter } from "./routers/charts";
 import { compareRouter } from "./routers/compare";
 import { guideRouter } from "./routers/guide";
+import { historyRouter } from "./routers/history";
 import { scenariosRouter } from "./routers/scenarios";
 import { workspacesRouter } from "./routers/workspaces";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -9,7 +10,8 @@ export const appRouter = createTRPCRouter({
   charts: chartsRouter,
   compare: compareRouter,
   guide: guideRouter,
-  scenarios: scenariosRouter,
+  // scenarios.history lives in its own file (routers/history.ts), merged into the scenarios namespace.
+  scenarios: createTRPCRouter({ ...scenariosRouter._def.record, ...historyRouter._def.record }),
   workspaces: workspacesRouter,
 });
 

@@ -5,6 +5,9 @@
  * lists every file with what became of it (a refused one with its reason), and the exit code is 0 only
  * when nothing failed.
  *
+ * `cnibench gate` (gate.ts) shares the flags, building and uploading (parseCommand, prepareCampaign,
+ * uploadCampaign), then compares the campaign with a baseline.
+ *
  * The bundles of one invocation are one campaign (docs/design.md): each naming none gets --campaign, or
  * else the campaign derived from the bundles built (withCampaign, as POST /v1/import does), so running
  * the same upload again stays idempotent.
@@ -28,6 +31,7 @@ import {
   scalarEnvironmentKeys,
   withCampaign,
 } from "@cnibench/importers";
+import { runGate } from "./gate.ts";
 import { createReporter } from "./progress.ts";
 import { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
 import { readInputs } from "./walk.ts";
@@ -77,6 +81,9 @@ Environment (what raw outputs do not say; a cnibench-environment.json among the 
 
 Example:
   npx cnibench upload --provider tke --kube-proxy ebpf ./benchmark-results-tke-c
+
+cnibench gate [options] <file or directory>…: upload as one campaign and compare it with a baseline,
+exit 1 when a figure is worse beyond its margin (CI; cnibench gate --help, docs/ci.md).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {
@@ -85,17 +92,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(usage);
     return command === undefined ? 2 : 0;
   }
+  if (command === "gate") return runGate(rest, io);
   if (command !== "upload") {
     io.stderr(`cnibench: unknown command "${command}"\n\n${usage}`);
     return 2;
   }
 
-  const envOptions = Object.fromEntries(
-    scalarEnvironmentKeys.map((key) => [flagFor(key), { type: "string" as const }]),
-  );
-  let parsed: ReturnType<typeof parseUpload>;
+  let parsed: ReturnType<typeof parseCommand>;
   try {
-    parsed = parseUpload(rest, envOptions);
+    parsed = parseCommand(rest);
   } catch (error) {
     io.stderr(`cnibench upload: ${(error as Error).message}\n\n${usage}`);
     return 2;
@@ -105,25 +110,98 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(usage);
     return 0;
   }
-  if (positionals.length === 0) {
-    io.stderr(`cnibench upload: give at least one file or directory\n\n${usage}`);
-    return 2;
+  const prepared = await prepareCampaign(values, positionals, io, { needToken: !values["dry-run"] });
+  if (!prepared.ok) {
+    io.stderr(`cnibench upload: ${prepared.message}\n${prepared.problem === "no-paths" ? `\n${usage}` : ""}`);
+    return prepared.problem === "too-large" ? 1 : 2;
   }
+  const { bundles, reports, campaign: inCampaign } = prepared;
+
+  if (values["dry-run"]) {
+    io.stdout(
+      `${JSON.stringify(
+        bundles.map((b) => b.bundle),
+        null,
+        2,
+      )}\n`,
+    );
+    io.stderr(summary(reports, new Map(), true, undefined, inCampaign));
+    return reports.some((r) => r.status === "failed") ? 1 : 0;
+  }
+
+  const uploads = await uploadCampaign(prepared, io);
+  io.stdout(summary(reports, groupByFile(bundles, uploads), false, prepared.server, inCampaign));
+  const failed = reports.some((r) => r.status === "failed") || [...uploads.values()].some((u) => u.status === "failed");
+  return failed ? 1 : 0;
+}
+
+/** The flags of `upload`, which `gate` takes too (with its own `extra`), environment flags included. */
+export function parseCommand<const Extra extends Record<string, { type: "string" | "boolean"; multiple?: boolean }>>(
+  args: string[],
+  extra?: Extra,
+) {
+  const envOptions = Object.fromEntries(
+    scalarEnvironmentKeys.map((key) => [flagFor(key), { type: "string" as const }]),
+  );
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      server: { type: "string" },
+      token: { type: "string" },
+      format: { type: "string" },
+      "dry-run": { type: "boolean" },
+      retries: { type: "string" },
+      "env-file": { type: "string" },
+      campaign: { type: "string" },
+      setting: { type: "string", multiple: true },
+      param: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" },
+      ...envOptions,
+      ...(extra ?? ({} as Extra)),
+    },
+  });
+}
+
+type UploadValues = ReturnType<typeof parseCommand>["values"];
+
+/** A campaign built from files, ready to upload; or why not (a usage problem, or an archive too large). */
+export type Prepared =
+  | {
+      ok: true;
+      bundles: ImportedBundle[];
+      /** One per file read, unreadable ones first. */
+      reports: FileReport[];
+      /** The campaign of the bundles (undefined when none was built). */
+      campaign: string | undefined;
+      token: string;
+      retries: number;
+      server: string;
+    }
+  | { ok: false; problem: "usage" | "no-paths" | "too-large"; message: string };
+
+/**
+ * What `upload` and `gate` share before sending anything: the flags checked, the environment from
+ * --env-file and flags (flags win), the files read and imported, and the bundles made one campaign.
+ */
+export async function prepareCampaign(
+  values: UploadValues,
+  positionals: string[],
+  io: Io,
+  options: { needToken: boolean; server?: string },
+): Promise<Prepared> {
+  const refuse = (message: string, problem: "usage" | "no-paths" | "too-large" = "usage") =>
+    ({ ok: false, problem, message }) as const;
+  if (positionals.length === 0) return refuse("give at least one file or directory", "no-paths");
   const format = (values.format ?? "auto") as FormatChoice;
   if (format !== "auto" && !(formatNames as readonly string[]).includes(format)) {
-    io.stderr(`cnibench upload: --format must be auto or one of ${formatNames.join(", ")}\n`);
-    return 2;
+    return refuse(`--format must be auto or one of ${formatNames.join(", ")}`);
   }
   const named = values.campaign === undefined ? undefined : readCampaign(values.campaign);
-  if (named && !named.ok) {
-    io.stderr(`cnibench upload: --campaign ${named.message}\n`);
-    return 2;
-  }
+  if (named && !named.ok) return refuse(`--campaign ${named.message}`);
   const retries = Number(values.retries ?? 4);
-  if (!Number.isInteger(retries) || retries < 0) {
-    io.stderr("cnibench upload: --retries must be a whole number ≥ 0\n");
-    return 2;
-  }
+  if (!Number.isInteger(retries) || retries < 0) return refuse("--retries must be a whole number ≥ 0");
 
   // Environment: --env-file, then flags (flags win).
   let environment: EnvironmentInput = {};
@@ -145,18 +223,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
   for (const key of scalarEnvironmentKeys) flagValues[key] = raw[flagFor(key)] as string | undefined;
   const fromFlags = environmentFromStrings(flagValues);
   problems.push(...fromFlags.issues.map((i) => `--${flagFor(i.key)}: ${i.message}`));
-  if (problems.length > 0) {
-    io.stderr(`cnibench upload: ${problems.join("\n  ")}\n`);
-    return 2;
-  }
+  if (problems.length > 0) return refuse(problems.join("\n  "));
   environment = refineEnvironment(environment, fromFlags.environment);
 
   const token = values.token ?? io.env.CNIBENCH_TOKEN;
-  if (!values["dry-run"] && !token) {
-    io.stderr(
-      "cnibench upload: no upload token; pass --token or set CNIBENCH_TOKEN (npm run token -- create <name>)\n",
-    );
-    return 2;
+  if (options.needToken && !token) {
+    return refuse("no upload token; pass --token or set CNIBENCH_TOKEN (npm run token -- create <name>)");
   }
 
   // Read and build.
@@ -165,15 +237,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   try {
     outcome = importFiles(files, environment, { format });
   } catch (error) {
-    if (error instanceof ArchiveLimitError) {
-      io.stderr(`cnibench upload: ${error.message}\n`);
-      return 1;
-    }
+    if (error instanceof ArchiveLimitError) return refuse(error.message, "too-large");
     throw error;
   }
   // One campaign for the invocation: the bundles are uploaded one by one, each naming it.
   const { campaign, bundles } = withCampaign(outcome.bundles, named?.ok ? named.campaign : undefined);
-  const inCampaign = bundles.length > 0 ? campaign : undefined;
   const reports: FileReport[] = [
     ...unreadable.map(
       (u): FileReport => ({
@@ -186,31 +254,33 @@ export async function run(argv: string[], io: Io): Promise<number> {
     ),
     ...outcome.files,
   ];
-
-  if (values["dry-run"]) {
-    io.stdout(
-      `${JSON.stringify(
-        bundles.map((b) => b.bundle),
-        null,
-        2,
-      )}\n`,
-    );
-    io.stderr(summary(reports, new Map(), true, undefined, inCampaign));
-    return reports.some((r) => r.status === "failed") ? 1 : 0;
-  }
-
-  const server = values.server ?? DEFAULT_SERVER;
-  const uploadOptions: UploadOptions = {
-    server,
-    token: token!,
+  return {
+    ok: true,
+    bundles,
+    reports,
+    campaign: bundles.length > 0 ? campaign : undefined,
+    token: token ?? "",
     retries,
+    server: options.server ?? values.server ?? DEFAULT_SERVER,
+  };
+}
+
+/** Uploads a prepared campaign's bundles one by one (POST /v1/bundles), with progress on `io`. */
+export async function uploadCampaign(
+  prepared: Extract<Prepared, { ok: true }>,
+  io: Io,
+): Promise<Map<ImportedBundle, UploadOutcome>> {
+  const uploadOptions: UploadOptions = {
+    server: prepared.server,
+    token: prepared.token,
+    retries: prepared.retries,
     backoffMs: 500,
     ...(io.fetch ? { fetch: io.fetch } : {}),
     ...(io.sleep ? { sleep: io.sleep } : {}),
   };
-  const reporter = createReporter(io, bundles.length);
+  const reporter = createReporter(io, prepared.bundles.length);
   const uploads = new Map<ImportedBundle, UploadOutcome>();
-  for (const bundle of bundles) {
+  for (const bundle of prepared.bundles) {
     const result = await uploadBundle(bundle.bundle, {
       ...uploadOptions,
       onWait: (ms, reason) => reporter.waiting(bundle.file, ms, reason),
@@ -219,34 +289,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     reporter.done(bundle.file, result);
   }
   reporter.stop();
-  io.stdout(summary(reports, groupByFile(bundles, uploads), false, server, inCampaign));
-  const failed = reports.some((r) => r.status === "failed") || [...uploads.values()].some((u) => u.status === "failed");
-  return failed ? 1 : 0;
-}
-
-function parseUpload(args: string[], envOptions: Record<string, { type: "string" }>) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      server: { type: "string" },
-      token: { type: "string" },
-      format: { type: "string" },
-      "dry-run": { type: "boolean" },
-      retries: { type: "string" },
-      "env-file": { type: "string" },
-      campaign: { type: "string" },
-      setting: { type: "string", multiple: true },
-      param: { type: "string", multiple: true },
-      help: { type: "boolean", short: "h" },
-      ...envOptions,
-    },
-  });
+  return uploads;
 }
 
 /** Upload outcomes by the file (report) they came from: "x.txt#run 2" belongs to "x.txt". */
-function groupByFile(bundles: ImportedBundle[], uploads: Map<ImportedBundle, UploadOutcome>) {
+export function groupByFile(bundles: ImportedBundle[], uploads: Map<ImportedBundle, UploadOutcome>) {
   const byFile = new Map<string, UploadOutcome[]>();
   for (const b of bundles) {
     const file = b.file.replace(/#[^/]*$/, "");

@@ -30,36 +30,54 @@ const MAX_RETRY_AFTER_MS = 120_000;
  * and their message (and contract issues) is the error.
  */
 export async function uploadBundle(bundle: BundleInput, options: UploadOptions): Promise<UploadOutcome> {
+  const answer = await postJson("/v1/bundles", bundle, options);
+  if (!answer.ok) return { status: "failed", error: answer.error, attempts: answer.attempts };
+  return {
+    status: answer.status === 201 ? "created" : "exists",
+    id: String(answer.json?.id ?? ""),
+    ...(typeof answer.json?.webUrl === "string" ? { webUrl: answer.json.webUrl } : {}),
+    attempts: answer.attempts,
+  };
+}
+
+/** A JSON answer of the API: 200 or 201 with its body, or why not (the last answer's status and body, if any). */
+export type Answer =
+  | { ok: true; status: number; json: Record<string, unknown> | undefined; attempts: number }
+  | { ok: false; status?: number; json?: Record<string, unknown>; error: string; attempts: number };
+
+/**
+ * POST `body` as JSON to `path` of the API with the upload token, with the retries of uploadBundle:
+ * 429, 5xx and network errors are retried (after Retry-After, else with exponential backoff); other
+ * answers are final. The error names the status, the server's message and its issues.
+ */
+export async function postJson(path: string, body: unknown, options: UploadOptions): Promise<Answer> {
   const doFetch = options.fetch ?? fetch;
   const sleep = options.sleep ?? defaultSleep;
-  const body = JSON.stringify(bundle);
+  const text = JSON.stringify(body);
   let lastError = "";
+  let last: { status: number; json: Record<string, unknown> | undefined } | undefined;
   for (let attempt = 1; attempt <= options.retries + 1; attempt++) {
     let retryAfterMs: number | undefined;
     let reason: string;
     try {
-      const res = await doFetch(`${options.server.replace(/\/$/, "")}/v1/bundles`, {
+      const res = await doFetch(`${options.server.replace(/\/$/, "")}${path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
-        body,
+        body: text,
         signal: AbortSignal.timeout(120_000),
       });
-      const text = await res.text();
-      const json = safeJson(text);
-      if (res.status === 201 || res.status === 200) {
-        return {
-          status: res.status === 201 ? "created" : "exists",
-          id: String(json?.id ?? ""),
-          ...(typeof json?.webUrl === "string" ? { webUrl: json.webUrl } : {}),
-          attempts: attempt,
-        };
-      }
-      const message = typeof json?.message === "string" ? json.message : text.slice(0, 300) || res.statusText;
+      const answered = await res.text();
+      const json = safeJson(answered);
+      if (res.status === 201 || res.status === 200) return { ok: true, status: res.status, json, attempts: attempt };
+      const message = typeof json?.message === "string" ? json.message : answered.slice(0, 300) || res.statusText;
       const issues = Array.isArray(json?.issues)
         ? (json.issues as { path: string; message: string }[]).map((i) => `${i.path}: ${i.message}`).join("; ")
         : "";
       lastError = `HTTP ${res.status}: ${message}${issues ? ` (${issues})` : ""}`;
-      if (res.status < 500 && res.status !== 429) return { status: "failed", error: lastError, attempts: attempt };
+      last = { status: res.status, json };
+      if (res.status < 500 && res.status !== 429) {
+        return { ok: false, status: res.status, ...(json ? { json } : {}), error: lastError, attempts: attempt };
+      }
       retryAfterMs = readRetryAfter(res.headers.get("retry-after"), Date.now());
       // "429 rate limited", "503 database unavailable": the status and the server's error code.
       reason =
@@ -67,6 +85,7 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       lastError = `network error: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
+      last = undefined;
       reason = lastError;
     }
     if (attempt <= options.retries) {
@@ -79,7 +98,8 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
     }
   }
   return {
-    status: "failed",
+    ok: false,
+    ...(last ? { status: last.status, ...(last.json ? { json: last.json } : {}) } : {}),
     error: `${lastError} (gave up after ${options.retries + 1} attempts)`,
     attempts: options.retries + 1,
   };

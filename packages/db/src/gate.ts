@@ -31,7 +31,17 @@ export type GateRefusal = {
   message: string;
 };
 
-export type GateSides = { ok: true; candidate: GateSide; baseline: GateSide; earlier: EarlierCampaign[] } | GateRefusal;
+/**
+ * Each side with the earlier campaigns of its figures' series, read apart: both sides are often the
+ * same scenario's, whose series would otherwise pool the candidate's history into the baseline's.
+ */
+export type GateSides =
+  | {
+      ok: true;
+      candidate: GateSide & { earlier: EarlierCampaign[] };
+      baseline: GateSide & { earlier: EarlierCampaign[] };
+    }
+  | GateRefusal;
 
 type BundleRow = { id: string; scenarioId: string; workspaceId: string; campaign: string; measuredAt: number };
 
@@ -69,15 +79,17 @@ async function latestCampaign(
   const scenarios = Prisma.sql`ARRAY[${where.scenarioId}]::text[]`;
   const [row] = await readRows<CampaignRow>(
     db,
-    Prisma.sql`SELECT COALESCE(b.campaign, b.id) AS campaign, bool_or(b.campaign IS NOT NULL) AS named, b."scenarioId",
-        array_agg(b.id ORDER BY ${measured} DESC, b."receivedAt" DESC, b.id) AS "bundleIds",
-        ${epochMs(Prisma.sql`min(${measured})`)} AS started, ${epochMs(Prisma.sql`max(${measured})`)} AS ended
-      FROM "Bundle" b
-      WHERE b."scenarioId" = ANY(${scenarios})
-        AND NOT (b.id = ANY(${[...candidate.bundleIds]}::text[]))
-        AND NOT (COALESCE(b.campaign, b.id) = ANY(${[...candidate.campaigns]}::text[]))
-      GROUP BY COALESCE(b.campaign, b.id), b."scenarioId"
-      ${where.before === undefined ? Prisma.empty : Prisma.sql`HAVING min(${measured}) < to_timestamp(${where.before / 1000})`}
+    Prisma.sql`SELECT * FROM (
+        SELECT COALESCE(b.campaign, b.id) AS campaign, bool_or(b.campaign IS NOT NULL) AS named, b."scenarioId",
+          array_agg(b.id ORDER BY ${measured} DESC, b."receivedAt" DESC, b.id) AS "bundleIds",
+          ${epochMs(Prisma.sql`min(${measured})`)} AS started, ${epochMs(Prisma.sql`max(${measured})`)} AS ended
+        FROM "Bundle" b
+        WHERE b."scenarioId" = ANY(${scenarios})
+          AND NOT (b.id = ANY(${[...candidate.bundleIds]}::text[]))
+          AND NOT (COALESCE(b.campaign, b.id) = ANY(${[...candidate.campaigns]}::text[]))
+        GROUP BY COALESCE(b.campaign, b.id), b."scenarioId"
+        ${where.before === undefined ? Prisma.empty : Prisma.sql`HAVING min(${measured}) < to_timestamp(${where.before / 1000})`}
+      ) c
       ORDER BY started DESC, ended DESC, campaign COLLATE "C" DESC
       LIMIT 1`,
   );
@@ -230,7 +242,10 @@ export async function gateSides(
     campaigns.length === 1
       ? campaignWords(candidateCampaign, label(candidateScenario))
       : `${plural(ids.length, "bundle")} of ${label(candidateScenario)} in ${campaigns.length} campaigns`;
-  const earlier = await earlierCampaigns(db, [...candidateFigures, ...baselineFigures]);
+  const [candidateEarlier, baselineEarlier] = await Promise.all([
+    earlierCampaigns(db, candidateFigures),
+    earlierCampaigns(db, baselineFigures),
+  ]);
   return {
     ok: true,
     candidate: {
@@ -238,13 +253,14 @@ export async function gateSides(
       bundleIds: ids,
       description: candidateWords,
       figures: candidateFigures,
+      earlier: candidateEarlier,
     },
     baseline: {
       scenarioId: baseline.scenarioId,
       bundleIds: baseline.bundleIds,
       description: baseline.words(label(baseline.scenarioId)),
       figures: baselineFigures,
+      earlier: baselineEarlier,
     },
-    earlier,
   };
 }

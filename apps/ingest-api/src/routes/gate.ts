@@ -73,7 +73,9 @@ export const gateRowSchema = z
     unit: z.string(),
     baseline: side,
     candidate: side,
-    changePercent: z.number().nullable().meta({ description: "Candidate against baseline, in %." }),
+    changePercent: z.number().nullable().meta({
+      description: "The candidate's median against the baseline's, in % (null: a side missing, or a baseline of 0).",
+    }),
     verdict: z.enum(verdicts),
     indicative: z.boolean().meta({ description: "A single run on a side: the change against the margin only." }),
     why: z.string().meta({ description: "The evidence in words: runs, ratio and interval, test, p, noise." }),
@@ -137,7 +139,9 @@ function rowOf(cmp: ComparisonRow, gated: boolean): Row {
   const sideOf = (f: LatestFigure | null) => (f ? { n: f.n, median: median(f) } : null);
   const words = (f: LatestFigure | null) =>
     f ? `${formatFigure({ ...f, value: median(f) })}${f.n > 1 ? ` (n=${f.n})` : ""}` : "—";
-  const change = cmp.result.delta?.percent ?? null;
+  // Against the medians shown, which a bundle's own rounds may set apart from its published value.
+  const change =
+    base && cand && median(base) !== 0 ? ((median(cand) - median(base)) * 100) / Math.abs(median(base)) : null;
   return {
     metric: cmp.metric,
     label: findMetric(cmp.metric)?.label ?? cmp.metric,
@@ -222,8 +226,8 @@ export const gateRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) =>
       return sendError(req, reply, status, sides.reason, sides.message);
     }
     const report = gateReport(
-      withHistory(sides.baseline.figures, sides.earlier),
-      withHistory(sides.candidate.figures, sides.earlier),
+      withHistory(sides.baseline.figures, sides.baseline.earlier),
+      withHistory(sides.candidate.figures, sides.candidate.earlier),
       { metrics: input.metrics, margins: input.margins },
     );
     const { outcome, worse, inconclusive, compared } = report;

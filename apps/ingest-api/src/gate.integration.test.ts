@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Io, run } from "@cnibench/cli";
+import { createPermalink } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -247,6 +248,26 @@ describe("cnibench gate against a real ingest API", () => {
     );
   });
 
+  it("follows the testbed across a kernel upgrade: night 13, on a new kernel, against night 12", async () => {
+    // Another scenario (the kernel is part of it), the same testbed; the same runs as night 12.
+    const [received, sent] = nightly[11]!;
+    const folder = campaignDir(
+      "nightly-13",
+      13,
+      received.map((r, k) => [r, sent[k]!]),
+    );
+    const { io, out, err } = capture();
+    const code = await run(["gate", "--api", api.base, ...lab, "--kernel=6.9.0", "--campaign=nightly-13", folder], io);
+    // Night 12's noise pooled from nights 1–8, 10 and 11 (30 runs; 9 was uploaded after it); night 13's
+    // own 3 runs: ratio 1, 90 % interval ±3.6 % on the log scale → equivalent (scipy, as above).
+    expect(code, err()).toBe(0);
+    expect(out()).toContain(
+      '- baseline: previous campaign "nightly-12" of Cilium native routing (3 bundles, measured 2026-11-12); since then kernel 6.8.0-45-generic → 6.9.0',
+    );
+    expect(out()).toContain("3 vs 3 runs: ratio 1.000, 95 % interval 0.955–1.047, margin ±5 %");
+    expect(out()).toContain("baseline noise from 30 earlier runs in 10 campaigns");
+  });
+
   it("passes campaign 8 against campaign 7, every figure deciding: exit 0, no JUnit failure", async () => {
     const junit = path.join(dir, "junit-8.xml");
     const stepSummary = path.join(dir, "step-summary.md");
@@ -322,6 +343,39 @@ describe("cnibench gate against a real ingest API", () => {
     expect(allowed.code, allowed.err).toBe(0);
     expect(allowed.out).toContain("### cnibench gate: ✅ pass");
     expect(allowed.err).toContain("undecided (allowed): 1 figure inconclusive: tcp.throughput (streams 1) (exit 0)");
+  });
+
+  it("takes a permalink's pinned bundles of its baseline scenario: night 8 against the latest pinned, night 12", async () => {
+    const nightly12 = await api.db.bundle.findFirstOrThrow({
+      where: { campaign: "nightly-12" },
+      select: { scenarioId: true },
+    });
+    const link = await createPermalink(
+      api.db,
+      { userId: null, readable: [api.workspaceId], roles: {} },
+      { scenarioIds: [nightly12.scenarioId], view: {} },
+    );
+    const { io, out, err } = capture();
+    const code = await run(
+      [
+        "gate",
+        "--api",
+        api.base,
+        ...lab,
+        "--campaign=nightly-08",
+        `--baseline=permalink:${link!.slug}`,
+        "--metric=tcp.throughput",
+        nightlyDir(8),
+      ],
+      io,
+    );
+    expect(code, err()).toBe(0);
+    expect(out()).toContain(
+      `- baseline: permalink /d/${link!.slug}: Cilium native routing, ${link!.pins.length} pinned bundles`,
+    );
+    expect(out()).toMatch(
+      /\| ✅ \| TCP throughput `tcp\.throughput` \| streams 1 \| 8\.498 Gbit\/s \(n=3\) \| 9\.453 Gbit\/s \(n=3\) \| \+11\.\d+ % \| better · margin ±5 % \|/,
+    );
   });
 
   it("says which baseline it cannot read (exit 69), and refuses bad usage before uploading (exit 64)", async () => {

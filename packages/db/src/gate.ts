@@ -68,15 +68,20 @@ async function readableBundles(db: Db, readable: readonly string[], ids: readonl
 }
 
 /**
- * The latest campaign among a scenario's bundles other than the candidate's, optionally only those
- * begun before `before`. A campaign spread over scenarios counts per scenario.
+ * The latest campaign among a scenario's bundles — or, with `testbed`, among the bundles of every
+ * scenario of that scenario's testbed in its workspace (Scenario.testbedKey: the same but for upgrades)
+ * — other than the candidate's, optionally only those begun before `before`. A campaign spread over
+ * scenarios counts per scenario.
  */
 async function latestCampaign(
   db: Db,
-  where: { scenarioId: string; before?: number },
+  where: { scenarioId: string; testbed?: boolean; before?: number },
   candidate: { bundleIds: readonly string[]; campaigns: readonly string[] },
 ): Promise<CampaignRow | undefined> {
-  const scenarios = Prisma.sql`ARRAY[${where.scenarioId}]::text[]`;
+  const scenarios = where.testbed
+    ? Prisma.sql`ARRAY(SELECT t.id FROM "Scenario" s JOIN "Scenario" t
+        ON t."workspaceId" = s."workspaceId" AND t."testbedKey" = s."testbedKey" WHERE s.id = ${where.scenarioId})`
+    : Prisma.sql`ARRAY[${where.scenarioId}]::text[]`;
   const [row] = await readRows<CampaignRow>(
     db,
     Prisma.sql`SELECT * FROM (
@@ -108,8 +113,8 @@ function campaignWords(c: CampaignRow, label: string): string {
 
 /**
  * The two sides of a gate, or why there are none: the candidate's bundles must all be readable and of
- * one scenario; so must the baseline's. "previous" is the latest campaign of the candidate's scenario
- * begun before the candidate's first run, its own campaign aside; a scenario's
+ * one scenario; so must the baseline's. "previous" is the latest campaign of the candidate's testbed (in
+ * its workspace: its scenario, or another differing only by upgrades) begun before the candidate's first run, its own campaign aside; a scenario's
  * baseline is its latest campaign but the candidate's; a permalink's is the pinned bundles of the
  * comparison's first scenario (its baseline) that still exist.
  */
@@ -146,12 +151,12 @@ export async function gateSides(
   let baseline: { scenarioId: string; bundleIds: string[]; campaign?: CampaignRow; words: (label: string) => string };
   const b = input.baseline;
   if ("previous" in b) {
-    const previous = await latestCampaign(db, { scenarioId: candidateScenario, before: start }, exclude);
+    const previous = await latestCampaign(db, { scenarioId: candidateScenario, testbed: true, before: start }, exclude);
     if (!previous) {
       return {
         ok: false,
         reason: "no_previous_campaign",
-        message: "No earlier campaign of this scenario to compare with: nothing measured it before the candidate.",
+        message: "No earlier campaign of this testbed to compare with: nothing measured it before the candidate.",
       };
     }
     baseline = {
@@ -230,6 +235,19 @@ export async function gateSides(
     listScenarios(db, { workspaceIds: readable, ids: [candidateScenario, baseline.scenarioId] }),
   ]);
   const label = (id: string) => summaries.find((s) => s.id === id)?.label ?? id;
+  // A previous campaign on another scenario of the testbed: what was upgraded in between.
+  const [was, now] = [baseline.scenarioId, candidateScenario].map((id) => summaries.find((s) => s.id === id));
+  const upgrades =
+    was && now && was.id !== now.id
+      ? (
+          [
+            ["CNI version", was.cni.version, now.cni.version],
+            ["kernel", was.kernel, now.kernel],
+            ["OS", was.os, now.os],
+            ["Kubernetes", was.kubernetesVersion, now.kubernetesVersion],
+          ] as const
+        ).flatMap(([what, from, to]) => (from === to ? [] : [`${what} ${from} → ${to}`]))
+      : [];
   const candidateCampaign: CampaignRow = {
     campaign: campaigns[0]!,
     named: campaigns.length === 1 && !ids.includes(campaigns[0]!),
@@ -258,7 +276,7 @@ export async function gateSides(
     baseline: {
       scenarioId: baseline.scenarioId,
       bundleIds: baseline.bundleIds,
-      description: baseline.words(label(baseline.scenarioId)),
+      description: `${baseline.words(label(baseline.scenarioId))}${upgrades.length > 0 ? `; since then ${upgrades.join(", ")}` : ""}`,
       figures: baselineFigures,
       earlier: baselineEarlier,
     },

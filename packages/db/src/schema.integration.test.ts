@@ -38,6 +38,8 @@ describe("migrations from an empty database", () => {
       "Scenario",
       "User",
       "UserSession",
+      "Webhook",
+      "WebhookDelivery",
       "Workspace",
       "_prisma_migrations",
     ]);

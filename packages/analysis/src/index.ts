@@ -1,3 +1,4 @@
+export * from "./alerts.ts";
 export * from "./better.ts";
 export * from "./change-points.ts";
 export * from "./compare.ts";

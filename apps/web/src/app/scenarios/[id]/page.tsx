@@ -22,6 +22,7 @@ import { webEnv } from "~/env";
 import { loadAllRows, rowsPerMetric } from "~/server/fold";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
+import { HistorySection } from "./history";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
@@ -112,6 +113,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
           </div>
         </dl>
       </Card>
+
+      <HistorySection scenarioId={s.id} groups={view.groups} searchParams={searchParams} />
 
       <Section title="Measurements" titleId="figures-heading" size="lg" className="space-y-6">
         {view.warnings.length > 0 ? (

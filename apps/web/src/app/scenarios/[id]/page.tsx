@@ -224,7 +224,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                                 {row.runs.map((r) => (
                                   <li key={r.id}>
                                     {r.samples.length > 1
-                                      ? `${r.samples.map(formatNumber).join(", ")} ${r.unit}`
+                                      ? `${r.samples.map((v) => formatNumber(v)).join(", ")} ${r.unit}`
                                       : formatFigure(r)}{" "}
                                     on {formatDate(r.measuredAt)} ·{" "}
                                     <a href={`#bundle-${r.bundleId}`} className="hover:underline">

@@ -4,7 +4,7 @@ import { sendError } from "./errors.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
-    uploader?: { tokenId: string; workspaceId: string };
+    uploader?: { tokenId: string; workspaceId: string; scope: "upload" | "read" };
   }
 }
 
@@ -13,7 +13,8 @@ const bearer = (req: FastifyRequest) => req.headers.authorization?.match(/^Beare
 /**
  * onRequest hook of every upload route: authenticates before the body is read, so a stranger's
  * large upload is refused unread. Sets req.uploader. A token writes into its own workspace only:
- * `?workspace=<slug>` naming another one is refused (403), never redirected.
+ * `?workspace=<slug>` naming another one is refused (403), never redirected. A read token (scope
+ * read: dashboards, scrapers) writes nothing: every route behind this hook refuses it (403).
  */
 export function requireUploadToken(db: Db) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
@@ -30,6 +31,15 @@ export function requireUploadToken(db: Db) {
     }
     const uploader = await authenticateToken(db, token);
     if (!uploader) return sendError(req, reply, 401, "invalid_token", "The upload token is unknown or revoked.");
+    if (uploader.scope !== "upload") {
+      return sendError(
+        req,
+        reply,
+        403,
+        "read_only_token",
+        "This is a read token: it reads its workspace (GET routes, the metrics feed) but cannot upload, import, gate or delete. Use an upload token.",
+      );
+    }
     const named = (req.query as { workspace?: unknown }).workspace;
     if (named !== undefined) {
       const own = await db.workspace.findUnique({ where: { id: uploader.workspaceId }, select: { slug: true } });
@@ -48,8 +58,9 @@ export function requireUploadToken(db: Db) {
 }
 
 /**
- * The workspaces a read may see: every public one, and the bearer token's own (so a collector can
- * read back what it uploaded into a private workspace). An unknown token reads like no token.
+ * The workspaces a read may see: every public one, and the bearer token's own, of either scope (so a
+ * collector can read back what it uploaded into a private workspace, and a dashboard with a read token
+ * reads it). An unknown token reads like no token.
  */
 export async function readableWorkspaces(db: Db, req: FastifyRequest): Promise<string[]> {
   const token = bearer(req);

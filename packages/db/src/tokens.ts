@@ -11,7 +11,20 @@ export function newTokenValue(): string {
   return `cnb_${randomBytes(32).toString("base64url")}`;
 }
 
-export type TokenSummary = { name: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+/**
+ * What a token may do: `upload` stores, imports, gates and (an owner's) deletes in its workspace, and
+ * reads it; `read` only reads it (GET routes, the metrics feed), for dashboards and scrapers.
+ */
+export const tokenScopes = ["upload", "read"] as const;
+export type TokenScope = (typeof tokenScopes)[number];
+
+export type TokenSummary = {
+  name: string;
+  scope: TokenScope;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
 
 export class TokenNameTakenError extends Error {
   constructor(name: string) {
@@ -19,12 +32,13 @@ export class TokenNameTakenError extends Error {
   }
 }
 
-/** A new upload token; `createdById` is the member who made it (null for the command-line tool). */
+/** A new token (upload unless `scope` says read); `createdById` is the member who made it (null for the command-line tool). */
 export async function createToken(
   db: Db,
   workspaceId: string,
   name: string,
   createdById: string | null = null,
+  scope: TokenScope = "upload",
 ): Promise<{ id: string; token: string }> {
   const token = newTokenValue();
   const existing = await db.apiToken.findUnique({
@@ -33,7 +47,7 @@ export async function createToken(
   });
   if (existing) throw new TokenNameTakenError(name);
   const created = await db.apiToken.create({
-    data: { workspaceId, name, tokenHash: hashToken(token), createdById },
+    data: { workspaceId, name, tokenHash: hashToken(token), createdById, scope },
     select: { id: true },
   });
   return { id: created.id, token };
@@ -51,13 +65,13 @@ export async function revokeToken(db: Db, workspaceId: string, name: string): Pr
 export function listTokens(db: Db, workspaceId: string): Promise<TokenSummary[]> {
   return db.apiToken.findMany({
     where: { workspaceId },
-    select: { name: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: { name: true, scope: true, createdAt: true, lastUsedAt: true, revokedAt: true },
     orderBy: { createdAt: "asc" },
   });
 }
 
 /**
- * The workspace a live token writes to, or null for an unknown or revoked token. Read through the
+ * The workspace of a live token and its scope, or null for an unknown or revoked token. Read through the
  * plain pool, and the last-used time written at most once a minute: two Prisma calls and a write to
  * the one token row every upload queued behind were the largest cost of an upload after storing it
  * (npm run bench:ingest).
@@ -65,16 +79,16 @@ export function listTokens(db: Db, workspaceId: string): Promise<TokenSummary[]>
 export async function authenticateToken(
   db: Db,
   token: string,
-): Promise<{ tokenId: string; workspaceId: string } | null> {
-  const [found] = await readRows<{ id: string; workspaceId: string; stale: boolean }>(
+): Promise<{ tokenId: string; workspaceId: string; scope: TokenScope } | null> {
+  const [found] = await readRows<{ id: string; workspaceId: string; scope: TokenScope; stale: boolean }>(
     db,
-    Prisma.sql`SELECT id, "workspaceId",
+    Prisma.sql`SELECT id, "workspaceId", scope::text AS scope,
       "lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute' AS stale
     FROM "ApiToken" WHERE "tokenHash" = ${hashToken(token)} AND "revokedAt" IS NULL`,
   );
   if (!found) return null;
   if (found.stale) await db.apiToken.update({ where: { id: found.id }, data: { lastUsedAt: new Date() } });
-  return { tokenId: found.id, workspaceId: found.workspaceId };
+  return { tokenId: found.id, workspaceId: found.workspaceId, scope: found.scope };
 }
 
 /**

@@ -6,7 +6,13 @@ import { redirect } from "next/navigation";
 import { api } from "~/trpc/server";
 
 /** What a form shows after it was sent: an error in words, or what was done. */
-export type ActionState = { error?: string; done?: string; token?: string; scenarioId?: string } | null;
+export type ActionState = {
+  error?: string;
+  done?: string;
+  token?: string;
+  scope?: "upload" | "read";
+  scenarioId?: string;
+} | null;
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
@@ -80,9 +86,13 @@ export async function revokePermalinkAction(_: ActionState, form: FormData): Pro
 export async function createTokenAction(_: ActionState, form: FormData): Promise<ActionState> {
   const slug = field(form, "slug");
   return attempt(async () => {
-    const { token, name } = await (await api()).workspaces.createToken({ slug, name: field(form, "name") });
+    const { token, name, scope } = await (await api()).workspaces.createToken({
+      slug,
+      name: field(form, "name"),
+      scope: field(form, "scope") === "read" ? "read" : "upload",
+    });
     revalidatePath(`/workspaces/${slug}`);
-    return { done: name, token };
+    return { done: name, token, scope };
   });
 }
 

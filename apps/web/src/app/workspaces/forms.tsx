@@ -38,7 +38,7 @@ export function ActionForm(props: { action: Action; children: ReactNode; classNa
   );
 }
 
-/** Creates an upload token and shows it once, with the curl command that uses it. */
+/** Creates an upload or read token and shows it once, with the curl command that uses it. */
 export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
   const [state, formAction, pending] = useActionState(createTokenAction, null);
   return (
@@ -48,6 +48,12 @@ export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
         <Field label="Token name">
           <input name="name" required maxLength={60} placeholder="ci-cluster-a" className={inputClass} />
         </Field>
+        <Field label="Scope">
+          <select name="scope" defaultValue="upload" className={inputClass}>
+            <option value="upload">upload — store and read</option>
+            <option value="read">read — metrics feed and reads only</option>
+          </select>
+        </Field>
         <Button type="submit" look="primary" disabled={pending}>
           Create token
         </Button>
@@ -56,8 +62,10 @@ export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
       {state?.token ? (
         <Notice tone="success" as="div" role="status" className="space-y-1">
           <p>
-            Token <strong>{state.done}</strong> — copy it now, it is not shown again. It uploads into this workspace
-            only.
+            Token <strong>{state.done}</strong> — copy it now, it is not shown again.{" "}
+            {state.scope === "read"
+              ? "It reads this workspace only and cannot upload."
+              : "It uploads into this workspace only."}
           </p>
           <code
             data-testid="new-token"
@@ -66,7 +74,9 @@ export function TokenForm({ slug, apiUrl }: { slug: string; apiUrl: string }) {
             {state.token}
           </code>
           <pre className="overflow-x-auto whitespace-pre-wrap rounded bg-white p-1 font-mono text-xs dark:bg-zinc-900">
-            {`curl -sS -X POST ${apiUrl}/v1/bundles -H "Authorization: Bearer ${state.token}" \\\n  -H "Content-Type: application/json" --data-binary @bundle.json`}
+            {state.scope === "read"
+              ? `curl -sS ${apiUrl}/v1/workspaces/${slug}/metrics -H "Authorization: Bearer ${state.token}"`
+              : `curl -sS -X POST ${apiUrl}/v1/bundles -H "Authorization: Bearer ${state.token}" \\\n  -H "Content-Type: application/json" --data-binary @bundle.json`}
           </pre>
         </Notice>
       ) : null}

@@ -26,6 +26,7 @@ import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
   bundleRefSchema,
   campaignRefSchema,
+  createTokenInputSchema,
   createWorkspaceInputSchema,
   memberInputSchema,
   removeMemberInputSchema,
@@ -110,11 +111,11 @@ export const workspacesRouter = createTRPCRouter({
     return { slug: w.slug, userId: input.userId, revokedTokens };
   }),
 
-  /** An upload token for this workspace; the value is in this answer only. */
-  createToken: signedInProcedure.input(tokenInputSchema).mutation(async ({ ctx, input }) => {
+  /** An upload (or read) token for this workspace; the value is in this answer only. */
+  createToken: signedInProcedure.input(createTokenInputSchema).mutation(async ({ ctx, input }) => {
     const w = await workspaceAs(ctx.db, ctx.access, input.slug, "member");
-    const { token } = await createToken(ctx.db, w.id, input.name, ctx.userId).catch(conflict);
-    return { slug: w.slug, name: input.name, token };
+    const { token } = await createToken(ctx.db, w.id, input.name, ctx.userId, input.scope).catch(conflict);
+    return { slug: w.slug, name: input.name, scope: input.scope, token };
   }),
 
   revokeToken: signedInProcedure.input(tokenInputSchema).mutation(async ({ ctx, input }) => {

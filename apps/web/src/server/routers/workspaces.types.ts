@@ -31,6 +31,8 @@ export const tokenInputSchema = workspaceRefSchema.extend({
     .max(60)
     .regex(/^[\w.-]+$/, "letters, digits, dots, dashes and underscores"),
 });
+/** A new token: upload (the default) or read, which reads the workspace only (dashboards, scrapers). */
+export const createTokenInputSchema = tokenInputSchema.extend({ scope: z.enum(["upload", "read"]).default("upload") });
 export const uploadInputSchema = workspaceRefSchema.extend({
   filename: z.string().max(300),
   // The web upload takes a bundle's JSON text; the ingest API takes the same (and larger) files.

@@ -32,6 +32,8 @@ export const ingestEnvSchema = sharedEnvSchema
     CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
     /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */
     CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: requestsPerMinute().optional(),
+    /** Alerts: a failed webhook delivery is retried after this, then 4, 16, 64 times it (5 tries in all). */
+    CNIBENCH_WEBHOOK_RETRY_BASE_MS: milliseconds(1_000, 1),
   })
   .refine((env) => env.CNIBENCH_HEADERS_TIMEOUT_MS <= env.CNIBENCH_REQUEST_TIMEOUT_MS, {
     message: "must not exceed CNIBENCH_REQUEST_TIMEOUT_MS",

@@ -26,6 +26,7 @@ const app = buildServer({
     maxUnpackedBytes: env.CNIBENCH_IMPORT_MAX_UNPACKED_BYTES,
   },
   logLevel: env.LOG_LEVEL,
+  webhooks: { retryBaseMs: env.CNIBENCH_WEBHOOK_RETRY_BASE_MS },
 });
 
 // SIGTERM (Kubernetes, `docker stop`, the launcher) drains: the listening socket closes, idle

@@ -10,6 +10,7 @@ import { campaignRoutes } from "./routes/campaigns.ts";
 import { gateRoutes } from "./routes/gate.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
+import { type Alerts, startAlerts, type WebhookOptions } from "./webhooks.ts";
 
 export type ServerOptions = {
   db: Db;
@@ -27,6 +28,8 @@ export type ServerOptions = {
   /** Slow clients: see HttpTimeouts. */
   timeouts?: Partial<HttpTimeouts>;
   logLevel?: string;
+  /** Alerts' delivery: retry backoff, timeouts (webhooks.ts). */
+  webhooks?: WebhookOptions;
 };
 
 /**
@@ -143,6 +146,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, 404, "not_found", `No route ${req.method} ${req.url}`));
 
+  // Alerts of stored bundles go out after the upload is answered; closing waits for the step in flight.
+  const alerts = startAlerts(db, { ...options.webhooks, publicWebUrl: options.publicWebUrl, log: app.log });
+  app.addHook("onClose", () => alerts.close());
+  app.decorate("alerts", alerts);
+
   const importLimits = { ...defaultLimits.importLimits, ...options.importLimits };
   const maxImportBytes = options.maxImportBytes ?? defaultLimits.maxImportBytes;
   app.register(metaRoutes, { db, publicApiUrl: options.publicApiUrl });
@@ -150,6 +158,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     db,
     publicApiUrl: options.publicApiUrl,
     publicWebUrl: options.publicWebUrl,
+    onStored: alerts.afterStore,
   });
   app.register(campaignRoutes, { db });
   app.register(gateRoutes, { db });
@@ -159,11 +168,16 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     importLimits,
     publicApiUrl: options.publicApiUrl,
     publicWebUrl: options.publicWebUrl,
+    onStored: alerts.afterStore,
   });
   return app;
 }
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** The alerts' worker: its `settled()` lets a test wait for deliveries. */
+    alerts: Alerts;
+  }
   interface FastifyContextConfig {
     /** The setting of the route's own body limit, named when a body is refused (default CNIBENCH_MAX_BUNDLE_BYTES). */
     bodyLimitSetting?: string;

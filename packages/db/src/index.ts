@@ -111,4 +111,22 @@ export {
 } from "./tokens.ts";
 export { endSession, type Identity, recordSignIn, sessionUser, startSession } from "./users.ts";
 export { chartView, compareView, exploreView, scenarioView } from "./views.ts";
+export {
+  type ClaimedDelivery,
+  checkWebhookUrl,
+  claimDueDeliveries,
+  createWebhook,
+  type DeliveryStatus,
+  type DeliverySummary,
+  deleteWebhook,
+  enqueueAlerts,
+  listDeliveries,
+  listWebhooks,
+  nextDueAt,
+  recordAttempt,
+  TooManyWebhooksError,
+  type WebhookFormat,
+  type WebhookSummary,
+  WebhookUrlError,
+} from "./webhooks.ts";
 export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";

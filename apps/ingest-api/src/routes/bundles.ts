@@ -6,6 +6,7 @@ import {
   ingestBundle,
   listBundles,
   measurementSchema,
+  type StoredBundle,
   tokenOfOwner,
 } from "@cnibench/db";
 import { bundleSchema, bundleWarningSchema, toCsv } from "@cnibench/schema";
@@ -43,7 +44,13 @@ export const bundleWithMeasurementsSchema = bundleSummarySchema
   })
   .meta({ description: "A stored bundle as uploaded, with its warnings and normalised measurements." });
 
-export type BundleRouteOptions = { db: Db; publicApiUrl: string; publicWebUrl: string };
+export type BundleRouteOptions = {
+  db: Db;
+  publicApiUrl: string;
+  publicWebUrl: string;
+  /** Told of what an upload stored, after it is stored (alerts: webhooks.ts). */
+  onStored?: (workspaceId: string, stored: readonly StoredBundle[]) => void;
+};
 
 /** Deleting follows the web app's rule: only an owner of the workspace may, here through a token they created. */
 export const notOwnerMessage =
@@ -85,6 +92,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
         );
       }
       const { stored, warnings } = outcome;
+      opts.onStored?.(uploader.workspaceId, [stored]);
       req.log.info(
         { bundleId: stored.id, created: stored.created, measurements: stored.measurementCount },
         "bundle stored",

@@ -8,7 +8,7 @@
  * The bundles of one import are one campaign: `?campaign=`, or one derived from what the import built
  * (import-job.ts), for each bundle that names none of its own.
  */
-import { type Db, storeBundles } from "@cnibench/db";
+import { type Db, type StoredBundle, storeBundles } from "@cnibench/db";
 import {
   type ArchiveLimits,
   type EnvironmentInput,
@@ -26,7 +26,13 @@ import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
 import { ImportPool } from "../import-pool.ts";
 
-export type ImportRouteOptions = PublicUrls & { db: Db; maxImportBytes: number; importLimits: ArchiveLimits };
+export type ImportRouteOptions = PublicUrls & {
+  db: Db;
+  maxImportBytes: number;
+  importLimits: ArchiveLimits;
+  /** Told of what an import stored, after it is stored (alerts: webhooks.ts). */
+  onStored?: (workspaceId: string, stored: readonly StoredBundle[]) => void;
+};
 
 /** Body types an import accepts: the file as it is, or an archive of files. */
 const acceptedTypes =
@@ -124,6 +130,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
         warnings,
       })),
     );
+    opts.onStored?.(workspaceId, stored);
     const created = stored.some((s) => s.created);
     const refused = files.filter((f) => f.status === "failed").length;
     req.log.info(

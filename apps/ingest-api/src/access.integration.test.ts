@@ -1,7 +1,8 @@
 // The access matrix of the ingest API: every route × every kind of token a request can carry. Only a
 // live token of the victim's workspace reads its bundles or writes into it, and only one an owner
-// created deletes there (a member's is refused 403); a revoked token, the token of a member who left or
-// became a viewer, a made-up token and another workspace's token are strangers.
+// created deletes there (a member's is refused 403); a live read token reads there and is refused every
+// write (403); a revoked token, the token of a member who left or became a viewer, a made-up token and
+// another workspace's token are strangers, to whom the victim's metrics feed does not exist (404).
 // The test enumerates the routes: one added without a case here fails it.
 import {
   createDb,
@@ -30,6 +31,7 @@ const tokenKinds = [
   "of a member made viewer",
   "live victim's",
   "live victim owner's",
+  "live victim's read",
 ] as const;
 type TokenKind = (typeof tokenKinds)[number];
 
@@ -45,6 +47,10 @@ const routes: Record<
     send: (ids: Ids) => Request | Promise<Request>;
     private: boolean;
     owner?: true;
+    /** Needs an upload token: a read token is refused 403. */
+    write?: true;
+    /** A stranger is told the victim's workspace does not exist: 404. */
+    hidden?: true;
     /** What a stranger's POST is answered (default 401 or 403): a read-only POST says "not found". */
     refused?: number[];
   }
@@ -65,11 +71,13 @@ const routes: Record<
       },
     }),
     private: true,
+    write: true,
   },
   "DELETE /v1/bundles/:id": {
     send: async (ids) => ({ path: `/v1/bundles/${(await ids.doomed()).bundleId}`, init: { method: "DELETE" } }),
     private: true,
     owner: true,
+    write: true,
   },
   "DELETE /v1/campaigns/*": {
     send: async (ids) => ({
@@ -78,6 +86,7 @@ const routes: Record<
     }),
     private: true,
     owner: true,
+    write: true,
   },
   "POST /v1/gate": {
     send: (ids) => ({
@@ -92,6 +101,7 @@ const routes: Record<
       },
     }),
     private: true,
+    write: true,
     // A live token of another workspace reads as if the victim's bundle did not exist.
     refused: [401, 404],
   },
@@ -101,6 +111,17 @@ const routes: Record<
       init: { method: "POST", headers: { "content-type": "application/octet-stream" }, body: iperf3Fixture() },
     }),
     private: true,
+    write: true,
+  },
+  "GET /v1/workspaces/:slug/metrics": {
+    send: () => ({ path: "/v1/workspaces/victim-team/metrics" }),
+    private: true,
+    hidden: true,
+  },
+  "GET /v1/workspaces/:slug/figures.json": {
+    send: () => ({ path: "/v1/workspaces/victim-team/figures.json" }),
+    private: true,
+    hidden: true,
   },
 };
 
@@ -139,6 +160,7 @@ describe("ingest API access matrix: every route × every kind of token", () => {
     await setMember(db, victimId, "demoted@example.test", "viewer");
     tokens["live victim's"] = (await createToken(db, victimId, "live-ci", member)).token;
     tokens["live victim owner's"] = (await createToken(db, victimId, "owner-ci", owner)).token;
+    tokens["live victim's read"] = (await createToken(db, victimId, "grafana", member, "read")).token;
 
     const stored = await ingestBundle(db, {
       workspaceId: victimId,
@@ -187,7 +209,8 @@ describe("ingest API access matrix: every route × every kind of token", () => {
   };
 
   it.each(tokenKinds)("a request with %s token sees and changes the victim's data only when it may", async (kind) => {
-    const live = kind === "live victim's" || kind === "live victim owner's";
+    const live = kind === "live victim's" || kind === "live victim owner's" || kind === "live victim's read";
+    const readOnly = kind === "live victim's read";
     for (const [route, spec] of Object.entries(routes)) {
       const { path, init } = await spec.send({ victimBundle, n: ++n, doomed });
       const before = await db.bundle.count({ where: { workspaceId: victimId } });
@@ -196,6 +219,12 @@ describe("ingest API access matrix: every route × every kind of token", () => {
       const res = await fetch(`${base}${path}`, { ...init, headers });
       const text = await res.text();
       expect(res.status, `${kind}: ${route}`).toBeLessThan(500);
+      if (readOnly && spec.write) {
+        expect(res.status, `${kind}: ${route}`).toBe(403);
+        expect(JSON.parse(text), `${kind}: ${route}`).toMatchObject({ error: "read_only_token" });
+        expect(await db.bundle.count({ where: { workspaceId: victimId } }), `${kind}: ${route} wrote`).toBe(before);
+        continue;
+      }
       if (!spec.private || (live && (!spec.owner || kind === "live victim owner's"))) {
         expect(res.status, `${kind}: ${route} ${text.slice(0, 200)}`).toBeLessThan(300);
         continue;
@@ -203,6 +232,7 @@ describe("ingest API access matrix: every route × every kind of token", () => {
       expect(text, `${kind}: ${route}`).not.toContain("zz-victim-cluster");
       expect(text, `${kind}: ${route}`).not.toContain("ZZ Victim");
       expect(await db.bundle.count({ where: { workspaceId: victimId } }), `${kind}: ${route} wrote`).toBe(before);
+      if (spec.hidden) expect(res.status, `${kind}: ${route}`).toBe(404);
       if (init?.method === "POST") expect(spec.refused ?? [401, 403], `${kind}: ${route}`).toContain(res.status);
       // A member's token learns nothing it could not read; another workspace's is told nothing exists.
       if (init?.method === "DELETE") {

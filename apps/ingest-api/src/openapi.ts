@@ -22,6 +22,13 @@ import { z } from "zod";
 import { defaultLimits } from "./limits.ts";
 import { bundlePageSchema, bundleWithMeasurementsSchema, listQuerySchema } from "./routes/bundles.ts";
 import { gateRequestSchema, gateResultSchema, gateRowSchema } from "./routes/gate.ts";
+import {
+  defaultMaxSeries,
+  feedFamily,
+  figureFeedSchema,
+  figureRowSchema,
+  openMetricsContentType,
+} from "./routes/metrics.ts";
 
 /** The named schemas of the document; the paths refer to them. */
 const components = {
@@ -41,6 +48,8 @@ const components = {
   GateRequest: gateRequestSchema,
   GateRow: gateRowSchema,
   GateResult: gateResultSchema,
+  FigureRow: figureRowSchema,
+  FigureFeed: figureFeedSchema,
 } satisfies Record<string, z.ZodType>;
 
 const jsonSchemaOptions = {
@@ -99,9 +108,21 @@ const workspace = {
 };
 
 const wrongWorkspace = error(
-  "`?workspace=` names a workspace other than the token's (`wrong_workspace`); nothing was stored.",
+  "`?workspace=` names a workspace other than the token's (`wrong_workspace`), or the token is a read token (`read_only_token`); nothing was stored.",
 );
-const notOwner = error("The token's creator is not an owner of its workspace (`not_owner`); nothing was deleted.");
+const notOwner = error(
+  "The token's creator is not an owner of its workspace (`not_owner`), or the token is a read token (`read_only_token`); nothing was deleted.",
+);
+const slug = {
+  name: "slug",
+  in: "path",
+  required: true,
+  schema: { type: "string" },
+  description: "The workspace's slug (public is the default workspace).",
+};
+const notFoundWorkspace = error(
+  "No such workspace, or a private one and no token of its own (read or upload): the same answer either way.",
+);
 /** What every route that takes an upload token may answer besides its own. */
 const tokenErrors = {
   "401": error("Missing, unknown or revoked token."),
@@ -129,6 +150,12 @@ export function openApiDocument(serverUrl: string) {
           type: "http",
           scheme: "bearer",
           description: "An upload token (npm run token -- create <name>).",
+        },
+        readToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A token of the workspace, read (npm run token -- create <name> --scope read) or upload; a read token is refused every write (403 `read_only_token`).",
         },
       },
     },
@@ -324,10 +351,41 @@ export function openApiDocument(serverUrl: string) {
             "404": error(
               "A candidate or baseline bundle, scenario or permalink the token cannot read or that does not exist (`candidate_not_found`, `baseline_not_found`), or no earlier campaign of the testbed (`no_previous_campaign`).",
             ),
+            "403": error("A read token (`read_only_token`): the gate needs an upload token."),
             "422": error(
               "The candidate's, or the named baseline's, bundles belong to several scenarios (`several_scenarios`).",
             ),
             ...tokenErrors,
+          },
+        },
+      },
+      "/v1/workspaces/{slug}/metrics": {
+        get: {
+          summary: "A workspace's current figures as OpenMetrics, for Prometheus to scrape",
+          description: `One gauge family per metric and unit (\`cnibench_tcp_throughput_gbit_per_second\`: the catalogue key in snake case, the unit as suffix, \`# UNIT\`, \`# HELP\` from the catalogue's label), one sample per current figure (scenario × metric × params) labelled scenario, scenario_id, provider, sku, kernel, cni, mode, kube_proxy, metric, qualifier (when the figure is one) and each param; its value is the figure the pages show: the median of its series' latest campaign, or a lone bundle's value. At most ${defaultMaxSeries} series a response; \`${feedFamily}\` counts those shown and the workspace's, and its HELP says when the feed is truncated. Cached for 60 s, with an ETag that changes with the workspace's data (If-None-Match answers 304).`,
+          security: [{}, { readToken: [] }],
+          parameters: [slug],
+          responses: {
+            "200": {
+              description: "OpenMetrics 1.0 text, ending with # EOF.",
+              content: { [openMetricsContentType.split(";")[0]!]: { schema: { type: "string" } } },
+            },
+            "304": { description: "Unchanged since the ETag given in If-None-Match." },
+            "404": notFoundWorkspace,
+          },
+        },
+      },
+      "/v1/workspaces/{slug}/figures.json": {
+        get: {
+          summary: "A workspace's current figures as JSON rows, for Grafana's JSON / Infinity data sources",
+          description:
+            "The series of GET /v1/workspaces/{slug}/metrics as flat rows (the sample's labels as fields, `time` when the figure was measured), under `rows`. Same access, bound, caching and ETag as the OpenMetrics feed.",
+          security: [{}, { readToken: [] }],
+          parameters: [slug],
+          responses: {
+            "200": { description: "The rows.", content: json(ref("FigureFeed")) },
+            "304": { description: "Unchanged since the ETag given in If-None-Match." },
+            "404": notFoundWorkspace,
           },
         },
       },

@@ -10,6 +10,7 @@ import { campaignRoutes } from "./routes/campaigns.ts";
 import { gateRoutes } from "./routes/gate.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
 import { type Alerts, startAlerts, type WebhookOptions } from "./webhooks.ts";
 
 export type ServerOptions = {
@@ -162,6 +163,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   app.register(campaignRoutes, { db });
   app.register(gateRoutes, { db });
+  app.register(metricsRoutes, { db });
   app.register(importRoutes, {
     db,
     maxImportBytes,

@@ -14,7 +14,7 @@ export type WebhookFormat = "slack" | "json";
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 /** Most webhooks a workspace may have, and most deliveries a log shows. */
-export const maxWebhooksPerWorkspace = 20;
+export const maxWebhooksPerWorkspace = 50;
 export const deliveryLogLimit = 100;
 
 /** The secret deliveries are signed with (HMAC-SHA256): shown once, when the webhook is made. */

@@ -8,6 +8,7 @@ import {
   createDb,
   createPermalink,
   createToken,
+  createWebhook,
   createWorkspace,
   type Db,
   deleteBundle,
@@ -33,7 +34,7 @@ const withCluster = (bundle: object, cluster: object) => ({
 // Words only the victim's private rows hold. Pinned ones a published permalink may show to anyone;
 // the rest never leave the victim's readers.
 const pinnedSecrets = ["zz-pinned-cluster", "ZZ Pinned CNI", "ZZ pinned source"];
-const neverSecrets = ["zz-newer-cluster", "ZZ newer source", "ZZ Victim team", "victim-team", "zz-token"];
+const neverSecrets = ["zz-newer-cluster", "ZZ newer source", "ZZ Victim team", "victim-team", "zz-token", "zz-hook"];
 const victimPinned = withCluster(
   { ...overlay, cni: { ...(overlay.cni as object), label: "ZZ Pinned CNI" }, source: { title: "ZZ pinned source" } },
   { name: "zz-pinned-cluster", region: "zz-region" },
@@ -90,6 +91,9 @@ const reads: Record<string, (ids: Ids) => unknown[]> = {
   "guide.recommend": () => [{ cloud: null, sku: null, services: 30000, connections: "short", needs: [] }],
   "workspaces.list": () => [undefined],
   "workspaces.bySlug": () => [{ slug: "victim-team" }],
+  // Owners only (a viewer or member is FORBIDDEN): checked apart below.
+  "webhooks.list": () => [{ slug: "victim-team" }],
+  "webhooks.deliveries": () => [{ slug: "victim-team" }, { slug: "victim-team", webhookId: "x", limit: 5 }],
 };
 
 /**
@@ -106,6 +110,7 @@ let fixtures: {
   throwawayCampaign: () => Promise<{ scenarioId: string; campaign: string }>;
   throwawayMember: () => Promise<string>;
   throwawayLink: () => Promise<string>;
+  throwawayWebhook: () => Promise<string>;
 };
 const writes: Record<string, WriteCase> = {
   "workspaces.create": {
@@ -143,6 +148,19 @@ const writes: Record<string, WriteCase> = {
   "compare.share": { needs: "viewer", input: (ids) => ({ scenarioIds: [ids.publicScenario, ids.victimScenario] }) },
   "compare.publish": { needs: "owner", input: async () => ({ slug: await fixtures.throwawayLink(), published: true }) },
   "compare.revoke": { needs: "owner", input: async () => ({ slug: await fixtures.throwawayLink() }) },
+  "webhooks.create": {
+    needs: "owner",
+    input: (_, n) => ({
+      slug: "victim-team",
+      url: `https://hooks.example.test/new-${n}`,
+      format: "json",
+      events: ["change-point"],
+    }),
+  },
+  "webhooks.delete": {
+    needs: "owner",
+    input: async () => ({ slug: "victim-team", id: await fixtures.throwawayWebhook() }),
+  },
 };
 
 describe("access matrix: every tRPC procedure × every actor × every state", () => {
@@ -168,6 +186,7 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
         db.membership.findMany({ where: { workspaceId: victimId }, select: { userId: true, role: true } }),
         db.workspace.findUnique({ where: { id: victimId }, select: { visibility: true, name: true } }),
         db.permalink.findMany({ select: { slug: true, approvals: true }, orderBy: { slug: "asc" } }),
+        db.webhook.findMany({ where: { workspaceId: victimId }, select: { id: true }, orderBy: { id: "asc" } }),
       ]),
     );
 
@@ -193,6 +212,12 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
     await setMember(db, victimId, "viewer@example.test", "viewer");
     await setMember(db, victimId, "member@example.test", "member");
     await createToken(db, victimId, "zz-token", userIds.member);
+    await createWebhook(db, {
+      workspaceId: victimId,
+      url: "https://hooks.example.test/zz-hook",
+      format: "slack",
+      events: ["campaign-worse", "change-point"],
+    });
     const other = await createWorkspace(db, userIds["other team's owner"] as string, {
       slug: "other-team",
       name: "Other team",
@@ -244,6 +269,15 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
         await setMember(db, victimId, `throwaway-${counter}@example.test`, "member");
         return id;
       },
+      throwawayWebhook: async () =>
+        (
+          await createWebhook(db, {
+            workspaceId: victimId,
+            url: `https://hooks.example.test/throwaway-${++counter}`,
+            format: "json",
+            events: ["change-point"],
+          })
+        ).id,
       throwawayLink: async () =>
         (
           await createPermalink(db, await accessFor(db, ownerId), {
@@ -345,6 +379,7 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
               "workspaces.revokeToken",
               "workspaces.deleteBundle",
               "workspaces.deleteCampaign",
+              "webhooks.delete",
               "compare.publish",
               "compare.revoke",
             ].includes(path)
@@ -374,6 +409,41 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
       const error = await callAs("stranger", path, input).catch((e: Error) => e);
       const message = (error as Error).message;
       for (const secret of ["ZZ Victim team", "viewer-team", "Viewer's team"]) expect(message).not.toContain(secret);
+    }
+  });
+
+  it("lists webhooks and their deliveries to owners only, and never their secrets", async () => {
+    const secret = (await db.webhook.findFirstOrThrow({ where: { workspaceId: victimId }, select: { secret: true } }))
+      .secret;
+    for (const actor of actors) {
+      for (const path of ["webhooks.list", "webhooks.deliveries"]) {
+        const answer = callAs(actor, path, { slug: "victim-team" });
+        if (actor === "owner") {
+          const text = JSON.stringify(await answer);
+          expect(text).not.toContain(secret);
+          if (path === "webhooks.list") expect(text).toContain("zz-hook");
+        } else {
+          await expect(answer, `${actor}: ${path}`).rejects.toMatchObject({
+            code: expect.stringMatching(/^(NOT_FOUND|FORBIDDEN)$/),
+          });
+        }
+      }
+    }
+    const created = (await callAs("owner", "webhooks.create", {
+      slug: "victim-team",
+      url: "http://10.0.0.5:8080/hook",
+      format: "json",
+      events: ["campaign-worse"],
+    })) as { secret: string };
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(JSON.stringify(await callAs("owner", "webhooks.list", { slug: "victim-team" }))).not.toContain(
+      created.secret,
+    );
+    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "ftp://example.test/x", "https://u:p@x.test/"]) {
+      await expect(
+        callAs("owner", "webhooks.create", { slug: "victim-team", url, format: "json", events: ["change-point"] }),
+        url,
+      ).rejects.toMatchObject({ code: "BAD_REQUEST" });
     }
   });
 

@@ -3,6 +3,7 @@ import { compareRouter } from "./routers/compare";
 import { guideRouter } from "./routers/guide";
 import { historyRouter } from "./routers/history";
 import { scenariosRouter } from "./routers/scenarios";
+import { webhooksRouter } from "./routers/webhooks";
 import { workspacesRouter } from "./routers/workspaces";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -12,6 +13,7 @@ export const appRouter = createTRPCRouter({
   guide: guideRouter,
   // scenarios.history lives in its own file (routers/history.ts), merged into the scenarios namespace.
   scenarios: createTRPCRouter({ ...scenariosRouter._def.record, ...historyRouter._def.record }),
+  webhooks: webhooksRouter,
   workspaces: workspacesRouter,
 });
 

@@ -12,6 +12,8 @@ export type ActionState = {
   token?: string;
   scope?: "upload" | "read";
   scenarioId?: string;
+  /** A new webhook's signing secret: shown once. */
+  secret?: string;
 } | null;
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
@@ -114,5 +116,25 @@ export async function uploadAction(slug: string, filename: string, text: string)
       done: `${filename}: ${stored.created ? "stored" : "already stored"}, ${stored.measurementCount} measurements.`,
       scenarioId: stored.scenarioId,
     };
+  });
+}
+
+export async function createWebhookAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    const events = form.getAll("events").map(String) as ("campaign-worse" | "change-point")[];
+    const format = field(form, "format") === "slack" ? "slack" : "json";
+    const { secret } = await (await api()).webhooks.create({ slug, url: field(form, "url"), format, events });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: field(form, "url"), secret };
+  });
+}
+
+export async function deleteWebhookAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    await (await api()).webhooks.delete({ slug, id: field(form, "id") });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: "Webhook deleted." };
   });
 }

@@ -50,3 +50,6 @@ export const createdWebhookSchema = z.object({
   /** Shown once: the key of the X-Cnibench-Signature HMAC. */
   secret: z.string(),
 });
+
+export type WebhookView = z.infer<typeof webhookSchema>;
+export type DeliveryView = z.infer<typeof deliverySchema>;

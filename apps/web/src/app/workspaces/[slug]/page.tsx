@@ -15,6 +15,7 @@ import {
   setVisibilityAction,
 } from "../actions";
 import { ActionForm, TokenForm, UploadDrop } from "../forms";
+import { Webhooks } from "./webhooks";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -31,6 +32,10 @@ export default async function WorkspacePage({ params }: Props) {
   const w = await load((await params).slug);
   const role = w.role ? rank[w.role] : 0;
   const hidden = <input type="hidden" name="slug" value={w.slug} />;
+  const caller = role >= rank.owner ? await api() : null;
+  const [hooks, log] = caller
+    ? await Promise.all([caller.webhooks.list({ slug: w.slug }), caller.webhooks.deliveries({ slug: w.slug })])
+    : [[], []];
   return (
     <div className="max-w-3xl space-y-8">
       <PageHeader
@@ -203,6 +208,12 @@ export default async function WorkspacePage({ params }: Props) {
           ) : (
             <p className="text-sm">None yet.</p>
           )}
+        </Section>
+      ) : null}
+
+      {role >= rank.owner ? (
+        <Section title="Webhooks" className="space-y-2">
+          <Webhooks slug={w.slug} hooks={hooks} log={log} />
         </Section>
       ) : null}
 

@@ -167,23 +167,12 @@ export type AlertContext = {
   link: string;
 };
 
-/** The generic JSON a webhook of format "json" receives. */
-export type AlertPayload = {
-  event: AlertEvent;
-  workspace: { slug: string; name: string };
-  testbed: string;
-  scenario: { id: string; label: string };
-  metric: string;
-  params: Params;
-  unit: string | null;
-  previous: AlertSide;
-  current: AlertSide;
-  changePercent: number | null;
-  verdict: Verdict;
-  p: number | null;
-  changes: AnnotationChange[];
-  link: string;
-};
+/**
+ * The generic JSON a webhook of format "json" receives: the alert (but its key) where it happened —
+ * {event, workspace, testbed, scenario, metric, params, unit, previous, current, changePercent,
+ * verdict, p, changes, link}, in that order.
+ */
+export type AlertPayload = Omit<DetectedAlert, "key"> & AlertContext;
 
 export function alertPayload(alert: DetectedAlert, context: AlertContext): AlertPayload {
   return {

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatChange, formatFigure, formatNumber, type Verdict, verdictWords } from "@cnibench/analysis/format";
+import { formatFigure, formatNumber, formatPercent, type Verdict, verdictWords } from "@cnibench/analysis/format";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
 import {
   ErrorBar,
@@ -82,10 +82,7 @@ const shiftColor = (verdict: Verdict): string =>
 
 /** A change point in a few words: "−7.3 % · worse". */
 export const shiftWords = (s: HistoryShift): string =>
-  `${s.changePercent === null ? "" : `${formatChange(s.changePercent)} · `}${verdictWords[s.verdict]}`;
-
-/** A p value as the change points' sentences give it: 5.6e−7, 0.012. */
-export const formatP = (p: number): string => (p < 0.001 ? p.toExponential(1) : p.toFixed(3)).replace("-", "−");
+  `${s.changePercent === null ? "" : `${formatPercent(s.changePercent)} · `}${verdictWords[s.verdict]}`;
 
 const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 const yearFormat = new Intl.DateTimeFormat("en-US", {

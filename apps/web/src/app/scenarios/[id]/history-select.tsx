@@ -13,7 +13,7 @@ export type SeriesOption = { key: string; label: string; group: string };
  */
 export function HistorySelect({ options, value }: { options: SeriesOption[]; value: string }) {
   const [pending, startTransition] = useTransition();
-  const [, setState] = useQueryStates(historyParams, {
+  const [{ history }, setState] = useQueryStates(historyParams, {
     shallow: false,
     history: "push",
     scroll: false,
@@ -25,7 +25,7 @@ export function HistorySelect({ options, value }: { options: SeriesOption[]; val
       <Field label="Series">
         <select
           className={`${inputClass} mt-1 max-w-full`}
-          value={value}
+          value={history && options.some((o) => o.key === history) ? history : value}
           onChange={(e) => void setState({ history: e.target.value })}
           data-testid="history-series"
         >

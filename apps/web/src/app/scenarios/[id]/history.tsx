@@ -1,10 +1,11 @@
 // The scenario page's History section: one series (metric and params) followed across the campaigns
 // of the scenario's testbed, upgrades included (scenarios.history), drawn over time with what changed
 // and where it shifted, and the change points in words.
-import { formatChange, formatDate, formatFigure, formatParams, verdictWords } from "@cnibench/analysis/format";
+import { formatDate, formatFigure, formatParams, formatPercent, verdictWords } from "@cnibench/analysis/format";
 import { type HistoryAnnotation, HistoryChart, type HistoryPoint, type HistoryShift } from "@cnibench/charts";
 import { verdictStyle } from "@cnibench/charts/format";
 import { vocabularyLabel } from "@cnibench/schema";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Muted, Section } from "~/app/_ui/text";
 import type { HistoryView } from "~/server/routers/history.types";
@@ -49,8 +50,9 @@ function chosen(series: readonly Series[], asked: string | null): Series | undef
   );
 }
 
-/** A p value as the sentences give it: 5.6e−7, 0.012. */
-const formatP = (p: number): string => (p < 0.001 ? p.toExponential(1) : p.toFixed(3)).replace("-", "−");
+/** A p value as the sentences give it: 5.6e−7, 0.012; below double precision's reach, < 1e−16. */
+const formatP = (p: number): string =>
+  p < 1e-16 ? "< 1e−16" : (p < 0.001 ? p.toExponential(1) : p.toFixed(3)).replace("-", "−");
 
 type Change = { key: string; before: string | number | boolean | null; after: string | number | boolean | null };
 
@@ -119,7 +121,10 @@ export async function HistorySection(props: {
           : ""}
         : each campaign’s median with the min–max of its runs.
       </Muted>
-      <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
+      {/* The page's one piece of URL state kept by nuqs: its adapter here, as the explorer's and the guide's. */}
+      <NuqsAdapter>
+        <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
+      </NuqsAdapter>
       {points.length === 0 ? (
         <Muted>No campaign of this series is readable.</Muted>
       ) : (
@@ -164,7 +169,7 @@ function ChangePoints({ view, cni, unit }: { view: HistoryView; cni: string; uni
           <li key={c.index}>
             From {formatDate(c.measuredAt)}
             {c.annotations.length > 0 ? ` (${c.annotations.map((a) => changeWords(a, cni)).join(", ")})` : ""}:{" "}
-            {c.changePercent === null ? "" : `${formatChange(c.changePercent)}, `}
+            {c.changePercent === null ? "" : `${formatPercent(c.changePercent)}, `}
             <span className={`rounded px-1 ${verdictStyle[c.verdict]}`}>{verdictWords[c.verdict]}</span>, p{" "}
             {formatP(c.p)}
             <span className="text-zinc-600 dark:text-zinc-400">

@@ -318,9 +318,12 @@ describe("reading bundles back", () => {
       "/v1/bundles",
       "/v1/bundles/{id}",
       "/v1/campaigns/{campaign}",
+      "/v1/gate",
       "/v1/import",
       "/v1/openapi.json",
       "/v1/schema",
+      "/v1/workspaces/{slug}/figures.json",
+      "/v1/workspaces/{slug}/metrics",
     ]);
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining(["Bundle", "UploadResult", "ErrorResponse", "BundleIssue", "DeletedBundles"]),

@@ -18,5 +18,6 @@ export async function createContext(): Promise<Context> {
     access: await currentAccess(),
     client: { address: clientAddress(forwarded, env.CNIBENCH_TRUSTED_PROXIES) },
     limits: globalForLimits.cnibenchWriteLimits,
+    publicWebUrl: env.publicWebUrl,
   };
 }

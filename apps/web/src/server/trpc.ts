@@ -20,7 +20,14 @@ export function writeLimits(perMinute: number): WriteLimits {
  * Requests over HTTP and from pages also carry the client's address and the write budgets; calls made
  * in-process by tests carry neither and are not limited.
  */
-export type Context = { db: Db; access: Access; client?: { address: string }; limits?: WriteLimits };
+export type Context = {
+  db: Db;
+  access: Access;
+  client?: { address: string };
+  limits?: WriteLimits;
+  /** Where people open the web app, for links sent elsewhere (alerts); tests may leave it out. */
+  publicWebUrl?: string;
+};
 
 const t = initTRPC.context<Context>().create({
   errorFormatter: ({ shape, error }) => ({

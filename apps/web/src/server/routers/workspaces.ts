@@ -6,6 +6,7 @@ import {
   type Db,
   deleteBundle,
   deleteBundles,
+  enqueueAlerts,
   getWorkspace,
   ingestBundle,
   LastOwnerError,
@@ -174,6 +175,12 @@ export const workspacesRouter = createTRPCRouter({
               .join("; ")}`;
       throw new TRPCError({ code: "BAD_REQUEST", message });
     }
+    // Queued here, sent by the ingest API's alert worker like an API upload's (apps/ingest-api/src/webhooks.ts).
+    await enqueueAlerts(ctx.db, {
+      workspaceId: w.id,
+      bundleIds: [outcome.stored.id],
+      publicWebUrl: ctx.publicWebUrl ?? "",
+    });
     return {
       scenarioId: outcome.stored.scenarioId,
       bundleId: outcome.stored.id,

@@ -1,0 +1,125 @@
+// A series over time (issue 27): twelve nightly campaigns of one testbed, three runs each, whose ninth
+// came with a kernel upgrade (6.1.0 → 6.8.0, so another scenario of the same testbed) and 8 % less TCP
+// throughput. The scenario page of the last night's scenario draws the series' twelve campaigns with
+// the kernel upgrade annotated and the change point marked worse, and says it in words.
+import { describe, expect, inject, it } from "vitest";
+import { browserPerFile, screenshot } from "./browser.ts";
+
+const webUrl = inject("webUrl");
+const apiUrl = inject("apiUrl");
+const token = inject("uploadToken");
+const { open } = browserPerFile(webUrl);
+
+// mulberry32, seeded as history.integration.test.ts draws the same nights: every run sees the same
+// numbers. Normal noise as the sum of 12 uniforms − 6 (Irwin–Hall).
+const mulberry32 = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+  t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const random = mulberry32(27);
+const normal = () => Array.from({ length: 12 }, random).reduce((a, b) => a + b, 0) - 6;
+
+// Pod-to-pod TCP throughput near a 10 Gbit/s NIC's 9.4: each night a small drift of its own (0.5 %),
+// each run 2 % noise around it; from night 9 on, 8 % less, on kernel 6.8.0.
+const nights = Array.from({ length: 12 }, (_, i) => {
+  const night = i + 1;
+  const level = 9.4 * (night >= 9 ? 0.92 : 1) * (1 + 0.005 * normal());
+  return {
+    night,
+    kernel: night >= 9 ? "6.8.0" : "6.1.0",
+    runs: Array.from({ length: 3 }, () => Math.round(level * (1 + 0.02 * normal()) * 1000) / 1000),
+  };
+});
+const median = (runs: readonly number[]) => [...runs].sort((a, b) => a - b)[1]!;
+
+/** A night's campaign: one bundle with its three runs as samples (and, the last two nights, 8 streams too). */
+async function uploadNight(n: (typeof nights)[number]): Promise<string> {
+  const result = (streams: number, runs: number[]) => ({
+    metric: "tcp.throughput",
+    unit: "Gbit/s",
+    value: median(runs),
+    aggregate: "median",
+    samples: runs,
+    params: { path: "pod-pod", streams },
+  });
+  const res = await fetch(`${apiUrl}/v1/bundles`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      schema: "cnibench/bundle@1",
+      collector: { name: "iperf3", command: "iperf3 -c pod-b -t 30" },
+      cluster: {
+        name: "history-nightly",
+        provider: "on-prem",
+        region: "history-lab",
+        kubernetesVersion: "1.30",
+        nodeCount: 3,
+      },
+      node: { sku: "history-10g", os: "Ubuntu 22.04", kernel: n.kernel },
+      cni: { name: "cilium", version: "1.16.3", mode: "native-routing", kubeProxy: "ebpf", label: "Nightly Cilium" },
+      runAt: `2026-11-${String(n.night).padStart(2, "0")}T02:00:00Z`,
+      campaign: `night-${n.night}`,
+      results: [
+        result(1, n.runs),
+        ...(n.night >= 11
+          ? [
+              result(
+                8,
+                n.runs.map((r) => Math.round(r * 0.99 * 1000) / 1000),
+              ),
+            ]
+          : []),
+      ],
+    }),
+  });
+  const answer = (await res.json()) as { scenarioId: string };
+  expect(res.status, JSON.stringify(answer)).toBe(201);
+  return answer.scenarioId;
+}
+
+describe("a series over time", () => {
+  it("draws twelve campaigns with the kernel upgrade annotated and the change point marked worse", async () => {
+    const scenarios: string[] = [];
+    for (const n of nights) scenarios.push(await uploadNight(n));
+    expect(scenarios[8]).not.toBe(scenarios[7]);
+    expect(scenarios[11]).toBe(scenarios[8]);
+
+    for (const width of [1440, 390]) {
+      const { page, errors } = await open(`/scenarios/${scenarios[11]}`, width);
+      const chart = page.getByTestId("history-chart");
+      // The series with the most campaigns by default: one stream (four here, two with eight streams).
+      expect(await page.getByTestId("history-series").inputValue()).toBe(
+        'tcp.throughput|{"path":"pod-pod","streams":1}',
+      );
+      await expect.poll(() => chart.locator('[role="button"][data-campaign]').count(), { timeout: 15_000 }).toBe(12);
+      expect(await chart.getByText(/12 campaigns from 2026-11-01 to 2026-11-12/).count()).toBe(1);
+      const ninth = chart.locator('[data-campaign="night-9"]');
+      expect(await ninth.getAttribute("aria-label")).toMatch(/^night-9, 2026-11-09: median 8\.\d+ Gbit\/s, n=3 runs/);
+      // One marker at the ninth night: the kernel upgrade, and the shift, worse.
+      const marker = chart.locator("[data-marker]");
+      expect(await marker.count()).toBe(1);
+      expect(await marker.getAttribute("data-change-point")).toBe("worse");
+      expect(await marker.locator("[data-annotation]").textContent()).toBe("kernel 6.1.0 → 6.8.0");
+      expect(await marker.locator("[data-shift]").textContent()).toMatch(/^−\d+(\.\d+)? % · worse$/);
+      expect(await chart.locator("[data-step]").count()).toBe(2);
+      // In words, under the chart.
+      const words = await page.getByTestId("history-change-points").innerText();
+      expect(words).toMatch(
+        /^From 2026-11-09 \(kernel 6\.1\.0 → 6\.8\.0\): −\d+(\.\d+)? %, worse, p (< )?\d(\.\d)?e−\d+/,
+      );
+      await screenshot(page, "history");
+
+      if (width === 1440) {
+        // Another series: its two campaigns, in the address, too few to look for change points.
+        await page.getByTestId("history-series").selectOption({ label: "path pod-pod · streams 8" });
+        await page.waitForURL(/history=/);
+        await expect.poll(() => chart.locator('[role="button"][data-campaign]').count(), { timeout: 15_000 }).toBe(2);
+        expect(await page.getByTestId("history-reason").count()).toBe(1);
+      }
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+});

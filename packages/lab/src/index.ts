@@ -1,0 +1,3 @@
+export * from "./iptables.ts";
+export * from "./nftables.ts";
+export * from "./plan.ts";

@@ -70,6 +70,7 @@ describe("hostile labels", () => {
     expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]+'/);
     expect(scriptSrc).not.toContain("'unsafe-inline'");
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     const nonce = scriptSrc.match(/'nonce-([^']+)'/)?.[1];
@@ -91,4 +92,44 @@ describe("hostile labels", () => {
     expect(errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
     await page.close();
   });
+
+  it("lets other sites frame /embed/ pages and nothing else: every route of the app, by its file", async () => {
+    const files = routeFiles();
+    expect(files).toContain("embed/charts/page.tsx");
+    for (const file of files) {
+      const p = samplePath(file);
+      const res = await fetch(`${webUrl}${p}`, { redirect: "manual" });
+      const csp = res.headers.get("content-security-policy") ?? "";
+      if (p.startsWith("/embed/")) {
+        expect(csp, p).toContain("frame-ancestors *");
+        expect(res.headers.get("x-frame-options"), p).toBeNull();
+      } else {
+        expect(csp, p).toContain("frame-ancestors 'none'");
+        expect(res.headers.get("x-frame-options"), p).toBe("DENY");
+      }
+      await res.body?.cancel();
+    }
+  });
 });
+
+const appDir = path.join(repoRoot, "apps/web/src/app");
+
+/** Every page and route handler of the app, as its file under app/ ("embed/d/[slug]/page.tsx"). */
+function routeFiles(dir = appDir): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return /^(page\.tsx|route\.ts)$/.test(entry.name) ? [path.relative(appDir, full)] : [];
+  });
+}
+
+/** An address a route file answers, its dynamic segments filled with made-up values (answers may be 404). */
+function samplePath(file: string): string {
+  const dir = path.dirname(file) === "." ? "" : path.dirname(file);
+  const filled = dir
+    .replace("[...nextauth]", "session")
+    .replace("[trpc]", "scenarios.explore")
+    .replace("[file]", "made-up.svg")
+    .replace(/\[[^\]]+\]/g, "made-up");
+  return `/${filled}`;
+}

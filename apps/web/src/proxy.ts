@@ -18,6 +18,8 @@ export async function proxy(request: NextRequest) {
   // Signing in posts a form whose answer redirects to the identity provider: allow its origin.
   const { oidc } = webEnv();
   const issuer = oidc ? new URL(oidc.issuer).origin : "";
+  // Only the embeds may be framed, by any site; every other page refuses every frame.
+  const embeddable = embeddablePath(request.nextUrl.pathname);
   const policy = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${inDevelopment ? " 'unsafe-eval'" : ""}`,
@@ -28,7 +30,7 @@ export async function proxy(request: NextRequest) {
     "object-src 'none'",
     "base-uri 'self'",
     `form-action 'self' ${issuer}`.trim(),
-    "frame-ancestors 'none'",
+    `frame-ancestors ${embeddable ? "*" : "'none'"}`,
   ].join("; ");
 
   const headers = new Headers(request.headers);
@@ -38,11 +40,14 @@ export async function proxy(request: NextRequest) {
   response.headers.set("content-security-policy", policy);
   response.headers.set("x-content-type-options", "nosniff");
   response.headers.set("referrer-policy", "strict-origin-when-cross-origin");
-  response.headers.set("x-frame-options", "DENY");
+  if (!embeddable) response.headers.set("x-frame-options", "DENY");
   response.headers.set("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()");
   response.headers.set("cross-origin-opener-policy", "same-origin");
   return response;
 }
+
+/** /embed/…: the pages other sites may frame (docs/security.md). */
+const embeddablePath = (path: string): boolean => path.startsWith("/embed/");
 
 function gated(request: NextRequest): boolean {
   const path = request.nextUrl.pathname;

@@ -22,6 +22,7 @@ import {
 import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
+import { EmbedSnippets, seriesBadgePath } from "./embed-snippets";
 import { chartsHref, loadChartParams, parseWhere } from "./params";
 import { ShowAllScope } from "./show-all";
 
@@ -173,6 +174,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       y: props.params.y,
     });
     const xLabel = `${crossoverAxisWords(data.xParam)} (count)`;
+    // The embed's badge: the first line's last measured point, a series whose latest campaign it shows.
+    const lastPoint = data.series[0]?.points.at(-1);
     const whereChips = props.params.where.map((w) => (
       <Link
         key={w}
@@ -271,6 +274,11 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           xScale={props.params.scale}
           filename={`cnibench-${data.metric}-by-${data.xParam}${props.params.y === "degradation" ? "-degradation" : ""}`}
         />
+        <EmbedSnippets
+          path={chartsHref("/charts", props.params)}
+          title={`${data.title} by ${crossoverAxisWords(data.xParam)}`}
+          badge={lastPoint && seriesBadgePath(lastPoint.scenarioId, data.metric, lastPoint.params)}
+        />
       </>
     );
   }
@@ -344,6 +352,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             />
           ))}
         </div>
+        <EmbedSnippets path={chartsHref("/charts", props.params)} title={viewTitle(props.view)} />
       </>
     );
   }

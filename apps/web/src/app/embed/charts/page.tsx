@@ -1,0 +1,118 @@
+import { facetKeys, resolveBetter } from "@cnibench/analysis";
+import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import type { SearchParams } from "nuqs/server";
+import { type BarView, barViews, crossoverAxisWords, crossoverView } from "~/server/chart-views";
+import { api, orNotFound } from "~/trpc/server";
+import { chartsHref, loadChartParams, parseWhere } from "../../charts/params";
+import { EmbedFrame, embedMetadata, themeOf } from "../frame";
+
+export const metadata: Metadata = { ...embedMetadata, title: "Charts (embed)" };
+
+type Caller = Awaited<ReturnType<typeof api>>;
+type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
+
+/**
+ * /embed/charts?<the charts page's address>[&theme=dark|light]: the view's chart(s), drawn by the
+ * same components from the same procedures as /charts, without its controls. The procedures show
+ * each visitor what they may read; a chart with nothing to draw (nothing matches, or the scenarios
+ * are private to someone else) is a 404, so an embed never tells a stranger more than that.
+ */
+export default async function EmbedChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const search = await searchParams;
+  const params = await loadChartParams(search);
+  const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
+  const scope = { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
+  const trpc = await api();
+  const chart = params.view === "crossover" ? await crossover(trpc, params, scope) : await bars(trpc, params, scope);
+  if (!chart) notFound();
+  return (
+    <EmbedFrame theme={themeOf(search)} href={chartsHref("/charts", params)}>
+      {chart}
+    </EmbedFrame>
+  );
+}
+
+type Scope = { filters: Record<string, string[]>; scenarioIds?: string[]; baseline?: string };
+
+async function crossover(trpc: Caller, params: ChartParams, scope: Scope) {
+  // A request the page would refuse (BAD_REQUEST: too many scenarios, too long a value) is a 404 here.
+  const data = await orNotFound(
+    trpc.charts.crossover({
+      ...scope,
+      metric: params.metric,
+      x: params.x,
+      where: parseWhere(params.where),
+      y: params.y,
+    }),
+  );
+  if (data.series.length === 0) return null;
+  const names = new Map(data.scenarios.map((s) => [s.id, s.label]));
+  const degradation = params.y === "degradation";
+  return (
+    <LineSeriesChart
+      title={`${data.title} by ${crossoverAxisWords(data.xParam)}`}
+      summary={
+        data.sentences.length > 0 ? (
+          <ul className="text-sm">
+            {data.sentences.map((s) => (
+              <li key={s}>{s}.</li>
+            ))}
+          </ul>
+        ) : undefined
+      }
+      series={data.series.map(({ points, scenarioId, ...line }) => ({
+        ...line,
+        scenario: { id: scenarioId, name: names.get(scenarioId) ?? line.label },
+        points: points.map(({ summary, scenarioId: of, ...point }) => ({
+          ...point,
+          n: summary?.n,
+          links: [{ label: "scenario", href: `/scenarios/${of}` }],
+        })),
+      }))}
+      markers={data.markers}
+      xLabel={`${crossoverAxisWords(data.xParam)} (count)`}
+      yLabel={
+        degradation
+          ? `${crossoverView.degradation.words} (${crossoverView.degradation.unit})`
+          : `${data.title} (${data.unit})`
+      }
+      unit={data.unit}
+      better={resolveBetter(data.metric)}
+      xScale={params.scale}
+      filename={`cnibench-${data.metric}-by-${data.xParam}${degradation ? "-degradation" : ""}`}
+    />
+  );
+}
+
+/** The bar views (throughput, latency…): the views drawn with bars, not the crossover's or another's lines. */
+const isBarView = (view: string): view is BarView => Object.hasOwn(barViews, view);
+
+async function bars(trpc: Caller, params: ChartParams, scope: Scope) {
+  const view: string = params.view;
+  if (!isBarView(view)) return null;
+  const charts = await orNotFound(trpc.charts.bars({ ...scope, view, percentile: params.percentile }));
+  if (charts.length === 0) return null;
+  return (
+    <div className="grid gap-3">
+      {charts.map((c) => (
+        <GroupedBarChart
+          key={c.metric}
+          title={view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${params.percentile}` : c.title}
+          series={c.series}
+          better={view === "overheads" ? "lower" : resolveBetter(c.metric)}
+          data={c.data.map(({ values, ...group }) => ({
+            ...group,
+            values: Object.fromEntries(Object.entries(values).map(([id, v]) => [id, v && { ...v, n: v.summary?.n }])),
+          }))}
+          categoryLabel={barViews[view].groups}
+          yLabel={c.unit}
+          unit={c.unit}
+          references={c.references}
+          filename={`cnibench-${view}-${c.metric}`}
+        />
+      ))}
+    </div>
+  );
+}

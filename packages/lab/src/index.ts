@@ -1,3 +1,7 @@
+export * from "./bundle.ts";
+export { hostEnvironment, type LabIo, labUsage, runLab } from "./command.ts";
 export * from "./iptables.ts";
 export * from "./nftables.ts";
+export * from "./parse.ts";
 export * from "./plan.ts";
+export { checkPrerequisites, Lab, labNamespaces, type Prerequisites, removeStaleNamespaces } from "./runner.ts";

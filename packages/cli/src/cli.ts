@@ -31,6 +31,7 @@ import {
   scalarEnvironmentKeys,
   withCampaign,
 } from "@cnibench/importers";
+import { runLab } from "@cnibench/lab";
 import { runGate } from "./gate.ts";
 import { createReporter } from "./progress.ts";
 import { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
@@ -84,6 +85,9 @@ Example:
 
 cnibench gate [options] <file or directory>…: upload as one campaign and compare it with a baseline,
 exit 1 when a figure is worse beyond its margin (CI; cnibench gate --help, docs/ci.md).
+
+cnibench lab [options]: measure kube-proxy iptables and nftables against the Service count in throwaway
+network namespaces on this host (root; cnibench lab --help, docs/lab.md).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {
@@ -93,6 +97,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === "gate") return runGate(rest, io);
+  if (command === "lab") {
+    // The lab uploads with this CLI's uploadBundle (retries, Retry-After), passed in: @cnibench/lab does not import the CLI.
+    const upload = (bundle: Parameters<typeof uploadBundle>[0], to: { server: string; token: string }) =>
+      uploadBundle(bundle, { ...to, retries: 4, backoffMs: 500, ...(io.fetch ? { fetch: io.fetch } : {}) });
+    return runLab(rest, { ...io, upload });
+  }
   if (command !== "upload") {
     io.stderr(`cnibench: unknown command "${command}"\n\n${usage}`);
     return 2;

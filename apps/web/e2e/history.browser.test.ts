@@ -1,7 +1,8 @@
 // A series over time (issue 27): twelve nightly campaigns of one testbed, three runs each, whose ninth
 // came with a kernel upgrade (6.1.0 → 6.8.0, so another scenario of the same testbed) and 8 % less TCP
 // throughput. The scenario page of the last night's scenario draws the series' twelve campaigns with
-// the kernel upgrade annotated and the change point marked worse, and says it in words.
+// the kernel upgrade annotated and the change point marked worse, and says it in words; the charts
+// page's History view draws the same series for chosen scenarios, once per testbed.
 import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, screenshot } from "./browser.ts";
 
@@ -80,8 +81,9 @@ async function uploadNight(n: (typeof nights)[number]): Promise<string> {
 }
 
 describe("a series over time", () => {
+  const scenarios: string[] = [];
+
   it("draws twelve campaigns with the kernel upgrade annotated and the change point marked worse", async () => {
-    const scenarios: string[] = [];
     for (const n of nights) scenarios.push(await uploadNight(n));
     expect(scenarios[8]).not.toBe(scenarios[7]);
     expect(scenarios[11]).toBe(scenarios[8]);
@@ -117,6 +119,54 @@ describe("a series over time", () => {
         await page.waitForURL(/history=/);
         await expect.poll(() => chart.locator('[role="button"][data-campaign]').count(), { timeout: 15_000 }).toBe(2);
         expect(await page.getByTestId("history-reason").count()).toBe(1);
+      }
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it("draws the series on the charts page, a chart per testbed, linked to the scenario page's history", async () => {
+    expect(scenarios).toHaveLength(12);
+    const key = 'tcp.throughput|{"path":"pod-pod","streams":1}';
+    // The last night's scenario (kernel 6.8.0) and the first's (6.1.0): one testbed, so one chart.
+    const address = `/charts?view=history&scenario=${scenarios[11]}&scenario=${scenarios[0]}&metric=tcp.throughput&where=path%3Dpod-pod&where=streams%3D1`;
+    for (const width of [1440, 390]) {
+      const { page, errors } = await open(address, width);
+      expect(await page.getByRole("link", { name: "History", exact: true }).getAttribute("aria-current")).toBe("page");
+      expect(await page.getByTestId("history-testbed").count()).toBe(1);
+      const chart = page.getByTestId("history-chart");
+      await expect.poll(() => chart.locator('[role="button"][data-campaign]').count(), { timeout: 15_000 }).toBe(12);
+      expect(await chart.getByText(/12 campaigns from 2026-11-01 to 2026-11-12/).count()).toBe(1);
+      const marker = chart.locator("[data-marker]");
+      expect(await marker.count()).toBe(1);
+      expect(await marker.getAttribute("data-change-point")).toBe("worse");
+      expect(await marker.locator("[data-annotation]").textContent()).toBe("kernel 6.1.0 → 6.8.0");
+      expect(await page.getByTestId("history-change-points").innerText()).toMatch(
+        /^From 2026-11-09 \(kernel 6\.1\.0 → 6\.8\.0\): −\d+(\.\d+)? %, worse, p (< )?\d(\.\d)?e−\d+/,
+      );
+      // Readable at this width: nothing wider than the window.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      const link = page.getByRole("link", { name: "This history on the scenario page" });
+      const href = new URL((await link.getAttribute("href")) ?? "", webUrl);
+      expect(href.pathname).toBe(`/scenarios/${scenarios[11]}`);
+      expect(href.searchParams.get("history")).toBe(key);
+      expect(href.hash).toBe("#history-heading");
+      await screenshot(page, "history-charts");
+
+      if (width === 1440) {
+        // A series the testbed never measured: said in words, with no chart.
+        await page.goto(
+          `${webUrl}/charts?view=history&scenario=${scenarios[11]}&metric=tcp.throughput&where=path%3Dpod-pod&where=streams%3D64`,
+        );
+        expect(await page.getByTestId("history-testbed").innerText()).toMatch(
+          /has no campaign of TCP throughput · path pod-pod · streams 64, nor any scenario of its testbed\./,
+        );
+        expect(await page.getByTestId("history-chart").count()).toBe(0);
+        // The link opens the scenario page's History section on the same series.
+        await page.goto(`${webUrl}${address}`);
+        await page.getByRole("link", { name: "This history on the scenario page" }).click();
+        await page.waitForURL(/\/scenarios\//);
+        expect(await page.getByTestId("history-series").inputValue()).toBe(key);
       }
       expect(errors).toEqual([]);
       await page.close();

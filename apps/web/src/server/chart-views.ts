@@ -57,11 +57,21 @@ export const crossoverView = {
   degradation: { words: "change vs first step", unit: "%" },
 } as const;
 
+/**
+ * The history view: one series (metric and params) of each chosen scenario over its campaigns, a chart
+ * per testbed (scenarios.history, as the scenario page's History section draws it).
+ */
+export const historyView = {
+  title: "History",
+  /** The chosen scenarios drawn at most; the page says how many more were chosen. */
+  maxScenarios: 6,
+} as const;
+
 export const barViewNames = Object.keys(barViews) as [BarView, ...BarView[]];
 /** Every view, in the order of the page's tabs. */
-export const chartViews = ["crossover", ...barViewNames] as const;
+export const chartViews = ["crossover", ...barViewNames, "history"] as const;
 export type ChartView = (typeof chartViews)[number];
 
 /** A view's tab and title: "Latency / RTT". */
 export const viewTitle = (view: ChartView): string =>
-  view === "crossover" ? crossoverView.title : barViews[view].title;
+  view === "crossover" ? crossoverView.title : view === "history" ? historyView.title : barViews[view].title;

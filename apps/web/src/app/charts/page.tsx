@@ -23,6 +23,7 @@ import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
 import { EmbedSnippets, seriesBadgePath } from "./embed-snippets";
+import { HistoryView } from "./history-view";
 import { chartsHref, loadChartParams, parseWhere } from "./params";
 import { ShowAllScope } from "./show-all";
 
@@ -153,6 +154,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       >
         {params.view === "crossover" ? (
           <Crossover params={params} scope={scope} linksOf={linksOf} />
+        ) : params.view === "history" ? (
+          <HistoryView params={params} />
         ) : (
           <Bars params={params} view={params.view} percentile={params.percentile} scope={scope} linksOf={linksOf} />
         )}

@@ -147,6 +147,11 @@ export function removeStaleNamespaces(): string[] {
 
 type Run = { code: number | null; stdout: string; stderr: string; ms: number };
 
+/** A command run inside a lab namespace. */
+function inNamespace(ns: string, ...command: string[]): string[] {
+  return ["ip", "netns", "exec", ns, ...command];
+}
+
 export class Lab {
   private readonly children = new Set<ChildProcess>();
   private readonly namespaces = new Set<string>();
@@ -227,10 +232,10 @@ export class Lab {
       ["ip", "-n", server, "link", "set", "eth0", "up"],
       // ClusterIPs are routed towards the node's interface, as a node's default route would.
       ["ip", "-n", client, "route", "add", SERVICE_CIDR, "dev", "eth0"],
-      ["ip", "netns", "exec", client, "sysctl", "-qw", "net.ipv4.ip_local_port_range=1024 65535"],
-      ["ip", "netns", "exec", client, "sysctl", "-qw", "net.ipv4.tcp_tw_reuse=1"],
-      ["ip", "netns", "exec", server, "sysctl", "-qw", "net.core.somaxconn=4096"],
-      ["ip", "netns", "exec", server, "sysctl", "-qw", "net.ipv4.tcp_max_syn_backlog=4096"],
+      inNamespace(client, "sysctl", "-qw", "net.ipv4.ip_local_port_range=1024 65535"),
+      inNamespace(client, "sysctl", "-qw", "net.ipv4.tcp_tw_reuse=1"),
+      inNamespace(server, "sysctl", "-qw", "net.core.somaxconn=4096"),
+      inNamespace(server, "sysctl", "-qw", "net.ipv4.tcp_max_syn_backlog=4096"),
     ];
     for (const args of steps) await this.must(args, "building the namespaces");
     await this.startDaemon(server, [process.execPath, serverScript, String(HTTP_PORT)]);
@@ -256,19 +261,19 @@ export class Lab {
     if (mode === "iptables") {
       const rules = iptablesRules(services);
       writeFileSync(file, rules.text);
-      const out = await this.must(["ip", "netns", "exec", client, iptablesRestore, "--noflush"], "iptables-restore", {
+      const out = await this.must(inNamespace(client, iptablesRestore, "--noflush"), "iptables-restore", {
         stdinFile: file,
         timeoutMs: 600_000,
       });
       return { ms: out.ms, counts: { natRules: rules.natRules, kubeServicesRules: rules.kubeServicesRules } };
     }
     writeFileSync(file, nftablesRules(services).text);
-    const out = await this.must(["ip", "netns", "exec", client, "nft", "-f", file], "nft -f", { timeoutMs: 600_000 });
+    const out = await this.must(inNamespace(client, "nft", "-f", file), "nft -f", { timeoutMs: 600_000 });
     return { ms: out.ms };
   }
 
   private wrk(client: string, url: string, seconds: number, concurrency: number, short: boolean) {
-    const args = ["ip", "netns", "exec", client, "wrk", "-t2", `-c${concurrency}`, `-d${seconds}s`, "--latency"];
+    const args = inNamespace(client, "wrk", "-t2", `-c${concurrency}`, `-d${seconds}s`, "--latency");
     if (short) args.push("-H", "Connection: close");
     return this.must([...args, url], "wrk", { timeoutMs: (seconds + 30) * 1000 }).then((o) => parseWrk(o.stdout));
   }
@@ -289,20 +294,8 @@ export class Lab {
       const load = await this.loadRules(pair.client, mode, services, options.iptablesRestore);
       const target = targetOf(services);
       const url = `http://${target.http.ip}:${target.http.port}/`;
-      const check = await this.must(
-        [
-          "ip",
-          "netns",
-          "exec",
-          pair.client,
-          process.execPath,
-          probeScript,
-          "check",
-          target.http.ip,
-          String(target.http.port),
-        ],
-        "reaching the target",
-      );
+      const node = (...args: string[]) => inNamespace(pair.client, process.execPath, probeScript, ...args);
+      const check = await this.must(node("check", target.http.ip, String(target.http.port)), "reaching the target");
       const answer = JSON.parse(check.stdout) as { status?: number; error?: string };
       if (answer.status !== 200) throw new Error(`the target ${url} does not answer: ${answer.error ?? answer.status}`);
       // Warm-up: the first connections pay one-time costs (ARP, route and socket caches, the server's
@@ -314,40 +307,14 @@ export class Lab {
       }
       const short = await this.wrk(pair.client, url, durationSec, concurrency, true);
       const keepalive = await this.wrk(pair.client, url, durationSec, concurrency, false);
-      const probe = await this.must(
-        [
-          "ip",
-          "netns",
-          "exec",
-          pair.client,
-          process.execPath,
-          probeScript,
-          target.http.ip,
-          String(target.http.port),
-          String(Math.min(durationSec, 2) * 1000),
-        ],
-        "the connect probe",
-      );
+      const probeMs = String(Math.min(durationSec, 2) * 1000);
+      const probe = await this.must(node(target.http.ip, String(target.http.port), probeMs), "the connect probe");
       const { samples, errors } = JSON.parse(probe.stdout) as { samples: number[]; errors: number };
       if (samples.length === 0) throw new Error(`no connection to ${url} succeeded (${errors} errors)`);
-      const iperf = await this.must(
-        [
-          "ip",
-          "netns",
-          "exec",
-          pair.client,
-          "iperf3",
-          "-c",
-          target.iperf.ip,
-          "-p",
-          String(target.iperf.port),
-          "-t",
-          String(durationSec),
-          "-J",
-        ],
-        "iperf3",
-        { timeoutMs: (durationSec + 30) * 1000 },
-      );
+      const iperfArgs = ["-c", target.iperf.ip, "-p", String(target.iperf.port), "-t", String(durationSec), "-J"];
+      const iperf = await this.must(inNamespace(pair.client, "iperf3", ...iperfArgs), "iperf3", {
+        timeoutMs: (durationSec + 30) * 1000,
+      });
       const errorsOf = (w: ReturnType<typeof parseWrk>) =>
         w.socketErrors.connect + w.socketErrors.read + w.socketErrors.write + w.socketErrors.timeout + w.non2xx;
       const trouble = errorsOf(short) + errorsOf(keepalive) + errors;

@@ -17,7 +17,7 @@ import { ChartFrame, type KeyLine, useChartState } from "./chart-frame";
 import { runsWords } from "./format";
 import { colorAt } from "./palette";
 import { Gridlines, Rule, valueAxis } from "./rule";
-import { type TooltipAt, TooltipBox } from "./tooltip";
+import { PointTarget, type TooltipAt, TooltipBox } from "./tooltip";
 
 // A series over time: each campaign a point at its runs' median with min–max whiskers, a dashed
 // vertical marker where what the campaigns ran on changed (kernel, CNI version…), a solid one where
@@ -467,36 +467,15 @@ function CampaignDot(props: {
   const width = useChartWidth() ?? 0;
   const { cx, cy, point } = props;
   if (cx === undefined || cy === undefined || !point) return null;
-  const enter = () => props.onHover({ x: cx, y: cy, width });
-  const leave = () => props.onHover(null);
   return (
     <g>
       <circle cx={cx} cy={cy} r={4} fill={props.color} pointerEvents="none" />
-      {/* biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one. */}
-      <circle
-        cx={cx}
-        cy={cy}
-        r={7}
-        role="button"
-        tabIndex={0}
-        aria-label={describe(point, props.unit)}
-        data-campaign={point.campaign}
-        fill="transparent"
-        stroke="transparent"
-        strokeWidth={2}
-        className="outline-none focus-visible:stroke-blue-600"
-        style={{ cursor: "pointer" }}
-        onClick={() => props.onSelect(point)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" || e.key === " ") {
-            e.preventDefault();
-            props.onSelect(point);
-          }
-        }}
-        onMouseEnter={enter}
-        onMouseLeave={leave}
-        onFocus={enter}
-        onBlur={leave}
+      <PointTarget
+        at={{ x: cx, y: cy, width }}
+        label={describe(point, props.unit)}
+        data={{ "data-campaign": point.campaign }}
+        onSelect={() => props.onSelect(point)}
+        onHover={props.onHover}
       />
     </g>
   );

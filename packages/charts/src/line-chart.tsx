@@ -8,7 +8,7 @@ import { anyWhisker, runsWords, versusWords } from "./format";
 import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
 import { lineCsv } from "./point-csv";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
-import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
+import { PointTarget, type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import { type Better, lineScores, rankByScore } from "./top";
 import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
 
@@ -164,8 +164,6 @@ function PointDot(props: {
   if (cx === undefined || cy === undefined || !point) return null;
   const qualified = Boolean(point.qualifier);
   const describe = `${props.label}: ${formatFigure({ value: point.y, unit: props.unit, qualifier: point.qualifier ?? null, low: point.low ?? null, high: point.high ?? null })} at ${formatNumber(point.x)}${point.versus ? `; ${versusWords(point.versus)}` : ""}`;
-  const enter = () => props.onHover({ x: cx, y: cy, width });
-  const leave = () => props.onHover(null);
   return (
     <g>
       <path
@@ -177,30 +175,11 @@ function PointDot(props: {
         pointerEvents="none"
       />
       {/* The target to hover, click or focus: a little larger than the marker, invisible but for a focus ring. */}
-      {/* biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one. */}
-      <circle
-        cx={cx}
-        cy={cy}
-        r={7}
-        role="button"
-        tabIndex={0}
-        aria-label={describe}
-        fill="transparent"
-        stroke="transparent"
-        strokeWidth={2}
-        className="outline-none focus-visible:stroke-blue-600"
-        style={{ cursor: "pointer" }}
-        onClick={() => props.onSelect(point)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" || e.key === " ") {
-            e.preventDefault();
-            props.onSelect(point);
-          }
-        }}
-        onMouseEnter={enter}
-        onMouseLeave={leave}
-        onFocus={enter}
-        onBlur={leave}
+      <PointTarget
+        at={{ x: cx, y: cy, width }}
+        label={describe}
+        onSelect={() => props.onSelect(point)}
+        onHover={props.onHover}
       />
     </g>
   );

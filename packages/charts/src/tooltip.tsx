@@ -43,3 +43,47 @@ export function VersusLine({ versus }: { versus: Versus }) {
     </div>
   );
 }
+
+/**
+ * What a point's tooltip hangs on: an invisible circle a little larger than the mark, to hover, click or
+ * focus (Enter or Space selects), with a focus ring. `at` is where the tooltip goes when it is entered.
+ */
+export function PointTarget(props: {
+  at: TooltipAt;
+  label: string;
+  onSelect: () => void;
+  onHover: (at: TooltipAt | null) => void;
+  /** data-* attributes tests and exports read. */
+  data?: Record<`data-${string}`, string>;
+}) {
+  const enter = () => props.onHover(props.at);
+  const leave = () => props.onHover(null);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>; role and keys make it one.
+    <circle
+      cx={props.at.x}
+      cy={props.at.y}
+      r={7}
+      role="button"
+      tabIndex={0}
+      aria-label={props.label}
+      {...props.data}
+      fill="transparent"
+      stroke="transparent"
+      strokeWidth={2}
+      className="outline-none focus-visible:stroke-blue-600"
+      style={{ cursor: "pointer" }}
+      onClick={props.onSelect}
+      onKeyDown={(e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          props.onSelect();
+        }
+      }}
+      onMouseEnter={enter}
+      onMouseLeave={leave}
+      onFocus={enter}
+      onBlur={leave}
+    />
+  );
+}

@@ -87,7 +87,8 @@ export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boole
               {sources.map((s) => (
                 <li key={s.url}>
                   {s.label}:{" "}
-                  <TextAnchor href={s.url} rel="noreferrer" target="_blank">
+                  {/* A documentation path has no spaces: let it break anywhere rather than widen a phone's page. */}
+                  <TextAnchor href={s.url} rel="noreferrer" target="_blank" className="break-all">
                     {s.url.replace(/^https:\/\/(www\.)?/, "")}
                   </TextAnchor>
                 </li>

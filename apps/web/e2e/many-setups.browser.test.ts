@@ -46,13 +46,20 @@ async function atBothWidths(path: string, name: string, ready: (page: Page) => P
     texts.push(await page.locator("main").innerText());
     // Nothing wider than the screen but what scrolls on purpose (a table frame, a chart's scroller).
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    // What sticks out, innermost first, so a failure names the element to fix.
+    // What sticks out past the screen, innermost last, so a failure names the element to fix.
     const culprits = await page.evaluate(() =>
-      [...document.querySelectorAll("main *")]
-        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest("[class*=overflow-x]"))
+      [...document.querySelectorAll("body *")]
+        .map((e) => {
+          // Text that runs out of its box counts too: the box may fit while an unbroken word does not.
+          const range = document.createRange();
+          range.selectNodeContents(e);
+          return { e, right: Math.max(e.getBoundingClientRect().right, range.getBoundingClientRect().right) };
+        })
+        .filter(({ right }) => right > window.innerWidth + 1)
         .slice(-3)
         .map(
-          (e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") ?? ""}">${e.textContent?.slice(0, 60)}`,
+          ({ e, right }) =>
+            `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") ?? ""}"> right ${Math.round(right)}: ${e.textContent?.slice(0, 60)}`,
         ),
     );
     expect(

@@ -39,7 +39,7 @@ export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boole
       <span aria-hidden="true" className={`w-3 shrink-0 text-center font-semibold ${effect.className}`}>
         {effect.mark}
       </span>
-      <div className="min-w-0 space-y-1">
+      <div className="min-w-0 space-y-1 break-words">
         <p className={props.lead ? "font-medium" : undefined}>
           <span className="sr-only">{effect.words}: </span>
           <span

@@ -69,3 +69,20 @@ export function seedsOf(byScenario: Record<string, { name: string; bundle: unkno
   }
   return { scenarios, figures };
 }
+
+/** TKE's three seed scenarios (a: kube-proxy iptables, b: Cilium native, c: Cilium overlay) with every table they ship. */
+export function tkeSeeds() {
+  return loadSeeds({
+    a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
+    b: [
+      "tke-b-cilium-native-service-scale.json",
+      "tke-b-cilium-native-main.json",
+      "tke-b-cilium-native-hubble-policy.json",
+    ],
+    c: [
+      "tke-c-cilium-overlay-service-scale.json",
+      "tke-c-cilium-overlay-main.json",
+      "tke-c-cilium-overlay-hubble-policy.json",
+    ],
+  });
+}

@@ -1,23 +1,11 @@
 // Crossover lines with the TKE seed bundles as they ship in demo-data/ (parsed by the contract).
 import { importFiles } from "@cnibench/importers";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
-import { loadSeeds, seedsOf } from "@cnibench/test-support/web-figures";
+import { loadSeeds, seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { crossoverOf, maxLines, maxSentences } from "./crossover";
 
-const tke = loadSeeds({
-  a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
-  b: [
-    "tke-b-cilium-native-service-scale.json",
-    "tke-b-cilium-native-main.json",
-    "tke-b-cilium-native-hubble-policy.json",
-  ],
-  c: [
-    "tke-c-cilium-overlay-service-scale.json",
-    "tke-c-cilium-overlay-main.json",
-    "tke-c-cilium-overlay-hubble-policy.json",
-  ],
-});
+const tke = tkeSeeds();
 
 const shortRps = { metric: "http.rps", x: "services", where: { connection: "short" } } as const;
 

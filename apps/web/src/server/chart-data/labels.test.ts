@@ -3,23 +3,11 @@
 import { scenarioName } from "@cnibench/analysis";
 import { importFiles } from "@cnibench/importers";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
-import { loadSeeds, seedsOf } from "@cnibench/test-support/web-figures";
+import { seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { seriesLabels } from "./labels";
 
-const tke = loadSeeds({
-  a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
-  b: [
-    "tke-b-cilium-native-service-scale.json",
-    "tke-b-cilium-native-main.json",
-    "tke-b-cilium-native-hubble-policy.json",
-  ],
-  c: [
-    "tke-c-cilium-overlay-service-scale.json",
-    "tke-c-cilium-overlay-main.json",
-    "tke-c-cilium-overlay-hubble-policy.json",
-  ],
-});
+const tke = tkeSeeds();
 
 /** The 25 setups as scenarios (ids like the database's), each named without the label the importer gives. */
 function infrabuilder() {

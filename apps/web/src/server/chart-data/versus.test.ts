@@ -1,25 +1,13 @@
 // Verdicts on chart points against a baseline, with the TKE seed bundles (demo-data/) and InfraBuilder's runs.
 import { canonicalJson } from "@cnibench/schema";
-import { loadSeeds, seedsOf } from "@cnibench/test-support/web-figures";
+import { seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { compareRows, withHistory } from "../compare-data";
 import { barView } from "./bars";
 import { crossoverOf } from "./crossover";
 import type { Figure } from "./types";
 
-const tke = loadSeeds({
-  a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
-  b: [
-    "tke-b-cilium-native-service-scale.json",
-    "tke-b-cilium-native-main.json",
-    "tke-b-cilium-native-hubble-policy.json",
-  ],
-  c: [
-    "tke-c-cilium-overlay-service-scale.json",
-    "tke-c-cilium-overlay-main.json",
-    "tke-c-cilium-overlay-hubble-policy.json",
-  ],
-});
+const tke = tkeSeeds();
 
 const shortRps = { metric: "http.rps", x: "services", where: { connection: "short" } } as const;
 

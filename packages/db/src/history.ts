@@ -4,7 +4,7 @@
 // to find (history-data.ts), from these campaigns: this only reads.
 import { distributionOf } from "@cnibench/analysis";
 import { canonicalJson } from "@cnibench/schema";
-import type { Access } from "./access.ts";
+import type { Access, Visibility } from "./access.ts";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import {
@@ -103,7 +103,7 @@ export async function seriesHistory(
     });
   }
   return {
-    testbed: { key: testbed.key, workspaceId: testbed.workspaceId, scenarios },
+    testbed: { key: testbed.key, workspaceId: testbed.workspaceId, visibility: testbed.visibility, scenarios },
     metric: input.metric,
     params: input.params,
     unit: rows[0]?.unit ?? null,
@@ -113,8 +113,8 @@ export async function seriesHistory(
   };
 }
 
-/** A testbed: its key, workspace and scenarios (by id). */
-export type Testbed = { key: string; workspaceId: string; scenarioIds: string[] };
+/** A testbed: its key, workspace (and whether that is public) and scenarios (by id). */
+export type Testbed = { key: string; workspaceId: string; visibility: Visibility; scenarioIds: string[] };
 
 /**
  * The testbed of a scenario the visitor may read (its workspace among `readable`), with every scenario
@@ -122,17 +122,23 @@ export type Testbed = { key: string; workspaceId: string; scenarioIds: string[] 
  * looked for in: a scenario's campaigns continue in the others' after an upgrade.
  */
 export async function testbedOf(db: Db, readable: readonly string[], scenarioId: string): Promise<Testbed | null> {
-  const rows = await readRows<{ id: string; workspaceId: string; testbedKey: string }>(
+  const rows = await readRows<{ id: string; workspaceId: string; visibility: Visibility; testbedKey: string }>(
     db,
     Prisma.sql`
-    SELECT t.id, t."workspaceId", t."testbedKey"
+    SELECT t.id, t."workspaceId", w.visibility::text AS visibility, t."testbedKey"
     FROM "Scenario" a JOIN "Scenario" t ON t."workspaceId" = a."workspaceId" AND t."testbedKey" = a."testbedKey"
+      JOIN "Workspace" w ON w.id = a."workspaceId"
     WHERE a.id = ${scenarioId} AND a."workspaceId" = ANY(${[...readable]}::text[])
     ORDER BY t."createdAt", t.id COLLATE "C"`,
   );
   const first = rows[0];
   if (!first) return null;
-  return { key: first.testbedKey, workspaceId: first.workspaceId, scenarioIds: rows.map((r) => r.id) };
+  return {
+    key: first.testbedKey,
+    workspaceId: first.workspaceId,
+    visibility: first.visibility,
+    scenarioIds: rows.map((r) => r.id),
+  };
 }
 
 /** The annotations whose value differs between two campaigns, in a fixed order. */

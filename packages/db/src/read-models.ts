@@ -286,6 +286,8 @@ export const seriesHistorySchema = z.object({
     /** Scenario.testbedKey: a testbed is (workspace, key). */
     key: z.string(),
     workspaceId: z.string(),
+    /** Its workspace's: public history anyone may read (and caches keep), private its members'. */
+    visibility: z.enum(["public", "private"]),
     /** Its scenarios, oldest first: one per CNI version, kernel, node image and Kubernetes version seen. */
     scenarios: z.array(scenarioSummarySchema),
   }),

@@ -122,6 +122,8 @@ describe("a series followed across its testbed", () => {
       [scenarioOf[9], "6.8"],
     ]);
     expect(view.testbed.workspaceId).toBe(workspaceId);
+    // Its workspace is private: the badge of it is never cached (app/badge/series.svg).
+    expect(view.testbed.visibility).toBe("private");
     expect(await historyAs(ownerId, scenarioOf[1]!)).toEqual(view);
   });
 
@@ -199,7 +201,11 @@ describe("a series followed across its testbed", () => {
     const open = await createWorkspace(db, strangerId, { slug: "open-team", name: "Open", visibility: "public" });
     const theirs = await store(uploadsOf(nights[0]!)[0]!, open.id);
     const view = await historyAs(strangerId, theirs.scenarioId);
-    expect(view.testbed).toMatchObject({ workspaceId: open.id, scenarios: [{ id: theirs.scenarioId }] });
+    expect(view.testbed).toMatchObject({
+      workspaceId: open.id,
+      visibility: "public",
+      scenarios: [{ id: theirs.scenarioId }],
+    });
     expect(view.campaigns.map((c) => c.bundleIds)).toEqual([[theirs.id]]);
   });
 });

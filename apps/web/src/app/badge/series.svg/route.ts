@@ -1,4 +1,3 @@
-import { currentUserId } from "~/auth";
 import { seriesBadge } from "~/server/badge";
 import { parseWhere } from "../../charts/params";
 import { badgeResponse, refusal } from "../respond";
@@ -7,7 +6,7 @@ import { badgeResponse, refusal } from "../respond";
  * /badge/series.svg?scenario=<id>&metric=<m>&<param>=<value>…: a series' latest campaign (its median
  * and runs) as a badge, to whom the scenario opens (404 to anyone else). Every other query parameter
  * is one of the series' params, typed as the charts' `where` is (numbers and booleans as stored).
- * What a signed-out visitor may read is public: only then may caches keep it.
+ * A series of a public workspace reads the same to everyone, so caches may keep it whoever asked.
  */
 export async function GET(req: Request) {
   const query = new URL(req.url).searchParams;
@@ -17,9 +16,8 @@ export async function GET(req: Request) {
   const entries = [...query].filter(([k]) => k !== "scenario" && k !== "metric");
   if (entries.length > 20) return refusal(400);
   const params = parseWhere(entries.map(([k, v]) => `${k}=${v}`));
-  const signedOut = (await currentUserId()) === null;
   return badgeResponse(
     (caller) => caller.scenarios.history({ scenarioId, metric, params }),
-    (series) => ({ badge: seriesBadge(series), isPublic: signedOut }),
+    (series) => ({ badge: seriesBadge(series), isPublic: series.testbed.visibility === "public" }),
   );
 }

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { barGeometry, lineGeometry, logTicks, niceTicks } from "./geometry";
+import { palette } from "./palette";
+
+// Every expected pixel below is worked out by hand from the frame: a plot 500 (lines) or 400 (bars)
+// px wide from x = 64 and 200 px tall from y = 16, so a value v of a 0–D axis sits at 216 − 200·v/D.
+
+describe("niceTicks", () => {
+  it("steps by 1, 2 or 5 × 10ⁿ, covering the range", () => {
+    expect(niceTicks(0, 100)).toEqual([0, 20, 40, 60, 80, 100]);
+    expect(niceTicks(0, 30_000)).toEqual([0, 10_000, 20_000, 30_000]);
+    expect(niceTicks(-12, 37)).toEqual([-20, -10, 0, 10, 20, 30, 40]);
+    expect(niceTicks(0.1, 0.37)).toEqual([0.1, 0.2, 0.3, 0.4]);
+  });
+  it("puts a lone value between two ticks", () => {
+    expect(niceTicks(5, 5)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe("logTicks", () => {
+  it("gives the decades, with 2 and 5 between them over fewer than three", () => {
+    expect(logTicks(100, 30_000)).toEqual([100, 1_000, 10_000, 100_000]);
+    expect(logTicks(3, 40)).toEqual([1, 10, 100]);
+    expect(logTicks(15, 80)).toEqual([10, 20, 50, 100]);
+  });
+});
+
+const lines = [
+  {
+    id: "a",
+    label: "Cilium Overlay",
+    points: [
+      { x: 0, y: 100 },
+      { x: 10_000, y: 80 },
+      { x: 30_000, y: 40 },
+    ],
+  },
+  {
+    id: "b",
+    label: "kube-proxy iptables",
+    // Given out of order: drawn left to right.
+    points: [
+      { x: 30_000, y: 70 },
+      { x: 0, y: 90 },
+      { x: 10_000, y: 85 },
+    ],
+  },
+];
+const lineFrame = { width: 564, height: 256, margin: { top: 16, right: 0, bottom: 40, left: 64 } };
+
+describe("lineGeometry", () => {
+  it("ranks lines by their value at the largest x and maps them into the plot", () => {
+    const g = lineGeometry({
+      series: lines,
+      markers: [{ x: 20_000, y: 60, label: "≈20,000" }],
+      frame: lineFrame,
+      better: "higher",
+    });
+    expect(g.plot).toEqual({ left: 64, top: 16, width: 500, height: 200 });
+    expect(g.xTicks.map((t) => [t.label, t.at])).toEqual([
+      ["0", 64],
+      ["10K", 230.7],
+      ["20K", 397.3],
+      ["30K", 564],
+    ]);
+    expect(g.yTicks.map((t) => t.at)).toEqual([216, 176, 136, 96, 56, 16]);
+    // b ends higher (70 against 40): first, in the palette's first colour.
+    expect(g.lines.map((l) => [l.id, l.color, l.dash])).toEqual([
+      ["b", palette[0], ""],
+      ["a", palette[1], ""],
+    ]);
+    expect(g.lines[0]?.path).toBe("M64,36L230.7,46L564,76");
+    expect(g.markers).toEqual([{ x: 397.3, y: 96, label: "≈20,000" }]);
+    expect(g.hidden).toBe(0);
+  });
+
+  it("draws the top `count` only, and a log axis from the smallest positive x", () => {
+    const g = lineGeometry({ series: lines, frame: lineFrame, better: "lower", xScale: "log", count: 1 });
+    // Lower is better: a ends at 40, below b's 70.
+    expect(g.lines.map((l) => l.id)).toEqual(["a"]);
+    expect(g.hidden).toBe(1);
+    // x = 0 cannot sit on a log axis: two points from 10,000 to 30,000 on decades 10,000–100,000.
+    expect(g.xTicks.map((t) => t.value)).toEqual([10_000, 20_000, 50_000, 100_000]);
+    // log10(3) / 1 decade of 500 px = 238.6 px from the left; y on a with ticks 0–80: 80 at the top, 40 halfway.
+    expect(g.lines[0]?.points).toEqual([
+      { x: 64, y: 16 },
+      { x: 302.6, y: 116 },
+    ]);
+  });
+});
+
+describe("barGeometry", () => {
+  const data = [
+    { category: "1 stream", values: { s1: { y: 10 }, s2: { y: 20 }, s3: { y: 5 } } },
+    { category: "8 streams", values: { s1: { y: 30 }, s2: { y: 25 } }, reference: { y: 15, label: "node to node" } },
+  ];
+  const series = [
+    { id: "s1", label: "Cilium" },
+    { id: "s2", label: "Calico" },
+    { id: "s3", label: "Flannel" },
+  ];
+  const frame = { width: 464, height: 256, margin: { top: 16, right: 0, bottom: 40, left: 64 } };
+
+  it("keeps the top series by mean rank and places each bar in its group", () => {
+    // Mean ranks, higher better: s1 (2 + 1) / 2 = 1.5, s2 (1 + 2) / 2 = 1.5, s3 3; the tie keeps s1 first.
+    const g = barGeometry({ data, series, frame, better: "higher", count: 2 });
+    expect(g.series.map((s) => [s.id, s.color])).toEqual([
+      ["s1", palette[0]],
+      ["s2", palette[1]],
+    ]);
+    expect(g.hidden).toBe(1);
+    expect(g.yTicks.map((t) => t.value)).toEqual([0, 10, 20, 30]);
+    // Bands of 200 px, bars 200 · 0.8 / 2 = 80 px wide from 20 px into the band.
+    expect(g.groups.map((gr) => gr.at)).toEqual([164, 364]);
+    expect(g.groups[0]?.bars.map((b) => [b.id, b.x, b.y, b.width, b.height])).toEqual([
+      ["s1", 84, 149.3, 80, 66.7],
+      ["s2", 164, 82.7, 80, 133.3],
+    ]);
+    expect(g.groups[1]?.bars.map((b) => [b.x, b.y, b.height])).toEqual([
+      [284, 16, 200],
+      [364, 49.3, 166.7],
+    ]);
+    expect(g.groups[1]?.reference).toEqual({ y: 116, label: "node to node" });
+  });
+
+  it("hangs a negative bar below zero", () => {
+    const g = barGeometry({
+      data: [{ category: "policy", values: { s1: { y: -10 }, s2: { y: 30 } } }],
+      series: series.slice(0, 2),
+      frame,
+      better: "lower",
+    });
+    // Ticks −10 to 30 (step 10) over 200 px: zero at 216 − 200 · 10 / 40 = 166.
+    const [neg] = g.groups[0]?.bars ?? [];
+    expect([neg?.id, neg?.y, neg?.height]).toEqual(["s1", 166, 50]);
+  });
+});

@@ -1,3 +1,4 @@
+import { parseBundle } from "@cnibench/schema";
 import { describe, expect, it } from "vitest";
 import { bundleIssues, type HostEnvironment, labBundle, type StepMeasurement } from "./bundle.ts";
 
@@ -84,5 +85,14 @@ describe("labBundle", () => {
     expect(bundle.results.some((r) => r.metric === "iptables.rules")).toBe(false);
     expect(bundle.results.find((r) => r.metric === "http.rps")).toMatchObject({ aggregate: "single", samples: [5100] });
     expect(bundle.cni.settings).toMatchObject({ nftVersion: "nftables v1.0.6 (Lester Gooch #5)" });
+  });
+
+  it("is stored without vocabulary warnings: provider, CNI and both modes are known words", () => {
+    for (const mode of ["iptables", "nftables"] as const) {
+      const parsed = parseBundle(labBundle(mode, steps, host, settings));
+      expect(parsed.ok && parsed.warnings).toEqual([]);
+      expect(parsed.ok && parsed.bundle.cni).toMatchObject({ name: "kube-proxy-lab", mode, kubeProxy: mode });
+      expect(parsed.ok && parsed.bundle.cluster.provider).toBe("lab");
+    }
   });
 });

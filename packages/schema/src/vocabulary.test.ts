@@ -42,6 +42,11 @@ describe("resolveSlug", () => {
     ["cniName", "baremetal", "none"],
     ["cniMode", "host-network", "host-network"],
     ["cniMode", "VPP", "vpp"],
+    ["provider", "lab", "lab"],
+    ["provider", "cnibench lab", "lab"],
+    ["cniName", "kube-proxy-lab", "kube-proxy-lab"],
+    ["cniName", "kube-proxy (lab)", "kube-proxy-lab"],
+    ["cniMode", "nftables", "nftables"],
   ] as const)("%s %j → %s", (kind, raw, slug) => {
     expect(resolveSlug(kind, raw)).toEqual({ slug, known: true });
   });
@@ -113,5 +118,8 @@ describe("vocabulary", () => {
   it("gives display labels", () => {
     expect(vocabularyLabel("cniName", "azure-cni-cilium")).toBe("Azure CNI powered by Cilium");
     expect(vocabularyLabel("cniName", "nope")).toBeUndefined();
+    // What `cnibench lab` bundles show in facets and names.
+    expect(vocabularyLabel("provider", "lab")).toBe("Lab");
+    expect(vocabularyLabel("cniName", "kube-proxy-lab")).toBe("kube-proxy (lab)");
   });
 });

@@ -50,6 +50,8 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
     { slug: "kind", label: "kind (Kubernetes in Docker)", aliases: ["kubernetes in docker"] },
     { slug: "minikube", label: "minikube", aliases: [] },
     { slug: "k3s", label: "k3s", aliases: ["k3d"] },
+    // `cnibench lab` on one host's kernel, no cluster: evidence about a mechanism, never about a cloud.
+    { slug: "lab", label: "Lab", aliases: ["datapath lab", "cnibench lab"] },
     { slug: "unknown", label: "Unknown", aliases: [] },
   ],
   cniName: [
@@ -83,6 +85,8 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
     { slug: "ovn-kubernetes", label: "OVN-Kubernetes", aliases: ["ovn-k8s", "ovn k8s", "ovn"] },
     // Kube-OVN (kubeovn/kube-ovn) is a project of its own, not OVN-Kubernetes.
     { slug: "kube-ovn", label: "Kube-OVN", aliases: ["kubeovn"] },
+    // kube-proxy's rules rebuilt by `cnibench lab` in network namespaces (its mode names the proxy mode).
+    { slug: "kube-proxy-lab", label: "kube-proxy (lab)", aliases: ["kube-proxy lab", "cnibench lab"] },
     // A node-to-node measurement without Kubernetes: a yardstick for the datapaths (isReferenceCni).
     {
       slug: "none",
@@ -111,6 +115,8 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
     { slug: "bgp", label: "BGP", aliases: ["bgp routing"] },
     { slug: "host-gw", label: "host-gw", aliases: ["host gateway", "hostgw"] },
     { slug: "iptables", label: "iptables dataplane", aliases: ["iptables dataplane"] },
+    // Calico's nftables dataplane, and the lab's kube-proxy nftables mode.
+    { slug: "nftables", label: "nftables dataplane", aliases: ["nftables dataplane", "nft dataplane"] },
     { slug: "ebpf", label: "eBPF dataplane", aliases: ["ebpf dataplane", "bpf"] },
     { slug: "vpp", label: "VPP dataplane", aliases: ["vpp dataplane"] },
     { slug: "host-network", label: "Host network (reference)", aliases: [] },

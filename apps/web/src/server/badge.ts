@@ -101,14 +101,12 @@ export type ComparisonForBadge = {
 const decisive = (v: Verdict | null) => v === "better" || v === "worse";
 
 /**
- * A comparison's headline, its most significant row of the first candidate against the baseline:
- * a decided verdict (better or worse) before any other, a tested one before an indicative single
- * run, then the smallest adjusted p, then the largest change; the table's order breaks ties.
- * "Cilium vs iptables @ services 30,000: +42 % HTTP requests per second".
+ * A comparison's rows by significance for the first candidate against the baseline: a decided verdict
+ * (better or worse) before any other, a tested one before an indicative single run, then the smallest
+ * adjusted p, then the largest change; the table's order breaks ties. Rows without a change are left out.
  */
-export function comparisonBadge(c: ComparisonForBadge): Badge {
-  const [baseline = "", candidate = ""] = c.labels;
-  const rank = (r: ComparisonForBadge["rows"][number]) => {
+export function significantRows<R extends ComparisonForBadge["rows"][number]>(rows: readonly R[]): R[] {
+  const rank = (r: R) => {
     const cell = r.cells[1];
     return [
       decisive(cell?.verdict ?? null) ? 0 : 1,
@@ -117,7 +115,7 @@ export function comparisonBadge(c: ComparisonForBadge): Badge {
       -Math.abs(cell?.delta?.percent ?? 0),
     ];
   };
-  const rows = c.rows
+  return rows
     .filter((r) => r.cells[1]?.delta?.percent != null)
     .map((r, i) => ({ r, key: rank(r), i }))
     .sort((a, b) => {
@@ -126,8 +124,17 @@ export function comparisonBadge(c: ComparisonForBadge): Badge {
         if (d !== 0) return d;
       }
       return a.i - b.i;
-    });
-  const head = rows[0]?.r;
+    })
+    .map(({ r }) => r);
+}
+
+/**
+ * A comparison's headline, its most significant row (significantRows):
+ * "Cilium vs iptables @ services 30,000: +42 % HTTP requests per second".
+ */
+export function comparisonBadge(c: ComparisonForBadge): Badge {
+  const [baseline = "", candidate = ""] = c.labels;
+  const head = significantRows(c.rows)[0];
   const cell = head?.cells[1];
   if (!head || !cell?.delta || cell.delta.percent === null) {
     return { label: `${candidate} vs ${baseline}`, value: "no figure to compare", color: badgeColors.neutral };

@@ -146,6 +146,22 @@ describe("nftables mode", () => {
     expect(lines).toContain(`add rule ip kube-proxy ${endpointChain} meta l4proto tcp dnat to ${SERVER_IP}:8080`);
   });
 
+  it("writes kube-proxy's cold-start transaction: one anonymous vmap and one add element per Service port", () => {
+    // What makes `nft -f` superlinear (docs/lab.md): the kernel's cost of each anonymous set grows with
+    // the sets already in the table, and kube-proxy's first sync creates one per Service port
+    // (`numgen random mod <endpoints> vmap { … }`, writeServiceToEndpointRules), even with one endpoint.
+    // knftables writes each map element as its own `add element` line; batching them changes nothing.
+    const n = 1500;
+    const lines = nftablesRules(n).text.split("\n");
+    const anonymous = lines.filter((l) => / numgen random mod \d+ vmap \{ /.test(l));
+    expect(anonymous).toHaveLength(n + 1);
+    expect(anonymous.every((l) => l.includes(" mod 1 vmap { 0 : goto endpoint-"))).toBe(true);
+    const elements = lines.filter((l) => l.startsWith("add element ip kube-proxy service-ips "));
+    expect(elements.every((l) => l.split(" : goto ").length === 2)).toBe(true);
+    // Loaded into an empty namespace: none of the flushes kube-proxy writes for chains that may exist.
+    expect(lines.some((l) => /^(flush|delete) /.test(l))).toBe(false);
+  });
+
   it("without Services writes the table, maps and base chains only", () => {
     const rules = nftablesRules(0);
     expect(rules.serviceIpsElements).toBe(0);

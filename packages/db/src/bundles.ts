@@ -33,7 +33,7 @@ export type StoredBundle = { id: string; scenarioId: string; measurementCount: n
 export async function storeBundle(db: Db, input: StoreBundleInput): Promise<StoredBundle> {
   try {
     // Mostly the scenario exists already: then one statement, a transaction of its own, does it all.
-    const stored = await inWriteTurn(db, (pool) => storeInScenario(pool, input));
+    const [stored] = await inWriteTurn(db, (pool) => storeInScenarios(pool, [input]));
     if (stored) return stored;
   } catch (error) {
     if (!retryable(error)) throw error;
@@ -42,25 +42,34 @@ export async function storeBundle(db: Db, input: StoreBundleInput): Promise<Stor
 }
 
 /**
- * Stores bundles in one transaction: all of them or none. An identical upload racing this one makes
- * PostgreSQL refuse our insert on the unique key once the other commits (or a deadlock between two
- * imports aborts one): the whole transaction is then retried once, and the retry finds the winner's
- * bundles and writes nothing.
+ * Stores bundles in one transaction: all of them or none, in statements of up to `batchSize` bundles.
+ * An identical upload racing this one makes PostgreSQL refuse our insert on the unique key once the
+ * other commits (or a deadlock between two imports aborts one): the whole transaction is then retried
+ * once, and the retry finds the winner's bundles and writes nothing.
  */
 export async function storeBundles(db: Db, inputs: StoreBundleInput[]): Promise<StoredBundle[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await transaction(db, async (client) => {
-        const stored: StoredBundle[] = [];
-        for (const input of inputs) {
-          const found = await storeInScenario(client, input);
-          if (found) stored.push(found);
-          else {
-            await createScenario(client, input.workspaceId, input.bundle);
-            stored.push((await storeInScenario(client, input))!);
+        const stored: (StoredBundle | undefined)[] = [];
+        for (let at = 0; at < inputs.length; at += batchSize) {
+          const batch = inputs.slice(at, at + batchSize);
+          let found = await storeInScenarios(client, batch);
+          const missing = batch.filter((_, i) => !found[i]);
+          if (missing.length > 0) {
+            const created = new Set<string>();
+            for (const input of missing) {
+              const key = `${input.workspaceId}\u0000${scenarioKey(input.bundle)}`;
+              if (!created.has(key)) await createScenario(client, input.workspaceId, input.bundle);
+              created.add(key);
+            }
+            const more = await storeInScenarios(client, missing);
+            let next = 0;
+            found = found.map((f) => f ?? more[next++]);
           }
+          stored.push(...found);
         }
-        return stored;
+        return stored.map((s) => s!);
       });
     } catch (error) {
       if (attempt >= 2 || !retryable(error)) throw error;
@@ -93,57 +102,107 @@ function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Prom
 const retryable = (error: unknown) => ["23505", "40P01", "40001"].includes((error as { code?: string })?.code ?? "");
 
 /**
- * One statement, so one round trip and (on its own) one transaction: the bundle already stored under
- * this hash, or else — when its scenario exists — the bundle, its measurements, an instance type's size
- * stated for the first time, and the scenario's bundle count, latest run and source titles. A label
- * names the scenario either way: the same results again under a new label rename it (and raise its
- * revision, which caches of names key on); an upload naming none leaves the name as it was.
- * Measurements travel as one JSON array of arrays: half the bytes and PostgreSQL work of an array of
- * objects, and less work in Node than an array parameter per column. The count is written after every
- * measurement is in (the subquery on m), from the row's own values: a concurrent upload to the same
- * scenario waits for the row, then re-applies the update to the committed version, so no count is lost.
+ * Bundles per store statement. A statement per bundle updated the scenario's row and its current
+ * figures once per bundle: in one transaction each update walks the versions the earlier ones left,
+ * so a 5,000-file import stored 354 bundles/s against 925 for 500 (npm run bench, import row).
+ */
+const batchSize = 500;
+
+/**
+ * One statement, so one round trip and (on its own) one transaction, for a batch of bundles: for each,
+ * the bundle already stored under its hash (or earlier in the batch), or else — when its scenario
+ * exists — the bundle and its measurements; then, once per instance type, a size stated for the first
+ * time, and once per scenario, its bundle count, latest run, source titles and the latest label given
+ * (the same results again under a new label rename it and raise its revision, which caches of names
+ * key on; an upload naming none leaves the name as it was). Bundles travel as one array per column,
+ * measurements as one JSON array (per bundle) of arrays: half the bytes and PostgreSQL work of arrays of
+ * objects. The counts are written after every measurement is in (the subquery on m): a concurrent upload
+ * to the same scenario waits for the row, then re-applies the update to the committed version, so no
+ * count is lost. Rows come back by the batch's order (ord, from 1); a bundle whose scenario does not
+ * exist yet has none.
  */
 const storeStatement = {
-  name: "cnibench-store-bundle",
-  text: `WITH existing AS (
-    SELECT id, "scenarioId", "measurementCount" FROM "Bundle" WHERE "workspaceId" = $2 AND "contentHash" = $3
+  name: "cnibench-store-bundles",
+  text: `WITH input AS (
+    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+      $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int[], $19::float8[],
+      $20::float8[], $21::float8[], $22::text[], $23::text[])
+      WITH ORDINALITY AS i(id, "contentHash", key, raw, "clusterName", "sourceTitle", "sourceUrl", "sourcePublishedAt",
+        "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", warnings, "tokenId",
+        "measurementCount", vcpus, "memoryGiB", "nicGbps", campaign, label, ord)
+  ), existing AS (
+    SELECT i.ord, b.id, b."scenarioId", b."measurementCount"
+    FROM input i JOIN "Bundle" b ON b."workspaceId" = $1 AND b."contentHash" = i."contentHash"
+  ), firsts AS (
+    SELECT DISTINCT ON (i."contentHash") i.* FROM input i
+    WHERE NOT EXISTS (SELECT FROM existing e WHERE e.ord = i.ord) ORDER BY i."contentHash", i.ord
   ), scenario AS (
-    SELECT id, "nodeSkuId" FROM "Scenario" WHERE "workspaceId" = $2 AND key = $4 AND NOT EXISTS (SELECT FROM existing)
+    SELECT f.ord, s.id, s."nodeSkuId" FROM firsts f JOIN "Scenario" s ON s."workspaceId" = $1 AND s.key = f.key
   ), b AS (
     INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName", "sourceTitle", "sourceUrl",
       "sourcePublishedAt", "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", "receivedAt",
       warnings, "tokenId", "measurementCount", campaign)
-    SELECT $1, $2, $3, $5, scenario.id, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() AT TIME ZONE 'UTC', $15, $16, $17, $22
-    FROM scenario
+    SELECT f.id, $1, f."contentHash", f.raw, scenario.id, f."clusterName", f."sourceTitle", f."sourceUrl",
+      f."sourcePublishedAt", f."sourceSection", f."collectorName", f."collectorVersion", f."collectorCommand",
+      f."runAt"::timestamp(3), now() AT TIME ZONE 'UTC', f.warnings::jsonb, f."tokenId", f."measurementCount", f.campaign
+    FROM firsts f JOIN scenario ON scenario.ord = f.ord
+    ORDER BY f.ord
     RETURNING id, "scenarioId", "measurementCount"
   ), m AS (
     INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, low, high,
       samples, "publishedValue", "publishedUnit", qualifier, aggregate, better, campaign)
     SELECT b.id, b."scenarioId", (e->>0)::int, e->>1, (e->>2)::jsonb, e->>2, (e->>3)::float8, e->>4, (e->>5)::float8,
       (e->>6)::float8, translate(e->>7, '[]', '{}')::float8[], (e->>8)::float8, e->>9, (e->>10)::"Qualifier",
-      (e->>11)::"Aggregate", (e->>12)::"Better", COALESCE($22::text, b.id)
-    FROM b, jsonb_array_elements($18::jsonb) e
+      (e->>11)::"Aggregate", (e->>12)::"Better", COALESCE(f.campaign, b.id)
+    FROM b JOIN firsts f ON f.id = b.id, jsonb_array_elements($18::jsonb -> (f.ord::int - 1)) e
     RETURNING 1
   ), sku AS (
-    UPDATE "NodeSku" k SET vcpus = COALESCE(k.vcpus, $19), "memoryGiB" = COALESCE(k."memoryGiB", $20),
-      "nicGbps" = COALESCE(k."nicGbps", $21)
-    FROM scenario WHERE k.id = scenario."nodeSkuId"
-      AND (k.vcpus IS NULL AND $19::float8 IS NOT NULL OR k."memoryGiB" IS NULL AND $20::float8 IS NOT NULL
-        OR k."nicGbps" IS NULL AND $21::float8 IS NOT NULL)
+    UPDATE "NodeSku" k SET vcpus = COALESCE(k.vcpus, x.vcpus), "memoryGiB" = COALESCE(k."memoryGiB", x."memoryGiB"),
+      "nicGbps" = COALESCE(k."nicGbps", x."nicGbps")
+    FROM (
+      SELECT scenario."nodeSkuId",
+        (array_agg(f.vcpus ORDER BY f.ord) FILTER (WHERE f.vcpus IS NOT NULL))[1] AS vcpus,
+        (array_agg(f."memoryGiB" ORDER BY f.ord) FILTER (WHERE f."memoryGiB" IS NOT NULL))[1] AS "memoryGiB",
+        (array_agg(f."nicGbps" ORDER BY f.ord) FILTER (WHERE f."nicGbps" IS NOT NULL))[1] AS "nicGbps"
+      FROM scenario JOIN firsts f ON f.ord = scenario.ord GROUP BY 1
+    ) x
+    WHERE k.id = x."nodeSkuId" AND (k.vcpus IS NULL AND x.vcpus IS NOT NULL
+      OR k."memoryGiB" IS NULL AND x."memoryGiB" IS NOT NULL OR k."nicGbps" IS NULL AND x."nicGbps" IS NOT NULL)
+  ), placed AS (
+    SELECT e.ord, e."scenarioId" FROM existing e
+    UNION ALL SELECT i.ord, scenario.id FROM input i JOIN firsts f ON f."contentHash" = i."contentHash"
+      JOIN scenario ON scenario.ord = f.ord
+  ), labelled AS (
+    -- The last label given in the batch, by any bundle that lands in the scenario (repeats included).
+    SELECT DISTINCT ON (p."scenarioId") p."scenarioId", i.label FROM placed p JOIN input i ON i.ord = p.ord
+    WHERE i.label IS NOT NULL ORDER BY p."scenarioId", p.ord DESC
   ), counted AS (
-    UPDATE "Scenario" s SET "bundleCount" = s."bundleCount" + 1,
-      "lastRunAt" = GREATEST(s."lastRunAt", COALESCE($14::timestamp(3), now() AT TIME ZONE 'UTC')),
-      sources = CASE WHEN $7::text IS NULL OR $7 = ANY(s.sources) THEN s.sources
-        ELSE ARRAY(SELECT t FROM unnest(s.sources || $7::text) t ORDER BY t) END,
-      label = COALESCE($23::text, s.label)
-    WHERE s.id = (SELECT "scenarioId" FROM b) AND (SELECT count(*) FROM m) = $17
+    UPDATE "Scenario" s SET "bundleCount" = s."bundleCount" + a.bundles,
+      "lastRunAt" = GREATEST(s."lastRunAt", a."lastRunAt"),
+      sources = CASE WHEN a.titles <@ s.sources THEN s.sources
+        ELSE ARRAY(SELECT DISTINCT t FROM unnest(s.sources || a.titles) t ORDER BY t) END,
+      label = COALESCE(l.label, s.label)
+    FROM (
+      SELECT b."scenarioId", count(*)::int AS bundles,
+        max(COALESCE(f."runAt"::timestamp(3), now() AT TIME ZONE 'UTC')) AS "lastRunAt",
+        COALESCE(array_agg(DISTINCT f."sourceTitle") FILTER (WHERE f."sourceTitle" IS NOT NULL), '{}') AS titles
+      FROM b JOIN firsts f ON f.id = b.id GROUP BY 1
+    ) a LEFT JOIN labelled l ON l."scenarioId" = a."scenarioId"
+    WHERE s.id = a."scenarioId" AND (SELECT count(*) FROM m) = (SELECT COALESCE(sum("measurementCount"), 0) FROM b)
     RETURNING s.id
   ), renamed AS (
-    UPDATE "Scenario" s SET label = $23, revision = s.revision + 1
-    WHERE s.id = (SELECT "scenarioId" FROM existing) AND $23::text IS NOT NULL AND s.label IS DISTINCT FROM $23
+    UPDATE "Scenario" s SET label = l.label, revision = s.revision + 1
+    FROM labelled l
+    WHERE s.id = l."scenarioId" AND s.label IS DISTINCT FROM l.label
+      AND NOT EXISTS (SELECT FROM scenario WHERE scenario.id = l."scenarioId")
   )
-  SELECT id, "scenarioId", "measurementCount", false AS created FROM existing
-  UNION ALL SELECT id, "scenarioId", "measurementCount", true FROM b WHERE EXISTS (SELECT FROM counted)`,
+  SELECT e.ord, e.id, e."scenarioId", e."measurementCount", false AS created FROM existing e
+  UNION ALL SELECT f.ord, b.id, b."scenarioId", b."measurementCount", true FROM b JOIN firsts f ON f.id = b.id
+    WHERE EXISTS (SELECT FROM counted)
+  -- The same content twice in one batch: the later ones are the first's bundle.
+  UNION ALL SELECT i.ord, b.id, b."scenarioId", b."measurementCount", false
+    FROM input i JOIN firsts f ON f."contentHash" = i."contentHash" AND f.ord <> i.ord JOIN b ON b.id = f.id
+    WHERE EXISTS (SELECT FROM counted)`,
 };
 
 /** A measurement as the store statement's JSON row; params travel once, as their canonical JSON (paramsKey). */
@@ -163,39 +222,48 @@ const row = (m: NormalisedMeasurement) => [
   m.better,
 ];
 
-/** Stores the bundle in its scenario; null (and nothing written) when that scenario does not exist yet. */
-async function storeInScenario(on: pg.Pool | pg.PoolClient, input: StoreBundleInput): Promise<StoredBundle | null> {
-  const { bundle: b } = input;
-  const result = await on.query<StoredBundle>({
+/**
+ * Stores a batch of bundles of one workspace in their scenarios; each one's outcome by the batch's
+ * order, undefined (and nothing written for it) where its scenario does not exist yet.
+ */
+async function storeInScenarios(
+  on: pg.Pool | pg.PoolClient,
+  inputs: readonly StoreBundleInput[],
+): Promise<(StoredBundle | undefined)[]> {
+  const workspaces = new Set(inputs.map((i) => i.workspaceId));
+  if (workspaces.size > 1) throw new Error("a store batch holds the bundles of one workspace");
+  const column = <T>(pick: (input: StoreBundleInput) => T) => inputs.map(pick);
+  const result = await on.query<StoredBundle & { ord: string }>({
     ...storeStatement,
     values: [
-      newId(),
-      input.workspaceId,
-      input.contentHash,
-      scenarioKey(b),
-      input.raw,
-      b.cluster.name,
-      b.source?.title ?? null,
-      b.source?.url ?? null,
-      b.source?.publishedAt ?? null,
-      b.source?.section ?? null,
-      b.collector?.name ?? null,
-      b.collector?.version ?? null,
-      b.collector?.command ?? null,
+      inputs[0]?.workspaceId,
+      column(() => newId()),
+      column((i) => i.contentHash),
+      column((i) => scenarioKey(i.bundle)),
+      column((i) => i.raw),
+      column((i) => i.bundle.cluster.name),
+      column((i) => i.bundle.source?.title ?? null),
+      column((i) => i.bundle.source?.url ?? null),
+      column((i) => i.bundle.source?.publishedAt ?? null),
+      column((i) => i.bundle.source?.section ?? null),
+      column((i) => i.bundle.collector?.name ?? null),
+      column((i) => i.bundle.collector?.version ?? null),
+      column((i) => i.bundle.collector?.command ?? null),
       // The columns hold UTC without a zone, which PostgreSQL reads off an ISO text ignoring its "Z".
-      b.runAt?.toISOString() ?? null,
-      JSON.stringify(input.warnings),
-      input.tokenId,
-      b.measurements.length,
-      JSON.stringify(b.measurements.map(row)),
-      b.node.vcpus,
-      b.node.memoryGiB,
-      b.node.nicGbps,
-      b.campaign,
-      b.cni.label,
+      column((i) => i.bundle.runAt?.toISOString() ?? null),
+      column((i) => JSON.stringify(i.warnings)),
+      column((i) => i.tokenId),
+      column((i) => i.bundle.measurements.length),
+      JSON.stringify(inputs.map((i) => i.bundle.measurements.map(row))),
+      column((i) => i.bundle.node.vcpus),
+      column((i) => i.bundle.node.memoryGiB),
+      column((i) => i.bundle.node.nicGbps),
+      column((i) => i.bundle.campaign),
+      column((i) => i.bundle.cni.label),
     ],
   });
-  return result.rows[0] ?? null;
+  const byOrd = new Map(result.rows.map(({ ord, ...stored }) => [Number(ord), stored]));
+  return inputs.map((_, i) => byOrd.get(i + 1));
 }
 
 /**

@@ -1,0 +1,87 @@
+// storeBundles writes a batch of bundles in statements of up to 500 (bundles.ts): what a bundle stored
+// alone would have done must hold for each bundle of a batch — the same content again is the first
+// bundle, new scenarios are made, counts, latest run, sources and the last label given land on the
+// scenario once, and the current figure is the latest run's. Expected values are counted from the
+// inputs in the test, not read back from the statement.
+import { readStorableBundle } from "@cnibench/schema";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StoreBundleInput, storeBundle, storeBundles } from "./bundles.ts";
+import { createDb, type Db } from "./client.ts";
+import { latestFigures } from "./measurements.ts";
+import { ensureDefaultWorkspace } from "./workspace.ts";
+
+describe("storeBundles in batches", () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+
+  /** A bundle of one TCP figure in the scenario its region names; `n` makes its content its own. */
+  const input = (region: string, n: number, extra: { label?: string; title?: string; day?: number } = {}) => {
+    const example = exampleBundle();
+    const read = readStorableBundle({
+      bundle: {
+        ...example,
+        cluster: { ...(example.cluster as object), region },
+        cni: { ...(example.cni as object), ...(extra.label ? { label: extra.label } : {}) },
+        source: { title: extra.title ?? "batch test" },
+        runAt: `2026-10-01T00:00:00Z`.replace("01", String(extra.day ?? 1).padStart(2, "0")),
+        results: [{ metric: "tcp.throughput", unit: "Gbit/s", value: 9 + n / 1000, params: { streams: 1 } }],
+      },
+    });
+    if (!read.ok) throw new Error(JSON.stringify(read));
+    const { raw, contentHash, bundle, warnings } = read;
+    return { workspaceId, tokenId: null, raw, contentHash, bundle, warnings } satisfies StoreBundleInput;
+  };
+  const scenario = (id: string) =>
+    db.scenario.findUniqueOrThrow({
+      where: { id },
+      select: { bundleCount: true, label: true, sources: true, lastRunAt: true },
+    });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    drop = fresh.drop;
+    db = createDb(fresh.url);
+    workspaceId = (await ensureDefaultWorkspace(db)).id;
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await drop();
+  });
+
+  it("stores 1,200 bundles over three statements into new and existing scenarios, repeats as the first", async () => {
+    const before = await storeBundle(db, input("zz-old", 0, { title: "older" }));
+    const inputs = Array.from({ length: 1_200 }, (_, n) =>
+      input(n % 3 === 0 ? "zz-old" : `zz-new-${n % 3}`, n + 1, { day: 1 + (n % 28), title: n % 2 ? "odd" : "even" }),
+    );
+    // The same content twice (a label is not content), and the first bundle again.
+    inputs.push(input("zz-new-1", 2, { label: "Renamed", day: 2, title: "odd" }));
+    inputs.push(input("zz-old", 0, { title: "older" }));
+    const stored = await storeBundles(db, inputs);
+
+    expect(stored).toHaveLength(1_202);
+    expect(stored.filter((s) => s.created)).toHaveLength(1_200);
+    expect(stored[1_200]).toEqual({ ...stored[1]!, created: false });
+    expect(stored[1_201]).toEqual({ ...before, created: false });
+    const scenarios = new Map<string, number>();
+    for (const s of stored.slice(0, 1_200)) scenarios.set(s.scenarioId, (scenarios.get(s.scenarioId) ?? 0) + 1);
+    expect(scenarios.size).toBe(3);
+    expect(scenarios.get(before.scenarioId)).toBe(400);
+
+    const old = await scenario(before.scenarioId);
+    expect(old.bundleCount).toBe(401);
+    expect(old.sources).toEqual(["even", "odd", "older"]);
+    expect(old.lastRunAt?.toISOString()).toBe("2026-10-28T00:00:00.000Z");
+    expect((await scenario(stored[1]!.scenarioId)).label).toBe("Renamed");
+    expect(await db.measurement.count()).toBe(1_201);
+
+    // The current figure is a latest run's: one of the old scenario's bundles of day 28 (they tie).
+    const [figure] = await latestFigures(db, { scenarios: [before.scenarioId], metrics: ["tcp.throughput"] });
+    const day28 = inputs
+      .slice(0, 1_200)
+      .flatMap((_, n) => (n % 3 === 0 && 1 + (n % 28) === 28 ? [9 + (n + 1) / 1000] : []));
+    expect(day28).toContain(figure?.value);
+  });
+});

@@ -25,6 +25,7 @@ import {
   toEvidence,
   trimEvidence,
 } from "./figures.ts";
+import { isLab, labFindings } from "./lab.ts";
 import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
 import type {
@@ -176,8 +177,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const caveats: Reason[] = [];
   const summary: Reason[] = [];
 
-  // Scope: the chosen cloud and instance type, else what there is, said so.
-  const all = [...input.scenarios];
+  // Scope: the chosen cloud and instance type, else what there is, said so. Lab scenarios are no cloud's:
+  // never in scope nor options, only cited as mechanism evidence (labFindings).
+  const all = input.scenarios.filter((s) => !isLab(s));
+  const lab = input.scenarios.filter(isLab);
   let scoped = answers.cloud ? all.filter((s) => s.provider === answers.cloud) : all;
   let fallback: GuideResult["scope"]["fallback"] = null;
   const measuredClouds = [...new Set(all.map((s) => providerName(s.provider)))];
@@ -309,6 +312,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   for (const c of criteria) summary.push(...c.summary);
   if (answers.connections === "mixed") summary.push(...(keepalive.closest ? [] : keepalive.summary));
   for (const c of costs) summary.push(...c.summary);
+  if (answers.connections !== "keepalive") {
+    summary.push(...labFindings(lab, ctx.figuresOf, new Set(options.map((o) => o.proxy))));
+  }
   for (const c of closest) summary.push(...c.summary.map(closestWords));
   if (answers.connections === "mixed" && keepalive.closest) summary.push(...keepalive.summary.map(closestWords));
   for (const c of measured.criteria) caveats.push(...c.caveats);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type LabIo, runLab } from "./command.ts";
+import { ipvsWords } from "./runner.ts";
 
 function io(env: Record<string, string | undefined> = {}) {
   let out = "";
@@ -29,7 +30,7 @@ describe("cnibench lab flags", () => {
     [["--runs", "0"], "--runs must be a whole number ≥ 1"],
     [["--services", "0,40000"], "--services: at most 32000"],
     [["--services", "0,many"], '"many" is not a Service count'],
-    [["--modes", "ipvs"], '--modes: unknown mode "ipvs"'],
+    [["--modes", "iptables,userspace"], '--modes: unknown mode "userspace"'],
     [["--iptables-backend", "xt"], "--iptables-backend must be legacy or nft"],
     [["--api", "http://127.0.0.1:4000"], "--api needs an upload token"],
     [["--bogus"], "Unknown option '--bogus'"],
@@ -37,5 +38,18 @@ describe("cnibench lab flags", () => {
     const c = io();
     expect(await runLab(args, c.io)).toBe(2);
     expect(c.err()).toContain(message);
+  });
+});
+
+describe("IPVS", () => {
+  it("is named, never silently missing: not available without ip_vs, not built yet with it", () => {
+    expect(ipvsWords(false)).toBe("IPVS: not available on this kernel (no ip_vs)");
+    expect(ipvsWords(true)).toBe("IPVS: not built yet (the kernel has ip_vs; docs/lab.md)");
+  });
+
+  it("is a mode one may ask for, and the usage says what it answers", async () => {
+    const c = io();
+    expect(await runLab(["--help"], c.io)).toBe(0);
+    expect(c.out()).toContain("ipvs says why it is not built");
   });
 });

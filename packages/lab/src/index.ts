@@ -4,4 +4,12 @@ export * from "./iptables.ts";
 export * from "./nftables.ts";
 export * from "./parse.ts";
 export * from "./plan.ts";
-export { checkPrerequisites, Lab, labNamespaces, type Prerequisites, removeStaleNamespaces } from "./runner.ts";
+export {
+  checkPrerequisites,
+  ipvsWords,
+  Lab,
+  type LabMode,
+  labNamespaces,
+  type Prerequisites,
+  removeStaleNamespaces,
+} from "./runner.ts";

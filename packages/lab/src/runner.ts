@@ -9,7 +9,7 @@
  * on the next start (`removeStaleNamespaces`).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,12 +32,33 @@ function firstLine(command: string, args: string[]): string | undefined {
   return out.status === 0 ? out.stdout.split("\n")[0]?.trim() || undefined : undefined;
 }
 
+/** The modes one may ask for: those the lab builds, and IPVS, which it says it cannot (ipvsWords). */
+export type LabMode = ProxyMode | "ipvs";
+
+/**
+ * Why there is no IPVS mode, in the lab's words. kube-proxy's IPVS mode needs the kernel's ip_vs (a
+ * kube-ipvs0 dummy interface holding the ClusterIPs, one virtual server per Service port, ipset and a
+ * few iptables rules beside it); the lab does not build it yet, and cannot where the kernel lacks ip_vs.
+ */
+export function ipvsWords(kernelHasIpVs: boolean): string {
+  return kernelHasIpVs
+    ? "IPVS: not built yet (the kernel has ip_vs; docs/lab.md)"
+    : "IPVS: not available on this kernel (no ip_vs)";
+}
+
+/** ip_vs loaded or built in (/proc/net/ip_vs), or a module modprobe could load. */
+function kernelHasIpVs(): boolean {
+  return existsSync("/proc/net/ip_vs") || spawnSync("modinfo", ["ip_vs"], { stdio: "ignore" }).status === 0;
+}
+
 export type Prerequisites = {
   /** Why the lab cannot run at all (each with the Debian package that provides what is missing). */
   problems: string[];
   /** Modes it can build, and for each mode it cannot, why. */
   modes: ProxyMode[];
-  skipped: { mode: ProxyMode; reason: string }[];
+  skipped: { mode: LabMode; reason: string }[];
+  /** What the lab says of IPVS on this host (ipvsWords). */
+  ipvs: string;
   iptablesRestore?: string;
   iptablesBackend?: "legacy" | "nft";
   iptablesVersion?: string;
@@ -49,7 +70,7 @@ export type Prerequisites = {
  * backend (iptables-legacy-restore, the classic xtables linear match) when present — iptables-nft 1.8.9
  * takes ~35 s to restore 10,000 Services — unless `backend` asks for "nft".
  */
-export function checkPrerequisites(wanted: ProxyMode[], backend?: "legacy" | "nft"): Prerequisites {
+export function checkPrerequisites(wanted: LabMode[], backend?: "legacy" | "nft"): Prerequisites {
   const problems: string[] = [];
   if (process.platform !== "linux") problems.push("the lab needs Linux (network namespaces)");
   if (typeof process.getuid === "function" && process.getuid() !== 0) {
@@ -61,7 +82,8 @@ export function checkPrerequisites(wanted: ProxyMode[], backend?: "legacy" | "nf
     ["iperf3", "iperf3"],
   ];
   for (const [tool, pkg] of tools) if (!has(tool)) problems.push(`\`${tool}\` is missing: apt-get install -y ${pkg}`);
-  const result: Prerequisites = { problems, modes: [], skipped: [] };
+  const result: Prerequisites = { problems, modes: [], skipped: [], ipvs: ipvsWords(kernelHasIpVs()) };
+  if (wanted.includes("ipvs")) result.skipped.push({ mode: "ipvs", reason: result.ipvs });
   if (wanted.includes("iptables")) {
     const legacy = has("iptables-legacy-restore");
     const chosen =

@@ -1,3 +1,4 @@
+import { labSweepFile } from "@cnibench/test-support/lab-figures";
 import { describe, expect, it } from "vitest";
 import { type LabIo, runLab } from "./command.ts";
 import { ipvsWords } from "./runner.ts";
@@ -38,6 +39,16 @@ describe("cnibench lab flags", () => {
     const c = io();
     expect(await runLab(args, c.io)).toBe(2);
     expect(c.err()).toContain(message);
+  });
+});
+
+describe("cnibench lab --summary", () => {
+  it("prints a sweep written with --out, needing neither root nor tools", async () => {
+    const c = io();
+    expect(await runLab(["--summary", labSweepFile], c.io)).toBe(0);
+    expect(c.out()).toContain("## Short-connection request rate (req/s)");
+    expect(c.out()).toContain("| Services | iptables | nftables | nftables vs iptables |");
+    expect(c.err()).toBe("");
   });
 });
 

@@ -12,6 +12,7 @@ import { bundleIssues, type HostEnvironment, labBundle, type StepMeasurement } f
 import { parseCounts } from "./parse.ts";
 import { MAX_SERVICES } from "./plan.ts";
 import { checkPrerequisites, Lab, type LabMode, removeStaleNamespaces } from "./runner.ts";
+import { labSummary } from "./summary.ts";
 
 export type LabIo = {
   stdout: (text: string) => void;
@@ -48,6 +49,8 @@ Options:
   --api <url>              upload the bundles to this cnibench ingest API
   --token <token>          upload token (default: $CNIBENCH_TOKEN)
   --dry-run                check the prerequisites and print the plan, measure nothing
+  --summary <file>         print a sweep written with --out as Markdown: each mode's median and
+                           min–max at each step, the verdict between the modes, the crossovers
 
 docs/lab.md says what is built, what is measured, and how to read the figures.
 `;
@@ -93,6 +96,7 @@ export async function runLab(argv: string[], io: LabIo): Promise<number> {
         api: { type: "string" },
         token: { type: "string" },
         "dry-run": { type: "boolean" },
+        summary: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -108,6 +112,11 @@ export async function runLab(argv: string[], io: LabIo): Promise<number> {
     values = parse(argv).values;
     if (values.help) {
       io.stdout(labUsage);
+      return 0;
+    }
+    if (values.summary !== undefined) {
+      // Reads a sweep written before (--out): no root, nothing built.
+      io.stdout(labSummary(JSON.parse(readFileSync(values.summary, "utf8")) as BundleInput[]));
       return 0;
     }
     services = parseCounts(values.services ?? DEFAULT_SERVICES);

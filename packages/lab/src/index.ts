@@ -13,3 +13,4 @@ export {
   type Prerequisites,
   removeStaleNamespaces,
 } from "./runner.ts";
+export { labSummary } from "./summary.ts";

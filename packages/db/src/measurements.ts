@@ -256,7 +256,9 @@ export async function earlierCampaigns(
       -- By the series' index, then its bundle: by bundle alone it read each bundle's every figure.
       JOIN "Measurement" m ON m."scenarioId" = f."scenarioId" AND m.metric = f.metric
         AND m."paramsKey" = f."paramsKey" AND m."bundleId" = f."bundleId"
-      JOIN "Bundle" b ON b.id = m."bundleId"
+      -- The figure's bundle by its key, fenced (OFFSET 0): as a join, the planner's custom plans expected
+      -- one figure and scanned every bundle for each (350 ms for 1,500 figures; 9 ms so).
+      CROSS JOIN LATERAL (SELECT "runAt", "receivedAt" FROM "Bundle" WHERE id = f."bundleId" OFFSET 0) b
       CROSS JOIN LATERAL (
         SELECT e.campaign, run
         FROM (

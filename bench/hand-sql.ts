@@ -154,10 +154,14 @@ export const guideData = {
 };
 
 /**
- * A series' history (metric $2, params $3) across the testbed of scenario $1: its latest 200
- * campaigns, each with its runs (samples, else the value) and its time (its latest bundle's).
+ * A series' history (metric $2, params $3) across the testbed of scenario $1: the testbed's scenarios
+ * (what changed between campaigns), and the latest 200 campaigns, each with its runs (samples, else the
+ * value) and its time (its latest bundle's).
  */
-export const historyCampaigns = `WITH
+export const historyData = {
+  facts: `SELECT ${scenarioColumns} FROM ${scenarioJoins}
+    WHERE (s."workspaceId", s."testbedKey") = (SELECT "workspaceId", "testbedKey" FROM "Scenario" WHERE id = $1)`,
+  campaigns: `WITH
   t AS (SELECT t.id FROM "Scenario" a JOIN "Scenario" t ON t."workspaceId" = a."workspaceId"
     AND t."testbedKey" = a."testbedKey" WHERE a.id = $1)
   SELECT m."scenarioId", m.campaign, max(COALESCE(b."runAt", b."receivedAt")) AS at,
@@ -165,4 +169,5 @@ export const historyCampaigns = `WITH
   FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
     CROSS JOIN LATERAL unnest(CASE WHEN cardinality(m.samples) > 0 THEN m.samples ELSE ARRAY[m.value] END) v
   WHERE m."scenarioId" IN (SELECT id FROM t) AND m.metric = $2 AND m."paramsKey" = $3 AND m.qualifier IS NULL
-  GROUP BY 1, 2 ORDER BY 3 DESC, max(b."receivedAt") DESC, m.campaign COLLATE "C" DESC LIMIT 200`;
+  GROUP BY 1, 2 ORDER BY 3 DESC, max(b."receivedAt") DESC, m.campaign COLLATE "C" DESC LIMIT 200`,
+};

@@ -16,7 +16,7 @@ import {
   exploreFacets,
   exploreRows,
   guideData,
-  historyCampaigns,
+  historyData,
   scenarioPage,
 } from "./hand-sql.ts";
 import { seedSynthetic } from "./synthetic.ts";
@@ -249,9 +249,17 @@ export async function benchReads(opts: {
       {
         name: "history",
         fn: () => seriesHistory(db, access, series),
-        sql: () => client.query(historyCampaigns, [series.scenarioId, series.metric, canonicalJson(series.params)]),
-        check: (fn: Awaited<ReturnType<typeof seriesHistory>>, sql: pg.QueryResult) =>
+        sql: () =>
+          Promise.all([
+            client.query(historyData.facts, [series.scenarioId]),
+            client.query(historyData.campaigns, [series.scenarioId, series.metric, canonicalJson(series.params)]),
+          ]),
+        check: (fn: Awaited<ReturnType<typeof seriesHistory>>, [facts, sql]: pg.QueryResult[]) =>
           (fn?.campaigns.length ?? 0) > 0 &&
+          same(
+            fn?.testbed.scenarios.map((s) => [s.id, s.kernel]) ?? [],
+            facts!.rows.map((s) => [s.id, s.kernel]),
+          ) &&
           same(
             fn?.campaigns.map((c) => [
               c.scenarioId,
@@ -259,7 +267,7 @@ export async function benchReads(opts: {
               c.measuredAt.getTime(),
               [...c.runs].sort((a, b) => a - b),
             ]) ?? [],
-            sql.rows.map((r) => [r.scenarioId, r.campaign, r.at.getTime(), r.runs]),
+            sql!.rows.map((r) => [r.scenarioId, r.campaign, r.at.getTime(), r.runs]),
           ),
         procedure: "scenarios.history",
         input: series,

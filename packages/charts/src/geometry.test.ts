@@ -123,6 +123,15 @@ describe("barGeometry", () => {
     expect(g.groups[1]?.reference).toEqual({ y: 116, label: "node to node" });
   });
 
+  it("keeps the first `groups` groups that hold a drawn bar", () => {
+    const more = [{ category: "only Flannel", values: { s3: { y: 7 } } }, ...data];
+    const g = barGeometry({ data: more, series, frame, better: "higher", count: 2, groups: 1 });
+    // Flannel (s3) is not drawn, so its group is skipped: the one group is "1 stream", 400 px wide.
+    expect(g.groups.map((gr) => [gr.category, gr.at])).toEqual([["1 stream", 264]]);
+    // Its bars alone set the axis: 0–20.
+    expect(g.yTicks.map((t) => t.value)).toEqual([0, 5, 10, 15, 20]);
+  });
+
   it("hangs a negative bar below zero", () => {
     const g = barGeometry({
       data: [{ category: "policy", values: { s1: { y: -10 }, s2: { y: 30 } } }],

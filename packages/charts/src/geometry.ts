@@ -153,7 +153,8 @@ export type BarGeometry = {
 /**
  * Grouped bars, as GroupedBarChart draws them: the top `count` series by their mean rank over the
  * groups (the charts page's rule), each in its colorIndex or rank's colour, side by side in every
- * group in that order; y from 0, or below it for negative values (an overhead that saves).
+ * group in that order; y from 0, or below it for negative values (an overhead that saves). With
+ * `groups`, only the first that many groups holding a bar of a drawn series (a small picture).
  */
 export function barGeometry(input: {
   data: readonly BarDatum[];
@@ -161,6 +162,7 @@ export function barGeometry(input: {
   frame: Frame;
   better?: Better;
   count?: number;
+  groups?: number;
 }): BarGeometry {
   const { count = topCount } = input;
   const plot = plotOf(input.frame);
@@ -175,20 +177,21 @@ export function barGeometry(input: {
     const style = s?.colorIndex ?? rank;
     return s ? [{ id, label: s.label, color: colorAt(style), dash: dashAt(style) }] : [];
   });
-  const values = input.data.flatMap((d) => [
+  const data = input.data.filter((d) => series.some((s) => d.values[s.id])).slice(0, input.groups ?? input.data.length);
+  const values = data.flatMap((d) => [
     ...series.flatMap((s) => (d.values[s.id] ? [d.values[s.id]?.y ?? 0] : [])),
     ...(d.reference ? [d.reference.y] : []),
   ]);
   const yValues = niceTicks(Math.min(0, ...values), Math.max(0, ...values));
   const y = scale("linear", [yValues[0] ?? 0, yValues.at(-1) ?? 1], [plot.top + plot.height, plot.top]);
-  const band = plot.width / Math.max(1, input.data.length);
+  const band = plot.width / Math.max(1, data.length);
   // A tenth of each band either side stays empty, so the groups stand apart.
   const barWidth = (band * 0.8) / Math.max(1, series.length);
   return {
     plot,
     yTicks: ticksOf(yValues, y),
     series,
-    groups: input.data.map((d, g) => {
+    groups: data.map((d, g) => {
       const start = plot.left + g * band + band * 0.1;
       return {
         category: d.category,

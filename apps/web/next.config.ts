@@ -9,6 +9,15 @@ const config: NextConfig = {
   // Container images (apps/web/Dockerfile) ship .next/standalone: the server and only the files it needs.
   // `next start`, which `npm start` runs, still serves this build (it warns that standalone exists).
   output: "standalone",
+  // The link cards read font subsets by name at run time (src/server/card-fonts.ts), which tracing
+  // cannot follow: the regular and bold WOFF files and their unicode tables go into the image.
+  outputFileTracingIncludes: {
+    "/card/**": [
+      "../../node_modules/@fontsource/noto-sans*/unicode.json",
+      "../../node_modules/@fontsource/noto-sans*/files/*-400-normal.woff",
+      "../../node_modules/@fontsource/noto-sans*/files/*-700-normal.woff",
+    ],
+  },
   // Bundles dropped on a workspace page travel in a server action: allow the upload's own limit
   // (10 MiB, checked again by the workspaces.upload input) instead of the 1 MB default.
   experimental: {

@@ -10,6 +10,7 @@ import { EmptyState } from "~/app/_ui/empty-state";
 import { TextLink } from "~/app/_ui/link";
 import { PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
+import { cardMetadata } from "~/server/card-meta";
 import {
   type BarView,
   barViews,
@@ -27,7 +28,14 @@ import { HistoryView } from "./history-view";
 import { chartsHref, loadChartParams, parseWhere } from "./params";
 import { ShowAllScope } from "./show-all";
 
-export const metadata: Metadata = { title: "Charts" };
+/** The view's link card: its chart, from the same address. */
+export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
+  const params = await loadChartParams(searchParams);
+  return {
+    title: "Charts",
+    ...cardMetadata(chartsHref("/card/charts.png", { ...params, all: null }), `${viewTitle(params.view)} chart`),
+  };
+}
 
 /** What a point's links are made of: its bundle and that bundle's source. */
 type PointSource = Pick<ChartPoint, "bundleId" | "sourceTitle" | "sourceUrl">;

@@ -9,12 +9,25 @@ import { Notice } from "~/app/_ui/notice";
 import { Muted, PageHeader } from "~/app/_ui/text";
 import { currentUserId } from "~/auth";
 import { webEnv } from "~/env";
+import { cardMetadata } from "~/server/card-meta";
 import { api } from "~/trpc/server";
 import { shareComparison } from "./actions";
 import { compareHref, loadCompareParams, marginItems, readMargins } from "./params";
 import { CompareReport } from "./report";
 
-export const metadata: Metadata = { title: "Compare" };
+/** With 2 to 4 scenarios, the comparison's link card (its verdicts), from the same address. */
+export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
+  const { s, margin } = await loadCompareParams(searchParams);
+  const chosen = [...new Set(s ?? [])];
+  if (chosen.length < 2 || chosen.length > 4) return { title: "Compare" };
+  return {
+    title: "Compare",
+    ...cardMetadata(
+      compareHref("/card/compare.png", { s: chosen, margin }),
+      "The comparison's most significant verdicts",
+    ),
+  };
+}
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { s, margin, all } = await loadCompareParams(searchParams);

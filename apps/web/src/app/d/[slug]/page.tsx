@@ -6,6 +6,7 @@ import { Button } from "~/app/_ui/button";
 import { Notice } from "~/app/_ui/notice";
 import { Muted, PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
+import { cardMetadata } from "~/server/card-meta";
 import { loadAllRows } from "~/server/fold";
 import { marginsSchema } from "~/server/routers/compare.types";
 import { api, orNotFound } from "~/trpc/server";
@@ -22,7 +23,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [baseline, ...others] = link.comparison.labels;
   const title = `${others.join(", ")} vs ${baseline}`;
   const description = link.comparison.summaries.join(". ");
-  return { title, description, openGraph: { title, description, type: "article" } };
+  const card = cardMetadata(`/card/d/${encodeURIComponent(link.slug)}.png`, `${title}: the most significant verdicts`);
+  return {
+    title,
+    description,
+    ...card,
+    openGraph: { ...card.openGraph, title, description, type: "article" },
+    twitter: { ...card.twitter, title, description },
+  };
 }
 
 export default async function PermalinkPage({ params, searchParams }: Props) {

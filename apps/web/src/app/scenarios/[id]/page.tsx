@@ -19,6 +19,7 @@ import { Table, TableFrame, TableHead, Td, Tr } from "~/app/_ui/table";
 import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
+import { cardMetadata } from "~/server/card-meta";
 import { loadAllRows, rowsPerMetric } from "~/server/fold";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
@@ -33,6 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return {
     title: `${s.label} on ${s.sku}`,
     description: `${s.label} on ${s.provider} ${s.sku}, kernel ${s.kernel}`,
+    ...cardMetadata(`/card/scenarios/${encodeURIComponent(s.id)}.png`, `${s.label}: its environment and figures`),
   };
 }
 

@@ -1,8 +1,8 @@
 // A short sweep on this host, when it can run the lab (root, ip, wrk, iperf3, iptables-restore, nft):
 // both modes, 0 and 5,000 Services, 1 run of 2 s, through `cnibench lab` (the CLI's dispatch and its
 // upload code) to a real ingest API; then the crossover chart's own read model and shaping draw the
-// stored figures. Elsewhere the test is skipped with the reason printed (no apt-get here: .ci/run
-// installs the packages or the lab is skipped).
+// stored figures, and the guide offers no "Lab" cloud. Elsewhere the test is skipped with the reason
+// printed (no apt-get here: .ci/run installs the packages or the lab is skipped).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +14,7 @@ import { freshDatabase } from "@cnibench/test-support/database";
 import { startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossoverOf } from "../../../apps/web/src/server/chart-data/crossover.ts";
+import { recommend } from "../../../apps/web/src/server/routers/guide.ts";
 import { bundleIssues, checkPrerequisites, labNamespaces } from "./index.ts";
 
 const pre = checkPrerequisites(["iptables", "nftables"]);
@@ -103,6 +104,18 @@ describe.skipIf(reasons.length > 0)("cnibench lab on this host", () => {
       ["nftables", [0, 5000]],
     ]);
     for (const s of chart.series) for (const p of s.points) expect(p.y).toBeGreaterThan(0);
+
+    // The guide: the lab is no cloud to choose, no option, only mechanism evidence.
+    const guide = await recommend(api.db, readable, {
+      cloud: null,
+      sku: null,
+      services: 5000,
+      connections: "short",
+      needs: [],
+    });
+    expect(guide.choices.clouds).toEqual([]);
+    expect(guide.choices.skus).toEqual([]);
+    expect(guide.options).toEqual([]);
 
     // Nothing left behind: no lab namespace, no new veth on the host, no lab process.
     expect(labNamespaces()).toEqual([]);

@@ -1,4 +1,4 @@
-import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
+import { guideMetrics, isLab, recommendDatapaths } from "@cnibench/analysis";
 import { chartView, type Db, scenariosRevision } from "@cnibench/db";
 import { LRUCache } from "lru-cache";
 import { createTRPCRouter, publicProcedure } from "../trpc";
@@ -44,7 +44,9 @@ export async function recommend(db: Db, workspaceIds: readonly string[], answers
   const { scenarios, figures } = await guideFigures(db, workspaceIds);
   const result = recommendDatapaths({ answers, scenarios, figures });
   const skus = new Map<string, { value: string; provider: string; scenarios: number }>();
-  for (const s of scenarios) {
+  // Lab scenarios are no cloud's (the guide cites them as mechanism evidence only): never a choice of cloud.
+  const onClouds = scenarios.filter((s) => !isLab(s));
+  for (const s of onClouds) {
     if (s.sku === "unknown") continue;
     const key = `${s.provider} ${s.sku}`;
     const found = skus.get(key);
@@ -55,7 +57,7 @@ export async function recommend(db: Db, workspaceIds: readonly string[], answers
     ...result,
     answers: { ...result.answers, needs: [...result.answers.needs] },
     choices: {
-      clouds: counted(scenarios.map((s) => s.provider)),
+      clouds: counted(onClouds.map((s) => s.provider)),
       skus: [...skus.values()].sort((a, b) => a.provider.localeCompare(b.provider) || a.value.localeCompare(b.value)),
     },
   };

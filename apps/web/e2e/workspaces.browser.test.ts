@@ -52,6 +52,42 @@ describe("workspaces, sign-in and sharing", () => {
     expect(res.status).toBe(201);
     const { scenarioId } = (await res.json()) as { scenarioId: string };
 
+    // A read-only token, chosen in the form: it is listed as such, and the ingest API refuses its upload.
+    const tokenForm = alice.getByRole("form", { name: "Create an upload token" });
+    await alice.getByLabel("Token name").fill("grafana");
+    await alice.getByLabel("Scope").selectOption("read");
+    await alice.getByRole("button", { name: "Create token" }).click();
+    await tokenForm.getByText("It reads this workspace only and cannot upload.").waitFor();
+    const readToken = (await alice.getByTestId("new-token").innerText()).trim();
+    expect(readToken).not.toBe(token);
+    const scopeOf = (name: string) =>
+      alice
+        .locator("tr", { has: alice.getByRole("cell", { name, exact: true }) })
+        .getByRole("cell")
+        .nth(1)
+        .innerText();
+    await expect.poll(() => scopeOf("grafana")).toBe("read-only");
+    expect(await scopeOf("ci")).toBe("upload");
+    const refused = await fetch(`${apiUrl}/v1/bundles?workspace=pre-prod`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${readToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...bundle, cluster: { ...bundle.cluster, name: "pp-read" } }),
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toBe("read_only_token");
+    // A scope the form does not offer (a tampered form) is refused in words: no token is made.
+    await alice.getByLabel("Token name").fill("sneaky");
+    await alice.getByLabel("Scope").evaluate((select: HTMLSelectElement) => {
+      select.append(new Option("admin", "admin", true, true));
+    });
+    await alice.getByRole("button", { name: "Create token" }).click();
+    expect(await tokenForm.getByRole("alert").innerText()).toBe("scope: upload or read");
+    expect(await alice.getByRole("cell", { name: "sneaky", exact: true }).count()).toBe(0);
+    await screenshot(alice, "workspace-token-scopes");
+    await alice.setViewportSize({ width: 390, height: 900 });
+    await screenshot(alice, "workspace-token-scopes");
+    await alice.setViewportSize({ width: 1440, height: 900 });
+
     // Members see it; a signed-out visitor and a signed-in stranger do not.
     await alice.goto(`${webUrl}/scenarios/${scenarioId}`);
     expect(await alice.getByRole("heading", { level: 1 }).innerText()).toContain("Pre-prod Cilium");
@@ -127,10 +163,17 @@ describe("workspaces, sign-in and sharing", () => {
 const secrets = ["Pre-prod Cilium", "pp-1", "Pre-production"];
 const appDir = path.join(repoRoot, "apps/web/src/app");
 
+/** The params of examples/bundle.json's first figure, as the charts' `where`. */
+const exampleSeries = "where=connection%3Dshort&where=concurrency%3D64&where=target%3Dservice&where=services%3D0";
+
 /** Per page or route file of the app: a request aimed at the private data, and whether it may show it. */
 const routeCases: Record<string, (at: { scenarioId: string; slug: string }) => { path: string; pinned?: boolean }[]> = {
   "page.tsx": () => [{ path: "/" }],
-  "charts/page.tsx": (at) => [{ path: "/charts" }, { path: `/charts?s=${at.scenarioId}` }],
+  "charts/page.tsx": (at) => [
+    { path: "/charts" },
+    { path: `/charts?s=${at.scenarioId}` },
+    { path: `/charts?view=history&scenario=${at.scenarioId}&metric=http.rps&${exampleSeries}` },
+  ],
   "compare/page.tsx": (at) => [{ path: `/compare?s=${at.scenarioId}&s=${at.scenarioId}x` }],
   "compare/evidence.csv/route.ts": (at) => [
     { path: `/compare/evidence.csv?s=${at.scenarioId}&s=${at.scenarioId}x&margin=tcp.throughput:3` },
@@ -138,11 +181,19 @@ const routeCases: Record<string, (at: { scenarioId: string; slug: string }) => {
   "explore.csv/route.ts": () => [{ path: "/explore.csv" }, { path: "/explore.csv?col=tcpPod1&col=shortRps" }],
   "d/[slug]/page.tsx": (at) => [{ path: `/d/${at.slug}`, pinned: true }],
   "d/[slug]/evidence.csv/route.ts": (at) => [{ path: `/d/${at.slug}/evidence.csv`, pinned: true }],
-  "embed/charts/page.tsx": (at) => [{ path: `/embed/charts?scenario=${at.scenarioId}` }],
+  "embed/charts/page.tsx": (at) => [
+    { path: `/embed/charts?scenario=${at.scenarioId}` },
+    // The series of its one bundle (examples/bundle.json): a leak would name the scenario.
+    { path: `/embed/charts?view=history&scenario=${at.scenarioId}&metric=http.rps&${exampleSeries}` },
+  ],
   "embed/compare/page.tsx": (at) => [{ path: `/embed/compare?s=${at.scenarioId}&s=${at.scenarioId}x` }],
   "embed/d/[slug]/page.tsx": (at) => [{ path: `/embed/d/${at.slug}`, pinned: true }],
   "badge/d/[file]/route.ts": (at) => [{ path: `/badge/d/${at.slug}.svg`, pinned: true }],
   "badge/series.svg/route.ts": (at) => [{ path: `/badge/series.svg?scenario=${at.scenarioId}&metric=http.rps` }],
+  "card/charts.png/route.ts": (at) => [{ path: `/card/charts.png?scenario=${at.scenarioId}` }],
+  "card/compare.png/route.ts": (at) => [{ path: `/card/compare.png?s=${at.scenarioId}&s=${at.scenarioId}x` }],
+  "card/scenarios/[file]/route.ts": (at) => [{ path: `/card/scenarios/${at.scenarioId}.png` }],
+  "card/d/[file]/route.ts": (at) => [{ path: `/card/d/${at.slug}.png`, pinned: true }],
   "guide/page.tsx": () => [{ path: "/guide" }],
   "scenarios/[id]/page.tsx": (at) => [{ path: `/scenarios/${at.scenarioId}` }],
   "scenarios/[id]/figures.csv/route.ts": (at) => [{ path: `/scenarios/${at.scenarioId}/figures.csv` }],

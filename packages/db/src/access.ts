@@ -96,6 +96,7 @@ export async function getWorkspace(db: Db, access: Access, slug: string) {
           where: { workspaceId: found.id },
           select: {
             name: true,
+            scope: true,
             createdAt: true,
             lastUsedAt: true,
             revokedAt: true,

@@ -3,14 +3,18 @@
 import { TRPCError } from "@trpc/server";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import type { z } from "zod";
+import { tokenScopeSchema } from "~/server/routers/workspaces.types";
 import { api } from "~/trpc/server";
+
+type TokenScope = z.infer<typeof tokenScopeSchema>;
 
 /** What a form shows after it was sent: an error in words, or what was done. */
 export type ActionState = {
   error?: string;
   done?: string;
   token?: string;
-  scope?: "upload" | "read";
+  scope?: TokenScope;
   scenarioId?: string;
   /** A new webhook's signing secret: shown once. */
   secret?: string;
@@ -88,10 +92,13 @@ export async function revokePermalinkAction(_: ActionState, form: FormData): Pro
 export async function createTokenAction(_: ActionState, form: FormData): Promise<ActionState> {
   const slug = field(form, "slug");
   return attempt(async () => {
+    // Checked here too: a scope the form never offers is refused in words, never made an upload token.
+    const asked = tokenScopeSchema.safeParse(form.get("scope") ?? "upload");
+    if (!asked.success) return { error: "scope: upload or read" };
     const { token, name, scope } = await (await api()).workspaces.createToken({
       slug,
       name: field(form, "name"),
-      scope: field(form, "scope") === "read" ? "read" : "upload",
+      scope: asked.data,
     });
     revalidatePath(`/workspaces/${slug}`);
     return { done: name, token, scope };

@@ -31,8 +31,10 @@ export const tokenInputSchema = workspaceRefSchema.extend({
     .max(60)
     .regex(/^[\w.-]+$/, "letters, digits, dots, dashes and underscores"),
 });
-/** A new token: upload (the default) or read, which reads the workspace only (dashboards, scrapers). */
-export const createTokenInputSchema = tokenInputSchema.extend({ scope: z.enum(["upload", "read"]).default("upload") });
+/** A token's scope: upload (store and read) or read, which reads the workspace only (dashboards, scrapers). */
+export const tokenScopeSchema = z.enum(["upload", "read"]);
+/** A new token: upload by default. */
+export const createTokenInputSchema = tokenInputSchema.extend({ scope: tokenScopeSchema.default("upload") });
 export const uploadInputSchema = workspaceRefSchema.extend({
   filename: z.string().max(300),
   // The web upload takes a bundle's JSON text; the ingest API takes the same (and larger) files.
@@ -56,6 +58,7 @@ export const workspaceDetailSchema = workspaceSummarySchema.extend({
   tokens: z.array(
     z.object({
       name: z.string(),
+      scope: tokenScopeSchema,
       createdAt: z.date(),
       lastUsedAt: z.date().nullable(),
       revokedAt: z.date().nullable(),

@@ -26,6 +26,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 const rank = { viewer: 1, member: 2, owner: 3 } as const;
+/** A token's scope as the list says it: a read token never uploads. */
+const scopeWords = { upload: "upload", read: "read-only" } as const;
 const date = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace("T", " ") : "—");
 
 export default async function WorkspacePage({ params }: Props) {
@@ -118,39 +120,47 @@ export default async function WorkspacePage({ params }: Props) {
       {role >= rank.member ? (
         <Section title="Upload tokens" className="space-y-2">
           <Muted>
-            A token uploads into this workspace only (curl, <code>npx cnibench upload</code>). Only its hash is kept.
+            A token uploads into this workspace only (curl, <code>npx cnibench upload</code>); a read-only one reads its
+            figures (the metrics feed, JSON) and uploads nothing. Only its hash is kept.
           </Muted>
           {w.tokens.length > 0 ? (
-            <Table>
-              <TableHead look="plain" columns={["Name", "Created by", "Created (UTC)", "Last used", "Status"]} />
-              <tbody>
-                {w.tokens.map((t) => (
-                  <tr key={t.name}>
-                    <td className="font-mono">{t.name}</td>
-                    <td>{t.createdBy ?? "command line"}</td>
-                    <td>{date(t.createdAt)}</td>
-                    <td>{date(t.lastUsedAt)}</td>
-                    <td>
-                      {t.revokedAt ? (
-                        `revoked ${date(t.revokedAt)}`
-                      ) : role >= rank.owner ? (
-                        <RowAction
-                          action={revokeTokenAction}
-                          label={`Revoke ${t.name}`}
-                          slug={w.slug}
-                          field="name"
-                          value={t.name}
-                        >
-                          Revoke
-                        </RowAction>
-                      ) : (
-                        "live"
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+            // Six columns outgrow a phone: each on one line, the table scrolls sideways on its own.
+            <div className="overflow-x-auto">
+              <Table className="whitespace-nowrap [&_td]:pr-4 [&_th]:pr-4">
+                <TableHead
+                  look="plain"
+                  columns={["Name", "Scope", "Created by", "Created (UTC)", "Last used", "Status"]}
+                />
+                <tbody>
+                  {w.tokens.map((t) => (
+                    <tr key={t.name}>
+                      <td className="font-mono">{t.name}</td>
+                      <td>{scopeWords[t.scope]}</td>
+                      <td>{t.createdBy ?? "command line"}</td>
+                      <td>{date(t.createdAt)}</td>
+                      <td>{date(t.lastUsedAt)}</td>
+                      <td>
+                        {t.revokedAt ? (
+                          `revoked ${date(t.revokedAt)}`
+                        ) : role >= rank.owner ? (
+                          <RowAction
+                            action={revokeTokenAction}
+                            label={`Revoke ${t.name}`}
+                            slug={w.slug}
+                            field="name"
+                            value={t.name}
+                          >
+                            Revoke
+                          </RowAction>
+                        ) : (
+                          "live"
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
           ) : null}
           <TokenForm slug={w.slug} apiUrl={webEnv().publicApiUrl} />
         </Section>

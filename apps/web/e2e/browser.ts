@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -76,6 +76,19 @@ export function browserPerFile(webUrl: string) {
     return { page, errors };
   };
   return { browser, open };
+}
+
+/**
+ * Moves the pointer as a reader does, once the page is hydrated: charts are static pictures until
+ * the first interaction, which loads their interactive layer (packages/charts/src/interactive.ts).
+ * `over`: an element to move onto instead of the page's corner (an iframe, to reach its document).
+ */
+export async function interact(page: Page, over?: Locator): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  if (over) await over.hover();
+  // Two positions: a page opened before may have the pointer at the first already, and not moving it
+  // is no event.
+  else for (const at of [1, 2]) await page.mouse.move(at, at);
 }
 
 /** A new browser context (its own cookies) signed in as `login` through the local provider's login page. */

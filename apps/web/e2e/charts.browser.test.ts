@@ -1,10 +1,10 @@
 // The crossover view on the TKE seed data: three lines, two computed crossovers, toggles, CSV export.
 import fs from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, collectPageErrors, screenshot } from "./browser.ts";
+import { browserPerFile, collectPageErrors, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
-const { browser } = browserPerFile(webUrl);
+const { browser, open } = browserPerFile(webUrl);
 
 /** The Service counts named in "… overtakes … at ≈19,649 Services" sentences. */
 const crossings = (texts: string[]) =>
@@ -22,6 +22,7 @@ describe("crossover chart", () => {
     await page.waitForURL(/provider=tke/);
     await page.getByRole("link", { name: /Chart these/ }).click();
     await page.waitForURL(/\/charts\?/);
+    await interact(page);
     await page.locator(".recharts-line").first().waitFor();
 
     expect(await page.locator(".recharts-line").count()).toBe(3);
@@ -71,11 +72,52 @@ describe("crossover chart", () => {
     await context.close();
   });
 
+  it("paints a static picture from the server and loads the interactive chart at the first interaction", async () => {
+    // The server's HTML has the picture: a path per series and the crossovers' labels, with no script.
+    const html = await (await fetch(`${webUrl}/charts?provider=tke`)).text();
+    const picture = html.slice(html.indexOf("data-static-chart"));
+    const drawn = [...picture.matchAll(/data-series="([^"]+)"/g)].map((m) => m[1]);
+    expect(drawn.sort()).toEqual(["Cilium Native", "Cilium Overlay", "kube-proxy iptables"]);
+    expect(picture.match(/data-mark=""/g)).toHaveLength(2);
+
+    for (const width of [1440, 390]) {
+      const { page, errors } = await open("/charts?provider=tke", width);
+      const scripts: string[] = [];
+      page.on("request", (r) => {
+        if (r.resourceType() === "script") scripts.push(r.url());
+      });
+      await page.waitForLoadState("networkidle");
+      // Hydrated, idle and untouched: still the picture, and no chart code fetched.
+      expect(await page.locator("[data-static-chart]").count()).toBe(1);
+      expect(await page.locator(".recharts-surface").count()).toBe(0);
+      expect(scripts).toEqual([]);
+      expect(await page.getByRole("img", { name: /Move the pointer over the page/ }).count()).toBe(1);
+      await screenshot(page, "crossover-tke-static");
+      await interact(page);
+      await page.locator(".recharts-line").first().waitFor();
+      // Recharts came with the interaction, in chunks of its own, and replaced the picture.
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(await page.locator("[data-static-chart]").count()).toBe(0);
+      expect(await page.locator(".recharts-line").count()).toBe(3);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    // The bars' pictures too, untouched, to look at.
+    for (const width of [1440, 390]) {
+      const { page } = await open("/charts?provider=tke&view=latency", width);
+      await page.waitForLoadState("networkidle");
+      expect(await page.locator("[data-static-chart]").count()).toBeGreaterThan(0);
+      await screenshot(page, "charts-tke-latency-static");
+      await page.close();
+    }
+  });
+
   it("opens from a scenario page, and every other view draws labelled charts", async () => {
     const page = await browser().newPage({ viewport: { width: 1440, height: 1000 } });
     const errors = collectPageErrors(page);
     for (const view of ["latency", "throughput", "resources", "overheads"]) {
       await page.goto(`${webUrl}/charts?provider=tke&view=${view}`);
+      await interact(page);
       await page.locator(".recharts-bar").first().waitFor();
       const titles = await page.locator("figure h2").allTextContents();
       expect(titles.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, collectPageErrors, screenshot, signedIn } from "./browser.ts";
+import { browserPerFile, collectPageErrors, interact, screenshot, signedIn } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -39,7 +39,10 @@ describe("compare and share", () => {
       .filter({ hasText: "concurrency 64 · connection short · target service" })
       .first();
     expect(await baselineRow.innerText()).toMatch(/31,365 req\/s[\s\S]*14,193 req\/s[\s\S]*worse/);
-    // The chart draws once hydrated and measured, which can be after the table is shown.
+    // The chart draws once hydrated and measured, which can be after the table is shown; its
+    // interactive layer once the reader has moved the pointer (the clicks above did).
+    await screenshot(page, "compare-tke-static");
+    await interact(page);
     await expect.poll(() => page.locator(".recharts-line").count()).toBe(2);
     // The crossover chart's points say their verdict against the baseline, as the table does.
     const dot = page.locator('circle[role="button"][aria-label*=" at 0; vs "]');

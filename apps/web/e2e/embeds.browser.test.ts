@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "@cnibench/test-support/ports";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { browserPerFile, collectPageErrors, screenshot, signedIn } from "./browser.ts";
+import { browserPerFile, collectPageErrors, interact, screenshot, signedIn } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -95,6 +95,7 @@ describe("embeds and badges", () => {
           theme === "dark" ? "light" : "dark",
         );
         const errors = collectPageErrors(page);
+        await interact(page, page.locator("iframe"));
         await expect.poll(() => frame.locator(".recharts-line").count(), { timeout: 15_000 }).toBeGreaterThan(1);
         expect(await frame.locator("header nav[aria-label=Main]").isVisible()).toBe(false);
         expect(await frame.getByRole("link", { name: "cnibench", exact: true }).getAttribute("href")).toMatch(

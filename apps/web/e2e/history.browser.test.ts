@@ -4,7 +4,7 @@
 // the kernel upgrade annotated and the change point marked worse, and says it in words; the charts
 // page's History view draws the same series for chosen scenarios, once per testbed.
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, screenshot } from "./browser.ts";
+import { browserPerFile, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -90,6 +90,7 @@ describe("a series over time", () => {
 
     for (const width of [1440, 390]) {
       const { page, errors } = await open(`/scenarios/${scenarios[11]}`, width);
+      await interact(page);
       const chart = page.getByTestId("history-chart");
       // The series with the most campaigns by default: one stream (four here, two with eight streams).
       expect(await page.getByTestId("history-series").inputValue()).toBe(
@@ -132,6 +133,7 @@ describe("a series over time", () => {
     const address = `/charts?view=history&scenario=${scenarios[11]}&scenario=${scenarios[0]}&metric=tcp.throughput&where=path%3Dpod-pod&where=streams%3D1`;
     for (const width of [1440, 390]) {
       const { page, errors } = await open(address, width);
+      await interact(page);
       expect(await page.getByRole("link", { name: "History", exact: true }).getAttribute("aria-current")).toBe("page");
       expect(await page.getByTestId("history-testbed").count()).toBe(1);
       const chart = page.getByTestId("history-chart");

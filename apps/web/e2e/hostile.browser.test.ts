@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, screenshot } from "./browser.ts";
+import { browserPerFile, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -82,6 +82,7 @@ describe("hostile labels", () => {
 
     // Interactive under the policy: a legend toggle hides a line, and no CSP violation is reported.
     const { page, errors } = await open("/charts?provider=tke");
+    await interact(page);
     await page.locator(".recharts-line").first().waitFor();
     const before = await page.locator(".recharts-line").count();
     await page

@@ -7,7 +7,7 @@ import { tar } from "@cnibench/test-support/archives";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { browserPerFile, screenshot } from "./browser.ts";
+import { browserPerFile, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -87,6 +87,7 @@ describe("twenty-five setups of one benchmark", () => {
 
   it("throughput chart of all 25: distinguishable series, no ids, a reference line", async () => {
     const texts = await atBothWidths(`/charts?view=throughput&${scenarios()}`, "many-throughput", async (page) => {
+      await interact(page);
       await page.locator(".recharts-surface").first().waitFor();
     });
     for (const text of texts) expect(text).not.toMatch(idSuffix);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { tar } from "@cnibench/test-support/archives";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, screenshot } from "./browser.ts";
+import { browserPerFile, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -63,6 +63,7 @@ describe("repeated runs", () => {
 
     // The throughput chart of both setups: one bar each, with min–max whiskers of three runs.
     await page.goto(`${webUrl}/charts?view=throughput&scenario=${flannel}&scenario=${antrea}`);
+    await interact(page);
     await expect.poll(() => page.locator(".recharts-errorBar").count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await page.getByText(/whiskers: min–max of n runs/).count()).toBeGreaterThan(0);
     await screenshot(page, "runs-throughput");

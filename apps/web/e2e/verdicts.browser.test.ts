@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { tar } from "@cnibench/test-support/archives";
 import { fixtureTree } from "@cnibench/test-support/fixtures";
 import { describe, expect, inject, it } from "vitest";
-import { browserPerFile, screenshot } from "./browser.ts";
+import { browserPerFile, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -147,6 +147,7 @@ describe("verdicts at three runs", () => {
     for (const width of [1440, 390]) {
       const bars = await open(`/charts?${scope}&view=throughput`, width);
       const tcp = bars.page.locator("figure", { has: bars.page.getByRole("heading", { name: "TCP throughput" }) });
+      await interact(bars.page);
       await tcp.locator(".recharts-bar-rectangle").first().waitFor();
       // No baseline until one is chosen; the select works with the keyboard as any select does.
       await tcp.locator(".recharts-bar-rectangle").first().hover();

@@ -1,31 +1,16 @@
 "use client";
 
-import { formatFigure, formatParams, qualifierWords } from "@cnibench/analysis/format";
-import { useEffect, useRef, useState } from "react";
-import {
-  Bar,
-  BarChart,
-  Cell,
-  DefaultZIndexes,
-  ErrorBar,
-  useActiveTooltipCoordinate,
-  useActiveTooltipLabel,
-  useChartWidth,
-  useIsTooltipActive,
-  usePlotArea,
-  useYAxisScale,
-  XAxis,
-  YAxis,
-  ZIndexLayer,
-} from "recharts";
+import { lazy, Suspense, useRef } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { anyWhisker, runsWords } from "./format";
-import { colorAt } from "./palette";
+import { anyWhisker } from "./format";
+import { useInteractive } from "./interactive";
 import { barCsv } from "./point-csv";
-import { Gridlines, Rule, valueAxis } from "./rule";
-import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
+import { StaticBarChart } from "./static-chart";
 import { type Better, barScores, rankByScore } from "./top";
-import type { BarDatum, ChartPoint, ChartRule, SeriesInfo } from "./types";
+import type { BarDatum, ChartRule, SeriesInfo } from "./types";
+
+// Recharts and the plot drawn with it: a chunk of its own, loaded once the reader interacts.
+const BarPlot = lazy(() => import("./bar-plot"));
 
 type Props = {
   title: string;
@@ -44,9 +29,10 @@ type Props = {
   height?: number;
 };
 
-type Row = { category: string } & Record<string, number | string | undefined>;
-
-/** Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. */
+/**
+ * Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. The static
+ * picture first (server-rendered), Recharts' once the reader interacts.
+ */
 export function GroupedBarChart({ height = 340, ...props }: Props) {
   const ranked = rankByScore(
     props.series.map((s) => s.id),
@@ -54,29 +40,12 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     "lower",
   );
   const state = useChartState(ranked, props.series);
-  const { visible, styleOf, setSelected } = state;
-  const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
+  const interactive = useInteractive();
   const scroller = useRef<HTMLDivElement>(null);
-  const drawnBars = props.series.filter((s) => visible(s.id)).length;
-  const rows: Row[] = props.data.map((d) => ({
-    category: d.category,
-    ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
-  }));
-  const point = (category: string, id: string): ChartPoint | undefined => {
-    const v = props.data.find((d) => d.category === category)?.values[id];
-    return v && { ...v, x: 0 };
-  };
-  // Whiskers as ErrorBar wants them: distances below and above the bar's value; none for a single run.
-  const whiskerOf = (row: Row, id: string): [number, number] | undefined => {
-    const v = point(String(row.category), id);
-    return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
-  };
+  const drawnBars = props.series.filter((s) => state.visible(s.id)).length;
   const whiskers = anyWhisker(props.data.flatMap((d) => Object.values(d.values)));
   const referenceLabels = [...new Set(props.data.flatMap((d) => (d.reference ? [d.reference.label] : [])))];
   const rules = props.references ?? [];
-  // The axis must reach the lines (Recharts scales to the bars alone): a group's reference, a NIC's line rate.
-  const highestLine = Math.max(0, ...props.data.map((d) => d.reference?.y ?? 0), ...rules.map((r) => r.y));
-  const topOf = (max: number) => niceCeiling(Math.max(max, highestLine));
   const keys = [
     ...referenceLabels.map((label) => ({
       label: `${label}: no datapath, a line to read bars against, not ranked`,
@@ -84,8 +53,21 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     })),
     ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
   ];
-  const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const csv = barCsv(props.series, props.data, props.unit);
+  const picture = (
+    <StaticBarChart
+      title={props.title}
+      // The series the legend leaves drawn, each in the colour it has there.
+      series={props.series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
+      count={Number.POSITIVE_INFINITY}
+      better={props.better}
+      data={props.data}
+      categoryLabel={props.categoryLabel}
+      yLabel={props.yLabel}
+      references={rules}
+      height={height}
+    />
+  );
 
   return (
     <ChartFrame
@@ -104,154 +86,28 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       {/* Wide enough for every drawn bar to stay a few pixels wide (all 24 on a phone): it scrolls sideways. */}
       <div ref={scroller} className="overflow-x-auto">
         <div style={{ minWidth: minWidthOf(props.data.length, drawnBars) }}>
-          <BarChart
-            responsive
-            style={{ width: "100%", height }}
-            data={rows}
-            // Recharts' 4 px between bars would leave two dozen bars a pixel each.
-            barGap={drawnBars > 8 ? 1 : 4}
-            margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
-          >
-            <Gridlines />
-            <XAxis
-              dataKey="category"
-              stroke="currentColor"
-              interval={0}
-              height={20 + 14 * maxLines}
-              tick={<WrappedTick />}
-              label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
-            />
-            <YAxis {...valueAxis(props.yLabel)} domain={highestLine > 0 ? [lowestOf, topOf] : undefined} />
-            <ActiveGroup count={rows.length} onChange={setActive} />
-            {rules.map((r) => (
-              // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
-              <Rule key={r.label} y={r.y} label={r.label.split(" (")[0]} dash="6 3" />
-            ))}
-            <GroupReferences data={props.data} />
-            {props.series.map((s) => {
-              if (!visible(s.id)) return null;
-              const color = colorAt(styleOf(s.id));
-              return (
-                <Bar
-                  key={s.id}
-                  dataKey={s.id}
-                  name={s.label}
-                  fill={color}
-                  isAnimationActive={false}
-                  maxBarSize={56}
-                  onClick={(d: { payload?: Row }) => {
-                    const category = d.payload?.category;
-                    const p = category === undefined ? undefined : point(category, s.id);
-                    if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
-                  }}
-                  style={{ cursor: "pointer" }}
-                >
-                  {props.data.map((d) => {
-                    const qualified = Boolean(d.values[s.id]?.qualifier);
-                    return (
-                      <Cell
-                        key={d.category}
-                        fillOpacity={qualified ? 0.35 : 1}
-                        stroke={qualified ? color : undefined}
-                        strokeDasharray={qualified ? "3 2" : undefined}
-                      />
-                    );
-                  })}
-                  {whiskers ? (
-                    <ErrorBar
-                      dataKey={(row: Row) => whiskerOf(row, s.id)}
-                      width={6}
-                      stroke="currentColor"
-                      strokeWidth={1.5}
-                      isAnimationActive={false}
-                    />
-                  ) : null}
-                </Bar>
-              );
-            })}
-          </BarChart>
+          {interactive ? (
+            <Suspense fallback={picture}>
+              <BarPlot
+                series={props.series}
+                data={props.data}
+                categoryLabel={props.categoryLabel}
+                yLabel={props.yLabel}
+                unit={props.unit}
+                references={rules}
+                height={height}
+                whiskers={whiskers}
+                scroller={scroller}
+                state={state}
+              />
+            </Suspense>
+          ) : (
+            picture
+          )}
         </div>
       </div>
-      {active ? (
-        <TooltipBox at={inView(active.at, scroller.current)}>
-          <div className="font-medium">{active.category}</div>
-          {(() => {
-            const r = props.data.find((d) => d.category === active.category)?.reference;
-            return r ? (
-              <div className="tabular-nums text-zinc-500">
-                ╌ {r.label}: {formatFigure({ value: r.y, unit: props.unit, qualifier: null, low: null, high: null })}
-              </div>
-            ) : null;
-          })()}
-          {props.series.map((s) => {
-            const p = visible(s.id) ? point(active.category, s.id) : undefined;
-            if (!p) return null;
-            return (
-              <div key={s.id} className="tabular-nums">
-                <span style={{ color: colorAt(styleOf(s.id)) }}>■</span> {s.label}:{" "}
-                {formatFigure({
-                  value: p.y,
-                  unit: props.unit,
-                  qualifier: p.qualifier ?? null,
-                  low: p.low ?? null,
-                  high: p.high ?? null,
-                })}
-                {p.qualifier ? <span className="text-zinc-500"> ({qualifierWords[p.qualifier]})</span> : null}
-                {runsWords(p) ? <span className="text-zinc-500"> · {runsWords(p)}</span> : null}
-                {p.params ? <span className="text-zinc-500"> · {formatParams(p.params)}</span> : null}
-                {p.versus ? (
-                  <div className="pl-3">
-                    <VersusLine versus={p.versus} />
-                  </div>
-                ) : null}
-              </div>
-            );
-          })}
-        </TooltipBox>
-      ) : null}
     </ChartFrame>
   );
-}
-
-/**
- * The group under the pointer, or picked with the arrow keys once the chart has the focus: draws a
- * band behind its bars, as Recharts' Tooltip cursor did, and reports the group and where it is to
- * the chart, whose tooltip is HTML outside the SVG, out of reach of these hooks.
- */
-function ActiveGroup(props: { count: number; onChange: (active: { category: string; at: TooltipAt } | null) => void }) {
-  const shown = useIsTooltipActive();
-  const label = useActiveTooltipLabel();
-  const at = useActiveTooltipCoordinate();
-  const plot = usePlotArea();
-  const width = useChartWidth() ?? 0;
-  const category = shown && label !== undefined ? String(label) : undefined;
-  const { onChange } = props;
-  const [x, y] = [at?.x, at?.y];
-  useEffect(() => {
-    onChange(category === undefined || x === undefined || y === undefined ? null : { category, at: { x, y, width } });
-  }, [onChange, category, x, y, width]);
-  if (category === undefined || x === undefined || !plot) return null;
-  const band = plot.width / props.count;
-  return (
-    <ZIndexLayer zIndex={DefaultZIndexes.cursorRectangle}>
-      <rect
-        x={x - band / 2}
-        y={plot.y + 0.5}
-        width={band}
-        height={plot.height - 1}
-        fill="currentColor"
-        fillOpacity={0.06}
-        pointerEvents="none"
-      />
-    </ZIndexLayer>
-  );
-}
-
-/** The smallest round step × 10ⁿ (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8) at or above a value, so the axis ends on a round tick. */
-function niceCeiling(value: number): number {
-  if (!(value > 0)) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  return ([1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((step) => step * power >= value) ?? 10) * power;
 }
 
 /**
@@ -259,72 +115,3 @@ function niceCeiling(value: number): number {
  * all (its wrapped params under it). Top 8 bars in 4 groups fit a phone; all 24 scroll sideways.
  */
 const minWidthOf = (groups: number, bars: number): number => 72 + groups * Math.max(56, bars * 5 + 14);
-
-/** Where a point of the (maybe scrolled) chart is in the frame the tooltip is placed in. */
-const inView = (at: TooltipAt, scroller: HTMLDivElement | null): TooltipAt =>
-  scroller ? { x: at.x - scroller.scrollLeft, y: at.y, width: scroller.clientWidth } : at;
-
-/** The axis starts at 0, or lower for a negative bar (an overhead that is a gain). */
-const lowestOf = (min: number) => Math.min(0, min);
-
-/**
- * Each group's reference, a dashed line across the group's band (groups split the plot evenly),
- * named above its left end (its scenario, "baremetal") where the band is wide enough.
- */
-function GroupReferences(props: { data: BarDatum[] }) {
-  const plot = usePlotArea();
-  const yScale = useYAxisScale();
-  if (!plot || !yScale) return null;
-  const band = plot.width / Math.max(1, props.data.length);
-  return (
-    <ZIndexLayer zIndex={DefaultZIndexes.line}>
-      <g data-reference="">
-        {props.data.map((d, i) => {
-          const y = d.reference ? yScale(d.reference.y) : undefined;
-          if (y === undefined || !Number.isFinite(y)) return null;
-          const x1 = plot.x + band * i + band * 0.06;
-          const name = shortened(d.reference?.scenario ?? "reference", (band * 0.88) / 6);
-          return (
-            <g key={d.category}>
-              <line
-                x1={x1}
-                x2={plot.x + band * (i + 1) - band * 0.06}
-                y1={y}
-                y2={y}
-                stroke="currentColor"
-                strokeWidth={2}
-                strokeDasharray="5 3"
-              />
-              {name ? (
-                <text x={x1} y={y - 4} fill="currentColor" fontSize={10} pointerEvents="none">
-                  {name}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </g>
-    </ZIndexLayer>
-  );
-}
-
-/** A name cut to `room` characters with an ellipsis; nothing when even three do not fit. */
-function shortened(name: string, room: number): string {
-  const max = Math.floor(room);
-  if (max < 3) return "";
-  return name.length <= max ? name : `${name.slice(0, max - 1)}…`;
-}
-
-/** Category ticks broken at " · " so long params stay legible under narrow groups. */
-function WrappedTick(props: { x?: number; y?: number; payload?: { value?: string } }) {
-  const lines = String(props.payload?.value ?? "").split(" · ");
-  return (
-    <text x={props.x} y={props.y} textAnchor="middle" fill="currentColor" fontSize={11}>
-      {lines.map((line, i) => (
-        <tspan key={line} x={props.x} dy={i === 0 ? 12 : 13}>
-          {line}
-        </tspan>
-      ))}
-    </text>
-  );
-}

@@ -1,23 +1,14 @@
 "use client";
 
-import { formatFigure, formatNumber, formatPercent, type Verdict, verdictWords } from "@cnibench/analysis/format";
-import { type ReactNode, useCallback, useMemo, useState } from "react";
-import {
-  ErrorBar,
-  Line,
-  LineChart,
-  useChartWidth,
-  usePlotArea,
-  useXAxisScale,
-  useYAxisScale,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { formatPercent, type Verdict, verdictWords } from "@cnibench/analysis/format";
+import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from "react";
 import { ChartFrame, type KeyLine, useChartState } from "./chart-frame";
-import { runsWords } from "./format";
+import { useInteractive } from "./interactive";
 import { colorAt } from "./palette";
-import { Gridlines, Rule, valueAxis } from "./rule";
-import { PointTarget, type TooltipAt, TooltipBox } from "./tooltip";
+import { StaticHistoryChart } from "./static-chart";
+
+// Recharts and the plot drawn with it: a chunk of its own, loaded once the reader interacts.
+const HistoryPlot = lazy(() => import("./history-plot"));
 
 // A series over time: each campaign a point at its runs' median with min–max whiskers, a dashed
 // vertical marker where what the campaigns ran on changed (kernel, CNI version…), a solid one where
@@ -68,16 +59,16 @@ type Props = {
   height?: number;
 };
 
-const seriesId = "history";
-const margin = { right: 24, bottom: 28, left: 16 } as const;
+export const seriesId = "history";
+export const margin = { right: 24, bottom: 28, left: 16 } as const;
 /** The value axis's width (valueAxis) and the font's line height of the markers' labels. */
 const axisWidth = 56;
-const lineHeight = 14;
+export const lineHeight = 14;
 /** About how wide a character of a 12 px label is, to keep labels apart before they are drawn. */
-const charWidth = 6.6;
+export const charWidth = 6.6;
 
 /** A verdict's colour on a change point: the palette's vermilion-red and green, 3:1 on both backgrounds. */
-const shiftColor = (verdict: Verdict): string =>
+export const shiftColor = (verdict: Verdict): string =>
   verdict === "worse" ? "#c80a3c" : verdict === "better" ? "#009e73" : "currentColor";
 
 /** A change point in a few words: "−7.3 % · worse". */
@@ -98,7 +89,7 @@ export function dateTick(x: number, withYear: boolean): string {
 }
 
 /** The day of a campaign as tooltips and the CSV give it: "2026-11-09". */
-const isoDay = (x: number): string => new Date(x).toISOString().slice(0, 10);
+export const isoDay = (x: number): string => new Date(x).toISOString().slice(0, 10);
 
 /** A vertical marker: the labels of what changed and of the shift at one campaign, drawn together. */
 export type MarkerGroup = {
@@ -256,13 +247,6 @@ function timeDomain(points: readonly HistoryPoint[]): [number, number] {
   return [lo - pad, hi + pad];
 }
 
-/** A point's whisker as ErrorBar wants it: distances below and above its median. */
-const whiskerOf = (p: HistoryPoint): [number, number] => [p.y - p.min, p.max - p.y];
-
-/** A campaign in one sentence, for screen readers. */
-const describe = (p: HistoryPoint, unit: string): string =>
-  `${p.campaign}, ${isoDay(p.x)}: median ${formatFigure({ value: p.y, unit })}${p.n > 1 ? `, ${runsWords({ n: p.n, whisker: [p.min, p.max] })}` : ", 1 run"}${p.ranOn ? `; ${p.ranOn}` : ""}`;
-
 /**
  * A series over time: campaigns' medians with min–max whiskers against their dates, what changed
  * (dashed markers) and where the series shifted (solid markers, coloured by verdict), each labelled
@@ -273,7 +257,6 @@ const noShifts: HistoryShift[] = [];
 
 export function HistoryChart({ height = 360, annotations = noAnnotations, shifts = noShifts, ...props }: Props) {
   const state = useChartState([seriesId], [{ id: seriesId, label: props.label }]);
-  const [hovered, setHovered] = useState<{ point: HistoryPoint; at: TooltipAt } | null>(null);
   const [width, setWidth] = useState(0);
   // The chart's width, to keep the markers' labels apart and the date ticks readable before drawing.
   const measure = useCallback((node: HTMLDivElement | null) => {
@@ -309,6 +292,20 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
       : []),
   ];
   const top = 16 + rows * lineHeight;
+  const interactive = useInteractive();
+  const picture = (
+    <StaticHistoryChart
+      title={props.title}
+      yLabel={`${props.yLabel} (${props.unit})`}
+      points={state.visible(seriesId) ? points : []}
+      domain={domain}
+      xTicks={ticks.map((value) => ({ value, label: dateTick(value, years) }))}
+      rules={groups.map((g) => ({ x: g.x, solid: Boolean(g.shift), label: labelLines(g).join(", ") }))}
+      steps={state.visible(seriesId) ? steps : []}
+      color={color}
+      height={height}
+    />
+  );
 
   return (
     <ChartFrame
@@ -325,177 +322,29 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
       keys={keys}
     >
       <div ref={measure} data-testid="history-plot">
-        <LineChart
-          responsive
-          style={{ width: "100%", height: height + rows * lineHeight }}
-          margin={{ ...margin, top }}
-          data={points}
-        >
-          <Gridlines />
-          <XAxis
-            type="number"
-            dataKey="x"
-            domain={domain}
-            ticks={ticks}
-            tickFormatter={(x: number) => dateTick(x, years)}
-            stroke="currentColor"
-            label={{ value: "Campaign date (UTC)", position: "insideBottom", offset: -16, fill: "currentColor" }}
-          />
-          <YAxis type="number" domain={["auto", "auto"]} {...valueAxis(`${props.yLabel} (${props.unit})`)} />
-          {groups.map((g) => (
-            <Rule key={`rule-${g.at}`} x={g.x} dash={g.shift ? "" : "4 4"} opacity={g.shift ? 0.9 : 0.6} />
-          ))}
-          {state.visible(seriesId)
-            ? steps.map((s) => <Step key={`step-${s.from}`} from={s.from} to={s.to} y={s.mean} color={color} />)
-            : null}
-          {state.visible(seriesId) ? (
-            <Line
-              name={props.label}
-              dataKey="y"
-              stroke={color}
-              strokeWidth={2}
-              isAnimationActive={false}
-              dot={(d: { cx?: number; cy?: number; payload?: HistoryPoint; index?: number }) => (
-                <CampaignDot
-                  key={`dot-${d.index}`}
-                  cx={d.cx}
-                  cy={d.cy}
-                  color={color}
-                  point={d.payload}
-                  unit={props.unit}
-                  onSelect={(p) =>
-                    state.setSelected({
-                      series: `${p.campaign} (${isoDay(p.x)})`,
-                      point: { x: p.x, y: p.y, n: p.n, whisker: [p.min, p.max], links: p.links },
-                      unit: props.unit,
-                    })
-                  }
-                  onHover={(at) => setHovered(at && d.payload ? { point: d.payload, at } : null)}
-                />
-              )}
-              activeDot={{ r: 6, pointerEvents: "none" }}
-            >
-              <ErrorBar dataKey={whiskerOf} width={5} stroke={color} strokeWidth={1.5} isAnimationActive={false} />
-            </Line>
-          ) : null}
-          {groups.map((g) => (
-            <MarkerLabels key={`labels-${g.at}`} group={g} />
-          ))}
-        </LineChart>
+        {interactive ? (
+          <Suspense fallback={picture}>
+            <HistoryPlot
+              points={points}
+              domain={domain}
+              ticks={ticks}
+              years={years}
+              groups={groups}
+              rows={rows}
+              steps={steps}
+              color={color}
+              height={height}
+              top={top}
+              label={props.label}
+              yLabel={props.yLabel}
+              unit={props.unit}
+              state={state}
+            />
+          </Suspense>
+        ) : (
+          picture
+        )}
       </div>
-      {hovered ? (
-        <TooltipBox at={hovered.at}>
-          <CampaignTooltip point={hovered.point} unit={props.unit} groups={groups} />
-        </TooltipBox>
-      ) : null}
     </ChartFrame>
-  );
-}
-
-/** The mean of a stretch between change points: a horizontal dashed step from its first campaign to its last. */
-function Step(props: { from: number; to: number; y: number; color: string }) {
-  const plot = usePlotArea();
-  const xScale = useXAxisScale();
-  const yScale = useYAxisScale();
-  const [x1, x2, y] = [xScale?.(props.from), xScale?.(props.to), yScale?.(props.y)];
-  if (!plot || x1 === undefined || x2 === undefined || y === undefined) return null;
-  return (
-    <line
-      data-step=""
-      x1={x1 - 6}
-      x2={x2 + 6}
-      y1={y}
-      y2={y}
-      stroke={props.color}
-      strokeWidth={1.5}
-      strokeDasharray="8 3"
-      strokeOpacity={0.7}
-    />
-  );
-}
-
-/**
- * A marker's labels above the plot, from its row down: what changed, then the shift in its verdict's
- * colour; beside the marker, or before it near the right edge.
- */
-function MarkerLabels({ group }: { group: MarkerGroup }) {
-  const plot = usePlotArea();
-  const x = useXAxisScale()?.(group.x);
-  if (!plot || x === undefined || !Number.isFinite(x)) return null;
-  const lines = labelLines(group);
-  const width = Math.max(0, ...lines.map((l) => l.length)) * charWidth;
-  const before = x + 4 + width > plot.x + plot.width;
-  const y0 = 10 + group.row * lineHeight;
-  return (
-    <g
-      data-marker=""
-      data-change-point={group.shift?.verdict}
-      fontSize={12}
-      textAnchor={before ? "end" : "start"}
-      fill="currentColor"
-    >
-      <line x1={x} x2={x} y1={y0 - 8} y2={plot.y} stroke="currentColor" strokeOpacity={0.3} />
-      {group.annotations.map((label, k) => (
-        <text key={label} data-annotation="" x={before ? x - 4 : x + 4} y={y0 + k * lineHeight}>
-          {label}
-        </text>
-      ))}
-      {group.shift ? (
-        <text
-          data-shift=""
-          x={before ? x - 4 : x + 4}
-          y={y0 + group.annotations.length * lineHeight}
-          fill={shiftColor(group.shift.verdict)}
-          fontWeight={600}
-        >
-          {shiftWords(group.shift)}
-        </text>
-      ) : null}
-    </g>
-  );
-}
-
-function CampaignDot(props: {
-  cx?: number;
-  cy?: number;
-  color: string;
-  point?: HistoryPoint;
-  unit: string;
-  onSelect: (p: HistoryPoint) => void;
-  onHover: (at: TooltipAt | null) => void;
-}) {
-  const width = useChartWidth() ?? 0;
-  const { cx, cy, point } = props;
-  if (cx === undefined || cy === undefined || !point) return null;
-  return (
-    <g>
-      <circle cx={cx} cy={cy} r={4} fill={props.color} pointerEvents="none" />
-      <PointTarget
-        at={{ x: cx, y: cy, width }}
-        label={describe(point, props.unit)}
-        data={{ "data-campaign": point.campaign }}
-        onSelect={() => props.onSelect(point)}
-        onHover={props.onHover}
-      />
-    </g>
-  );
-}
-
-/** What a hovered campaign says: its name and day, median, runs, what it ran on, and what changed at it. */
-function CampaignTooltip(props: { point: HistoryPoint; unit: string; groups: readonly MarkerGroup[] }) {
-  const { point } = props;
-  const group = props.groups.find((g) => g.at === point.x);
-  return (
-    <>
-      <div className="font-medium">
-        {point.campaign} · {isoDay(point.x)}
-      </div>
-      <div className="tabular-nums">median {formatFigure({ value: point.y, unit: props.unit })}</div>
-      <div className="text-zinc-500">
-        {point.n > 1 ? runsWords({ n: point.n, whisker: [point.min, point.max] }) : `n=1 run, ${formatNumber(point.y)}`}
-      </div>
-      {point.ranOn ? <div className="text-zinc-500">{point.ranOn}</div> : null}
-      {group ? <div>{labelLines(group).join(" · ")}</div> : null}
-    </>
   );
 }

@@ -1,21 +1,21 @@
 "use client";
 
-import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
-import { useMemo, useState } from "react";
-import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
+import { lazy, Suspense } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { anyWhisker, runsWords, versusWords } from "./format";
-import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
+import { anyWhisker } from "./format";
+import { useInteractive } from "./interactive";
 import { lineCsv } from "./point-csv";
-import { Gridlines, Mark, Rule, valueAxis } from "./rule";
-import { PointTarget, type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
+import { StaticLineChart } from "./static-chart";
 import { type Better, lineScores, rankByScore } from "./top";
-import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
+import type { ChartMarker, ChartSeries } from "./types";
 
-type Scale = "linear" | "log";
+export type Scale = "linear" | "log";
 
 /** Whether a point can be drawn: a log axis has no x ≤ 0. */
-const drawableOn = (xScale: Scale) => (p: { x: number }) => xScale === "linear" || p.x > 0;
+export const drawableOn = (xScale: Scale) => (p: { x: number }) => xScale === "linear" || p.x > 0;
+
+// Recharts and the plot drawn with it: a chunk of its own, loaded once the reader interacts.
+const LinePlot = lazy(() => import("./line-plot"));
 
 type Props = {
   title: string;
@@ -36,6 +36,7 @@ type Props = {
 /**
  * Lines over a numeric x (e.g. Service count), one per scenario, with labelled markers (crossovers).
  * Qualified figures are drawn hollow; on a log axis, x ≤ 0 (a baseline) cannot be drawn and is said so.
+ * The static picture first (server-rendered), Recharts' once the reader interacts.
  */
 export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
   const ranked = rankByScore(
@@ -44,92 +45,51 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
     props.better,
   );
   const state = useChartState(ranked, props.series);
-  const { visible, styleOf, setSelected } = state;
-  const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
+  const interactive = useInteractive();
   const drawable = drawableOn(xScale);
-  // The same arrays until the data or scale change: a new data array also remounts the dots.
-  const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
   const markers = (props.markers ?? []).filter(drawable);
-  const whiskers = anyWhisker(drawn.flat());
-  const csv = lineCsv(props.series, props.unit);
+  const whiskers = anyWhisker(props.series.flatMap((s) => s.points.filter(drawable)));
+  const picture = (
+    <StaticLineChart
+      title={props.title}
+      // The series the legend leaves drawn, each in the style it has there.
+      series={props.series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
+      count={Number.POSITIVE_INFINITY}
+      markers={markers}
+      xLabel={props.xLabel}
+      yLabel={props.yLabel}
+      xScale={xScale}
+      height={height}
+    />
+  );
 
   return (
     <ChartFrame
       about={props}
       state={state}
-      csv={csv}
+      csv={lineCsv(props.series, props.unit)}
       mark="point"
       whiskers={whiskers}
       rankedBy={rankedBy(props.better, props.xLabel)}
     >
-      <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
-        <Gridlines vertical />
-        <XAxis
-          type="number"
-          dataKey="x"
-          scale={xScale}
-          domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
-          allowDuplicatedCategory={false}
-          tickFormatter={formatCompact}
-          stroke="currentColor"
-          label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
-        />
-        <YAxis type="number" {...valueAxis(props.yLabel)} />
-        {props.series.map((s, i) => {
-          if (!visible(s.id)) return null;
-          const style = styleOf(s.id);
-          return (
-            <Line
-              key={s.id}
-              name={s.label}
-              data={drawn[i]}
-              dataKey="y"
-              stroke={colorAt(style)}
-              strokeDasharray={dashAt(style)}
-              strokeWidth={2}
-              isAnimationActive={false}
-              dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
-                <PointDot
-                  key={`${s.id}-${d.index}`}
-                  cx={d.cx}
-                  cy={d.cy}
-                  color={colorAt(style)}
-                  shape={markerAt(style)}
-                  point={d.payload}
-                  label={s.label}
-                  unit={props.unit}
-                  onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
-                  onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
-                />
-              )}
-              // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
-              activeDot={{ r: 6, pointerEvents: "none" }}
-            >
-              {whiskers ? (
-                <ErrorBar
-                  dataKey={whiskerOf}
-                  width={5}
-                  stroke={colorAt(style)}
-                  strokeWidth={1.5}
-                  isAnimationActive={false}
-                />
-              ) : null}
-            </Line>
-          );
-        })}
-        {markers.map((m) => (
-          <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
-        ))}
-        {markers.map((m, i) => (
-          <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
-        ))}
-      </LineChart>
-      {hovered ? (
-        <TooltipBox at={hovered.at}>
-          <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />
-        </TooltipBox>
-      ) : null}
+      {interactive ? (
+        <Suspense fallback={picture}>
+          <LinePlot
+            series={props.series}
+            markers={markers}
+            xLabel={props.xLabel}
+            yLabel={props.yLabel}
+            unit={props.unit}
+            xScale={xScale}
+            height={height}
+            whiskers={whiskers}
+            state={state}
+          />
+        </Suspense>
+      ) : (
+        picture
+      )}
       {dropped ? (
         <p className="text-xs text-zinc-500">
           A logarithmic axis cannot show x = 0: the baseline points are left out; the lines start at the first step.
@@ -142,68 +102,3 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
 /** What the top lines are the best by, in the legend's words. */
 const rankedBy = (better: Better | undefined, xLabel: string): string | undefined =>
   better === "higher" || better === "lower" ? `the value at the largest ${xLabel} (${better} is better)` : undefined;
-
-/** A point's whisker as ErrorBar wants it: distances below and above its value; none for a single run. */
-const whiskerOf = (p: ChartPoint): [number, number] | undefined =>
-  p.whisker ? [p.y - p.whisker[0], p.whisker[1] - p.y] : undefined;
-
-function PointDot(props: {
-  cx?: number;
-  cy?: number;
-  color: string;
-  shape: MarkerShape;
-  point?: ChartPoint;
-  label: string;
-  unit: string;
-  onSelect: (p: ChartPoint) => void;
-  /** Where the point is while it is under the pointer or has the keyboard focus; null when it leaves. */
-  onHover: (at: TooltipAt | null) => void;
-}) {
-  const width = useChartWidth() ?? 0;
-  const { cx, cy, point } = props;
-  if (cx === undefined || cy === undefined || !point) return null;
-  const qualified = Boolean(point.qualifier);
-  const describe = `${props.label}: ${formatFigure({ value: point.y, unit: props.unit, qualifier: point.qualifier ?? null, low: point.low ?? null, high: point.high ?? null })} at ${formatNumber(point.x)}${point.versus ? `; ${versusWords(point.versus)}` : ""}`;
-  return (
-    <g>
-      <path
-        d={markerPath(props.shape, cx, cy, 4)}
-        fill={qualified ? "var(--chart-bg, white)" : props.color}
-        stroke={props.color}
-        strokeWidth={qualified ? 1.5 : 1}
-        strokeDasharray={qualified ? "2 2" : undefined}
-        pointerEvents="none"
-      />
-      {/* The target to hover, click or focus: a little larger than the marker, invisible but for a focus ring. */}
-      <PointTarget
-        at={{ x: cx, y: cy, width }}
-        label={describe}
-        onSelect={() => props.onSelect(point)}
-        onHover={props.onHover}
-      />
-    </g>
-  );
-}
-
-/** What a hovered point says: its series, the figure as published, its params, and the verdict against the baseline. */
-function PointTooltip(props: { series: string; point: ChartPoint; unit: string }) {
-  const { point } = props;
-  return (
-    <>
-      <div className="font-medium">{props.series}</div>
-      <div className="tabular-nums">
-        {formatFigure({
-          value: point.y,
-          unit: props.unit,
-          qualifier: point.qualifier ?? null,
-          low: point.low ?? null,
-          high: point.high ?? null,
-        })}
-      </div>
-      {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
-      {runsWords(point) ? <div className="text-zinc-500">{runsWords(point)}</div> : null}
-      {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
-      {point.versus ? <VersusLine versus={point.versus} /> : null}
-    </>
-  );
-}

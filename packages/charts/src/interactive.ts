@@ -1,0 +1,36 @@
+"use client";
+
+// When the interactive charts load: at the reader's first move of the pointer, tap, wheel, key or
+// focus anywhere on the page. Until then the charts are their static pictures (static-chart.tsx),
+// so Recharts (about 50 kB gzipped) is no part of any page's first load; a reader reaching for a
+// point has moved the pointer (or pressed Tab) on the way, which starts loading it.
+import { useSyncExternalStore } from "react";
+
+const events = ["pointerdown", "pointermove", "touchstart", "wheel", "keydown", "focusin"] as const;
+let wanted = false;
+const listeners = new Set<() => void>();
+
+function want() {
+  if (wanted) return;
+  wanted = true;
+  for (const e of events) window.removeEventListener(e, want, true);
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!wanted && listeners.size === 1) {
+    for (const e of events) window.addEventListener(e, want, { capture: true, passive: true });
+  }
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+/** Whether the reader has interacted with the page yet; false on the server and while hydrating. */
+export const useInteractive = (): boolean =>
+  useSyncExternalStore(
+    subscribe,
+    () => wanted,
+    () => false,
+  );

@@ -1,0 +1,367 @@
+// A chart's first picture, drawn on the server from the same props as the interactive chart and
+// without Recharts, so a page paints its charts before (or without) any chart code: the plot in SVG
+// stretched over its box (lines keep their width), the words in HTML around it, so they keep their
+// size at any width (a phone's 390 px as a desk's 1440 px) and the box keeps the interactive
+// chart's height (nothing moves when that replaces it). No "use client", no hooks: the client
+// components draw it until the reader first moves the pointer, taps or presses a key (interactive.ts).
+
+import { formatCompact } from "@cnibench/analysis/format";
+import type { ReactNode } from "react";
+import { barGeometry, type Frame, lineGeometry, niceTicks, type Tick } from "./geometry";
+import type { Better } from "./top";
+import type { BarDatum, ChartMarker, ChartRule, ChartSeries, SeriesInfo } from "./types";
+
+/** The plot's geometry is computed on 1000 × 1000 units, a tenth of a percent of the plot box each. */
+const units = 1000;
+const frame: Frame = { width: units, height: units, margin: { top: 0, right: 0, bottom: 0, left: 0 } };
+const pct = (v: number) => `${v / (units / 100)}%`;
+
+/** What the picture says to a screen reader, and how to get the chart that tells each value. */
+const howToInteract = "Move the pointer over the page, tap it or press a key to get the interactive chart.";
+
+/** The box: the plot inside the margins the interactive chart keeps for its axes (rule.tsx's valueAxis). */
+function PlotBox(props: {
+  alt: string;
+  height: number;
+  /** The plot's distance from the box's top, right and bottom, in px, as the interactive chart's margins and x axis leave it. */
+  inset: { top: number; right: number; bottom: number };
+  xLabel: string;
+  yLabel: string;
+  yTicks: Tick[];
+  /** The SVG drawn over the plot, in its 1000 × 1000 units. */
+  plot: ReactNode;
+  /** Words placed on the plot or under it, in % of the plot box. */
+  words: ReactNode;
+}) {
+  return (
+    <div
+      role="img"
+      aria-label={`${props.alt} ${howToInteract}`}
+      data-static-chart=""
+      // Ticks and axis titles in the page's type, as Recharts draws them.
+      className="relative"
+      style={{ height: props.height }}
+    >
+      <div className="absolute" style={{ left: 72, ...props.inset }}>
+        <svg
+          aria-hidden
+          className="absolute inset-0 h-full w-full overflow-visible"
+          viewBox={`0 0 ${units} ${units}`}
+          preserveAspectRatio="none"
+        >
+          {props.yTicks.map((t) => (
+            <line
+              key={t.value}
+              x1={0}
+              x2={units}
+              y1={t.at}
+              y2={t.at}
+              stroke="currentColor"
+              strokeOpacity={0.15}
+              strokeDasharray="3 3"
+              vectorEffect="non-scaling-stroke"
+            />
+          ))}
+          <path d={`M0,0V${units}H${units}`} fill="none" stroke="currentColor" vectorEffect="non-scaling-stroke" />
+          {props.plot}
+        </svg>
+        {props.yTicks.map((t) => (
+          <span
+            key={t.value}
+            className="absolute -translate-y-1/2 pr-1.5 tabular-nums"
+            style={{ right: "100%", top: pct(t.at) }}
+          >
+            {t.label}
+          </span>
+        ))}
+        {props.words}
+        <span
+          className="absolute top-1/2 whitespace-nowrap text-center"
+          style={{ right: "100%", marginRight: 44, transform: "translate(50%, -50%) rotate(-90deg)" }}
+        >
+          {props.yLabel}
+        </span>
+        <span
+          className="absolute left-1/2 -translate-x-1/2 whitespace-nowrap"
+          style={{ top: "100%", marginTop: props.inset.bottom - 20 }}
+        >
+          {props.xLabel}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+const stroke = { vectorEffect: "non-scaling-stroke", fill: "none" } as const;
+
+/** Lines over a numeric x as LineSeriesChart draws them: the top 8 (or the series given), crossovers labelled. */
+export function StaticLineChart(props: {
+  title: string;
+  series: readonly ChartSeries[];
+  markers?: readonly ChartMarker[];
+  xLabel: string;
+  yLabel: string;
+  xScale?: "linear" | "log";
+  better?: Better;
+  /** How many series to draw, best first; the top 8 unless the reader asked for all. */
+  count?: number;
+  height?: number;
+}) {
+  const g = lineGeometry({ ...props, frame });
+  const alt = `${props.title}: ${props.yLabel} by ${props.xLabel}, a line each for ${g.lines.map((l) => l.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.${g.markers.length ? ` Marked: ${g.markers.map((m) => m.label).join(", ")}.` : ""}`;
+  return (
+    <PlotBox
+      alt={alt}
+      height={props.height ?? 380}
+      inset={{ top: 24, right: 24, bottom: 58 }}
+      xLabel={props.xLabel}
+      yLabel={props.yLabel}
+      yTicks={g.yTicks}
+      plot={
+        <>
+          {g.markers.map((m) => (
+            <line
+              key={`rule-${m.x}-${m.label}`}
+              x1={m.x}
+              x2={m.x}
+              y1={0}
+              y2={units}
+              stroke="currentColor"
+              strokeOpacity={0.6}
+              strokeDasharray="4 4"
+              {...stroke}
+            />
+          ))}
+          {g.lines.map((l) => (
+            <g key={l.id} data-series={l.label} stroke={l.color}>
+              <path d={l.path} strokeWidth={2} strokeDasharray={l.dash || undefined} {...stroke} />
+              {/* A zero-length segment with a round cap: a dot that stays round however the plot is stretched. */}
+              <path
+                d={l.points.map((p) => `M${p.x},${p.y}h0`).join("")}
+                strokeWidth={7}
+                strokeLinecap="round"
+                {...stroke}
+              />
+            </g>
+          ))}
+        </>
+      }
+      words={
+        <>
+          {g.xTicks.map((t) => (
+            <span
+              key={t.value}
+              className="absolute -translate-x-1/2 pt-1 tabular-nums"
+              style={{ left: pct(t.at), top: "100%" }}
+            >
+              {t.label}
+            </span>
+          ))}
+          {g.markers.map((m) => (
+            // The ring around the crossing, in HTML: a circle in the stretched SVG would be an ellipse.
+            <span
+              key={`ring-${m.x}-${m.label}`}
+              className="absolute h-3 w-3 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-current"
+              style={{ left: pct(m.x), top: pct(m.y) }}
+            />
+          ))}
+          {g.markers.map((m, i) => (
+            <span
+              key={`mark-${m.x}-${m.label}`}
+              data-mark=""
+              className="absolute -translate-x-1/2 whitespace-nowrap text-xs font-semibold"
+              // Above the point, or below it for every other marker, to keep clear of a neighbour's label.
+              style={{ left: pct(m.x), top: pct(m.y), marginTop: i % 2 === 1 ? 8 : -26 }}
+            >
+              {m.label}
+            </span>
+          ))}
+        </>
+      }
+    />
+  );
+}
+
+/** Grouped bars as GroupedBarChart draws them: the top 8 (or the series given), references across their groups. */
+export function StaticBarChart(props: {
+  title: string;
+  series: readonly SeriesInfo[];
+  data: readonly BarDatum[];
+  categoryLabel: string;
+  yLabel: string;
+  references?: readonly ChartRule[];
+  better?: Better;
+  count?: number;
+  height?: number;
+}) {
+  const g = barGeometry({ ...props, frame });
+  // A NIC's line rate, placed on the bars' axis (linear: from its first and last tick) when it falls on it.
+  const [lo, hi] = [g.yTicks[0], g.yTicks.at(-1)];
+  const rules = (props.references ?? []).flatMap((r) => {
+    if (!lo || !hi || hi.value === lo.value) return [];
+    const at = lo.at + ((r.y - lo.value) / (hi.value - lo.value)) * (hi.at - lo.at);
+    return at >= 0 && at <= units ? [{ ...r, at }] : [];
+  });
+  const band = units / Math.max(1, g.groups.length);
+  const lines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
+  const alt = `${props.title}: ${props.yLabel} by ${props.categoryLabel} (${g.groups.map((x) => x.category).join("; ")}), a bar each for ${g.series.map((s) => s.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.`;
+  return (
+    <PlotBox
+      alt={alt}
+      height={props.height ?? 340}
+      inset={{ top: 16, right: 16, bottom: 48 + 14 * lines }}
+      xLabel={props.categoryLabel}
+      yLabel={props.yLabel}
+      yTicks={g.yTicks}
+      plot={
+        <>
+          {g.series.map((s) => (
+            <g key={s.id} data-series={s.label} fill={s.color}>
+              {g.groups.flatMap((group) =>
+                group.bars
+                  .filter((b) => b.id === s.id)
+                  .map((b) => <rect key={group.category} x={b.x} y={b.y} width={b.width} height={b.height} />),
+              )}
+            </g>
+          ))}
+          {g.groups.map((group, i) =>
+            group.reference ? (
+              <line
+                key={`reference-${group.category}`}
+                x1={band * i + band * 0.06}
+                x2={band * (i + 1) - band * 0.06}
+                y1={group.reference.y}
+                y2={group.reference.y}
+                stroke="currentColor"
+                strokeWidth={2}
+                strokeDasharray="5 3"
+                {...stroke}
+              />
+            ) : null,
+          )}
+          {rules.map((r) => (
+            <line
+              key={r.label}
+              x1={0}
+              x2={units}
+              y1={r.at}
+              y2={r.at}
+              stroke="currentColor"
+              strokeDasharray="6 3"
+              {...stroke}
+            />
+          ))}
+        </>
+      }
+      words={
+        <>
+          {g.groups.map((group) => (
+            <span
+              key={group.category}
+              className="absolute -translate-x-1/2 pt-1 text-center text-[11px] leading-[13px]"
+              style={{ left: pct(group.at), top: "100%", width: pct(band) }}
+            >
+              {group.category.split(" · ").map((line) => (
+                <span key={line} className="block">
+                  {line}
+                </span>
+              ))}
+            </span>
+          ))}
+          {rules.map((r) => (
+            <span key={r.label} className="absolute right-1 -translate-y-full pb-0.5" style={{ top: pct(r.at) }}>
+              {r.label.split(" (")[0]}
+            </span>
+          ))}
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * A series over time as HistoryChart draws it: campaigns' medians with min–max whiskers against their
+ * dates, a rule where what they ran on changed (dashed) or the series shifted (solid), and the means
+ * between shifts. The caller gives the time axis (its domain and ticks) as it gives it to Recharts.
+ */
+export function StaticHistoryChart(props: {
+  title: string;
+  yLabel: string;
+  points: readonly { x: number; y: number; min: number; max: number }[];
+  domain: readonly [number, number];
+  xTicks: readonly { value: number; label: string }[];
+  /** Where the rules fall; solid for a shift. */
+  rules: readonly { x: number; solid: boolean; label: string }[];
+  steps: readonly { from: number; to: number; mean: number }[];
+  color: string;
+  height: number;
+}) {
+  const ys = props.points.flatMap((p) => [p.min, p.max]);
+  const yValues = niceTicks(Math.min(...ys), Math.max(...ys));
+  const [y0, y1] = [yValues[0] ?? 0, yValues.at(-1) ?? 1];
+  const [d0, d1] = props.domain;
+  const x = (v: number) => ((v - d0) / (d1 - d0 || 1)) * units;
+  const y = (v: number) => units - ((v - y0) / (y1 - y0 || 1)) * units;
+  const sorted = [...props.points].sort((a, b) => a.x - b.x);
+  const alt = `${props.title}: ${props.yLabel} of ${props.points.length} campaigns over time${props.rules.length ? `; marked: ${props.rules.map((r) => r.label).join("; ")}` : ""}.`;
+  return (
+    <PlotBox
+      alt={alt}
+      height={props.height}
+      inset={{ top: 16, right: 24, bottom: 58 }}
+      xLabel="Campaign date (UTC)"
+      yLabel={props.yLabel}
+      yTicks={yValues.map((value) => ({ value, label: formatCompact(value), at: y(value) }))}
+      plot={
+        <>
+          {props.rules.map((r) => (
+            <line
+              key={`rule-${r.x}`}
+              x1={x(r.x)}
+              x2={x(r.x)}
+              y1={0}
+              y2={units}
+              stroke="currentColor"
+              strokeOpacity={r.solid ? 0.9 : 0.6}
+              strokeDasharray={r.solid ? undefined : "4 4"}
+              {...stroke}
+            />
+          ))}
+          <g data-series={props.title} stroke={props.color}>
+            {props.steps.map((s) => (
+              <path
+                key={`step-${s.from}`}
+                d={`M${x(s.from)},${y(s.mean)}H${x(s.to)}`}
+                strokeDasharray="8 3"
+                strokeOpacity={0.7}
+                strokeWidth={1.5}
+                {...stroke}
+              />
+            ))}
+            <path
+              d={sorted.map((p, i) => `${i === 0 ? "M" : "L"}${x(p.x)},${y(p.y)}`).join("")}
+              strokeWidth={2}
+              {...stroke}
+            />
+            <path d={sorted.map((p) => `M${x(p.x)},${y(p.min)}V${y(p.max)}`).join("")} strokeWidth={1.5} {...stroke} />
+            <path
+              d={sorted.map((p) => `M${x(p.x)},${y(p.y)}h0`).join("")}
+              strokeWidth={8}
+              strokeLinecap="round"
+              {...stroke}
+            />
+          </g>
+        </>
+      }
+      words={props.xTicks.map((t) => (
+        <span
+          key={t.value}
+          className="absolute -translate-x-1/2 whitespace-nowrap pt-1"
+          style={{ left: `${x(t.value) / 10}%`, top: "100%" }}
+        >
+          {t.label}
+        </span>
+      ))}
+    />
+  );
+}

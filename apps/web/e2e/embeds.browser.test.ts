@@ -1,6 +1,7 @@
-// Embeds and badges: another site (a page served from another origin) frames /embed/charts and
-// /embed/d/<slug>, light and dark, and cannot frame /compare; badges are SVG with the permalink's
-// headline and a series' latest campaign; private data's embeds and badges are 404 to strangers.
+// Embeds and badges: another site (a page served from another origin) frames /embed/charts (the
+// crossover and a series' history) and /embed/d/<slug>, light and dark, and cannot frame /compare;
+// badges are SVG with the permalink's headline and a series' latest campaign, cached when public
+// whoever asks; private data's embeds and badges are 404 to strangers.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -147,6 +148,124 @@ describe("embeds and badges", () => {
     expect((await fetch(`${webUrl}/badge/d/no-such-slug.svg`)).status).toBe(404);
   });
 
+  it("frames a series' history light and dark; a public series' badge is cached whoever asks", async () => {
+    const owner = await signedIn(browser(), webUrl, "history-embedder");
+    // A public workspace and a cluster of their own, so no other test's counts change.
+    await owner.goto(`${webUrl}/workspaces`);
+    await owner.getByLabel("Name").fill("Embed nightly");
+    await owner.getByLabel("Address (slug)").fill("embed-nightly");
+    await owner.getByLabel("Visibility").selectOption("public");
+    await owner.getByRole("button", { name: "Create" }).click();
+    await owner.waitForURL(`${webUrl}/workspaces/embed-nightly`);
+    await owner.getByLabel("Token name").fill("nightly");
+    await owner.getByRole("button", { name: "Create token" }).click();
+    const token = (await owner.getByTestId("new-token").innerText()).trim();
+    // Twelve nights of pod-to-pod TCP throughput, three runs each (the level ±1 %); from the ninth, on
+    // kernel 6.8.0 (another scenario of the same testbed), about 8 % less.
+    const levels = [9.42, 9.39, 9.43, 9.38, 9.4, 9.41, 9.37, 9.42, 8.62, 8.58, 8.61, 8.6];
+    let scenarioId = "";
+    for (const [i, level] of levels.entries()) {
+      const night = i + 1;
+      const runs = [0.99, 1, 1.01].map((f) => Math.round(level * f * 1000) / 1000);
+      const res = await fetch(`${apiUrl}/v1/bundles?workspace=embed-nightly`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          schema: "cnibench/bundle@1",
+          collector: { name: "iperf3", command: "iperf3 -c pod-b -t 30" },
+          cluster: {
+            name: "embed-nightly",
+            provider: "on-prem",
+            region: "embed-lab",
+            kubernetesVersion: "1.30",
+            nodeCount: 3,
+          },
+          node: { sku: "embed-10g", os: "Ubuntu 22.04", kernel: night >= 9 ? "6.8.0" : "6.1.0" },
+          cni: { name: "cilium", version: "1.16.3", mode: "native-routing", kubeProxy: "ebpf", label: "Embed Nightly" },
+          runAt: `2026-10-${String(night).padStart(2, "0")}T02:00:00Z`,
+          campaign: `embed-night-${night}`,
+          results: [
+            {
+              metric: "tcp.throughput",
+              unit: "Gbit/s",
+              value: runs[1],
+              aggregate: "median",
+              samples: runs,
+              params: { path: "pod-pod", streams: 1 },
+            },
+          ],
+        }),
+      });
+      expect(res.status).toBe(201);
+      scenarioId = ((await res.json()) as { scenarioId: string }).scenarioId;
+    }
+    const address = `/charts?view=history&scenario=${scenarioId}&metric=tcp.throughput&where=path%3Dpod-pod&where=streams%3D1`;
+
+    // The history view's Embed panel: an iframe of its /embed/ page, and the series' badge; the
+    // scenario page's History section offers the same iframe for its series.
+    const iframeSrc = async (page: Page) => {
+      await page.getByText("Embed", { exact: true }).click();
+      const snippet = await page.getByLabel("Embed HTML").inputValue();
+      return new URL(snippet.match(/^<iframe src="([^"]+)"/)?.[1]?.replace(/&amp;/g, "&") ?? "");
+    };
+    await owner.goto(`${webUrl}/scenarios/${scenarioId}`);
+    const fromScenario = await iframeSrc(owner);
+    await owner.goto(`${webUrl}${address}`);
+    const src = await iframeSrc(owner);
+    expect(src.pathname).toBe("/embed/charts");
+    expect(Object.fromEntries(src.searchParams)).toMatchObject({ view: "history", scenario: scenarioId });
+    expect(src.searchParams.getAll("where").sort()).toEqual(["path=pod-pod", "streams=1"]);
+    expect(fromScenario.href).toBe(src.href);
+    const markdown = await owner.getByLabel("Embed Markdown").inputValue();
+    const badgePath = markdown.match(/\]\(https?:\/\/[^/]+(\/badge\/series\.svg\?[^)]+)\)\]/)?.[1];
+    expect(badgePath, markdown).toBeTruthy();
+    // Asked by a signed-in reader, a public series' badge may still be cached by anyone: it reads
+    // the same to all. Its value is the last night's median of 8.514, 8.6 and 8.686: 8.6.
+    const badge = await owner.request.get(`${webUrl}${badgePath}`);
+    expect(badge.status()).toBe(200);
+    expect(badge.headers()["cache-control"]).toBe("public, max-age=300");
+    expect(await badge.text()).toContain("<title>tcp.throughput path pod-pod · streams 1: 8.6 Gbit/s (n=3)</title>");
+
+    for (const width of [1440, 390]) {
+      for (const theme of ["light", "dark"] as const) {
+        const { page, frame, context } = await framed(
+          `/embed${address}&theme=${theme}`,
+          width,
+          theme === "dark" ? "light" : "dark",
+        );
+        const errors = collectPageErrors(page);
+        await interact(page, page.locator("iframe"));
+        const chart = frame.getByTestId("history-chart");
+        // A point per night, on a value axis that names its unit.
+        await expect
+          .poll(() => chart.locator('[role="button"][data-campaign]').count(), { timeout: 15_000 })
+          .toBe(levels.length);
+        expect(await chart.locator('[data-campaign="embed-night-12"]').getAttribute("aria-label")).toMatch(
+          /^embed-night-12, 2026-10-12: median 8\.6 Gbit\/s, n=3 runs/,
+        );
+        // The kernel upgrade and the shift at it (−8 %, beyond the 5 % margin): worse.
+        expect(await chart.locator("[data-marker]").getAttribute("data-change-point")).toBe("worse");
+        expect(await chart.getByText("TCP throughput (Gbit/s)").isVisible()).toBe(true);
+        expect(
+          await frame.getByRole("heading", { name: "TCP throughput · path pod-pod · streams 1 over time" }).count(),
+        ).toBe(1);
+        expect(await embedScheme(frame)).toBe(theme);
+        // It fits its frame: nothing scrolls sideways.
+        expect(
+          await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        ).toBe(0);
+        await screenshot(page, `embed-history-${theme}`);
+        expect(errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+        await context.close();
+      }
+    }
+    // A series its testbed never measured draws nothing: 404.
+    const nothing = await fetch(
+      `${webUrl}/embed/charts?view=history&scenario=${scenarioId}&metric=tcp.throughput&where=streams%3D64`,
+    );
+    expect(nothing.status).toBe(404);
+  });
+
   it("shows a private workspace's embeds and badges to its members only: 404 to a stranger", async () => {
     const owner = await signedIn(browser(), webUrl, "embed-owner");
     await owner.goto(`${webUrl}/workspaces`);
@@ -180,6 +299,7 @@ describe("embeds and badges", () => {
     const series = `/badge/series.svg?scenario=${scenarioId}&metric=http.rps&connection=short&concurrency=64&target=service&services=0`;
     const paths = [
       `/embed/charts?scenario=${scenarioId}`,
+      `/embed/charts?view=history&scenario=${scenarioId}&metric=http.rps&where=connection%3Dshort&where=concurrency%3D64&where=target%3Dservice&where=services%3D0`,
       `/embed/compare?s=${iptables}&s=${scenarioId}`,
       `/embed/d/${slug}`,
       `/badge/d/${slug}.svg`,

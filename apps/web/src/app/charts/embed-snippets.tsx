@@ -9,15 +9,19 @@ export function seriesBadgePath(scenarioId: string, metric: string, params: Para
   return `/badge/series.svg?${query}`;
 }
 
+/** A history embed's frame: its heading, one chart with its key and the change points in words, in px. */
+export const historyEmbedHeight = 760;
+
 /**
  * "Embed": the snippets that put this view elsewhere — an iframe of its /embed/ page (the one kind of
  * page other sites may frame) and, for a README, a Markdown image of a series' badge linking back
- * here. A disclosure with read-only fields: nothing to run, select and copy.
+ * here. A disclosure with read-only fields: nothing to run, select and copy. `height`: the frame's, in
+ * px, tall enough for the view's chart without scrolling.
  */
-export function EmbedSnippets(props: { path: string; title: string; badge?: string }) {
+export function EmbedSnippets(props: { path: string; title: string; badge?: string; height?: number }) {
   const site = webEnv().publicWebUrl;
   const embed = `${site}/embed${props.path}`;
-  const iframe = `<iframe src="${embed.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}" title="${props.title.replace(/[&"<]/g, "")} · cnibench" width="100%" height="520" style="border:0" loading="lazy"></iframe>`;
+  const iframe = `<iframe src="${embed.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}" title="${props.title.replace(/[&"<]/g, "")} · cnibench" width="100%" height="${props.height ?? 520}" style="border:0" loading="lazy"></iframe>`;
   const markdown = props.badge
     ? `[![${props.title.replace(/[[\]]/g, "")}](${site}${props.badge})](${site}${props.path})`
     : `[${props.title.replace(/[[\]]/g, "")} on cnibench](${site}${props.path})`;

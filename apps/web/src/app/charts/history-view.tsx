@@ -1,6 +1,7 @@
 // The charts page's History view (issue 27): one series (metric and its params) of each chosen scenario
 // over its campaigns, a chart per testbed, as the scenario page's History section draws it and from
-// the same procedure (scenarios.history). The chart links to that section for the same series.
+// the same procedure (scenarios.history). The chart links to that section for the same series; its
+// embed (/embed/charts?view=history…) draws the same charts from loadHistory.
 import { formatParams } from "@cnibench/analysis/format";
 import { metricCatalogue } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
@@ -15,32 +16,41 @@ import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { seriesKey } from "../scenarios/[id]/history-params";
 import { HistorySeries } from "../scenarios/[id]/history-series";
-import { type loadChartParams, parseWhere } from "./params";
+import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "./embed-snippets";
+import { chartsHref, type loadChartParams, parseWhere } from "./params";
 
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 type Params = Record<string, string | number | boolean>;
+type Caller = Awaited<ReturnType<typeof api>>;
 
 /** The scenario page's History section following this series: `/scenarios/<id>?history=…#history-heading`. */
 const scenarioHistoryHref = (scenarioId: string, metric: string, params: Params): string =>
   `/scenarios/${encodeURIComponent(scenarioId)}?${new URLSearchParams({ history: seriesKey(metric, params) })}#history-heading`;
 
-export async function HistoryView({ params }: { params: ChartParams }) {
+/** The series the address follows: its metric and params, and how they read. */
+export type HistorySeriesChoice = { metric: string; params: Params; metricLabel: string; unit: string; words: string };
+
+/** A testbed's history and the chosen scenarios it stands for (historyByTestbed). */
+export type TestbedHistoryView = { scenarioIds: string[]; view: SeriesHistoryView };
+
+/**
+ * The chosen scenarios' histories of the address' series, one view per testbed, from scenarios.history;
+ * a scenario that does not exist or may not be read is `missing`. The charts page and its embed both
+ * draw from this, so they show the same numbers.
+ */
+export async function loadHistory(trpc: Caller, params: ChartParams) {
   const metric = params.metric;
   const seriesParams = parseWhere(params.where);
   const definition = metricCatalogue.find((m) => m.key === metric);
   const metricLabel = definition?.label ?? metric;
-  const series = `${metricLabel} · ${formatParams(seriesParams, { empty: "no params" })}`;
+  const series: HistorySeriesChoice = {
+    metric,
+    params: seriesParams,
+    metricLabel,
+    unit: definition?.unit ?? "",
+    words: `${metricLabel} · ${formatParams(seriesParams, { empty: "no params" })}`,
+  };
   const { ids, more } = historyScenarios(params.scenario);
-  if (ids.length === 0) {
-    return (
-      <EmptyState title="No scenario chosen">
-        The history view follows one series over the campaigns of chosen scenarios (at most {historyView.maxScenarios}):
-        add <code>scenario=</code> to the address, or{" "}
-        <TextLink href={exploreHref("/", params)}>choose them in Explore</TextLink>.
-      </EmptyState>
-    );
-  }
-  const trpc = await api();
   const answers = await Promise.all(
     ids.map(async (scenarioId) => ({
       scenarioId,
@@ -50,15 +60,48 @@ export async function HistoryView({ params }: { params: ChartParams }) {
       }),
     })),
   );
-  const { testbeds, missing } = historyByTestbed(answers);
-  const labelOf = (view: SeriesHistoryView, id: string) => view.testbed.scenarios.find((s) => s.id === id)?.label ?? id;
+  return { series, ids, more, ...historyByTestbed(answers) };
+}
+
+/** A testbed's name: its chosen scenarios' labels, each once (an upgrade often keeps the label). */
+export function testbedName({ scenarioIds, view }: TestbedHistoryView): string {
+  const labelOf = (id: string) => view.testbed.scenarios.find((s) => s.id === id)?.label ?? id;
+  return [...new Set(scenarioIds.map(labelOf))].join(", ");
+}
+
+/** A testbed's history chart and its change points in words (the scenario page's HistorySeries). */
+export function TestbedHistory({ testbed, series }: { testbed: TestbedHistoryView; series: HistorySeriesChoice }) {
+  return (
+    <HistorySeries
+      view={testbed.view}
+      title={testbedName(testbed)}
+      yLabel={series.metricLabel}
+      unit={series.unit}
+      filename={`history-${series.metric}-${testbed.scenarioIds[0] ?? ""}`}
+    />
+  );
+}
+
+export async function HistoryView({ params }: { params: ChartParams }) {
+  if (historyScenarios(params.scenario).ids.length === 0) {
+    return (
+      <EmptyState title="No scenario chosen">
+        The history view follows one series over the campaigns of chosen scenarios (at most {historyView.maxScenarios}):
+        add <code>scenario=</code> to the address, or{" "}
+        <TextLink href={exploreHref("/", params)}>choose them in Explore</TextLink>.
+      </EmptyState>
+    );
+  }
+  const { series, ids, more, testbeds, missing } = await loadHistory(await api(), params);
+  // The badge follows the first drawn chart's series from its first chosen scenario.
+  const badgeFrom = testbeds.find((t) => t.view.campaigns.length > 0)?.scenarioIds[0];
 
   return (
     <div className="space-y-3">
       <Muted>
-        <span className="font-medium text-zinc-900 dark:text-zinc-100">{series}</span> over time: each campaign’s median
-        with the min–max of its runs, across every scenario of the chosen scenario’s testbed (each CNI version, kernel,
-        node image or Kubernetes version it ran on), one chart per testbed.
+        <span className="font-medium text-zinc-900 dark:text-zinc-100">{series.words}</span> over time: each campaign’s
+        median with the min–max of its runs, across every scenario of the chosen scenario’s testbed (each CNI version,
+        kernel, node image or Kubernetes version it ran on), one chart per testbed.
       </Muted>
       {more > 0 ? (
         <Notice tone="warning" role="note">
@@ -72,11 +115,11 @@ export async function HistoryView({ params }: { params: ChartParams }) {
         </Notice>
       ) : null}
       <div className="grid gap-5 xl:grid-cols-2">
-        {testbeds.map(({ scenarioIds, view }) => {
+        {testbeds.map((testbed) => {
+          const { scenarioIds, view } = testbed;
           const [first = ""] = scenarioIds;
-          // Two chosen scenarios of one testbed often share a label (an upgrade keeps it): say it once.
-          const name = [...new Set(scenarioIds.map((id) => labelOf(view, id)))].join(", ");
-          const href = scenarioHistoryHref(first, metric, seriesParams);
+          const name = testbedName(testbed);
+          const href = scenarioHistoryHref(first, series.metric, series.params);
           return (
             <section
               key={first}
@@ -88,18 +131,12 @@ export async function HistoryView({ params }: { params: ChartParams }) {
                 <>
                   <h3 className="font-semibold">{name}</h3>
                   <EmptyState>
-                    {name} has no campaign of {series}
+                    {name} has no campaign of {series.words}
                     {view.testbed.scenarios.length > 1 ? ", nor any scenario of its testbed" : ""}.
                   </EmptyState>
                 </>
               ) : (
-                <HistorySeries
-                  view={view}
-                  title={name}
-                  yLabel={metricLabel}
-                  unit={definition?.unit ?? ""}
-                  filename={`history-${metric}-${first}`}
-                />
+                <TestbedHistory testbed={testbed} series={series} />
               )}
               <p className="text-sm">
                 <TextLink href={href}>
@@ -116,6 +153,14 @@ export async function HistoryView({ params }: { params: ChartParams }) {
           );
         })}
       </div>
+      {badgeFrom ? (
+        <EmbedSnippets
+          path={chartsHref("/charts", params)}
+          title={`${series.words} over time`}
+          height={historyEmbedHeight}
+          badge={seriesBadgePath(badgeFrom, series.metric, series.params)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { type BarView, barViews, crossoverAxisWords, crossoverView } from "~/server/chart-views";
 import { api, orNotFound } from "~/trpc/server";
+import { loadHistory, TestbedHistory, testbedName } from "../../charts/history-view";
 import { chartsHref, loadChartParams, parseWhere } from "../../charts/params";
 import { EmbedFrame, embedMetadata, themeOf } from "../frame";
 
@@ -15,7 +16,8 @@ type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 
 /**
  * /embed/charts?<the charts page's address>[&theme=dark|light]: the view's chart(s), drawn by the
- * same components from the same procedures as /charts, without its controls. The procedures show
+ * same components from the same procedures as /charts, without its controls (the history view's
+ * testbeds without a campaign of the series are left out). The procedures show
  * each visitor what they may read; a chart with nothing to draw (nothing matches, or the scenarios
  * are private to someone else) is a 404, so an embed never tells a stranger more than that.
  */
@@ -25,7 +27,12 @@ export default async function EmbedChartsPage({ searchParams }: { searchParams: 
   const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
   const scope = { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
   const trpc = await api();
-  const chart = params.view === "crossover" ? await crossover(trpc, params, scope) : await bars(trpc, params, scope);
+  const chart =
+    params.view === "crossover"
+      ? await crossover(trpc, params, scope)
+      : params.view === "history"
+        ? await history(trpc, params)
+        : await bars(trpc, params, scope);
   if (!chart) notFound();
   return (
     <EmbedFrame theme={themeOf(search)} href={chartsHref("/charts", params)}>
@@ -83,6 +90,31 @@ async function crossover(trpc: Caller, params: ChartParams, scope: Scope) {
       xScale={params.scale}
       filename={`cnibench-${data.metric}-by-${data.xParam}${degradation ? "-degradation" : ""}`}
     />
+  );
+}
+
+/** The history view: the series' chart for each chosen scenario's testbed that has a campaign of it. */
+async function history(trpc: Caller, params: ChartParams) {
+  const { series, testbeds } = await orNotFound(loadHistory(trpc, params));
+  const drawn = testbeds.filter((t) => t.view.campaigns.length > 0);
+  if (drawn.length === 0) return null;
+  return (
+    <div className="space-y-3">
+      <h2 className="font-semibold">{series.words} over time</h2>
+      {/* One testbed takes the whole frame; several go side by side where there is room. */}
+      <div className={drawn.length > 1 ? "grid gap-5 xl:grid-cols-2" : "grid"}>
+        {drawn.map((testbed) => (
+          <section
+            key={testbed.scenarioIds[0]}
+            aria-label={`History of ${testbedName(testbed)}`}
+            className="min-w-0 space-y-2"
+            data-testid="history-testbed"
+          >
+            <TestbedHistory testbed={testbed} series={series} />
+          </section>
+        ))}
+      </div>
+    </div>
   );
 }
 

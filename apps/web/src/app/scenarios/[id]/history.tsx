@@ -1,11 +1,14 @@
 // The scenario page's History section: one series (metric and params) followed across the campaigns
 // of the scenario's testbed, upgrades included (scenarios.history), drawn over time with what changed
-// and where it shifted, and the change points in words.
+// and where it shifted, the change points in words, and the snippets that embed it elsewhere (the
+// charts page's History view of this series).
 import { formatParams } from "@cnibench/analysis/format";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Muted, Section } from "~/app/_ui/text";
 import { api } from "~/trpc/server";
+import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "../../charts/embed-snippets";
+import { chartsHref } from "../../charts/params";
 import { loadHistoryParams, seriesKey } from "./history-params";
 import { HistorySelect, type SeriesOption } from "./history-select";
 import { HistorySeries } from "./history-series";
@@ -83,6 +86,19 @@ export async function HistorySection(props: {
         unit={current.unit}
         filename={`history-${current.metric}-${props.scenarioId}`}
       />
+      {view.campaigns.length > 0 ? (
+        <EmbedSnippets
+          path={chartsHref("/charts", {
+            view: "history",
+            scenario: [props.scenarioId],
+            metric: current.metric,
+            where: Object.entries(current.params).map(([k, v]) => `${k}=${v}`),
+          })}
+          title={`${title} over time`}
+          height={historyEmbedHeight}
+          badge={seriesBadgePath(props.scenarioId, current.metric, current.params)}
+        />
+      ) : null}
     </Section>
   );
 }

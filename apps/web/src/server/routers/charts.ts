@@ -4,6 +4,7 @@ import { barView } from "../chart-data/bars";
 import { crossoverOf } from "../chart-data/crossover";
 import { barViews } from "../chart-views";
 import { withHistory } from "../compare-data";
+import { keptUntilChange } from "../kept";
 import { type Context, createTRPCRouter, publicProcedure } from "../trpc";
 import {
   barsInputSchema,
@@ -36,20 +37,24 @@ export const chartsRouter = createTRPCRouter({
   crossover: publicProcedure
     .input(crossoverInputSchema)
     .output(crossoverOutputSchema)
-    .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartFigures(ctx, input, {
-        metrics: [input.metric],
-        params: { contains: input.where, numeric: input.x },
-      });
-      return crossoverOf(scenarios, figures, input);
-    }),
+    .query(({ ctx, input }) =>
+      keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.crossover", input }, async () => {
+        const { scenarios, figures } = await chartFigures(ctx, input, {
+          metrics: [input.metric],
+          params: { contains: input.where, numeric: input.x },
+        });
+        return crossoverOf(scenarios, figures, input);
+      }),
+    ),
 
   /** The bar charts of one view (latency, throughput, resources, overheads). */
   bars: publicProcedure
     .input(barsInputSchema)
     .output(barsOutputSchema)
-    .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartFigures(ctx, input, { metrics: barViews[input.view].metrics });
-      return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
-    }),
+    .query(({ ctx, input }) =>
+      keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.bars", input }, async () => {
+        const { scenarios, figures } = await chartFigures(ctx, input, { metrics: barViews[input.view].metrics });
+        return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
+      }),
+    ),
 });

@@ -12,6 +12,7 @@ import { barView } from "../chart-data/bars";
 import { crossoverOf } from "../chart-data/crossover";
 import { seriesLabels } from "../chart-data/labels";
 import { compareRows, compareSummaries, environmentDiff, marginsInForce, withHistory } from "../compare-data";
+import { keptUntilChange } from "../kept";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
@@ -69,7 +70,11 @@ export const compareRouter = createTRPCRouter({
   view: publicProcedure
     .input(compareInputSchema)
     .output(compareOutputSchema)
-    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins)),
+    .query(({ ctx, input }) =>
+      keptUntilChange(ctx.db, ctx.access.readable, { name: "compare.view", input }, () =>
+        comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins),
+      ),
+    ),
 
   /**
    * Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. Its view

@@ -1,6 +1,6 @@
 import { guideMetrics, isLab, recommendDatapaths } from "@cnibench/analysis";
-import { chartView, type Db, scenariosRevision } from "@cnibench/db";
-import { LRUCache } from "lru-cache";
+import { chartView, type Db } from "@cnibench/db";
+import { keptUntilChange } from "../kept";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { type GuideInput, guideInputSchema, guideOutputSchema } from "./guide.types";
 
@@ -13,26 +13,12 @@ function counted<T extends string>(values: readonly T[]): { value: T; scenarios:
     .sort((a, b) => b.scenarios - a.scenarios || a.value.localeCompare(b.value));
 }
 
-type GuideFigures = Awaited<ReturnType<typeof chartView>>;
-
-// The scenarios and figures the guide ranks, kept per database and set of readable workspaces while no
-// scenario there changes: reading 12,000 current figures was most of an answer's time at 1,000
-// scenarios. A few sets at most (visitors share the public one); the ranking, which depends on the
-// answers, runs every time.
-const kept = new WeakMap<Db, LRUCache<string, GuideFigures, readonly string[]>>();
-
-async function guideFigures(db: Db, workspaceIds: readonly string[]): Promise<GuideFigures> {
-  let cache = kept.get(db);
-  if (!cache) {
-    cache = new LRUCache({
-      max: 8,
-      fetchMethod: (_key, _stale, { context }) => chartView(db, context, { filters: {}, metrics: guideMetrics }),
-    });
-    kept.set(db, cache);
-  }
-  // The revision is read first: the figures fetched after it are never older than the key says.
-  const key = `${[...workspaceIds].sort().join(" ")} ${await scenariosRevision(db, workspaceIds)}`;
-  return (await cache.fetch(key, { context: workspaceIds }))!;
+// The scenarios and figures the guide ranks, kept while no scenario there changes: reading 12,000
+// current figures was most of an answer's time at 1,000 scenarios, and every answer reads the same.
+function guideFigures(db: Db, workspaceIds: readonly string[]) {
+  return keptUntilChange(db, workspaceIds, { name: "guide.figures", input: null }, () =>
+    chartView(db, workspaceIds, { filters: {}, metrics: guideMetrics }),
+  );
 }
 
 /**
@@ -67,5 +53,9 @@ export const guideRouter = createTRPCRouter({
   recommend: publicProcedure
     .input(guideInputSchema)
     .output(guideOutputSchema)
-    .query(({ ctx, input }) => recommend(ctx.db, ctx.access.readable, input)),
+    .query(({ ctx, input }) =>
+      keptUntilChange(ctx.db, ctx.access.readable, { name: "guide.recommend", input }, () =>
+        recommend(ctx.db, ctx.access.readable, input),
+      ),
+    ),
 });

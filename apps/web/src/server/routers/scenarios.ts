@@ -2,6 +2,7 @@ import { exploreView, scenarioView } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { summaryOf } from "../figure-summary";
+import { keptUntilChange } from "../kept";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 
@@ -16,19 +17,21 @@ export const scenariosRouter = createTRPCRouter({
   explore: publicProcedure
     .input(exploreInputSchema)
     .output(exploreOutputSchema)
-    .query(async ({ ctx, input }) => {
-      const { columns, ...filters } = input;
-      const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
-      return {
-        ...view,
-        scenarios: view.scenarios.map((s) => ({
-          ...s,
-          keyFigures: Object.fromEntries(
-            Object.entries(s.keyFigures).map(([key, f]) => [key, { ...f, summary: summaryOf(f) }]),
-          ),
-        })),
-      };
-    }),
+    .query(({ ctx, input }) =>
+      keptUntilChange(ctx.db, ctx.access.readable, { name: "scenarios.explore", input }, async () => {
+        const { columns, ...filters } = input;
+        const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
+        return {
+          ...view,
+          scenarios: view.scenarios.map((s) => ({
+            ...s,
+            keyFigures: Object.fromEntries(
+              Object.entries(s.keyFigures).map(([key, f]) => [key, { ...f, summary: summaryOf(f) }]),
+            ),
+          })),
+        };
+      }),
+    ),
 
   /**
    * One scenario with every figure, its recent history (all of it for downloads) and provenance;

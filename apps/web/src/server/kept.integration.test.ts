@@ -1,0 +1,67 @@
+// Kept answers (kept.ts) are reused only while nothing the visitor may read changed: every upload,
+// deletion and new workspace in the readable set asks again.
+import { createDb, type Db, deleteBundle, ensureDefaultWorkspace, ingestBundle } from "@cnibench/db";
+import { freshDatabase } from "@cnibench/test-support/database";
+import { tkeServiceScale } from "@cnibench/test-support/fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keptUntilChange } from "./kept";
+
+const { overlay, iptables } = tkeServiceScale();
+
+describe("answers kept until the data changes", () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+  let computed = 0;
+  const ask = (input: unknown, readable = [workspaceId]) =>
+    keptUntilChange(db, readable, { name: "test", input }, async () => ({ answer: ++computed }));
+  const upload = async (bundle: object) => {
+    const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text: JSON.stringify(bundle) });
+    if (!outcome.ok) throw new Error("a seed bundle did not ingest");
+    return outcome.stored;
+  };
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    drop = fresh.drop;
+    db = createDb(fresh.url);
+    workspaceId = (await ensureDefaultWorkspace(db)).id;
+    await upload(overlay);
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await drop();
+  });
+
+  it("answers the same question from memory, another question afresh", async () => {
+    const first = await ask({ a: 1 });
+    expect(await ask({ a: 1 })).toBe(first);
+    expect(await ask({ a: 2 })).not.toBe(first);
+    expect(computed).toBe(2);
+  });
+
+  it("asks again after an upload and after a deletion", async () => {
+    const before = await ask({ b: 1 });
+    const stored = await upload(iptables);
+    const afterUpload = await ask({ b: 1 });
+    expect(afterUpload.answer).toBeGreaterThan(before.answer);
+    expect(await ask({ b: 1 })).toBe(afterUpload);
+    await deleteBundle(db, stored.id);
+    // Its scenario went with it: the data is as before the upload, and so is the answer kept for it.
+    expect(await ask({ b: 1 })).toBe(before);
+    // A rerun into an existing scenario, then its deletion: that scenario's revision moves both times.
+    const rerun = await upload({ ...overlay, runAt: "2026-11-20T00:00:00Z" });
+    const afterRerun = await ask({ b: 1 });
+    expect(afterRerun.answer).toBeGreaterThan(afterUpload.answer);
+    await deleteBundle(db, rerun.id);
+    expect((await ask({ b: 1 })).answer).toBeGreaterThan(afterRerun.answer);
+  });
+
+  it("keeps answers apart by the workspaces the visitor may read", async () => {
+    const other = await db.workspace.create({ data: { slug: "kept-other", name: "Other" } });
+    const mine = await ask({ c: 1 });
+    const both = await ask({ c: 1 }, [other.id, workspaceId]);
+    expect(both).not.toBe(mine);
+    expect(await ask({ c: 1 }, [workspaceId, other.id])).toBe(both);
+  });
+});

@@ -1,0 +1,34 @@
+import { type Db, scenariosRevision } from "@cnibench/db";
+import { LRUCache } from "lru-cache";
+
+/**
+ * Answers kept per database while the scenarios the visitor may read do not change: the key holds
+ * the readable workspaces and their revision (scenariosRevision, moved by the triggers on every
+ * upload, deletion and rename), so a kept answer is never older than the data behind it. The same
+ * views are asked again and again between uploads (a shared permalink, a dashboard's embed, the guide's
+ * popular answers); answering them again cost 30–100 ms of queries and analysis at 1M measurements.
+ * lru-cache bounds the memory: at most `maxAnswers`, and any one for at most 10 minutes.
+ */
+const maxAnswers = 64;
+const caches = new WeakMap<Db, LRUCache<string, object>>();
+
+export async function keptUntilChange<T extends object>(
+  db: Db,
+  workspaceIds: readonly string[],
+  question: { name: string; input: unknown },
+  answer: () => Promise<T>,
+): Promise<T> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: maxAnswers, ttl: 10 * 60_000 });
+    caches.set(db, cache);
+  }
+  const readable = [...workspaceIds].sort();
+  // The revision is read first: an answer computed after it is never older than its key says.
+  const key = JSON.stringify([question.name, question.input, readable, await scenariosRevision(db, readable)]);
+  const found = cache.get(key) as T | undefined;
+  if (found) return found;
+  const fresh = await answer();
+  cache.set(key, fresh);
+  return fresh;
+}

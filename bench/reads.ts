@@ -377,17 +377,24 @@ export async function benchReads(opts: {
       try {
         for (const view of views) {
           const url = `${web.base}/api/trpc/${view.procedure}?input=${encodeURIComponent(JSON.stringify(view.input))}`;
-          const t = await time(runs, async () => {
+          const ask = async () => {
             const res = await fetch(url);
             if (!res.ok) throw new Error(`${view.procedure}: HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`);
             await res.arrayBuffer();
+          };
+          // Answers are kept until a readable scenario changes (apps/web/src/server/kept.ts): timed
+          // both as the first answer after an upload (a revision bumped as the triggers would) and kept.
+          const first = await time(runs, async () => {
+            await client.query(`UPDATE "Scenario" SET revision = revision + 1 WHERE id = 'sc999'`);
+            await ask();
           });
+          const kept = await time(runs, ask);
           rows.push({
             part,
-            what: `${view.name} tRPC p95 ms`,
-            figure: ms(t.p95),
-            against: `p50 ${ms(t.p50)}`,
-            ...(targets ? { target: "< 100 ms", met: t.p95 < 100 } : {}),
+            what: `${view.name} tRPC p95 ms, first after an upload / kept`,
+            figure: `${ms(first.p95)} / ${ms(kept.p95)}`,
+            against: `p50 ${ms(first.p50)} / ${ms(kept.p50)}`,
+            ...(targets ? { target: "< 100 ms", met: first.p95 < 100 } : {}),
           });
         }
       } finally {

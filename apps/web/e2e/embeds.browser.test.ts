@@ -60,6 +60,19 @@ const embedScheme = async (frame: Frame) => {
   return light ? "light" : "dark";
 };
 
+/** A new workspace of the signed-in `owner`'s, made on the workspaces page, and an upload token for it. */
+async function workspaceToken(owner: Page, name: string, slug: string, visibility: "public" | "private") {
+  await owner.goto(`${webUrl}/workspaces`);
+  await owner.getByLabel("Name").fill(name);
+  await owner.getByLabel("Address (slug)").fill(slug);
+  await owner.getByLabel("Visibility").selectOption(visibility);
+  await owner.getByRole("button", { name: "Create" }).click();
+  await owner.waitForURL(`${webUrl}/workspaces/${slug}`);
+  await owner.getByLabel("Token name").fill("ci");
+  await owner.getByRole("button", { name: "Create token" }).click();
+  return (await owner.getByTestId("new-token").innerText()).trim();
+}
+
 const tkeIds = async (page: Page) => {
   await page.goto(`${webUrl}/?provider=tke`);
   const id = async (name: string) =>
@@ -151,15 +164,7 @@ describe("embeds and badges", () => {
   it("frames a series' history light and dark; a public series' badge is cached whoever asks", async () => {
     const owner = await signedIn(browser(), webUrl, "history-embedder");
     // A public workspace and a cluster of their own, so no other test's counts change.
-    await owner.goto(`${webUrl}/workspaces`);
-    await owner.getByLabel("Name").fill("Embed nightly");
-    await owner.getByLabel("Address (slug)").fill("embed-nightly");
-    await owner.getByLabel("Visibility").selectOption("public");
-    await owner.getByRole("button", { name: "Create" }).click();
-    await owner.waitForURL(`${webUrl}/workspaces/embed-nightly`);
-    await owner.getByLabel("Token name").fill("nightly");
-    await owner.getByRole("button", { name: "Create token" }).click();
-    const token = (await owner.getByTestId("new-token").innerText()).trim();
+    const token = await workspaceToken(owner, "Embed nightly", "embed-nightly", "public");
     // Twelve nights of pod-to-pod TCP throughput, three runs each (the level ±1 %); from the ninth, on
     // kernel 6.8.0 (another scenario of the same testbed), about 8 % less.
     const levels = [9.42, 9.39, 9.43, 9.38, 9.4, 9.41, 9.37, 9.42, 8.62, 8.58, 8.61, 8.6];
@@ -268,14 +273,7 @@ describe("embeds and badges", () => {
 
   it("shows a private workspace's embeds and badges to its members only: 404 to a stranger", async () => {
     const owner = await signedIn(browser(), webUrl, "embed-owner");
-    await owner.goto(`${webUrl}/workspaces`);
-    await owner.getByLabel("Name").fill("Embed team");
-    await owner.getByLabel("Address (slug)").fill("embed-team");
-    await owner.getByRole("button", { name: "Create" }).click();
-    await owner.waitForURL(`${webUrl}/workspaces/embed-team`);
-    await owner.getByLabel("Token name").fill("ci");
-    await owner.getByRole("button", { name: "Create token" }).click();
-    const token = (await owner.getByTestId("new-token").innerText()).trim();
+    const token = await workspaceToken(owner, "Embed team", "embed-team", "private");
     const example = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
     // On a cloud of its own, so no other test's counts change.
     const bundle = {

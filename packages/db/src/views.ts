@@ -85,13 +85,14 @@ const columnCandidates = (columns: readonly ColumnKey[]) =>
  * campaigns (all when not given: downloads) — and provenance.
  */
 export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string, olderRuns?: number) {
-  const scenario = await getScenarioSummary(db, workspaceIds, id);
-  if (!scenario) return null;
-  const [latest, bundles, warnings] = await Promise.all([
+  // Read beside the access check, not after it: what a visitor may not read is dropped unanswered.
+  const [scenario, latest, bundles, warnings] = await Promise.all([
+    getScenarioSummary(db, workspaceIds, id),
     latestFigures(db, { scenarios: [id] }),
     scenarioBundles(db, id),
     scenarioWarnings(db, id),
   ]);
+  if (!scenario) return null;
   // Enough rows per figure for its whole latest campaign and `olderRuns` runs before it.
   const campaignSize = Math.max(1, ...latest.map((f) => f.campaignBundleIds.length));
   const figures = await scenarioFigures(db, id, olderRuns === undefined ? undefined : olderRuns + campaignSize - 1);

@@ -151,7 +151,11 @@ describe("embeds and badges", () => {
     const badge = await fetch(`${webUrl}/badge/d/${slug}.svg`);
     expect(badge.status).toBe(200);
     expect(badge.headers.get("cache-control")).toBe("public, max-age=300");
+    // Its signed-in author gets the same answer: what it shows does not depend on who asks.
+    const asAuthor = await owner.request.get(`${webUrl}/badge/d/${slug}.svg`);
+    expect(asAuthor.headers()["cache-control"]).toBe("public, max-age=300");
     const svg = await badge.text();
+    expect(await asAuthor.text()).toBe(svg);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="20"/);
     expect(svg).toMatch(/<title>Cilium Overlay vs kube-proxy iptables @ [^<]+: [+−][\d,.]+ % [^<]+<\/title>/);
     expect(svg).toMatch(/fill="#(1a7f37|cf222e)"/);

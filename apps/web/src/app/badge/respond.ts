@@ -14,17 +14,26 @@ export async function badgeResponse<T>(
   read: (caller: Caller) => Promise<T>,
   shape: (data: T) => { badge: Badge; isPublic: boolean },
 ): Promise<Response> {
-  let data: T;
+  const answer = await readOrRefuse(read);
+  if (answer instanceof Response) return answer;
+  const { badge, isPublic } = shape(answer.data);
+  return new Response(badgeSvg(badge), { headers: badgeHeaders(isPublic) });
+}
+
+/**
+ * What the procedure answers this visitor (with their session), or the refusal a picture of it gets:
+ * 404 when unknown or private to someone else (the same answer, so a stranger learns nothing), 400
+ * when malformed. Badges and link cards (app/card) read through it.
+ */
+export async function readOrRefuse<T>(read: (caller: Caller) => Promise<T>): Promise<{ data: T } | Response> {
   try {
-    data = await read(await api());
+    return { data: await read(await api()) };
   } catch (error) {
     if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) {
       return refusal(error.code === "NOT_FOUND" ? 404 : 400);
     }
     throw error;
   }
-  const { badge, isPublic } = shape(data);
-  return new Response(badgeSvg(badge), { headers: badgeHeaders(isPublic) });
 }
 
 export const refusal = (status: 400 | 404) =>

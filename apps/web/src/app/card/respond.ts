@@ -1,12 +1,11 @@
 import "server-only";
-import { TRPCError } from "@trpc/server";
 import { ImageResponse } from "next/og";
 import type { ReactElement } from "react";
 import { currentUserId } from "~/auth";
 import { cardSize, mapText, textOf } from "~/server/card";
 import { cardFonts } from "~/server/card-fonts";
-import { api } from "~/trpc/server";
-import { refusal } from "../badge/respond";
+import type { api } from "~/trpc/server";
+import { readOrRefuse, refusal } from "../badge/respond";
 
 type Caller = Awaited<ReturnType<typeof api>>;
 
@@ -21,16 +20,9 @@ export async function cardResponse<T>(
   read: (caller: Caller) => Promise<T>,
   draw: (data: T) => ReactElement | null,
 ): Promise<Response> {
-  let data: T;
-  try {
-    data = await read(await api());
-  } catch (error) {
-    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) {
-      return refusal(error.code === "NOT_FOUND" ? 404 : 400);
-    }
-    throw error;
-  }
-  const drawn = draw(data);
+  const answer = await readOrRefuse(read);
+  if (answer instanceof Response) return answer;
+  const drawn = draw(answer.data);
   if (!drawn) return refusal(404);
   const isPublic = (await currentUserId()) === null;
   const { fonts, uncovered } = await cardFonts(textOf(drawn));

@@ -59,8 +59,8 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       title={props.title}
       // The series the legend leaves drawn, each in the colour it has there.
       series={props.series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
+      // In scope already: drawn in the legend's order, as Recharts draws them.
       count={Number.POSITIVE_INFINITY}
-      better={props.better}
       data={props.data}
       categoryLabel={props.categoryLabel}
       yLabel={props.yLabel}

@@ -29,7 +29,7 @@ function PlotBox(props: {
   yLabel: string;
   yTicks: Tick[];
   /** The SVG drawn over the plot, in its 1000 × 1000 units. */
-  plot: ReactNode;
+  plot?: ReactNode;
   /** Words placed on the plot or under it, in % of the plot box. */
   words: ReactNode;
 }) {
@@ -213,48 +213,53 @@ export function StaticBarChart(props: {
       xLabel={props.categoryLabel}
       yLabel={props.yLabel}
       yTicks={g.yTicks}
-      plot={
+      // Bars in HTML: a bar keeps Recharts' 56 px at most and 4 px apart (1 px beyond 8) at any width.
+      plot={null}
+      words={
         <>
-          {g.series.map((s) => (
-            <g key={s.id} data-series={s.label} fill={s.color}>
-              {g.groups.flatMap((group) =>
-                group.bars
-                  .filter((b) => b.id === s.id)
-                  .map((b) => <rect key={group.category} x={b.x} y={b.y} width={b.width} height={b.height} />),
-              )}
-            </g>
+          {g.groups.map((group, i) => (
+            <div
+              key={`bars-${group.category}`}
+              className={`absolute inset-y-0 flex justify-center ${g.series.length > 8 ? "gap-px" : "gap-1"}`}
+              style={{ left: pct(band * i + band * 0.1), width: pct(band * 0.8) }}
+            >
+              {group.bars.map((b) => {
+                const qualified = Boolean(props.data[i]?.values[b.id]?.qualifier);
+                return (
+                  <div key={b.id} data-series={b.label} className="relative max-w-14 flex-1">
+                    <div
+                      className="absolute inset-x-0"
+                      style={{
+                        top: pct(b.y),
+                        height: pct(b.height),
+                        background: b.color,
+                        opacity: qualified ? 0.35 : 1,
+                        outline: qualified ? `1px dashed ${b.color}` : undefined,
+                      }}
+                    />
+                  </div>
+                );
+              })}
+            </div>
           ))}
           {g.groups.map((group, i) =>
             group.reference ? (
-              <line
+              <div
                 key={`reference-${group.category}`}
-                x1={band * i + band * 0.06}
-                x2={band * (i + 1) - band * 0.06}
-                y1={group.reference.y}
-                y2={group.reference.y}
-                stroke="currentColor"
-                strokeWidth={2}
-                strokeDasharray="5 3"
-                {...stroke}
+                className="absolute border-t-2 border-dashed border-current"
+                style={{ top: pct(group.reference.y), left: pct(band * i + band * 0.06), width: pct(band * 0.88) }}
               />
             ) : null,
           )}
           {rules.map((r) => (
-            <line
+            <div
               key={r.label}
-              x1={0}
-              x2={units}
-              y1={r.at}
-              y2={r.at}
-              stroke="currentColor"
-              strokeDasharray="6 3"
-              {...stroke}
-            />
+              className="absolute inset-x-0 border-t border-dashed border-current"
+              style={{ top: pct(r.at) }}
+            >
+              <span className="absolute right-1 bottom-full pb-0.5">{r.label.split(" (")[0]}</span>
+            </div>
           ))}
-        </>
-      }
-      words={
-        <>
           {g.groups.map((group) => (
             <span
               key={group.category}
@@ -266,11 +271,6 @@ export function StaticBarChart(props: {
                   {line}
                 </span>
               ))}
-            </span>
-          ))}
-          {rules.map((r) => (
-            <span key={r.label} className="absolute right-1 -translate-y-full pb-0.5" style={{ top: pct(r.at) }}>
-              {r.label.split(" (")[0]}
             </span>
           ))}
         </>

@@ -90,6 +90,9 @@ describe("a series over time", () => {
 
     for (const width of [1440, 390]) {
       const { page, errors } = await open(`/scenarios/${scenarios[11]}`, width);
+      // The server's picture first: the campaigns' line, before the interactive chart replaces it.
+      await page.getByTestId("history-chart").locator("[data-static-chart] [data-series]").waitFor();
+      await screenshot(page, "history-static");
       await interact(page);
       const chart = page.getByTestId("history-chart");
       // The series with the most campaigns by default: one stream (four here, two with eight streams).

@@ -300,7 +300,16 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
       points={state.visible(seriesId) ? points : []}
       domain={domain}
       xTicks={ticks.map((value) => ({ value, label: dateTick(value, years) }))}
-      rules={groups.map((g) => ({ x: g.x, solid: Boolean(g.shift), label: labelLines(g).join(", ") }))}
+      rules={groups.map((g) => ({
+        x: g.x,
+        solid: Boolean(g.shift),
+        row: g.row,
+        lines: [
+          ...g.annotations.map((text) => ({ text })),
+          ...(g.shift ? [{ text: shiftWords(g.shift), color: shiftColor(g.shift.verdict) }] : []),
+        ],
+      }))}
+      rows={rows}
       steps={state.visible(seriesId) ? steps : []}
       color={color}
       height={height}

@@ -99,7 +99,8 @@ describe("StaticHistoryChart", () => {
         points,
         domain: [-day, 3 * day],
         xTicks: [{ value: day, label: "Jan 2" }],
-        rules: [{ x: 1.5 * day, solid: true, label: "+10 % · better" }],
+        rules: [{ x: 1.5 * day, solid: true, row: 0, lines: [{ text: "+10 % · better", color: "#009e73" }] }],
+        rows: 1,
         steps: [],
         color: "#0072b2",
         height: 360,
@@ -111,5 +112,8 @@ describe("StaticHistoryChart", () => {
     // The rule at 1.5 days: (1.5 + 1) / 4 of the plot's 1000 units.
     expect(html).toContain('x1="625"');
     expect(html).toContain("marked: +10 % · better");
+    // Its label above the plot, in its verdict's colour; the plot lowered by the row of labels.
+    expect(html).toContain('style="color:#009e73;font-weight:600">+10 % · better</span>');
+    expect(html).toContain("top:30px");
   });
 });

@@ -15,6 +15,8 @@ import type { BarDatum, ChartMarker, ChartRule, ChartSeries, SeriesInfo } from "
 const units = 1000;
 const frame: Frame = { width: units, height: units, margin: { top: 0, right: 0, bottom: 0, left: 0 } };
 const pct = (v: number) => `${v / (units / 100)}%`;
+/** A line of the history chart's labels above its plot, in px (history-chart.tsx's lineHeight). */
+const labelHeight = 14;
 
 /** What the picture says to a screen reader, and how to get the chart that tells each value. */
 const howToInteract = "Move the pointer over the page, tap it or press a key to get the interactive chart.";
@@ -290,8 +292,13 @@ export function StaticHistoryChart(props: {
   points: readonly { x: number; y: number; min: number; max: number }[];
   domain: readonly [number, number];
   xTicks: readonly { value: number; label: string }[];
-  /** Where the rules fall; solid for a shift. */
-  rules: readonly { x: number; solid: boolean; label: string }[];
+  /**
+   * Where the rules fall, solid for a shift, with their lines of label from the `row` of labels
+   * above the plot the chart gave them (history-chart.tsx's stackLabels), each in its colour.
+   */
+  rules: readonly { x: number; solid: boolean; row: number; lines: readonly { text: string; color?: string }[] }[];
+  /** The rows of labels above the plot. */
+  rows: number;
   steps: readonly { from: number; to: number; mean: number }[];
   color: string;
   height: number;
@@ -303,12 +310,12 @@ export function StaticHistoryChart(props: {
   const x = (v: number) => ((v - d0) / (d1 - d0 || 1)) * units;
   const y = (v: number) => units - ((v - y0) / (y1 - y0 || 1)) * units;
   const sorted = [...props.points].sort((a, b) => a.x - b.x);
-  const alt = `${props.title}: ${props.yLabel} of ${props.points.length} campaigns over time${props.rules.length ? `; marked: ${props.rules.map((r) => r.label).join("; ")}` : ""}.`;
+  const alt = `${props.title}: ${props.yLabel} of ${props.points.length} campaigns over time${props.rules.length ? `; marked: ${props.rules.map((r) => r.lines.map((l) => l.text).join(", ")).join("; ")}` : ""}.`;
   return (
     <PlotBox
       alt={alt}
       height={props.height}
-      inset={{ top: 16, right: 24, bottom: 58 }}
+      inset={{ top: 16 + props.rows * labelHeight, right: 24, bottom: 58 }}
       xLabel="Campaign date (UTC)"
       yLabel={props.yLabel}
       yTicks={yValues.map((value) => ({ value, label: formatCompact(value), at: y(value) }))}
@@ -353,15 +360,45 @@ export function StaticHistoryChart(props: {
           </g>
         </>
       }
-      words={props.xTicks.map((t) => (
-        <span
-          key={t.value}
-          className="absolute -translate-x-1/2 whitespace-nowrap pt-1"
-          style={{ left: `${x(t.value) / 10}%`, top: "100%" }}
-        >
-          {t.label}
-        </span>
-      ))}
+      words={
+        <>
+          {props.xTicks.map((t) => (
+            <span
+              key={t.value}
+              className="absolute -translate-x-1/2 whitespace-nowrap pt-1"
+              style={{ left: `${x(t.value) / 10}%`, top: "100%" }}
+            >
+              {t.label}
+            </span>
+          ))}
+          {props.rules.map((r) => {
+            // Beside its rule, or before it near the right edge, as the interactive chart places it.
+            const before = x(r.x) > units * 0.75;
+            return (
+              <span
+                key={`labels-${r.x}`}
+                data-marker=""
+                className={`absolute whitespace-nowrap text-xs ${before ? "-translate-x-full pr-1 text-right" : "pl-1"}`}
+                style={{
+                  left: pct(x(r.x)),
+                  bottom: "100%",
+                  marginBottom: 4 + (props.rows - r.row - r.lines.length) * labelHeight,
+                }}
+              >
+                {r.lines.map((l) => (
+                  <span
+                    key={l.text}
+                    className="block leading-[14px]"
+                    style={l.color ? { color: l.color, fontWeight: 600 } : undefined}
+                  >
+                    {l.text}
+                  </span>
+                ))}
+              </span>
+            );
+          })}
+        </>
+      }
     />
   );
 }

@@ -3,6 +3,7 @@
 // throughput. The scenario page of the last night's scenario draws the series' twelve campaigns with
 // the kernel upgrade annotated and the change point marked worse, and says it in words; the charts
 // page's History view draws the same series for chosen scenarios, once per testbed.
+import { nightlyCampaigns } from "@cnibench/test-support/nightly";
 import { describe, expect, inject, it } from "vitest";
 import { browserPerFile, interact, screenshot } from "./browser.ts";
 
@@ -11,28 +12,8 @@ const apiUrl = inject("apiUrl");
 const token = inject("uploadToken");
 const { open } = browserPerFile(webUrl);
 
-// mulberry32, seeded as history.integration.test.ts draws the same nights: every run sees the same
-// numbers. Normal noise as the sum of 12 uniforms − 6 (Irwin–Hall).
-const mulberry32 = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-  t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const random = mulberry32(27);
-const normal = () => Array.from({ length: 12 }, random).reduce((a, b) => a + b, 0) - 6;
-
-// Pod-to-pod TCP throughput near a 10 Gbit/s NIC's 9.4: each night a small drift of its own (0.5 %),
-// each run 2 % noise around it; from night 9 on, 8 % less, on kernel 6.8.0.
-const nights = Array.from({ length: 12 }, (_, i) => {
-  const night = i + 1;
-  const level = 9.4 * (night >= 9 ? 0.92 : 1) * (1 + 0.005 * normal());
-  return {
-    night,
-    kernel: night >= 9 ? "6.8.0" : "6.1.0",
-    runs: Array.from({ length: 3 }, () => Math.round(level * (1 + 0.02 * normal()) * 1000) / 1000),
-  };
-});
+// nightlyCampaigns (test-support): 12 nights of pod-to-pod TCP throughput, 8 % less from night 9 on kernel 6.8.0.
+const nights = nightlyCampaigns().map((n) => ({ ...n, kernel: `${n.kernel}.0` }));
 const median = (runs: readonly number[]) => [...runs].sort((a, b) => a - b)[1]!;
 
 /** A night's campaign: one bundle with its three runs as samples (and, the last two nights, 8 streams too). */

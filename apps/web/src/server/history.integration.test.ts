@@ -15,32 +15,12 @@ import {
   testbedOf,
 } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
+import { nightlyCampaigns } from "@cnibench/test-support/nightly";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";
 
-// mulberry32 (as change-points.test.ts draws its steady series): seeded, so every run sees the same
-// numbers. Normal noise as the sum of 12 uniforms − 6 (Irwin–Hall).
-const mulberry32 = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-  t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const random = mulberry32(27);
-const normal = () => Array.from({ length: 12 }, random).reduce((a, b) => a + b, 0) - 6;
-
-// Pod-to-pod TCP throughput near a 10 Gbit/s NIC's 9.4: each night a small drift of its own (0.5 %),
-// each run 2 % noise around it; from night 9 on, 8 % less.
-const nights = Array.from({ length: 12 }, (_, i) => {
-  const night = i + 1;
-  const level = 9.4 * (night >= 9 ? 0.92 : 1) * (1 + 0.005 * normal());
-  return {
-    night,
-    campaign: `nightly-${String(night).padStart(2, "0")}`,
-    kernel: night >= 9 ? "6.8" : "6.1",
-    runs: Array.from({ length: 3 }, () => Math.round(level * (1 + 0.02 * normal()) * 1000) / 1000),
-  };
-});
+// nightlyCampaigns (test-support): 12 nights of pod-to-pod TCP throughput, 8 % less from night 9 on kernel 6.8.
+const nights = nightlyCampaigns();
 const median = (runs: readonly number[]) => distributionOf(runs)?.median ?? Number.NaN;
 const metric = "tcp.throughput";
 const params = { path: "pod-pod", streams: 1 };

@@ -1,6 +1,7 @@
 // The pages as a first-time visitor gets them: gzipped JS loaded and Largest Contentful Paint in
 // headless Chromium, each page loaded in a fresh browser context (empty cache) against a production
-// build. Budgets from issue 12: ≤ 250 kB gzipped JS, LCP < 1 s.
+// build. Budgets from issue 31: ≤ 200 kB gzipped JS, LCP < 0.8 s (charts draw a static picture first;
+// Recharts loads at the first interaction, which a measured load never makes: its chunk is not counted).
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { quantile } from "simple-statistics";
@@ -8,8 +9,8 @@ import { launchBrowser } from "../apps/web/e2e/browser.ts";
 import { type BenchRow, ms } from "./table.ts";
 
 const loads = Number(process.env.BENCH_PAGE_LOADS ?? 5);
-const jsBudget = 250 * 1000;
-const lcpBudget = 1000;
+const jsBudget = 200 * 1000;
+const lcpBudget = 800;
 
 async function loadOnce(
   browser: Browser,
@@ -74,7 +75,7 @@ export async function benchPages(base: string, pages: Record<string, string>): P
           part: "pages",
           what: `${name} gzipped JS kB`,
           figure: (js / 1000).toFixed(1),
-          target: "≤ 250 kB",
+          target: `≤ ${jsBudget / 1000} kB`,
           met: js <= jsBudget,
         },
         {
@@ -84,7 +85,7 @@ export async function benchPages(base: string, pages: Record<string, string>): P
           against: `first byte ${ms(p50((r) => r.ttfb))}, first paint ${ms(p50((r) => r.fcp))}, last byte ${ms(
             p50((r) => r.done),
           )} (p50)`,
-          target: "< 1,000 ms",
+          target: `< ${lcpBudget} ms`,
           met: lcp95 < lcpBudget,
         },
       );

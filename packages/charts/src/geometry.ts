@@ -7,6 +7,13 @@ import { colorAt, dashAt } from "./palette";
 import { type Better, barScores, lineScores, rankByScore, topCount } from "./top";
 import type { BarDatum, ChartMarker, ChartSeries, SeriesInfo } from "./types";
 
+/**
+ * The interactive charts' value axis width (Recharts' YAxis, rule.tsx): room for ticks like "13.5K"
+ * and, left of them, the label turned along it. Here, without Recharts, so the static pictures line
+ * their plot up with it without loading Recharts.
+ */
+export const valueAxisWidth = 68;
+
 /** The plot area inside the picture, in px from its top left corner. */
 export type Plot = { left: number; top: number; width: number; height: number };
 /** A tick of an axis: its value, its words, and where it falls along the axis in px. */

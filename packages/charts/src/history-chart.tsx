@@ -3,6 +3,7 @@
 import { formatPercent, type Verdict, verdictWords } from "@cnibench/analysis/format";
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from "react";
 import { ChartFrame, type KeyLine, useChartState } from "./chart-frame";
+import { valueAxisWidth } from "./geometry";
 import { useInteractive } from "./interactive";
 import { colorAt } from "./palette";
 import { StaticHistoryChart } from "./static-chart";
@@ -61,8 +62,7 @@ type Props = {
 
 export const seriesId = "history";
 export const margin = { right: 24, bottom: 28, left: 16 } as const;
-/** The value axis's width (valueAxis) and the font's line height of the markers' labels. */
-const axisWidth = 56;
+/** The font's line height of the markers' labels. */
 export const lineHeight = 14;
 /** About how wide a character of a 12 px label is, to keep labels apart before they are drawn. */
 export const charWidth = 6.6;
@@ -272,7 +272,7 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
   // losing the hovered or focused point.
   const { domain, groups, rows, steps, years, ticks } = useMemo(() => {
     const domain = timeDomain(points);
-    const plotLeft = margin.left + axisWidth;
+    const plotLeft = margin.left + valueAxisWidth;
     const plotWidth = Math.max(1, width - plotLeft - margin.right);
     const toPx = (x: number) => plotLeft + ((x - domain[0]) / (domain[1] - domain[0])) * plotWidth;
     const stacked = stackLabels(markerGroups(points, annotations, shifts), toPx, plotLeft + plotWidth);

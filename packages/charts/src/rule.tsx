@@ -2,6 +2,7 @@
 
 import { formatCompact } from "@cnibench/analysis/format";
 import { usePlotArea, useXAxisScale, useXAxisTicks, useYAxisScale, useYAxisTicks } from "recharts";
+import { valueAxisWidth } from "./geometry";
 
 // Module-level: Recharts compares props shallowly, and a nested object new on each render makes it
 // recompute the chart and remount the dots, losing the hovered or focused point.
@@ -12,7 +13,7 @@ export function valueAxis(label: string) {
   return {
     tickFormatter: formatCompact,
     stroke: "currentColor",
-    width: 56,
+    width: valueAxisWidth,
     label: { value: label, angle: -90, position: "insideLeft", offset: 4, fill: "currentColor", style: centred },
   } as const;
 }

@@ -7,7 +7,7 @@
 
 import { formatCompact } from "@cnibench/analysis/format";
 import type { ReactNode } from "react";
-import { barGeometry, type Frame, lineGeometry, niceTicks, type Tick } from "./geometry";
+import { barGeometry, type Frame, lineGeometry, niceTicks, type Tick, valueAxisWidth } from "./geometry";
 import type { Better } from "./top";
 import type { BarDatum, ChartMarker, ChartRule, ChartSeries, SeriesInfo } from "./types";
 
@@ -44,7 +44,7 @@ function PlotBox(props: {
       className="relative"
       style={{ height: props.height }}
     >
-      <div className="absolute" style={{ left: 72, ...props.inset }}>
+      <div className="absolute" style={{ left: 16 + valueAxisWidth, ...props.inset }}>
         <svg
           aria-hidden
           className="absolute inset-0 h-full w-full overflow-visible"

@@ -104,3 +104,50 @@ export async function signedIn(b: Browser, webUrl: string, login: string, width 
   if (shown !== `${login}@example.test`) throw new Error(`signed in as "${shown}", not ${login}`);
   return page;
 }
+
+/**
+ * A workspace `owner` makes in the web app, and an upload token for it (its visibility left at the
+ * form's default unless given).
+ */
+export async function workspaceToken(
+  owner: Page,
+  webUrl: string,
+  workspace: { name: string; slug: string; visibility?: "public" | "private" },
+): Promise<string> {
+  await owner.goto(`${webUrl}/workspaces`);
+  await owner.getByLabel("Name").fill(workspace.name);
+  await owner.getByLabel("Address (slug)").fill(workspace.slug);
+  if (workspace.visibility) await owner.getByLabel("Visibility").selectOption(workspace.visibility);
+  await owner.getByRole("button", { name: "Create" }).click();
+  await owner.waitForURL(`${webUrl}/workspaces/${workspace.slug}`);
+  await owner.getByLabel("Token name").fill("ci");
+  await owner.getByRole("button", { name: "Create token" }).click();
+  return (await owner.getByTestId("new-token").innerText()).trim();
+}
+
+/**
+ * The README's example bundle, changed by `change`, uploaded with `token` into workspace `slug` as a
+ * collector would; its scenario's id.
+ */
+export async function uploadExample(
+  apiUrl: string,
+  upload: { token: string; slug: string },
+  change: (example: Record<string, Record<string, unknown>>) => object,
+): Promise<string> {
+  const example = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
+  const res = await fetch(`${apiUrl}/v1/bundles?workspace=${upload.slug}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${upload.token}`, "content-type": "application/json" },
+    body: JSON.stringify(change(example)),
+  });
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { scenarioId: string }).scenarioId;
+}
+
+/** Shares the comparison of `scenarioIds` from /compare as a permalink; its slug. */
+export async function sharePermalink(page: Page, webUrl: string, scenarioIds: readonly string[]): Promise<string> {
+  await page.goto(`${webUrl}/compare?${scenarioIds.map((id) => `s=${id}`).join("&")}`);
+  await page.getByRole("button", { name: "Share a permalink" }).click();
+  await page.waitForURL(/\/d\/[\w-]+$/);
+  return new URL(page.url()).pathname.split("/").pop() ?? "";
+}

@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { PNG } from "pngjs";
 import { describe, expect, inject, it } from "vitest";
 import { badgeColors } from "../src/server/badge.ts";
-import { browserPerFile, signedIn } from "./browser.ts";
+import { browserPerFile, sharePermalink, signedIn, uploadExample, workspaceToken } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -138,34 +138,16 @@ describe("link cards", () => {
 
   it("draws a private scenario and permalink for members only: 404 to a signed-out visitor", async () => {
     const owner = await signedIn(browser(), webUrl, "card-owner");
-    await owner.goto(`${webUrl}/workspaces`);
-    await owner.getByLabel("Name").fill("Card team");
-    await owner.getByLabel("Address (slug)").fill("card-team");
-    await owner.getByRole("button", { name: "Create" }).click();
-    await owner.waitForURL(`${webUrl}/workspaces/card-team`);
-    await owner.getByLabel("Token name").fill("ci");
-    await owner.getByRole("button", { name: "Create token" }).click();
-    const token = (await owner.getByTestId("new-token").innerText()).trim();
-    const example = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
+    const token = await workspaceToken(owner, webUrl, { name: "Card team", slug: "card-team" });
     // A Korean source title, and a cloud of its own so no other test's counts change.
-    const bundle = {
+    const scenarioId = await uploadExample(apiUrl, { token, slug: "card-team" }, (example) => ({
       ...example,
       source: { ...example.source, title: "쿠버네티스 CNI 네트워크 성능 비교" },
       cluster: { ...example.cluster, provider: "kind", name: "card-1" },
       cni: { ...example.cni, label: "Card Secret" },
-    };
-    const res = await fetch(`${apiUrl}/v1/bundles?workspace=card-team`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(bundle),
-    });
-    expect(res.status).toBe(201);
-    const { scenarioId } = (await res.json()) as { scenarioId: string };
+    }));
     const iptables = await scenarioIdAt(owner, "provider=tke", "kube-proxy iptables");
-    await owner.goto(`${webUrl}/compare?s=${iptables}&s=${scenarioId}`);
-    await owner.getByRole("button", { name: "Share a permalink" }).click();
-    await owner.waitForURL(/\/d\/[\w-]+$/);
-    const slug = new URL(owner.url()).pathname.split("/").pop() ?? "";
+    const slug = await sharePermalink(owner, webUrl, [iptables, scenarioId]);
 
     const cards = [`/card/scenarios/${scenarioId}.png`, `/card/d/${slug}.png`];
     // The member's pages name their cards, and the member gets them, kept by no cache.

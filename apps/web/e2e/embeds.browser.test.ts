@@ -2,18 +2,23 @@
 // crossover and a series' history) and /embed/d/<slug>, light and dark, and cannot frame /compare;
 // badges are SVG with the permalink's headline and a series' latest campaign, cached when public
 // whoever asks; private data's embeds and badges are 404 to strangers.
-import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { freePort } from "@cnibench/test-support/ports";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { browserPerFile, collectPageErrors, interact, screenshot, signedIn } from "./browser.ts";
+import {
+  browserPerFile,
+  collectPageErrors,
+  interact,
+  screenshot,
+  sharePermalink,
+  signedIn,
+  uploadExample,
+  workspaceToken,
+} from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const { browser } = browserPerFile(webUrl);
 
 /** Another site: GET /?src=<address of the web app> answers a page framing that address. */
@@ -61,18 +66,6 @@ const embedScheme = async (frame: Frame) => {
 };
 
 /** A new workspace of the signed-in `owner`'s, made on the workspaces page, and an upload token for it. */
-async function workspaceToken(owner: Page, name: string, slug: string, visibility: "public" | "private") {
-  await owner.goto(`${webUrl}/workspaces`);
-  await owner.getByLabel("Name").fill(name);
-  await owner.getByLabel("Address (slug)").fill(slug);
-  await owner.getByLabel("Visibility").selectOption(visibility);
-  await owner.getByRole("button", { name: "Create" }).click();
-  await owner.waitForURL(`${webUrl}/workspaces/${slug}`);
-  await owner.getByLabel("Token name").fill("ci");
-  await owner.getByRole("button", { name: "Create token" }).click();
-  return (await owner.getByTestId("new-token").innerText()).trim();
-}
-
 const tkeIds = async (page: Page) => {
   await page.goto(`${webUrl}/?provider=tke`);
   const id = async (name: string) =>
@@ -168,7 +161,11 @@ describe("embeds and badges", () => {
   it("frames a series' history light and dark; a public series' badge is cached whoever asks", async () => {
     const owner = await signedIn(browser(), webUrl, "history-embedder");
     // A public workspace and a cluster of their own, so no other test's counts change.
-    const token = await workspaceToken(owner, "Embed nightly", "embed-nightly", "public");
+    const token = await workspaceToken(owner, webUrl, {
+      name: "Embed nightly",
+      slug: "embed-nightly",
+      visibility: "public",
+    });
     // Twelve nights of pod-to-pod TCP throughput, three runs each (the level ±1 %); from the ninth, on
     // kernel 6.8.0 (another scenario of the same testbed), about 8 % less.
     const levels = [9.42, 9.39, 9.43, 9.38, 9.4, 9.41, 9.37, 9.42, 8.62, 8.58, 8.61, 8.6];
@@ -277,26 +274,19 @@ describe("embeds and badges", () => {
 
   it("shows a private workspace's embeds and badges to its members only: 404 to a stranger", async () => {
     const owner = await signedIn(browser(), webUrl, "embed-owner");
-    const token = await workspaceToken(owner, "Embed team", "embed-team", "private");
-    const example = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/bundle.json"), "utf8"));
+    const token = await workspaceToken(owner, webUrl, {
+      name: "Embed team",
+      slug: "embed-team",
+      visibility: "private",
+    });
     // On a cloud of its own, so no other test's counts change.
-    const bundle = {
+    const scenarioId = await uploadExample(apiUrl, { token, slug: "embed-team" }, (example) => ({
       ...example,
       cluster: { ...example.cluster, provider: "kind", name: "embed-1" },
       cni: { ...example.cni, label: "Embed Secret" },
-    };
-    const res = await fetch(`${apiUrl}/v1/bundles?workspace=embed-team`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(bundle),
-    });
-    expect(res.status).toBe(201);
-    const { scenarioId } = (await res.json()) as { scenarioId: string };
+    }));
     const { iptables } = await tkeIds(owner);
-    await owner.goto(`${webUrl}/compare?s=${iptables}&s=${scenarioId}`);
-    await owner.getByRole("button", { name: "Share a permalink" }).click();
-    await owner.waitForURL(/\/d\/[\w-]+$/);
-    const slug = new URL(owner.url()).pathname.split("/").pop() ?? "";
+    const slug = await sharePermalink(owner, webUrl, [iptables, scenarioId]);
 
     const series = `/badge/series.svg?scenario=${scenarioId}&metric=http.rps&connection=short&concurrency=64&target=service&services=0`;
     const paths = [

@@ -38,7 +38,9 @@ describe("guide", () => {
     await page.waitForURL(/cloud=tke/);
     expect(page.url()).toMatch(/services=30000/);
     expect(page.url()).toMatch(/connections=short/);
-    // The answer re-renders on the server after the URL changes: give a busy machine time.
+    // The answer re-renders on the server after the URL changes: give a busy machine time, and wait
+    // for TKE's answer itself (the one before it, for every cloud, may also rank Cilium overlay first).
+    await expect.poll(async () => (await rankedHere(page).allTextContents()).length, { timeout: 15_000 }).toBe(3);
     await expect
       .poll(async () => (await ranked(page).allTextContents())[0], { timeout: 15_000 })
       .toMatch(/^Cilium overlay/);

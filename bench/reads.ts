@@ -133,6 +133,8 @@ export async function benchReads(opts: {
   const targets = opts.label === "1M";
   const db = createDb(opts.url);
   const client = new pg.Pool({ connectionString: opts.url, max: 3 });
+  // A connection the server ends while idle must not crash the run: the query using it fails instead.
+  client.on("error", (error) => console.error(`bench: an idle connection failed: ${error.message}`));
   try {
     const workspace = await ensureDefaultWorkspace(db);
     await seedSynthetic(client, workspace.id, opts.total);

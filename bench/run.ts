@@ -33,6 +33,8 @@ const pages = {
 async function seedOnly(url: string, total: number): Promise<void> {
   const db = createDb(url);
   const pool = new pg.Pool({ connectionString: url, max: 3 });
+  // A connection the server ends while idle must not crash the run: the query using it fails instead.
+  pool.on("error", (error) => console.error(`bench: an idle connection failed: ${error.message}`));
   try {
     await seedSynthetic(pool, (await ensureDefaultWorkspace(db)).id, total);
   } finally {

@@ -42,18 +42,22 @@ export const scenariosRouter = createTRPCRouter({
     .output(scenarioViewSchema)
     .query(async ({ ctx, input }) => {
       const olderRuns = input.history === "all" ? undefined : recentOlderRuns;
-      const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);
-      if (!view) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
-      return {
-        ...view,
-        groups: view.groups.map((g) => ({
-          ...g,
-          rows: g.rows.map(({ latest, ...row }) => ({
-            ...row,
-            value: latest.value,
-            summary: summaryOf(latest),
-          })),
-        })),
-      };
+      // Kept whether or not the scenario exists: a new scenario moves the revision, so it is asked again.
+      const { page } = await keptUntilChange(
+        ctx.db,
+        ctx.access.readable,
+        { name: "scenarios.byId", input },
+        async () => {
+          const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);
+          if (!view) return { page: null };
+          const groups = view.groups.map((g) => ({
+            ...g,
+            rows: g.rows.map(({ latest, ...row }) => ({ ...row, value: latest.value, summary: summaryOf(latest) })),
+          }));
+          return { page: { ...view, groups } };
+        },
+      );
+      if (!page) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
+      return page;
     }),
 });

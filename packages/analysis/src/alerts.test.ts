@@ -1,3 +1,4 @@
+import { nightlyCampaigns } from "@cnibench/test-support/nightly";
 import { describe, expect, it } from "vitest";
 import {
   type AlertCampaign,
@@ -9,30 +10,15 @@ import {
   slackPayload,
 } from "./alerts.ts";
 
-// mulberry32 (as change-points.test.ts and history.integration.test.ts draw): seeded, so every run sees
-// the same numbers. Normal noise as the sum of 12 uniforms − 6 (Irwin–Hall).
-const mulberry32 = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-  t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-
-/** Twelve nightly campaigns of 3 runs near 9.4 Gbit/s (2 % run noise, 0.5 % nightly drift), −8 % from night 9 on a new kernel. */
+/** Twelve nightly campaigns (test-support's nightlyCampaigns: 3 runs near 9.4 Gbit/s, −8 % from night 9 on a new kernel). */
 function nightly(seed: number): AlertCampaign[] {
-  const random = mulberry32(seed);
-  const normal = () => Array.from({ length: 12 }, random).reduce((a, b) => a + b, 0) - 6;
-  return Array.from({ length: 12 }, (_, i) => {
-    const night = i + 1;
-    const level = 9.4 * (night >= 9 ? 0.92 : 1) * (1 + 0.005 * normal());
-    return {
-      scenarioId: night >= 9 ? "s-6.8" : "s-6.1",
-      campaign: `nightly-${String(night).padStart(2, "0")}`,
-      measuredAt: new Date(Date.UTC(2026, 10, night, 2)),
-      runs: Array.from({ length: 3 }, () => Math.round(level * (1 + 0.02 * normal()) * 1000) / 1000),
-      annotations: { kernel: night >= 9 ? "6.8" : "6.1" },
-    };
-  });
+  return nightlyCampaigns(seed).map(({ night, campaign, kernel, runs }) => ({
+    scenarioId: `s-${kernel}`,
+    campaign,
+    measuredAt: new Date(Date.UTC(2026, 10, night, 2)),
+    runs,
+    annotations: { kernel },
+  }));
 }
 
 const series = { metric: "tcp.throughput", params: { path: "pod-pod", streams: 1 }, unit: "Gbit/s", better: null };

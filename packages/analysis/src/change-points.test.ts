@@ -1,3 +1,4 @@
+import { mulberry32 } from "@cnibench/test-support/nightly";
 import { describe, expect, it } from "vitest";
 import {
   type ChangePoint,
@@ -228,15 +229,10 @@ describe("detectChangePoints without a shift", () => {
   });
 
   it("raises few false alarms and no false regression in 200 seeded steady series", () => {
-    // mulberry32 (Tommy Ettinger's 32-bit PRNG, the common JavaScript one-liner) so the draws can be
-    // replayed in Python bit for bit; normal noise as the sum of 12 uniforms − 6 (Irwin–Hall), plain
-    // arithmetic so it too is the same in both. 20–40 campaigns × 3 runs of 9.4 × (1 + 0.02·z).
-    const mulberry32 = (seed: number) => () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-      t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // mulberry32 (Tommy Ettinger's 32-bit PRNG, the common JavaScript one-liner; test-support) so the
+    // draws can be replayed in Python bit for bit; normal noise as the sum of 12 uniforms − 6
+    // (Irwin–Hall), plain arithmetic so it too is the same in both. 20–40 campaigns × 3 runs of
+    // 9.4 × (1 + 0.02·z).
     const alarms: { seed: number; indices: number[] }[] = [];
     let regressions = 0;
     for (let seed = 1; seed <= 200; seed++) {

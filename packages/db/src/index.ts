@@ -97,6 +97,7 @@ export {
   listScenarios,
   type ScenarioSummary,
   scenarioLabel,
+  scenarioRevisions,
   scenariosRevision,
 } from "./scenarios.ts";
 export {

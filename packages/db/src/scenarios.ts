@@ -134,6 +134,22 @@ export async function scenariosRevision(db: Db, workspaceIds: readonly string[])
   return row?.revision ?? "none";
 }
 
+/**
+ * Each scenario of these workspaces with its revision, in listScenarios' order: what a cache of
+ * per-scenario answers compares with to read again only the scenarios that changed.
+ */
+export async function scenarioRevisions(
+  db: Db,
+  workspaceIds: readonly string[],
+): Promise<{ id: string; revision: number }[]> {
+  return readRows<{ id: string; revision: number }>(
+    db,
+    Prisma.sql`SELECT s.id, s.revision FROM "Scenario" s JOIN "Cluster" c ON c.id = s."clusterId"
+    WHERE s."workspaceId" = ANY(${workspaceIds}::text[])
+    ORDER BY c.provider COLLATE "C", s."createdAt", s.id COLLATE "C"`,
+  );
+}
+
 /** One scenario of the given workspaces, or null when there is none with that id there. */
 export async function getScenarioSummary(
   db: Db,

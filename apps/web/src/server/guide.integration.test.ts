@@ -1,10 +1,11 @@
-// The guide keeps the figures it ranks between answers: an answer must still follow every upload and
-// deletion at once, and equal the one ranked from freshly read figures.
+// The guide keeps the figures it ranks between answers, per scenario (guide-figures.ts): an answer must
+// still follow every upload and deletion at once, and equal the one ranked from freshly read figures.
 import { guideMetrics, recommendDatapaths } from "@cnibench/analysis";
 import { chartView, createDb, type Db, deleteBundle, ensureDefaultWorkspace, ingestBundle } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guideFigures } from "./guide-figures";
 import { recommend } from "./routers/guide";
 
 const { overlay, iptables } = tkeServiceScale();
@@ -59,6 +60,14 @@ describe("the guide's kept figures", () => {
     expect(cited(after)).toContain(9999);
     expect(cited(after)).not.toContain(9057);
     expect(after.options).toEqual((await fresh()).options);
+    // Only the re-run's scenario was read again; the kept figures are the store's current ones.
+    const kept = await guideFigures(db, [workspaceId]);
+    const read = await chartView(db, [workspaceId], { filters: {}, metrics: guideMetrics });
+    expect(kept.scenarios).toEqual(read.scenarios);
+    const byKey = (f: { scenarioId: string; metric: string; params: object }) =>
+      `${f.scenarioId} ${f.metric} ${JSON.stringify(f.params)}`;
+    const sorted = (figures: typeof read.figures) => [...figures].sort((a, b) => byKey(a).localeCompare(byKey(b)));
+    expect(sorted(kept.figures)).toEqual(sorted(read.figures));
 
     await deleteBundle(db, rerun.stored.id);
     expect(await recommend(db, [workspaceId], answers)).toEqual(first);

@@ -1,5 +1,6 @@
-import { guideMetrics, isLab, recommendDatapaths } from "@cnibench/analysis";
-import { chartView, type Db } from "@cnibench/db";
+import { isLab, recommendDatapaths } from "@cnibench/analysis";
+import type { Db } from "@cnibench/db";
+import { guideFigures } from "../guide-figures";
 import { keptUntilChange } from "../kept";
 import { createTRPCRouter, publicProcedure } from "../trpc";
 import { type GuideInput, guideInputSchema, guideOutputSchema } from "./guide.types";
@@ -11,14 +12,6 @@ function counted<T extends string>(values: readonly T[]): { value: T; scenarios:
   return [...counts.entries()]
     .map(([value, scenarios]) => ({ value, scenarios }))
     .sort((a, b) => b.scenarios - a.scenarios || a.value.localeCompare(b.value));
-}
-
-// The scenarios and figures the guide ranks, kept while no scenario there changes: reading 12,000
-// current figures was most of an answer's time at 1,000 scenarios, and every answer reads the same.
-function guideFigures(db: Db, workspaceIds: readonly string[]) {
-  return keptUntilChange(db, workspaceIds, { name: "guide.figures", input: null }, () =>
-    chartView(db, workspaceIds, { filters: {}, metrics: guideMetrics }),
-  );
 }
 
 /**

@@ -57,6 +57,12 @@ export const crossoverView = {
   degradation: { words: "change vs first step", unit: "%" },
 } as const;
 
+/** The crossover chart's value axis: the metric and its unit, or each line's change for "degradation". */
+export function crossoverValueLabel(y: "absolute" | "degradation", data: { title: string; unit: string }): string {
+  const { degradation } = crossoverView;
+  return y === "degradation" ? `${degradation.words} (${degradation.unit})` : `${data.title} (${data.unit})`;
+}
+
 /**
  * The history view: one series (metric and params) of each chosen scenario over its campaigns, a chart
  * per testbed (scenarios.history, as the scenario page's History section draws it).

@@ -17,7 +17,7 @@ import {
   chartViews,
   crossoverAxes,
   crossoverAxisWords,
-  crossoverView,
+  crossoverValueLabel,
   viewTitle,
 } from "~/server/chart-views";
 import { api } from "~/trpc/server";
@@ -25,7 +25,7 @@ import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
 import { EmbedSnippets, seriesBadgePath } from "./embed-snippets";
 import { HistoryView } from "./history-view";
-import { chartsHref, loadChartParams, parseWhere } from "./params";
+import { chartScope, chartsHref, crossoverInput, loadChartParams } from "./params";
 import { ShowAllScope } from "./show-all";
 
 /** The view's link card: its chart, from the same address. */
@@ -121,8 +121,7 @@ function compareWith(params: ChartParams, drawn: readonly { id: string; label: s
 
 export default async function ChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadChartParams(searchParams);
-  const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
-  const scope = { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
+  const scope = chartScope(params);
   const trpc = await api();
   const apiUrl = webEnv().publicApiUrl;
   const linksOf = (p: PointSource): LinkRef[] => [
@@ -176,14 +175,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     scope: typeof scope;
     linksOf: (p: PointSource) => LinkRef[];
   }) {
-    const where = parseWhere(props.params.where);
-    const data = await trpc.charts.crossover({
-      ...props.scope,
-      metric: props.params.metric,
-      x: props.params.x,
-      where,
-      y: props.params.y,
-    });
+    const data = await trpc.charts.crossover(crossoverInput(props.params));
     const xLabel = `${crossoverAxisWords(data.xParam)} (count)`;
     // The embed's badge: the first line's last measured point, a series whose latest campaign it shows.
     const lastPoint = data.series[0]?.points.at(-1);
@@ -275,11 +267,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           }))}
           markers={data.markers}
           xLabel={xLabel}
-          yLabel={
-            props.params.y === "degradation"
-              ? `${crossoverView.degradation.words} (${crossoverView.degradation.unit})`
-              : `${data.title} (${data.unit})`
-          }
+          yLabel={crossoverValueLabel(props.params.y, data)}
           unit={data.unit}
           better={resolveBetter(data.metric)}
           xScale={props.params.scale}

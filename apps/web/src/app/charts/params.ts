@@ -1,7 +1,15 @@
 // The chart view's state in the URL: scope (the explorer's filters or exact scenarios), view, each
 // view's choices, and the baseline the tooltips compare with. Defaults open TKE's headline chart:
 // short-connection RPS against Services.
-import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { facetKeys } from "@cnibench/analysis";
+import {
+  createLoader,
+  createSerializer,
+  type inferParserType,
+  parseAsNativeArrayOf,
+  parseAsString,
+  parseAsStringLiteral,
+} from "nuqs/server";
 import { chartViews } from "~/server/chart-views";
 import { filterParams } from "../_explore/params";
 
@@ -23,6 +31,7 @@ export const chartParams = {
 };
 
 export const loadChartParams = createLoader(chartParams);
+export type ChartParams = inferParserType<typeof chartParams>;
 export const chartsHref = createSerializer(chartParams);
 
 /** "concurrency=64" → ["concurrency", 64]; numbers and booleans are typed as stored. */
@@ -36,4 +45,15 @@ export function parseWhere(entries: readonly string[]): Record<string, string | 
     out[key] = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw === "true" ? true : raw === "false" ? false : raw;
   }
   return out;
+}
+
+/** What every view of the address reads: the explorer's filters (or exact scenarios) and the baseline. */
+export function chartScope(params: ChartParams) {
+  const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
+  return { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
+}
+
+/** charts.crossover's input for the address: the page, its embed and its link card ask the same. */
+export function crossoverInput(params: ChartParams) {
+  return { ...chartScope(params), metric: params.metric, x: params.x, where: parseWhere(params.where), y: params.y };
 }

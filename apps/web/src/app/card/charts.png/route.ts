@@ -1,7 +1,7 @@
 import { facetKeys, resolveBetter } from "@cnibench/analysis";
 import { barsCard, crossoverCard, plainCard } from "~/server/card";
-import { crossoverAxisWords, crossoverView, viewTitle } from "~/server/chart-views";
-import { loadChartParams, parseWhere } from "../../charts/params";
+import { crossoverAxisWords, crossoverValueLabel, viewTitle } from "~/server/chart-views";
+import { chartScope, crossoverInput, loadChartParams } from "../../charts/params";
 import { cardResponse } from "../respond";
 
 /**
@@ -11,8 +11,7 @@ import { cardResponse } from "../respond";
  */
 export async function GET(req: Request) {
   const params = loadChartParams(new URL(req.url).searchParams);
-  const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
-  const scope = { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
+  const scope = chartScope(params);
   const scopeWords = facetKeys.flatMap((k) => params[k] ?? []).join(" · ") || "All scenarios";
   if (params.view === "history") {
     return cardResponse(
@@ -22,24 +21,14 @@ export async function GET(req: Request) {
   }
   if (params.view === "crossover") {
     return cardResponse(
-      (caller) =>
-        caller.charts.crossover({
-          ...scope,
-          metric: params.metric,
-          x: params.x,
-          where: parseWhere(params.where),
-          y: params.y,
-        }),
+      (caller) => caller.charts.crossover(crossoverInput(params)),
       (data) =>
         data.series.length === 0
           ? null
           : crossoverCard(data, {
               title: `${data.title} by ${crossoverAxisWords(data.xParam)}`,
               x: `${crossoverAxisWords(data.xParam)} (count)`,
-              y:
-                params.y === "degradation"
-                  ? `${crossoverView.degradation.words} (${crossoverView.degradation.unit})`
-                  : `${data.title} (${data.unit})`,
+              y: crossoverValueLabel(params.y, data),
               better: resolveBetter(data.metric),
               xScale: params.scale,
             }),

@@ -1,18 +1,17 @@
-import { facetKeys, resolveBetter } from "@cnibench/analysis";
+import { resolveBetter } from "@cnibench/analysis";
 import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
-import { type BarView, barViews, crossoverAxisWords, crossoverView } from "~/server/chart-views";
+import { type BarView, barViews, crossoverAxisWords, crossoverValueLabel } from "~/server/chart-views";
 import { api, orNotFound } from "~/trpc/server";
 import { loadHistory, TestbedHistory, testbedName } from "../../charts/history-view";
-import { chartsHref, loadChartParams, parseWhere } from "../../charts/params";
+import { type ChartParams, chartScope, chartsHref, crossoverInput, loadChartParams } from "../../charts/params";
 import { EmbedFrame, embedMetadata, themeOf } from "../frame";
 
 export const metadata: Metadata = { ...embedMetadata, title: "Charts (embed)" };
 
 type Caller = Awaited<ReturnType<typeof api>>;
-type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 
 /**
  * /embed/charts?<the charts page's address>[&theme=dark|light]: the view's chart(s), drawn by the
@@ -24,15 +23,13 @@ type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 export default async function EmbedChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const search = await searchParams;
   const params = await loadChartParams(search);
-  const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
-  const scope = { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
   const trpc = await api();
   const chart =
     params.view === "crossover"
-      ? await crossover(trpc, params, scope)
+      ? await crossover(trpc, params)
       : params.view === "history"
         ? await history(trpc, params)
-        : await bars(trpc, params, scope);
+        : await bars(trpc, params);
   if (!chart) notFound();
   return (
     <EmbedFrame theme={themeOf(search)} href={chartsHref("/charts", params)}>
@@ -41,19 +38,9 @@ export default async function EmbedChartsPage({ searchParams }: { searchParams: 
   );
 }
 
-type Scope = { filters: Record<string, string[]>; scenarioIds?: string[]; baseline?: string };
-
-async function crossover(trpc: Caller, params: ChartParams, scope: Scope) {
+async function crossover(trpc: Caller, params: ChartParams) {
   // A request the page would refuse (BAD_REQUEST: too many scenarios, too long a value) is a 404 here.
-  const data = await orNotFound(
-    trpc.charts.crossover({
-      ...scope,
-      metric: params.metric,
-      x: params.x,
-      where: parseWhere(params.where),
-      y: params.y,
-    }),
-  );
+  const data = await orNotFound(trpc.charts.crossover(crossoverInput(params)));
   if (data.series.length === 0) return null;
   const names = new Map(data.scenarios.map((s) => [s.id, s.label]));
   const degradation = params.y === "degradation";
@@ -80,11 +67,7 @@ async function crossover(trpc: Caller, params: ChartParams, scope: Scope) {
       }))}
       markers={data.markers}
       xLabel={`${crossoverAxisWords(data.xParam)} (count)`}
-      yLabel={
-        degradation
-          ? `${crossoverView.degradation.words} (${crossoverView.degradation.unit})`
-          : `${data.title} (${data.unit})`
-      }
+      yLabel={crossoverValueLabel(params.y, data)}
       unit={data.unit}
       better={resolveBetter(data.metric)}
       xScale={params.scale}
@@ -121,10 +104,10 @@ async function history(trpc: Caller, params: ChartParams) {
 /** The bar views (throughput, latency…): the views drawn with bars, not the crossover's or another's lines. */
 const isBarView = (view: string): view is BarView => Object.hasOwn(barViews, view);
 
-async function bars(trpc: Caller, params: ChartParams, scope: Scope) {
+async function bars(trpc: Caller, params: ChartParams) {
   const view: string = params.view;
   if (!isBarView(view)) return null;
-  const charts = await orNotFound(trpc.charts.bars({ ...scope, view, percentile: params.percentile }));
+  const charts = await orNotFound(trpc.charts.bars({ ...chartScope(params), view, percentile: params.percentile }));
   if (charts.length === 0) return null;
   return (
     <div className="grid gap-3">

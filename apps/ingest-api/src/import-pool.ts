@@ -10,9 +10,10 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { ImportJob, ImportJobResult } from "./import-job.ts";
+import { fromReply, type ResultReply } from "./import-reply.ts";
 
 type Task = { job: ImportJob; resolve: (result: ImportJobResult) => void; reject: (error: Error) => void };
-type Reply = { ok: true; result: ImportJobResult } | { ok: false; message: string; stack?: string };
+type Reply = ({ ok: true } & ResultReply) | { ok: false; message: string; stack?: string };
 
 const workerUrl = new URL("./import-worker.mjs", import.meta.url);
 
@@ -78,7 +79,7 @@ export class ImportPool {
       worker.off("message", onMessage);
       worker.off("error", onError);
       worker.off("exit", onExit);
-      if (reply?.ok) task.resolve(reply.result);
+      if (reply?.ok) fromReply(reply).then(task.resolve, task.reject);
       else if (reply) task.reject(Object.assign(new Error(reply.message), { stack: reply.stack }));
       else task.reject(error!);
       // A worker that failed outside a job's try, or died, is ended; a fresh one takes its place.

@@ -66,13 +66,14 @@ export function runImportJob(job: ImportJob): ImportJobResult {
   if (someFailed && !job.partial) return refused();
   if (outcome.bundles.length === 0) return someFailed ? refused() : { kind: "nothing", files };
   const { campaign, bundles } = withCampaign(outcome.bundles, job.campaign);
+  const reports = reportsByFile(files);
 
   const ready: (StorableBundle & { file: string; format: FormatName })[] = [];
   for (const b of bundles) {
     const read = readStorableBundle({ bundle: b.bundle });
     if (!read.ok) {
       const issues = read.reason === "invalid_bundle" ? read.issues : [{ path: "", message: read.message }];
-      const report = reportOf(files, b.file);
+      const report = reportOf(reports, b.file);
       if (report) Object.assign(report, { status: "failed", issues, error: "the built bundle breaks the contract" });
       if (job.partial) continue;
       return {
@@ -85,11 +86,22 @@ export function runImportJob(job: ImportJob): ImportJobResult {
     ready.push({ raw, contentHash, bundle, warnings, file: b.file, format: b.format });
   }
   // A file is refused whole: its bundles built before one broke the contract are left out too.
-  const kept = ready.filter((b) => reportOf(files, b.file)?.status !== "failed");
+  const kept = ready.filter((b) => reportOf(reports, b.file)?.status !== "failed");
   return kept.length === 0 ? refused() : { kind: "ready", files, campaign, bundles: kept };
 }
 
+/**
+ * The files' reports by name, the first of a name kept. A search of the list for every bundle took
+ * ~0.5 s of a 5,000-file import's ~2 s in its worker.
+ */
+function reportsByFile(files: FileReport[]): Map<string, FileReport> {
+  const reports = new Map<string, FileReport>();
+  for (const f of files) if (!reports.has(f.file)) reports.set(f.file, f);
+  return reports;
+}
+
 /** The report of the file a bundle was built from: "x.txt#run 2" belongs to "x.txt". */
-function reportOf(files: FileReport[], bundleFile: string): FileReport | undefined {
-  return files.find((f) => bundleFile === f.file || bundleFile.startsWith(`${f.file}#`));
+function reportOf(reports: Map<string, FileReport>, bundleFile: string): FileReport | undefined {
+  const part = bundleFile.lastIndexOf("#");
+  return reports.get(bundleFile) ?? (part < 0 ? undefined : reports.get(bundleFile.slice(0, part)));
 }

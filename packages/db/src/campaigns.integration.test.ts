@@ -124,6 +124,26 @@ describe("campaigns", () => {
     expect(await current(newer.scenarioId)).toMatchObject({ n: 1, value: 6, campaignBundleIds: [newer.id] });
   });
 
+  it("pages a figure's newest runs by its own latest campaign's size, not the scenario's largest", async () => {
+    const day = (d: number) => `2026-08-${String(d).padStart(2, "0")}T00:00:00Z`;
+    // Campaign "now" ran on the 1st and again on the 10th; "before", of three runs, in between.
+    const first = await put(run("zz-paged", 7.1, { campaign: "now", runAt: day(1) }));
+    const before = [];
+    for (const d of [2, 3, 4])
+      before.push(await put(run("zz-paged", 7 + d / 10, { campaign: "before", runAt: day(d) })));
+    const last = await put(run("zz-paged", 7.9, { campaign: "now", runAt: day(10) }));
+    const row = async (olderRuns?: number) =>
+      (await scenarioView(db, [workspaceId], first.scenarioId, olderRuns))?.groups.flatMap((g) => g.rows)[0];
+    // Two older runs and a latest campaign of two bundles: the four newest runs are read, so the
+    // first run of "now" is not among them; with every run, it is.
+    const paged = await row(2);
+    expect(paged?.latest).toMatchObject({ n: 2, campaignBundleIds: [last.id, first.id] });
+    expect(paged?.runs.map((r) => r.bundleId)).toEqual([last.id]);
+    expect(paged?.history.map((r) => r.bundleId)).toEqual([before[2]!.id, before[1]!.id]);
+    expect(paged?.olderRuns).toBe(4);
+    expect((await row())?.runs.map((r) => r.bundleId)).toEqual([last.id, first.id]);
+  });
+
   it("reads a series' earlier campaigns for its noise: those before the current one, as pinned", async () => {
     const day = (d: number) => `2026-09-${String(d).padStart(2, "0")}T00:00:00Z`;
     // Four nightly campaigns of three runs (one as a bundle's rounds), then tonight's three runs.

@@ -17,7 +17,7 @@ import { canonicalJson, type ParamValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
-import type { FigureWarning, UploadWarning } from "./read-models.ts";
+import type { FigureWarning, Provenance, RunFigure, UploadWarning } from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
 
 /**
@@ -79,6 +79,16 @@ const columnCandidates = (columns: readonly ColumnKey[]) =>
     " AND ",
   )}`;
 
+/** The most bundles of one campaign (a bundle of none is a campaign of its own) among a scenario's. */
+function largestCampaign(bundles: readonly Provenance[]): number {
+  const sizes = new Map<string, number>();
+  for (const b of bundles) sizes.set(b.campaign ?? b.id, (sizes.get(b.campaign ?? b.id) ?? 0) + 1);
+  return Math.max(1, ...sizes.values());
+}
+
+/** A run's place among its figure's runs, newest first (1 for the current one): scenarioFigures' `n`. */
+const newestFirst = (f: RunFigure) => Number((f as RunFigure & { n: string }).n);
+
 /**
  * A scenario page: environment, every figure grouped by metric — the current figure (`latest`, the
  * distribution of its latest campaign), that campaign's runs, and up to `olderRuns` runs of older
@@ -86,16 +96,28 @@ const columnCandidates = (columns: readonly ColumnKey[]) =>
  */
 export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string, olderRuns?: number) {
   // Read beside the access check, not after it: what a visitor may not read is dropped unanswered.
-  const [scenario, latest, bundles, warnings] = await Promise.all([
+  const provenance = scenarioBundles(db, id);
+  const [scenario, latest, bundles, warnings, read] = await Promise.all([
     getScenarioSummary(db, workspaceIds, id),
     latestFigures(db, { scenarios: [id] }),
-    scenarioBundles(db, id),
+    provenance,
     scenarioWarnings(db, id),
+    // Beside the current figures too: enough runs for the scenario's largest campaign, cut below to
+    // the figures' own once those are known.
+    olderRuns === undefined
+      ? scenarioFigures(db, id)
+      : provenance.then((b) => scenarioFigures(db, id, olderRuns + largestCampaign(b) - 1)),
   ]);
   if (!scenario) return null;
   // Enough rows per figure for its whole latest campaign and `olderRuns` runs before it.
   const campaignSize = Math.max(1, ...latest.map((f) => f.campaignBundleIds.length));
-  const figures = await scenarioFigures(db, id, olderRuns === undefined ? undefined : olderRuns + campaignSize - 1);
+  const figures =
+    olderRuns === undefined
+      ? read
+      : campaignSize > largestCampaign(bundles)
+        ? // A campaign grew between the reads (an upload): read its runs again.
+          await scenarioFigures(db, id, olderRuns + campaignSize - 1)
+        : read.filter((f) => newestFirst(f) <= olderRuns + campaignSize);
   const byKey = new Map(latest.map((f) => [`${f.metric}\u0000${canonicalJson(f.params)}`, f]));
   const measurementCount = bundles.reduce((n, b) => n + b.measurementCount, 0);
   const groups = groupFigures(figures).map((g) => ({

@@ -46,6 +46,10 @@ describe("the history chart's pure parts", () => {
     const wide = stackLabels(near, (x) => ((x - start) / day) * 300, 10_000);
     expect(wide.groups.map((g) => g.row)).toEqual([0, 0]);
     expect(wide.rows).toBe(2);
+    // Labels start at their marker, or end at it where they would run past the right edge.
+    expect(wide.groups.map((g) => g.before)).toEqual([false, false]);
+    const narrow = stackLabels(near, (x) => ((x - start) / day) * 30, 300);
+    expect(narrow.groups.map((g) => g.before)).toEqual([true, true]);
   });
 
   it("steps at the means between change points", () => {

@@ -64,6 +64,11 @@ export const seriesId = "history";
 export const margin = { right: 24, bottom: 28, left: 16 } as const;
 /** The font's line height of the markers' labels. */
 export const lineHeight = 14;
+/**
+ * The chart's width until it is measured (the server's picture): a phone's, so that labels placed for
+ * it stay inside a wider chart too, and its date ticks do not crowd.
+ */
+const unmeasuredWidth = 360;
 /** About how wide a character of a 12 px label is, to keep labels apart before they are drawn. */
 export const charWidth = 6.6;
 
@@ -101,6 +106,8 @@ export type MarkerGroup = {
   shift: HistoryShift | null;
   /** The first row of its labels above the plot (stackLabels). */
   row: number;
+  /** Its labels end at the marker instead of starting there, not to run past the plot's right edge (stackLabels). */
+  before: boolean;
 };
 
 /** The annotations and change points by campaign, each group halfway from the campaign before, in time order. */
@@ -116,7 +123,7 @@ export function markerGroups(
   };
   const byAt = new Map<number, MarkerGroup>();
   const groupAt = (at: number): MarkerGroup => {
-    const g = byAt.get(at) ?? { at, x: between(at), annotations: [], shift: null, row: 0 };
+    const g = byAt.get(at) ?? { at, x: between(at), annotations: [], shift: null, row: 0, before: false };
     byAt.set(at, g);
     return g;
   };
@@ -135,7 +142,8 @@ export const labelLines = (g: Pick<MarkerGroup, "annotations" | "shift">): strin
  * Rows above the plot for the groups' labels, so none overlaps another: each label starts beside its
  * marker (before it, near the right edge) and takes as many rows as it has lines; a group goes on the
  * first rows its label's span leaves free. `toPx` places an x on the chart; `right` is the plot's end.
- * Returns the groups with their first row, and the rows used.
+ * Returns the groups with their first row and side, and the rows used; both pictures of the chart
+ * (static-chart.tsx and history-plot.tsx) place the labels by them.
  */
 export function stackLabels(
   groups: readonly MarkerGroup[],
@@ -150,14 +158,15 @@ export function stackLabels(
     const lines = labelLines(g);
     const px = toPx(g.x);
     const width = Math.max(0, ...lines.map((l) => l.length)) * charWidth;
-    const span: [number, number] = px + 4 + width > right ? [px - 4 - width, px] : [px, px + 4 + width];
+    const before = px + 4 + width > right;
+    const span: [number, number] = before ? [px - 4 - width, px] : [px, px + 4 + width];
     let row = 0;
     while (!lines.every((_, k) => free(row + k, span))) row++;
     for (let k = 0; k < lines.length; k++) {
       taken[row + k] = [...(taken[row + k] ?? []), span];
     }
     rows = Math.max(rows, row + lines.length);
-    return { ...g, row };
+    return { ...g, row, before };
   });
   return { groups: placed, rows };
 }
@@ -273,7 +282,7 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
   const { domain, groups, rows, steps, years, ticks } = useMemo(() => {
     const domain = timeDomain(points);
     const plotLeft = margin.left + valueAxisWidth;
-    const plotWidth = Math.max(1, width - plotLeft - margin.right);
+    const plotWidth = Math.max(1, (width || unmeasuredWidth) - plotLeft - margin.right);
     const toPx = (x: number) => plotLeft + ((x - domain[0]) / (domain[1] - domain[0])) * plotWidth;
     const stacked = stackLabels(markerGroups(points, annotations, shifts), toPx, plotLeft + plotWidth);
     const years = new Set(points.map((p) => new Date(p.x).getUTCFullYear())).size > 1;
@@ -304,6 +313,7 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
         x: g.x,
         solid: Boolean(g.shift),
         row: g.row,
+        before: g.before,
         lines: [
           ...g.annotations.map((text) => ({ text })),
           ...(g.shift ? [{ text: shiftWords(g.shift), color: shiftColor(g.shift.verdict) }] : []),

@@ -17,7 +17,6 @@ import {
 import type { ChartState } from "./chart-frame";
 import { runsWords } from "./format";
 import {
-  charWidth,
   dateTick,
   type HistoryPoint,
   isoDay,
@@ -167,9 +166,7 @@ function MarkerLabels({ group }: { group: MarkerGroup }) {
   const plot = usePlotArea();
   const x = useXAxisScale()?.(group.x);
   if (!plot || x === undefined || !Number.isFinite(x)) return null;
-  const lines = labelLines(group);
-  const width = Math.max(0, ...lines.map((l) => l.length)) * charWidth;
-  const before = x + 4 + width > plot.x + plot.width;
+  const { before } = group;
   const y0 = 10 + group.row * lineHeight;
   return (
     <g

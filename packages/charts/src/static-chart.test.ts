@@ -99,7 +99,10 @@ describe("StaticHistoryChart", () => {
         points,
         domain: [-day, 3 * day],
         xTicks: [{ value: day, label: "Jan 2" }],
-        rules: [{ x: 1.5 * day, solid: true, row: 0, lines: [{ text: "+10 % · better", color: "#009e73" }] }],
+        rules: [
+          { x: 1.5 * day, solid: true, row: 0, before: false, lines: [{ text: "+10 % · better", color: "#009e73" }] },
+          { x: 2.5 * day, solid: false, row: 0, before: true, lines: [{ text: "kernel 6.1.0 → 6.8.0" }] },
+        ],
         rows: 1,
         steps: [],
         color: "#0072b2",
@@ -115,5 +118,8 @@ describe("StaticHistoryChart", () => {
     // Its label above the plot, in its verdict's colour; the plot lowered by the row of labels.
     expect(html).toContain('style="color:#009e73;font-weight:600">+10 % · better</span>');
     expect(html).toContain("top:30px");
+    // Each label on the side the chart chose (stackLabels): after its rule, or ending at it.
+    expect(html).toMatch(/class="[^"]*pl-1"[^>]*left:62.5%/);
+    expect(html).toMatch(/class="[^"]*-translate-x-full[^"]*"[^>]*left:87.5%/);
   });
 });

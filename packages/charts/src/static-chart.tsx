@@ -296,7 +296,13 @@ export function StaticHistoryChart(props: {
    * Where the rules fall, solid for a shift, with their lines of label from the `row` of labels
    * above the plot the chart gave them (history-chart.tsx's stackLabels), each in its colour.
    */
-  rules: readonly { x: number; solid: boolean; row: number; lines: readonly { text: string; color?: string }[] }[];
+  rules: readonly {
+    x: number;
+    solid: boolean;
+    row: number;
+    before: boolean;
+    lines: readonly { text: string; color?: string }[];
+  }[];
   /** The rows of labels above the plot. */
   rows: number;
   steps: readonly { from: number; to: number; mean: number }[];
@@ -372,8 +378,8 @@ export function StaticHistoryChart(props: {
             </span>
           ))}
           {props.rules.map((r) => {
-            // Beside its rule, or before it near the right edge, as the interactive chart places it.
-            const before = x(r.x) > units * 0.75;
+            // Beside its rule, or before it near the right edge, as stackLabels decided for both pictures.
+            const { before } = r;
             return (
               <span
                 key={`labels-${r.x}`}

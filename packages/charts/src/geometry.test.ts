@@ -87,6 +87,15 @@ describe("lineGeometry", () => {
       { x: 302.6, y: 116 },
     ]);
   });
+
+  it("places each point's runs' min–max as a whisker, and widens the axis to hold it", () => {
+    const runs = [{ id: "r", label: "Cilium native", points: [{ x: 10_000, y: 80, whisker: [70, 130] as const }] }];
+    const g = lineGeometry({ series: runs, frame: lineFrame });
+    // The whisker's 130 takes the axis to 0–150 (ticks of 50): 130 sits at 216 − 200·130/150 = 42.7,
+    // 70 at 216 − 200·70/150 = 122.7.
+    expect(g.yTicks.at(-1)?.value).toBe(150);
+    expect(g.lines[0]?.points[0]?.whisker).toEqual([42.7, 122.7]);
+  });
 });
 
 describe("barGeometry", () => {
@@ -121,6 +130,17 @@ describe("barGeometry", () => {
       [364, 49.3, 166.7],
     ]);
     expect(g.groups[1]?.reference).toEqual({ y: 116, label: "node to node" });
+  });
+
+  it("gives a bar its runs' min–max as a whisker, inside the axis", () => {
+    const g = barGeometry({
+      data: [{ category: "1 stream", values: { s1: { y: 10, whisker: [8, 36] as const } } }],
+      series: series.slice(0, 1),
+      frame,
+    });
+    // 36 takes the axis to 0–40: 36 at 216 − 200·36/40 = 36, 8 at 216 − 40 = 176.
+    expect(g.yTicks.at(-1)?.value).toBe(40);
+    expect(g.groups[0]?.bars[0]?.whisker).toEqual([36, 176]);
   });
 
   it("keeps the first `groups` groups that hold a drawn bar", () => {

@@ -70,6 +70,12 @@ function scale(kind: "linear" | "log", [d0, d1]: [number, number], [r0, r1]: [nu
   return (v: number) => round(r0 + ((f(v) - a) / (b - a || 1)) * (r1 - r0));
 }
 
+/** A min–max whisker on a y scale: its top and bottom in px. */
+const whiskerAt = ([min, max]: readonly [number, number], y: (v: number) => number): [number, number] => [
+  y(max),
+  y(min),
+];
+
 const ticksOf = (values: number[], at: (v: number) => number): Tick[] =>
   values.map((value) => ({ value, label: formatCompact(value), at: at(value) }));
 
@@ -77,7 +83,8 @@ export type LineGeometry = {
   plot: Plot;
   xTicks: Tick[];
   yTicks: Tick[];
-  lines: (DrawnSeries & { path: string; points: { x: number; y: number }[] })[];
+  /** Each point with its whisker (the runs' min–max, in px along y) when it has one. */
+  lines: (DrawnSeries & { path: string; points: { x: number; y: number; whisker?: [number, number] }[] })[];
   markers: { x: number; y: number; label: string }[];
   /** Series left out: beyond the top `count`. */
   hidden: number;
@@ -112,7 +119,8 @@ export function lineGeometry(input: {
   });
   const all = top.flatMap((t) => t.points);
   const xs = all.map((p) => p.x);
-  const ys = all.map((p) => p.y);
+  // The whiskers stay inside the plot, as Recharts' ErrorBar widens its axis for them.
+  const ys = all.flatMap((p) => [p.y, ...(p.whisker ?? [])]);
   const [xMin, xMax] = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
   const xValues = xScale === "log" ? logTicks(xMin, Math.max(xMax, xMin * 10)) : niceTicks(0, xMax);
   const yValues = niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
@@ -125,7 +133,9 @@ export function lineGeometry(input: {
     xTicks: ticksOf(xValues, x),
     yTicks: ticksOf(yValues, y),
     lines: top.map(({ s, style, points }) => {
-      const at = [...points].sort((a, b) => a.x - b.x).map((p) => ({ x: x(p.x), y: y(p.y) }));
+      const at = [...points]
+        .sort((a, b) => a.x - b.x)
+        .map((p) => ({ x: x(p.x), y: y(p.y), ...(p.whisker ? { whisker: whiskerAt(p.whisker, y) } : {}) }));
       return {
         id: s.id,
         label: s.label,
@@ -150,7 +160,8 @@ export type BarGeometry = {
     category: string;
     /** The group's centre along x, for its label. */
     at: number;
-    bars: (DrawnSeries & { x: number; y: number; width: number; height: number })[];
+    /** With its whisker (the runs' min–max, in px along y) when it has one. */
+    bars: (DrawnSeries & { x: number; y: number; width: number; height: number; whisker?: [number, number] })[];
     /** A reference drawn across the group (node to node), at its y in px. */
     reference: { y: number; label: string } | null;
   }[];
@@ -186,7 +197,10 @@ export function barGeometry(input: {
   });
   const data = input.data.filter((d) => series.some((s) => d.values[s.id])).slice(0, input.groups ?? input.data.length);
   const values = data.flatMap((d) => [
-    ...series.flatMap((s) => (d.values[s.id] ? [d.values[s.id]?.y ?? 0] : [])),
+    ...series.flatMap((s) => {
+      const v = d.values[s.id];
+      return v ? [v.y, ...(v.whisker ?? [])] : [];
+    }),
     ...(d.reference ? [d.reference.y] : []),
   ]);
   const yValues = niceTicks(Math.min(0, ...values), Math.max(0, ...values));
@@ -207,9 +221,14 @@ export function barGeometry(input: {
           const v = d.values[s.id];
           if (!v) return [];
           const [top, bottom] = [y(Math.max(0, v.y)), y(Math.min(0, v.y))];
-          return [
-            { ...s, x: round(start + i * barWidth), y: top, width: round(barWidth), height: round(bottom - top) },
-          ];
+          const bar = {
+            ...s,
+            x: round(start + i * barWidth),
+            y: top,
+            width: round(barWidth),
+            height: round(bottom - top),
+          };
+          return [v.whisker ? { ...bar, whisker: whiskerAt(v.whisker, y) } : bar];
         }),
         reference: d.reference ? { y: y(d.reference.y), label: d.reference.label } : null,
       };

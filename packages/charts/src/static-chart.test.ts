@@ -62,6 +62,14 @@ describe("StaticLineChart", () => {
     ]);
     expect(many).toContain("(and 2 more, not drawn)");
   });
+
+  it("draws the runs' min–max of a point that has them, and none for single runs", () => {
+    expect(html).not.toContain("data-whiskers");
+    const runs: ChartSeries[] = [{ id: "r", label: "runs", points: [{ x: 100, y: 50, whisker: [40, 60] }] }];
+    const drawn = renderToStaticMarkup(h(StaticLineChart, { title: "t", series: runs, xLabel: "x", yLabel: "y" }));
+    // y over 0–60 (ticks of 10) on the 1000 units of the plot: 60 at the top, 40 a third down.
+    expect(drawn).toMatch(/data-whiskers="" d="M[\d.]+,0V333.3"/);
+  });
 });
 
 describe("StaticBarChart", () => {

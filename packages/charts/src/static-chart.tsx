@@ -96,6 +96,10 @@ function PlotBox(props: {
 
 const stroke = { vectorEffect: "non-scaling-stroke", fill: "none" } as const;
 
+/** The runs' min–max of each point that has them, as vertical strokes (caps would stretch with the plot). */
+const whiskersPath = (points: readonly { x: number; whisker?: readonly [number, number] }[]) =>
+  points.flatMap((p) => (p.whisker ? [`M${p.x},${p.whisker[0]}V${p.whisker[1]}`] : [])).join("");
+
 /** Lines over a numeric x as LineSeriesChart draws them: the top 8 (or the series given), crossovers labelled. */
 export function StaticLineChart(props: {
   title: string;
@@ -137,6 +141,9 @@ export function StaticLineChart(props: {
           {g.lines.map((l) => (
             <g key={l.id} data-series={l.label} stroke={l.color}>
               <path d={l.path} strokeWidth={2} strokeDasharray={l.dash || undefined} {...stroke} />
+              {l.points.some((p) => p.whisker) ? (
+                <path data-whiskers="" d={whiskersPath(l.points)} strokeWidth={1.5} {...stroke} />
+              ) : null}
               {/* A zero-length segment with a round cap: a dot that stays round however the plot is stretched. */}
               <path
                 d={l.points.map((p) => `M${p.x},${p.y}h0`).join("")}
@@ -239,6 +246,15 @@ export function StaticBarChart(props: {
                         outline: qualified ? `1px dashed ${b.color}` : undefined,
                       }}
                     />
+                    {b.whisker ? (
+                      <div
+                        data-whisker=""
+                        className="absolute left-1/2 w-1.5 -translate-x-1/2 border-x-0 border-y-[1.5px] border-current"
+                        style={{ top: pct(b.whisker[0]), height: pct(b.whisker[1] - b.whisker[0]) }}
+                      >
+                        <div className="mx-auto h-full w-[1.5px] bg-current" />
+                      </div>
+                    ) : null}
                   </div>
                 );
               })}

@@ -123,15 +123,19 @@ function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): strin
   return null;
 }
 
-/** A cell without a comparison: the baseline's own, or one no candidate figure filled. */
-const noVerdict: Omit<CompareCell, "figure"> = {
+/**
+ * A cell without a comparison: the baseline's own, or one no candidate figure filled. Written out, not
+ * spread from a shared one: thousands of cells a compare, and spreading was a tenth of its shaping.
+ */
+const noVerdict = (figure: Shown | null): CompareCell => ({
   delta: null,
   verdict: null,
   indicative: false,
   caveat: null,
   why: null,
   evidence: null,
-};
+  figure,
+});
 
 const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
 const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
@@ -150,8 +154,7 @@ export function compareRows(
   const of = (id: string) => figures.filter((f) => f.scenarioId === id);
   const baseFigures = of(baseline.id);
   const rows = new Map<string, CompareRow>();
-  const row = (f: Figure): CompareRow => {
-    const key = figureKey(f.metric, f.params);
+  const row = (f: Figure, key: string): CompareRow => {
     let r = rows.get(key);
     if (!r) {
       r = {
@@ -160,21 +163,20 @@ export function compareRows(
         label: findMetric(f.metric)?.label ?? f.metric,
         better: f.better,
         params: f.params,
-        cells: scenarios.map(() => ({ ...noVerdict, figure: null })),
+        cells: scenarios.map(() => noVerdict(null)),
       };
       rows.set(key, r);
     }
     return r;
   };
   for (const f of baseFigures) {
-    const r = row(f);
-    r.cells[0] = { ...noVerdict, figure: pick(f) };
+    const r = row(f, figureKey(f.metric, f.params));
+    r.cells[0] = noVerdict(pick(f));
   }
   candidates.forEach((c, i) => {
     const compared = compareMeasurementSets(baseFigures, of(c.id), { margins });
     for (const cmp of compared) {
-      const f = (cmp.candidate ?? cmp.baseline) as Figure;
-      const r = row(f);
+      const r = row((cmp.candidate ?? cmp.baseline) as Figure, cmp.key);
       r.cells[i + 1] = {
         figure: cmp.candidate ? pick(cmp.candidate as Figure) : null,
         delta: cmp.result.delta,

@@ -128,8 +128,12 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
       const runs = all.filter((f) => f.campaign === current.campaign);
       const older = all.filter((f) => f.campaign !== current.campaign);
       const total = row.olderRuns + 1;
-      const fallback = { ...current, n: current.samples.length || 1, campaignBundleIds: [current.bundleId] };
-      const latestFigure = byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? fallback;
+      // Copied only when missing (a figure uploaded between the reads): a copy of every row showed.
+      const latestFigure = byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? {
+        ...current,
+        n: current.samples.length || 1,
+        campaignBundleIds: [current.bundleId],
+      };
       return {
         params: row.params,
         current,

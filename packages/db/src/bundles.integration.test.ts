@@ -51,7 +51,7 @@ describe("storeBundles in batches", () => {
     await drop();
   });
 
-  it("stores 1,200 bundles over three statements into new and existing scenarios, repeats as the first", async () => {
+  it("stores 1,200 bundles over five statements into new and existing scenarios, repeats as the first", async () => {
     const before = await storeBundle(db, input("zz-old", 0, { title: "older" }));
     const inputs = Array.from({ length: 1_200 }, (_, n) =>
       input(n % 3 === 0 ? "zz-old" : `zz-new-${n % 3}`, n + 1, { day: 1 + (n % 28), title: n % 2 ? "odd" : "even" }),

@@ -104,9 +104,12 @@ const retryable = (error: unknown) => ["23505", "40P01", "40001"].includes((erro
 /**
  * Bundles per store statement. A statement per bundle updated the scenario's row and its current
  * figures once per bundle: in one transaction each update walks the versions the earlier ones left,
- * so a 5,000-file import stored 354 bundles/s against 925 for 500 (npm run bench, import row).
+ * so a 5,000-file import stored 354 bundles/s against 925 for 500 (npm run bench, import row). Not
+ * more than 250: building a statement's parameters runs on the event loop, 9–11 ms for 250 bundles
+ * against 14–17 ms for 500, and storing 5,000 bundles took as long either way (239–284 against
+ * 222–332 ms).
  */
-const batchSize = 500;
+const batchSize = 250;
 
 /**
  * One statement, so one round trip and (on its own) one transaction, for a batch of bundles: for each,

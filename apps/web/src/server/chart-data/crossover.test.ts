@@ -69,6 +69,32 @@ describe("crossoverOf", () => {
     }
   });
 
+  it("draws a line per scenario and other params, whatever the order of the params' keys", () => {
+    const reversed = (params: object) => Object.fromEntries(Object.entries(params).reverse());
+    const iptables = tke.figures.filter(
+      (f) =>
+        f.scenarioId === "a" && f.metric === "http.rps" && f.params.connection === "short" && "services" in f.params,
+    );
+    const figures = [
+      // Every other figure with its params' keys in reverse order: Cilium Native is still one line.
+      ...tke.figures.map((f, i) => (f.scenarioId === "b" && i % 2 ? { ...f, params: reversed(f.params) } : f)),
+      // iptables at 256 connections, twice as fast: a line of its own, crossed by none of the 64 lines.
+      ...iptables.map((f) => ({ ...f, params: { ...f.params, concurrency: 256 }, value: 2 * f.value })),
+    ];
+    const data = crossoverOf(tke.scenarios, figures, { ...shortRps, y: "absolute" });
+    const rates = [31365, 22237, 17261, 12916, 9057];
+    expect(data.series.map((s) => [s.label, s.points.map((p) => p.y)])).toEqual([
+      ["kube-proxy iptables · concurrency 64 · target service", rates],
+      ["kube-proxy iptables · concurrency 256 · target service", rates.map((r) => 2 * r)],
+      ["Cilium Native", [13826, 12774, 11895, 11815, 10286]],
+      ["Cilium Overlay", [14193, 13122, 12746, 13080, 12879]],
+    ]);
+    expect(data.allSentences).toEqual([
+      "Cilium Overlay overtakes kube-proxy iptables · concurrency 64 · target service at ≈19,649 Services",
+      "Cilium Native overtakes kube-proxy iptables · concurrency 64 · target service at ≈24,725 Services",
+    ]);
+  });
+
   it("crosses only lines alike in their other params: no p99 line overtaking an average", () => {
     // EKS A measured keep-alive p99 (5.86, 5.99, 2.96 ms at 4, 104, 1,000 Services) and short-connection
     // averages (4.399, 4.621 ms at 4 and 1,000): drawn together, the p99 line dips below the average at

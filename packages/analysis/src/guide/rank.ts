@@ -15,6 +15,7 @@ import {
   isReference,
   measuredCriteria,
 } from "./criteria/index.ts";
+import { addTo } from "./criteria/shared.ts";
 import {
   listedAtMost,
   listFindings,
@@ -216,10 +217,16 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   }
   const scopedIds = new Set(scoped.map((s) => s.id));
   const figuresBy = new Map<string, GuideFigure[]>();
+  // Also by metric: the criteria each read a metric or two of a scenario's figures, many times over.
+  const figuresByMetric = new Map<string, Map<string, GuideFigure[]>>();
   for (const f of input.figures) {
-    const list = figuresBy.get(f.scenarioId);
-    if (list) list.push(f);
-    else figuresBy.set(f.scenarioId, [f]);
+    addTo(figuresBy, f.scenarioId, f);
+    let metrics = figuresByMetric.get(f.scenarioId);
+    if (!metrics) {
+      metrics = new Map();
+      figuresByMetric.set(f.scenarioId, metrics);
+    }
+    addTo(metrics, f.metric, f);
   }
   const byId = new Map(all.map((s) => [s.id, s]));
   // One description per CNI configuration: scenarios share a handful of them.
@@ -257,7 +264,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     answers,
     input,
     scenario: (id) => byId.get(id),
-    figuresOf: (id) => figuresBy.get(id) ?? [],
+    figuresOf: (id, metric) => (metric === undefined ? figuresBy.get(id) : figuresByMetric.get(id)?.get(metric)) ?? [],
     datapathOf: (id) => datapaths.get(id),
     scopedTestbeds,
     allTestbeds: testbedsOf(all),

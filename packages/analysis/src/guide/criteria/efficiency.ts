@@ -44,10 +44,9 @@ export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure): Derived | unde
   if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
   const protocol = tput.metric.split(".")[0];
   const cpu = ctx
-    .figuresOf(tput.scenarioId)
+    .figuresOf(tput.scenarioId, "cpu.usage")
     .filter(
       (f) =>
-        f.metric === "cpu.usage" &&
         f.params.component === "node" &&
         f.params.protocol === protocol &&
         !f.qualifier &&
@@ -93,7 +92,7 @@ function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Tabl
     for (const selector of selectors) {
       const raw = ctx.options.flatMap((option) => {
         const derived = standingScenarios(ctx, option, t)
-          .flatMap((s) => ctx.figuresOf(s.id).filter(selector.select))
+          .flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select))
           .flatMap((f) => cpuPerGbit(ctx, f) ?? []);
         const best = derived.reduce<Derived | undefined>(
           (a, d) => (!a || d.figure.value < a.figure.value ? d : a),
@@ -196,9 +195,9 @@ type MemoryLine = { scenario: GuideScenario; component: string; figures: GuideFi
 
 function memoryLines(ctx: GuideContext, s: GuideScenario): MemoryLine[] {
   const groups = new Map<string, GuideFigure[]>();
-  for (const f of ctx.figuresOf(s.id)) {
+  for (const f of ctx.figuresOf(s.id, "memory.usage")) {
     const p = f.params;
-    if (f.metric !== "memory.usage" || typeof p.services !== "number" || f.qualifier) continue;
+    if (typeof p.services !== "number" || f.qualifier) continue;
     // Only the Service count may vary: Pods, policies or a peak (max) would be another measure.
     if (p.pods !== undefined || p.networkPolicies !== undefined || (p.stat !== undefined && p.stat !== "avg")) continue;
     const key = `${String(p.component)} ${String(p.measure ?? "")}`;

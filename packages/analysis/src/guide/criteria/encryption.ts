@@ -92,8 +92,8 @@ type PairCost = {
 /** The first selector both sides have a figure for. */
 function sameTest(ctx: GuideContext, selectors: readonly FigureSelector[], a: GuideScenario, b: GuideScenario) {
   for (const selector of selectors) {
-    const fa = ctx.figuresOf(a.id).find(selector.select);
-    const fb = ctx.figuresOf(b.id).find(selector.select);
+    const fa = ctx.figuresOf(a.id, selector.metric).find(selector.select);
+    const fb = ctx.figuresOf(b.id, selector.metric).find(selector.select);
     if (fa && fb) return { selector, a: fa, b: fb };
   }
   return undefined;

@@ -36,10 +36,9 @@ export function featureCost(
   const scopedIds = new Set(ctx.scopedTestbeds.flatMap((t) => t.scenarios.map((s) => s.id)));
   const allScenarios = ctx.allTestbeds.flatMap((t) => t.scenarios);
   const costsOf = (s: GuideScenario) =>
-    featureOverheads(
-      ctx.figuresOf(s.id).filter((f) => f.metric === "http.rps"),
-      { param: spec.param, base: spec.base },
-    ).filter((o) => o.overheadPercent !== null);
+    featureOverheads(ctx.figuresOf(s.id, "http.rps"), { param: spec.param, base: spec.base }).filter(
+      (o) => o.overheadPercent !== null,
+    );
   const describe = (s: GuideScenario, o: Cost, where: string) => {
     const name = featureName(spec.param, String(o.variant));
     const d = costPercent(o);

@@ -26,6 +26,8 @@ import {
 export type FigureSelector = {
   /** What the figure is, in words: "p99 latency at 1,000 QPS". */
   title: string;
+  /** The metric of the figures it selects: only those are looked at. */
+  metric: string;
   select: (f: GuideFigure) => boolean;
 };
 
@@ -44,6 +46,7 @@ export const noServiceLoad = ["services", "policy", "hubble"] as const;
 /** What applications feel: read by the keepalive criterion and the latency one. */
 export const realisticLatency: FigureSelector = {
   title: "p99 HTTP latency at 1,000 QPS",
+  metric: "http.latency",
   select: (f) =>
     f.metric === "http.latency" &&
     paramsMatch(f.params, { percentile: "p99", qps: 1000 }, noServiceLoad) &&
@@ -66,8 +69,8 @@ export function paramsSelectors(
   const sets = new Map<string, { params: Params; options: Set<string> }>();
   for (const o of ctx.options) {
     for (const s of o.scenarios) {
-      for (const f of ctx.figuresOf(s.id)) {
-        if (f.metric !== spec.metric || !spec.accept(f.params)) continue;
+      for (const f of ctx.figuresOf(s.id, spec.metric)) {
+        if (!spec.accept(f.params)) continue;
         const key = paramsKey(f.params);
         const entry = sets.get(key) ?? { params: f.params, options: new Set<string>() };
         entry.options.add(o.id);
@@ -79,6 +82,7 @@ export function paramsSelectors(
     .sort(([, a], [, b]) => b.options.size - a.options.size || spec.prefer(a.params, b.params))
     .map(([key, { params }]) => ({
       title: spec.title(params),
+      metric: spec.metric,
       select: (f: GuideFigure) => f.metric === spec.metric && paramsKey(f.params) === key,
     }));
 }
@@ -92,19 +96,16 @@ export function paramsSelectors(
 export function figureTables(
   ctx: GuideContext,
   selectors: readonly FigureSelector[],
-  scenariosOf: (o: DatapathOption, t: Testbed) => GuideScenario[] = optionScenarios,
+  scenariosOf: (o: DatapathOption, t: Testbed) => readonly GuideScenario[] = optionScenarios,
   elsewhere = true,
 ): { tables: FigureTable[]; fallback: boolean } {
   const build = (testbeds: readonly Testbed[]) =>
     testbeds.flatMap((t): FigureTable[] => {
-      // Each option's figures on the testbed, gathered once for all selectors.
-      const figuresOn = ctx.options.map((option) => ({
-        option,
-        figures: scenariosOf(option, t).flatMap((s) => ctx.figuresOf(s.id)),
-      }));
+      // Each option's scenarios on the testbed, gathered once for all selectors.
+      const scenariosOn = ctx.options.map((option) => ({ option, scenarios: scenariosOf(option, t) }));
       for (const selector of selectors) {
-        const raw = figuresOn.flatMap(({ option, figures }) => {
-          const figure = bestOf(figures.filter(selector.select));
+        const raw = scenariosOn.flatMap(({ option, scenarios }) => {
+          const figure = bestOf(scenarios.flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select)));
           return figure ? [{ option, figure }] : [];
         });
         if (raw.length < 2) continue;
@@ -172,7 +173,7 @@ export function figureCriterion(
     selectors: readonly FigureSelector[];
     describe: (entry: FigureEntry, table: FigureTable) => string;
     /** Each option's scenarios on a testbed that count (optionScenarios, or standingScenarios). */
-    scenariosOf?: (o: DatapathOption, t: Testbed) => GuideScenario[];
+    scenariosOf?: (o: DatapathOption, t: Testbed) => readonly GuideScenario[];
     /** Nothing to say when nothing was measured: a criterion the user did not ask for. */
     quiet?: boolean;
     /** Show figures from outside the scope as the closest evidence when the scope has none (default). */

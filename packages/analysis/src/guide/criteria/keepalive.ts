@@ -125,11 +125,8 @@ function keepaliveServiceSensitivity(ctx: GuideContext): Reason[] {
     testbeds.flatMap((t) =>
       t.scenarios.flatMap((s) => {
         const figs = ctx
-          .figuresOf(s.id)
-          .filter(
-            (f) =>
-              f.metric === "http.rps" && f.params.connection === "keepalive" && typeof f.params.services === "number",
-          )
+          .figuresOf(s.id, "http.rps")
+          .filter((f) => f.params.connection === "keepalive" && typeof f.params.services === "number")
           .sort((a, b) => servicesOf(a) - servicesOf(b));
         if (figs.length < 2) return [];
         const base = figs[0]!;

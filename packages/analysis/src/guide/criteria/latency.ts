@@ -26,18 +26,23 @@ import {
 } from "./shared.ts";
 
 const latencySelectors: FigureSelector[] = [
-  { title: "pod-to-pod RTT", select: (f) => f.metric === "pod.rtt" && f.params.services === undefined },
+  {
+    title: "pod-to-pod RTT",
+    metric: "pod.rtt",
+    select: (f) => f.metric === "pod.rtt" && f.params.services === undefined,
+  },
   {
     title: "TCP_RR p99 latency",
+    metric: "tcp.rr.latency",
     select: (f) => f.metric === "tcp.rr.latency" && paramsMatch(f.params, { percentile: "p99" }, noServiceLoad),
   },
   realisticLatency,
 ];
 
 const tuningMetrics: FigureSelector[] = [
-  { title: "pod-to-pod RTT", select: (f) => f.metric === "pod.rtt" },
-  { title: "TCP_RR latency", select: (f) => f.metric === "tcp.rr.latency" },
-  { title: "TCP_RR rate", select: (f) => f.metric === "tcp.rr.rate" },
+  { title: "pod-to-pod RTT", metric: "pod.rtt", select: (f) => f.metric === "pod.rtt" },
+  { title: "TCP_RR latency", metric: "tcp.rr.latency", select: (f) => f.metric === "tcp.rr.latency" },
+  { title: "TCP_RR rate", metric: "tcp.rr.rate", select: (f) => f.metric === "tcp.rr.rate" },
   realisticLatency,
 ];
 
@@ -82,11 +87,9 @@ export function latencyCriterion(ctx: GuideContext, weight: number): CriterionRe
         for (const base of here) {
           if (base === tuned || !isBaseOf(base, tuned)) continue;
           for (const m of tuningMetrics) {
-            const pairs = ctx.figuresOf(tuned.id).flatMap((tf) => {
+            const pairs = ctx.figuresOf(tuned.id, m.metric).flatMap((tf) => {
               if (!m.select(tf)) return [];
-              const bf = ctx
-                .figuresOf(base.id)
-                .find((f) => f.metric === tf.metric && paramsKey(f.params) === paramsKey(tf.params));
+              const bf = ctx.figuresOf(base.id, tf.metric).find((f) => paramsKey(f.params) === paramsKey(tf.params));
               return bf ? [{ bf, tf }] : [];
             });
             const pair = pairs[0];

@@ -8,7 +8,7 @@ import type { Point, Series } from "../../types.ts";
 import type { Testbed } from "../figures.ts";
 import type { Datapath, DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario } from "../types.ts";
-import { addTo, type GuideContext, servicesOf } from "./shared.ts";
+import { addTo, type GuideContext, keptIn, servicesOf } from "./shared.ts";
 
 export type Line = {
   scenario: GuideScenario;
@@ -22,20 +22,6 @@ export type Line = {
 // hundreds of lines.
 const keptLines = new WeakMap<object, WeakMap<object, Map<string, Line[]>>>();
 const keptCrossings = new WeakMap<readonly Line[], CrossoverResult>();
-
-/** The value under `key`, made and stored first if there is none. */
-function keptIn<K extends object | string, V>(
-  map: { get(k: K): V | undefined; set(k: K, v: V): unknown },
-  key: K,
-  make: () => V,
-): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
-}
 
 export function testbedLines(ctx: GuideContext, t: Testbed): Line[] {
   const byFigures = keptIn(keptLines, ctx.input.scenarios, () => new WeakMap<object, Map<string, Line[]>>());
@@ -56,8 +42,8 @@ export function crossingsOf(lines: readonly Line[]): CrossoverResult {
 function scaleLines(ctx: GuideContext, t: Testbed): Line[] {
   const groups = new Map<string, Map<string, GuideFigure[]>>();
   for (const s of t.scenarios) {
-    for (const f of ctx.figuresOf(s.id)) {
-      if (f.metric !== "http.rps" || f.params.connection !== "short" || typeof f.params.services !== "number") continue;
+    for (const f of ctx.figuresOf(s.id, "http.rps")) {
+      if (f.params.connection !== "short" || typeof f.params.services !== "number") continue;
       const key = paramsKeyWithout(f.params, "services");
       const byScenario = groups.get(key) ?? new Map<string, GuideFigure[]>();
       addTo(byScenario, s.id, f);

@@ -13,7 +13,8 @@ export type GuideContext = {
   /** The input's scenarios and figures: what depends on them alone is kept with them (see keptLines). */
   input: { scenarios: readonly GuideScenario[]; figures: readonly GuideFigure[] };
   scenario: (id: string) => GuideScenario | undefined;
-  figuresOf: (scenarioId: string) => readonly GuideFigure[];
+  /** A scenario's figures, in the input's order; with a metric, only that metric's. */
+  figuresOf: (scenarioId: string, metric?: string) => readonly GuideFigure[];
   datapathOf: (scenarioId: string) => Datapath | undefined;
   /** Testbeds of the scenarios in scope (the chosen cloud and instance type, or their fallback). */
   scopedTestbeds: Testbed[];
@@ -65,6 +66,20 @@ export function emptyCriterion(key: string, weight: number, what = key): Criteri
   };
 }
 
+/** The value under `key`, made and stored first if there is none. */
+export function keptIn<K extends object | string, V>(
+  map: { get(k: K): V | undefined; set(k: K, v: V): unknown },
+  key: K,
+  make: () => V,
+): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
 /** Adds a value to the list under `key`, starting the list if there is none. */
 export function addTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
@@ -92,14 +107,28 @@ export function inTestbed(t: Testbed, id: string): boolean {
   return ids.has(id);
 }
 
+// Kept per testbed and option: every criterion asks again for the same pairs.
+const scenariosOn = new WeakMap<Testbed, WeakMap<DatapathOption, readonly GuideScenario[]>>();
+
 /** The option's scenarios on a testbed. */
-export const optionScenarios = (o: DatapathOption, t: Testbed) => o.scenarios.filter((s) => inTestbed(t, s.id));
+export const optionScenarios = (o: DatapathOption, t: Testbed): readonly GuideScenario[] =>
+  keptIn(
+    keptIn(scenariosOn, t, () => new WeakMap()),
+    o,
+    () => o.scenarios.filter((s) => inTestbed(t, s.id)),
+  );
+
+// Kept per CNI name (a store has a few dozen): resolving one takes a slug, and every scenario is asked about.
+const referenceCnis = new Map<string, boolean>();
 
 /** A reference (bare metal, host network): the yardstick datapaths are read against, never an option. */
-export const isReference = (s: GuideScenario) => isReferenceCni(s.cni.name);
+export const isReference = (s: GuideScenario) => keptIn(referenceCnis, s.cni.name, () => isReferenceCni(s.cni.name));
+
+// Kept per testbed: telling a reference by its CNI's name takes a slug, and each figure compared asks.
+const references = new WeakMap<Testbed, readonly GuideScenario[]>();
 
 /** The references measured on a testbed. */
-export const referencesOn = (t: Testbed) => t.scenarios.filter(isReference);
+export const referencesOn = (t: Testbed) => keptIn(references, t, () => t.scenarios.filter(isReference));
 
 const encryptionNames: Record<string, string> = { wireguard: "WireGuard", ipsec: "IPsec" };
 const noEncryption = new Set(["", "none", "disabled", "off", "false", "no"]);
@@ -124,7 +153,7 @@ export function encryptionOf(s: GuideScenario): string | null {
  * The scenarios that stand for an option on a testbed in the throughput, UDP and CPU criteria: with
  * encryption in transit asked for, its encrypted setups (what the user will run); else every one.
  */
-export function standingScenarios(ctx: GuideContext, o: DatapathOption, t: Testbed): GuideScenario[] {
+export function standingScenarios(ctx: GuideContext, o: DatapathOption, t: Testbed): readonly GuideScenario[] {
   const here = optionScenarios(o, t);
   return ctx.encryption ? here.filter((s) => encryptionOf(s) !== null) : here;
 }

@@ -8,6 +8,7 @@ import { listWords, type Testbed, withRest } from "../figures.ts";
 import type { Evidence, GuideFigure, GuideScenario } from "../types.ts";
 import {
   type FigureEntry,
+  type FigureSelector,
   type FigureTable,
   figureCriterion,
   noServiceLoad,
@@ -21,6 +22,7 @@ import {
   evidenceOf,
   finding,
   type GuideContext,
+  keptIn,
   levelTie,
   referencesOn,
   standingScenarios,
@@ -49,17 +51,25 @@ export function testWords(params: Params): string {
 export const preferTest = (a: Params, b: Params) =>
   Number(b.path === "pod-pod") - Number(a.path === "pod-pod") || Number(b.streams ?? 0) - Number(a.streams ?? 0);
 
+// Kept per answer: the throughput, efficiency and encryption criteria each ask for them, the last once per pair.
+const keptSelectors = new WeakMap<GuideContext, Map<Protocol, FigureSelector[]>>();
+
 /**
  * A protocol's throughput selectors, like with like: the params set most options share first, then the
  * most streams (what the link carries when it is filled).
  */
-export function throughputSelectors(ctx: GuideContext, protocol: Protocol) {
-  return paramsSelectors(ctx, {
-    metric: metricOf[protocol],
-    accept: podToPod,
-    prefer: preferTest,
-    title: (p) => `${protocol.toUpperCase()} throughput${testWords(p) ? ` (${testWords(p)})` : ""}`,
-  });
+export function throughputSelectors(ctx: GuideContext, protocol: Protocol): FigureSelector[] {
+  return keptIn(
+    keptIn(keptSelectors, ctx, () => new Map()),
+    protocol,
+    () =>
+      paramsSelectors(ctx, {
+        metric: metricOf[protocol],
+        accept: podToPod,
+        prefer: preferTest,
+        title: (p) => `${protocol.toUpperCase()} throughput${testWords(p) ? ` (${testWords(p)})` : ""}`,
+      }),
+  );
 }
 
 /** What a reference is called in a sentence: "bare metal", else its label. */
@@ -75,7 +85,7 @@ export function referenceFigure(ctx: GuideContext, t: Testbed, f: GuideFigure): 
   if (f.params.path === "pod-pod") keys.unshift(paramsKey({ ...f.params, path: "node-node" }));
   for (const key of keys) {
     for (const s of referencesOn(t)) {
-      const found = ctx.figuresOf(s.id).find((g) => g.metric === f.metric && paramsKey(g.params) === key);
+      const found = ctx.figuresOf(s.id, f.metric).find((g) => paramsKey(g.params) === key);
       if (found) return found;
     }
   }
@@ -90,7 +100,7 @@ export function shareOfReference(ctx: GuideContext, f: GuideFigure, ref: GuideFi
 /** The figure of another metric measured in the same test (same scenario and params). */
 export function sameTest(ctx: GuideContext, f: GuideFigure, metric: string): GuideFigure | undefined {
   const key = paramsKey(f.params);
-  return ctx.figuresOf(f.scenarioId).find((g) => g.metric === metric && paramsKey(g.params) === key);
+  return ctx.figuresOf(f.scenarioId, metric).find((g) => paramsKey(g.params) === key);
 }
 
 /** "16.45 Gbit/s received with 10.14 % loss (18.27 Gbit/s sent)"; TCP figures as they are. */

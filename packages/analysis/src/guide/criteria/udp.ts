@@ -78,7 +78,7 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
   for (const table of result.tables) {
     for (const option of ctx.options) {
       const losses = optionScenarios(option, table.testbed).flatMap((s) =>
-        ctx.figuresOf(s.id).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
+        ctx.figuresOf(s.id, table.selector.metric).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
       );
       const on = bestOf(losses.filter((x) => hasBandwidthManager(x.s)).map((x) => x.f));
       const off = bestOf(losses.filter((x) => !hasBandwidthManager(x.s)).map((x) => x.f));
@@ -102,7 +102,9 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     // The same test on every scenario of the testbed that stands for an option; the references apart.
     const scenarioLoss = ctx.options
       .flatMap((o) => (ctx.encryption ? standingScenarios(ctx, o, table.testbed) : optionScenarios(o, table.testbed)))
-      .flatMap((s) => ctx.figuresOf(s.id).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])))
+      .flatMap((s) =>
+        ctx.figuresOf(s.id, table.selector.metric).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
+      )
       .sort((a, b) => a.f.value - b.f.value);
     const withBwm = scenarioLoss.filter((x) => hasBandwidthManager(x.s));
     const without = scenarioLoss.filter((x) => !hasBandwidthManager(x.s));

@@ -8,7 +8,13 @@ import { chartView, type Db, scenarioRevisions } from "@cnibench/db";
 import { LRUCache } from "lru-cache";
 
 type ChartView = Awaited<ReturnType<typeof chartView>>;
-type Kept = Map<string, { revision: number; scenario: ChartView["scenarios"][number]; figures: ChartView["figures"] }>;
+type Scenarios = Map<
+  string,
+  { revision: number; scenario: ChartView["scenarios"][number]; figures: ChartView["figures"] }
+>;
+// With the lists last handed out: an answer with nothing changed hands out the same ones, and the guide
+// keeps what it works out from them (its Service-count lines) with them.
+type Kept = { scenarios: Scenarios; view: ChartView };
 
 // Per database (a Next.js server may load this module once per layer, sharing one client) and set of
 // readable workspaces: a few sets at most, visitors share the public one.
@@ -23,8 +29,10 @@ export async function guideFigures(db: Db, workspaceIds: readonly string[]): Pro
   const key = [...workspaceIds].sort().join(" ");
   // Revisions first: figures read after them are never older than the revision they are kept under.
   const revisions = await scenarioRevisions(db, workspaceIds);
-  const before: Kept = cache.get(key) ?? new Map();
+  const kept = cache.get(key);
+  const before: Scenarios = kept?.scenarios ?? new Map();
   const changed = revisions.filter((r) => before.get(r.id)?.revision !== r.revision).map((r) => r.id);
+  if (kept && changed.length === 0 && revisions.length === before.size) return kept.view;
   const fresh =
     changed.length > 0
       ? await chartView(db, workspaceIds, { filters: {}, scenarioIds: changed, metrics: guideMetrics })
@@ -36,13 +44,14 @@ export async function guideFigures(db: Db, workspaceIds: readonly string[]): Pro
     else freshFigures.set(f.scenarioId, [f]);
   }
   const freshScenarios = new Map(fresh?.scenarios.map((s) => [s.id, s]));
-  const after: Kept = new Map();
+  const after: Scenarios = new Map();
   for (const { id, revision } of revisions) {
     const scenario = freshScenarios.get(id);
     if (scenario) after.set(id, { revision, scenario, figures: freshFigures.get(id) ?? [] });
     else if (before.get(id)?.revision === revision) after.set(id, before.get(id)!);
   }
-  cache.set(key, after);
-  const kept = [...after.values()];
-  return { scenarios: kept.map((k) => k.scenario), figures: kept.flatMap((k) => k.figures), earlier: [] };
+  const list = [...after.values()];
+  const view = { scenarios: list.map((k) => k.scenario), figures: list.flatMap((k) => k.figures), earlier: [] };
+  cache.set(key, { scenarios: after, view });
+  return view;
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessFor } from "./access.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
-import { latestFigures } from "./measurements.ts";
+import { earlierCampaigns, latestFigures } from "./measurements.ts";
 import { createPermalink } from "./permalinks.ts";
 import { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
@@ -201,5 +201,64 @@ describe("campaigns", () => {
       bundleIds: link?.pins.map((p) => p.bundleId),
     });
     expect(campaigns(pinned)).toEqual(campaigns(live));
+  });
+
+  it("reads earlier campaigns for the current figures of at least 2 runs, counted as the figures count them", async () => {
+    const day = (d: number) => `2026-07-${String(d).padStart(2, "0")}T00:00:00Z`;
+    const figure = (streams: number, result: object) => ({
+      metric: "tcp.throughput",
+      unit: "Gbit/s",
+      params: { path: "pod-pod", streams },
+      ...result,
+    });
+    // Two earlier runs of four series, then the current campaign: series 1 is one bundle of three
+    // rounds (3 runs), series 2 one value (1 run), series 3 a value beside an approximate one (1 run:
+    // qualified figures are no runs), series 4 only approximate ones, the newest with two rounds (its own 2).
+    for (const d of [1, 2]) {
+      await put(
+        run("zz-asked", 9, {
+          campaign: "before",
+          runAt: day(d),
+          results: [1, 2, 3, 4].map((streams) => figure(streams, { value: 9 + d / 10 })),
+        }),
+      );
+    }
+    const first = await put(
+      run("zz-asked", 9, {
+        campaign: "now",
+        runAt: day(3),
+        results: [
+          figure(1, { value: 9.5, samples: [9.4, 9.5, 9.6] }),
+          figure(2, { value: 9.5 }),
+          figure(3, { value: 9.5, qualifier: "approx" }),
+          figure(4, { value: 9.5, qualifier: "approx" }),
+        ],
+      }),
+    );
+    await put(
+      run("zz-asked", 9, {
+        campaign: "now",
+        runAt: day(4),
+        results: [figure(3, { value: 9.6 }), figure(4, { value: 9.6, qualifier: "approx", samples: [9.5, 9.7] })],
+      }),
+    );
+    const scenarioIds = [first.scenarioId];
+    const figures = await latestFigures(db, { scenarios: scenarioIds });
+    expect(figures.map((f) => [f.params.streams, f.samples.length])).toEqual([
+      [1, 3],
+      [2, 0],
+      [3, 1],
+      [4, 2],
+    ]);
+    const earlier = [{ scenarioId: first.scenarioId, metric: "tcp.throughput", runs: [9.1, 9.2] }];
+    const history = (rows: Awaited<ReturnType<typeof earlierCampaigns>>) =>
+      rows.map((e) => ({ ...e, runs: [...e.runs].sort() })).sort((a, b) => a.paramsKey.localeCompare(b.paramsKey));
+    const expected = [1, 4].map((streams) => ({
+      ...earlier[0],
+      paramsKey: JSON.stringify({ path: "pod-pod", streams }),
+    }));
+    expect(history(await earlierCampaigns(db, { scenarios: scenarioIds }))).toEqual(expected);
+    expect(history(await earlierCampaigns(db, figures))).toEqual(expected);
+    expect(history((await compareView(db, [workspaceId], { scenarioIds })).earlier)).toEqual(expected);
   });
 });

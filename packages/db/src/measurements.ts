@@ -14,6 +14,7 @@ type CampaignRun = [bundleId: string, value: number, samples: number[], qualifie
  * every bundle's rounds (its samples) or else its value; qualified figures (≈, ≤, ≥, ranges) are no
  * runs of a spread. With several bundles in the campaign the headline becomes the runs' median; a
  * bundle alone keeps the figure its source published (whose samples are already its runs).
+ * earlierCampaigns counts the runs alike in SQL (currentAsked).
  */
 function asDistribution(figure: LatestFigure & { campaignRuns?: CampaignRun[] | null }): void {
   const campaign = figure.campaignRuns;
@@ -232,14 +233,17 @@ const earlierLimit = 60;
  * The earlier campaigns of each figure's series (same scenario, metric and params): those measured
  * before the figure's campaign and uploaded before its bundle, so a permalink's pinned figures keep the
  * history they were shared with. Qualified figures are no runs. For figures of at least 2 runs only:
- * a single run gets no interval, so its noise is never asked.
+ * a single run gets no interval, so its noise is never asked. `of` names the figures, or the scenarios
+ * whose current figures are meant: those are read here, so the history need not wait for latestFigures.
  */
 export async function earlierCampaigns(
   db: Db,
-  figures: readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples">[],
+  of:
+    | readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples">[]
+    | { scenarios: readonly string[] },
 ): Promise<EarlierCampaign[]> {
-  const asked = figures.filter((f) => f.samples.length >= 2);
-  if (asked.length === 0) return [];
+  const figures = "scenarios" in of ? currentAsked(of.scenarios) : givenAsked(of);
+  if (!figures) return [];
   const rows = await readRows<{
     scenarioId: string;
     metric: string;
@@ -250,6 +254,32 @@ export async function earlierCampaigns(
     db,
     Prisma.sql`
     SELECT f."scenarioId", f.metric, f."paramsKey", h.campaign, json_agg(h.run) AS runs
+    FROM (${figures}) f
+      CROSS JOIN LATERAL (
+        SELECT e.campaign, run
+        FROM (
+          SELECT e.campaign, e.value, e.samples FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
+          WHERE e."scenarioId" = f."scenarioId" AND e.metric = f.metric AND e."paramsKey" = f."paramsKey"
+            AND e.campaign <> f.campaign AND e.qualifier IS NULL
+            AND COALESCE(eb."runAt", eb."receivedAt") <= f."measuredAt" AND eb."receivedAt" <= f."receivedAt"
+          ORDER BY COALESCE(eb."runAt", eb."receivedAt") DESC, eb."receivedAt" DESC
+          LIMIT ${earlierLimit}) e
+          CROSS JOIN LATERAL unnest(CASE WHEN cardinality(e.samples) > 0 THEN e.samples ELSE ARRAY[e.value] END) AS run
+      ) h
+    GROUP BY f."scenarioId", f.metric, f."paramsKey", h.campaign`,
+  );
+  return rows.map(({ campaign: _, ...r }) => r);
+}
+
+/** Of the given figures, those whose noise is asked: their series, campaign and bundle's times. */
+function givenAsked(
+  figures: readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples">[],
+): Prisma.Sql | null {
+  const asked = figures.filter((f) => f.samples.length >= 2);
+  if (asked.length === 0) return null;
+  return Prisma.sql`
+    SELECT f."scenarioId", f.metric, f."paramsKey", m.campaign,
+      COALESCE(b."runAt", b."receivedAt") AS "measuredAt", b."receivedAt"
     FROM unnest(${asked.map((f) => f.scenarioId)}::text[], ${asked.map((f) => f.bundleId)}::text[],
         ${asked.map((f) => f.metric)}::text[], ${asked.map((f) => canonicalJson(f.params))}::text[])
         AS f("scenarioId", "bundleId", metric, "paramsKey")
@@ -258,20 +288,24 @@ export async function earlierCampaigns(
         AND m."paramsKey" = f."paramsKey" AND m."bundleId" = f."bundleId"
       -- The figure's bundle by its key, fenced (OFFSET 0): as a join, the planner's custom plans expected
       -- one figure and scanned every bundle for each (350 ms for 1,500 figures; 9 ms so).
-      CROSS JOIN LATERAL (SELECT "runAt", "receivedAt" FROM "Bundle" WHERE id = f."bundleId" OFFSET 0) b
-      CROSS JOIN LATERAL (
-        SELECT e.campaign, run
-        FROM (
-          SELECT e.campaign, e.value, e.samples FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
-          WHERE e."scenarioId" = f."scenarioId" AND e.metric = f.metric AND e."paramsKey" = f."paramsKey"
-            AND e.campaign <> m.campaign AND e.qualifier IS NULL
-            AND COALESCE(eb."runAt", eb."receivedAt") <= COALESCE(b."runAt", b."receivedAt")
-            AND eb."receivedAt" <= b."receivedAt"
-          ORDER BY COALESCE(eb."runAt", eb."receivedAt") DESC, eb."receivedAt" DESC
-          LIMIT ${earlierLimit}) e
-          CROSS JOIN LATERAL unnest(CASE WHEN cardinality(e.samples) > 0 THEN e.samples ELSE ARRAY[e.value] END) AS run
-      ) h
-    GROUP BY f."scenarioId", f.metric, f."paramsKey", h.campaign`,
-  );
-  return rows.map(({ campaign: _, ...r }) => r);
+      CROSS JOIN LATERAL (SELECT "runAt", "receivedAt" FROM "Bundle" WHERE id = f."bundleId" OFFSET 0) b`;
+}
+
+/**
+ * The same of the scenarios' current figures, read from CurrentFigure: those of at least 2 runs,
+ * counted as asDistribution counts them (its campaign's unqualified runs when it has several
+ * measurements and any of those, else the holder's own samples).
+ */
+function currentAsked(scenarios: readonly string[]): Prisma.Sql | null {
+  if (scenarios.length === 0) return null;
+  return Prisma.sql`
+    SELECT c."scenarioId", c.metric, c."paramsKey", m.campaign, c."measuredAt", c."receivedAt"
+    FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
+      LEFT JOIN LATERAL (
+        SELECT sum(GREATEST(cardinality(r.samples), 1)) FILTER (WHERE r.qualifier IS NULL) AS n
+        FROM "Measurement" r
+        WHERE r."scenarioId" = c."scenarioId" AND r.metric = c.metric AND r."paramsKey" = c."paramsKey"
+          AND r.campaign = m.campaign
+        HAVING count(*) > 1) campaign ON TRUE
+    WHERE c."scenarioId" = ANY(${scenarios}::text[]) AND COALESCE(campaign.n, cardinality(m.samples)) >= 2`;
 }

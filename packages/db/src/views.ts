@@ -207,8 +207,14 @@ export async function compareView(
     ]),
   );
   const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
-  const figures = await latestFigures(db, { scenarios: scenarios.map((s) => s.id), bundleIds: query.bundleIds });
-  const earlier = await earlierCampaigns(db, figures);
+  const ids = scenarios.map((s) => s.id);
+  const read = latestFigures(db, { scenarios: ids, bundleIds: query.bundleIds });
+  const [figures, earlier] = await Promise.all([
+    read,
+    // Current figures' history is read from their scenarios, beside them; a permalink's is that of its
+    // pinned figures, so it waits for them.
+    query.bundleIds ? read.then((pins) => earlierCampaigns(db, pins)) : earlierCampaigns(db, { scenarios: ids }),
+  ]);
   return { scenarios, figures, earlier, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
 }
 

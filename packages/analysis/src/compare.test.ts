@@ -43,28 +43,3 @@ describe("compareMeasurementSets on TKE cluster A (iptables) vs cluster C (Ciliu
     expect(() => compareMeasurementSets(twice, [])).toThrow(/baseline has two figures/);
   });
 });
-
-describe("compareMeasurementSets asked again", () => {
-  // Short connections at 20,000 Services: 12,916 → 13,080, +1.3 %.
-  const key = figureKey("http.rps", { concurrency: 64, connection: "short", target: "service", services: 20_000 });
-  const verdictIn = (rows: ReturnType<typeof compareMeasurementSets>) =>
-    rows.find((r) => r.key === key)?.result.verdict;
-
-  it("gives the same diff for the same figures and options, and judges anew when either differs", () => {
-    const margins = { "http.rps": 5 };
-    const first = compareMeasurementSets(iptablesFigures, overlayFigures, { margins });
-    expect(compareMeasurementSets(iptablesFigures, overlayFigures, { margins })).toBe(first);
-    expect(verdictIn(first)).toBe("equivalent");
-    // A margin of 1 % makes +1.3 % a better figure; the same margins given anew are judged anew.
-    expect(verdictIn(compareMeasurementSets(iptablesFigures, overlayFigures, { margins: { "http.rps": 1 } }))).toBe(
-      "better",
-    );
-    expect(compareMeasurementSets(iptablesFigures, overlayFigures, { margins: { ...margins } })).not.toBe(first);
-    // A candidate of other figures, though its first one is the same object.
-    const slower = overlayFigures.map((f) =>
-      f.metric === "http.rps" && f.params?.services === 20_000 ? { ...f, value: 11_000 } : f,
-    );
-    expect(verdictIn(compareMeasurementSets(iptablesFigures, slower, { margins }))).toBe("worse");
-    expect(verdictIn(compareMeasurementSets(iptablesFigures, overlayFigures, { margins }))).toBe("equivalent");
-  });
-});

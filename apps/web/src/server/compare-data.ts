@@ -141,18 +141,34 @@ const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
 const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
 
 /**
- * Every (metric, params) any scenario measured, the baseline first, then each candidate against it,
- * with the margins δ of `margins` overriding the catalogue's.
+ * Each candidate's diff against the baseline (the first scenario), by the candidate's id: the compare
+ * table's, given as they are to its charts' tooltips (chart-data/versus.ts), which must say what the
+ * table says. Judging hundreds of figures a side three times was most of a comparison's analysis.
+ */
+export function candidateDiffs(
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly Figure[],
+  margins: Readonly<Record<string, number>> = {},
+): Map<string, ComparisonRow[]> {
+  const [baseline, ...candidates] = scenarios;
+  const of = (id: string) => figures.filter((f) => f.scenarioId === id);
+  const baseFigures = baseline ? of(baseline.id) : [];
+  return new Map(candidates.map((c) => [c.id, compareMeasurementSets(baseFigures, of(c.id), { margins })]));
+}
+
+/**
+ * Every (metric, params) any scenario measured, the baseline first, then each candidate against it
+ * (`diffs`, candidateDiffs'), with the margins δ of `margins` overriding the catalogue's.
  */
 export function compareRows(
   scenarios: readonly ScenarioSummary[],
   figures: readonly Figure[],
   margins: Readonly<Record<string, number>> = {},
+  diffs = candidateDiffs(scenarios, figures, margins),
 ): CompareRow[] {
   const [baseline, ...candidates] = scenarios;
   if (!baseline) return [];
-  const of = (id: string) => figures.filter((f) => f.scenarioId === id);
-  const baseFigures = of(baseline.id);
+  const baseFigures = figures.filter((f) => f.scenarioId === baseline.id);
   const rows = new Map<string, CompareRow>();
   const row = (f: Figure, key: string): CompareRow => {
     let r = rows.get(key);
@@ -174,7 +190,7 @@ export function compareRows(
     r.cells[0] = noVerdict(pick(f));
   }
   candidates.forEach((c, i) => {
-    const compared = compareMeasurementSets(baseFigures, of(c.id), { margins });
+    const compared = diffs.get(c.id) ?? [];
     for (const cmp of compared) {
       const r = row((cmp.candidate ?? cmp.baseline) as Figure, cmp.key);
       r.cells[i + 1] = {

@@ -2,7 +2,7 @@
 import { canonicalJson } from "@cnibench/schema";
 import { seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
-import { compareRows, withHistory } from "../compare-data";
+import { candidateDiffs, compareRows, withHistory } from "../compare-data";
 import { barView } from "./bars";
 import { crossoverOf } from "./crossover";
 import type { Figure } from "./types";
@@ -166,29 +166,36 @@ describe("points against a baseline", () => {
       margins: Record<string, number>,
       charts: { line: Parameters<typeof crossoverOf>[2]; bars: "latency" | "throughput" } = comparePage,
     ) => {
-      const against = { baseline: scenarios[0]?.id, margins };
-      const table = compareRows(scenarios, figures, margins);
+      const diffs = candidateDiffs(scenarios, figures, margins);
+      const table = compareRows(scenarios, figures, margins, diffs);
       const verdictIn = (scenarioId: string, metric: string, params: Figure["params"]) => {
         const row = table.find((r) => r.metric === metric && JSON.stringify(r.params) === JSON.stringify(params));
         return row?.cells[scenarios.findIndex((s) => s.id === scenarioId)]?.verdict;
       };
-      const lines = crossoverOf(scenarios, figures, { ...charts.line, ...against });
-      const bars = barView(charts.bars, scenarios, figures, { percentile: "p99", ...against });
-      const seen = [
-        ...lines.series.flatMap((s) => s.points.map((p) => ({ ...p, metric: lines.metric }))),
-        ...bars.flatMap((c) =>
-          c.data.flatMap((d) => Object.values(d.values).flatMap((v) => (v ? [{ ...v, metric: c.metric }] : []))),
-        ),
-      ];
-      const judged = seen.filter((p) => p.versus);
-      expect(judged.length).toBeGreaterThan(0);
-      for (const p of seen) {
-        const scenarioId = figures.find((f) => f.bundleId === p.bundleId)?.scenarioId ?? "";
-        expect(p.versus?.verdict ?? null, `${scenarioId} ${p.metric} ${JSON.stringify(p.params)}`).toBe(
-          scenarioId === scenarios[0]?.id ? null : (verdictIn(scenarioId, p.metric, p.params) ?? null),
-        );
-      }
-      return judged;
+      // With the table's diffs, as comparison() gives them, and without, as the charts page's "Compare with".
+      const baseline = scenarios[0]?.id;
+      return [
+        { baseline, margins, diffs },
+        { baseline, margins },
+      ].flatMap((against) => {
+        const lines = crossoverOf(scenarios, figures, { ...charts.line, ...against });
+        const bars = barView(charts.bars, scenarios, figures, { percentile: "p99", ...against });
+        const seen = [
+          ...lines.series.flatMap((s) => s.points.map((p) => ({ ...p, metric: lines.metric }))),
+          ...bars.flatMap((c) =>
+            c.data.flatMap((d) => Object.values(d.values).flatMap((v) => (v ? [{ ...v, metric: c.metric }] : []))),
+          ),
+        ];
+        const judged = seen.filter((p) => p.versus);
+        expect(judged.length).toBeGreaterThan(0);
+        for (const p of seen) {
+          const scenarioId = figures.find((f) => f.bundleId === p.bundleId)?.scenarioId ?? "";
+          expect(p.versus?.verdict ?? null, `${scenarioId} ${p.metric} ${JSON.stringify(p.params)}`).toBe(
+            scenarioId === scenarios[0]?.id ? null : (verdictIn(scenarioId, p.metric, p.params) ?? null),
+          );
+        }
+        return judged;
+      });
     };
     // TKE: single runs; p99 TCP_RR latency of Cilium Overlay, 118 vs 107 µs, +10.28 %: beyond the 10 % margin.
     const tkeJudged = check(tke.scenarios, tke.figures, {});
@@ -196,7 +203,7 @@ describe("points against a baseline", () => {
     check(tke.scenarios, tke.figures, { "http.rps": 1, "tcp.rr.latency": 15 });
     // InfraBuilder: three runs a side; no line (streams are a category), the throughput, UDP throughput and
     // loss bars (2 each).
-    expect(check(lab.scenarios, lab.figures, {}, { line: tcpByStreams, bars: "throughput" })).toHaveLength(6);
+    expect(check(lab.scenarios, lab.figures, {}, { line: tcpByStreams, bars: "throughput" })).toHaveLength(2 * 6);
     // With the series' earlier campaigns pooled into the noise (made-up steady runs, in Gbit/s), as comparison()
     // gives both the table and the charts: Antrea's one-stream UDP is no longer inconclusive, in either.
     const earlier = [0, 1, 2, 3].flatMap((i) =>
@@ -215,6 +222,22 @@ describe("points against a baseline", () => {
     );
     const udpOneStream = pooled.find((p) => p.metric === "udp.throughput" && p.params.streams === 1);
     expect(udpOneStream?.versus?.verdict).toBe("worse");
+  });
+
+  it("judges by the diffs it is given, not again", () => {
+    // Every verdict of the table's diffs turned "worse": the tooltips say so only if they read them.
+    const diffs = candidateDiffs(tke.scenarios, tke.figures);
+    const worse = new Map(
+      [...diffs].map(([id, rows]) => [
+        id,
+        rows.map((r) => ({ ...r, result: { ...r.result, verdict: "worse" as const } })),
+      ]),
+    );
+    const baseline = tke.scenarios[0]?.id;
+    const lines = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "absolute", baseline, diffs: worse });
+    const judged = lines.series.flatMap((s) => s.points).filter((p) => p.versus);
+    expect(judged.length).toBeGreaterThan(0);
+    expect(new Set(judged.map((p) => p.versus?.verdict))).toEqual(new Set(["worse"]));
   });
 
   it("judges with the p-values adjusted for the figures compared at once, as the table does", () => {

@@ -10,9 +10,15 @@ export type Versus = NonNullable<DrawnPoint["versus"]>;
 
 /**
  * Whom a chart's points are judged against: the baseline scenario (the compare page's first, or the
- * charts page's "Compare with"), with the margins δ of the comparison overriding the catalogue's.
+ * charts page's "Compare with"), with the margins δ of the comparison overriding the catalogue's. The
+ * compare page gives its table's diffs too (compare-data.ts' candidateDiffs, over the same figures),
+ * so they are not judged again.
  */
-export type Against = { baseline?: string | null; margins?: Readonly<Record<string, number>> };
+export type Against = {
+  baseline?: string | null;
+  margins?: Readonly<Record<string, number>>;
+  diffs?: ReadonlyMap<string, readonly ComparisonRow[]>;
+};
 
 /** What a verdict rests on, short enough for a tooltip; the compare table's evidence says it in full. */
 function evidenceWords(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
@@ -52,8 +58,14 @@ export function versusOf(
   const rowsOf = (scenarioId: string) => {
     let rows = compared.get(scenarioId);
     if (!rows) {
-      const own = figures.filter((f) => f.scenarioId === scenarioId);
-      rows = new Map(compareMeasurementSets(base, own, { margins: against.margins }).map((r) => [r.key, r]));
+      const diff =
+        against.diffs?.get(scenarioId) ??
+        compareMeasurementSets(
+          base,
+          figures.filter((f) => f.scenarioId === scenarioId),
+          { margins: against.margins },
+        );
+      rows = new Map(diff.map((r) => [r.key, r]));
       compared.set(scenarioId, rows);
     }
     return rows;

@@ -11,7 +11,14 @@ import { TRPCError } from "@trpc/server";
 import { barView } from "../chart-data/bars";
 import { crossoverOf } from "../chart-data/crossover";
 import { seriesLabels } from "../chart-data/labels";
-import { compareRows, compareSummaries, environmentDiff, marginsInForce, withHistory } from "../compare-data";
+import {
+  candidateDiffs,
+  compareRows,
+  compareSummaries,
+  environmentDiff,
+  marginsInForce,
+  withHistory,
+} from "../compare-data";
 import { keptUntilChange } from "../kept";
 import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
 import {
@@ -42,10 +49,11 @@ export async function comparison(
   const view = await compareView(db, workspaceIds, { scenarioIds, bundleIds });
   const { scenarios, unknownIds } = view;
   const figures = withHistory(view.figures, view.earlier);
-  const rows = compareRows(scenarios, figures, margins);
+  const diffs = candidateDiffs(scenarios, figures, margins);
+  const rows = compareRows(scenarios, figures, margins, diffs);
   const labels = seriesLabels(scenarios);
-  // The charts' tooltips judge each point against the baseline as the table does.
-  const versus = { baseline: scenarios[0]?.id, margins };
+  // The charts' tooltips judge each point against the baseline as the table does: by its diffs.
+  const versus = { baseline: scenarios[0]?.id, margins, diffs };
   return {
     scenarios,
     labels: scenarios.map((s) => labels.get(s.id) ?? s.label),

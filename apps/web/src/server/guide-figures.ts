@@ -12,8 +12,9 @@ type Scenarios = Map<
   string,
   { revision: number; scenario: ChartView["scenarios"][number]; figures: ChartView["figures"] }
 >;
-// With the lists last handed out: an answer with nothing changed hands out the same ones, and the guide
-// keeps what it works out from them (its Service-count lines) with them.
+// With the lists last handed out: an answer with nothing changed hands out the same ones. The guide
+// keeps its Service-count lines with a testbed's scenario and figure objects, which an upload to
+// another testbed leaves as they are.
 type Kept = { scenarios: Scenarios; view: ChartView };
 
 // Per database (a Next.js server may load this module once per layer, sharing one client) and set of

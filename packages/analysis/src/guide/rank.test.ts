@@ -138,6 +138,18 @@ describe("short-lived connections with 30,000 Services on TKE", () => {
     expect(reasonText).toContain("interpolated between 0 and 5,000 Services");
   });
 
+  it("reads a figure changed under the same scenarios, not the line drawn before it", () => {
+    ask({ cloud: "tke", services: 1000, connections: "short" });
+    const changed = (f: GuideFigure) =>
+      f.bundleId === "tke-a-iptables-service-scale" && f.params.connection === "short" && f.params.services === 5000;
+    const figures = demo.figures.map((f) => (changed(f) ? { ...f, value: f.value * 2 } : f));
+    const again = ask({ cloud: "tke", services: 1000, connections: "short" }, figures);
+    const expected =
+      shortRps("a-iptables", 0) + ((2 * shortRps("a-iptables", 5000) - shortRps("a-iptables", 0)) * 1000) / 5000;
+    const reasonText = find(option(again, ids.iptables).reasons, /^Short-lived connections at 1,000/)[0]!.text;
+    expect(reasonText).toContain(`${new Intl.NumberFormat("en-US").format(Math.round(expected))} req/s`);
+  });
+
   it("extrapolates past 30,000 Services only with the label, and says so in the caveats", () => {
     const far = ask({ cloud: "tke", services: 50_000, connections: "short" });
     const reading = find(option(far, ids.iptables).reasons, /^Short-lived connections at 50,000/)[0]!;

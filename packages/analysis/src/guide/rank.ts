@@ -262,7 +262,6 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         : "the chosen scope";
   const ctx: GuideContext = {
     answers,
-    input,
     scenario: (id) => byId.get(id),
     figuresOf: (id, metric) => (metric === undefined ? figuresBy.get(id) : figuresByMetric.get(id)?.get(metric)) ?? [],
     datapathOf: (id) => datapaths.get(id),

@@ -17,16 +17,22 @@ export type Line = {
   figs: Map<number, GuideFigure>;
 };
 
-// A testbed's lines and their crossings depend on its scenarios and figures, not on the answers: kept
-// with the input's lists (a server keeps them between uploads), so each answer does not redraw
-// hundreds of lines.
-const keptLines = new WeakMap<object, WeakMap<object, Map<string, Line[]>>>();
+// A testbed's lines and their crossings depend on its scenarios and their RPS figures, not on the
+// answers: kept under its first scenario object with every scenario and figure object they were drawn
+// from (a server hands out the same objects for scenarios an upload did not touch), so an answer after
+// an upload redraws only the touched testbed's lines. An entry goes with its first scenario object.
+const keptLines = new WeakMap<GuideScenario, { drawnFrom: readonly object[]; lines: Line[] }>();
 const keptCrossings = new WeakMap<readonly Line[], CrossoverResult>();
 
 export function testbedLines(ctx: GuideContext, t: Testbed): Line[] {
-  const byFigures = keptIn(keptLines, ctx.input.scenarios, () => new WeakMap<object, Map<string, Line[]>>());
-  const byTestbed = keptIn(byFigures, ctx.input.figures, () => new Map<string, Line[]>());
-  return keptIn(byTestbed, t.key, () => scaleLines(ctx, t));
+  const drawnFrom = t.scenarios.flatMap((s) => [s, ...ctx.figuresOf(s.id, "http.rps")]);
+  const kept = keptLines.get(t.scenarios[0]!);
+  if (kept?.drawnFrom.length === drawnFrom.length && kept.drawnFrom.every((o, i) => o === drawnFrom[i])) {
+    return kept.lines;
+  }
+  const lines = scaleLines(ctx, t);
+  keptLines.set(t.scenarios[0]!, { drawnFrom, lines });
+  return lines;
 }
 
 export function crossingsOf(lines: readonly Line[]): CrossoverResult {

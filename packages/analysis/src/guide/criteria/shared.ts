@@ -10,8 +10,6 @@ import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect } from 
 
 export type GuideContext = {
   answers: GuideAnswers;
-  /** The input's scenarios and figures: what depends on them alone is kept with them (see keptLines). */
-  input: { scenarios: readonly GuideScenario[]; figures: readonly GuideFigure[] };
   scenario: (id: string) => GuideScenario | undefined;
   /** A scenario's figures, in the input's order; with a metric, only that metric's. */
   figuresOf: (scenarioId: string, metric?: string) => readonly GuideFigure[];

@@ -257,6 +257,22 @@ describe("crossoversBetween", () => {
     expect(formatCrossover(none, { along: "pods" })).toBe("a rises above b at ≈5 pods");
   });
 
+  it("says a crossing along a count in whole ones", () => {
+    // a: 9,000 → 8,400 req/s over 0–30,000 Services; b: 10,000 → 4,000. They meet where
+    // 9,000 − 0.02x = 10,000 − 0.2x: x = 1,000 / 0.18 = 5,555.56, said "≈5,556".
+    const a = line("a", [
+      [0, 9000],
+      [30_000, 8400],
+    ]);
+    const b = line("b", [
+      [0, 10_000],
+      [30_000, 4000],
+    ]);
+    const c = crossoversBetween(a, b, "higher").crossovers[0]!;
+    expect(c.x).toBeCloseTo(5555.56, 2);
+    expect(formatCrossover(c, { along: "services", significantDigits: 5 })).toBe("a overtakes b at ≈5,556 Services");
+  });
+
   it("marks a crossing undecidable when an interpolated value rests on a qualified sample", () => {
     // a is sampled at 0 and 10 (≈10); b at 0, 4, 6. The crossing between steps 4 and 6 reads a
     // from the segment 0..10, which rests on the approximate sample at 10.

@@ -271,10 +271,17 @@ function axisWords(wording: CrossoverWording): string {
 const verb = (better: Better, modal: boolean) =>
   better === "none" ? (modal ? "may rise above" : "rises above") : modal ? "may overtake" : "overtakes";
 
+/**
+ * Where along a scale a crossing falls, in words: scales count things (Services, pods, connections,
+ * target QPS), so a crossing interpolated between measured steps is said in whole ones ("≈5,556
+ * Services", not "≈5,555.6"), with at most `significantDigits` digits.
+ */
+export const crossingAt = (x: number, significantDigits = 4): string => formatNumber(Math.round(x), significantDigits);
+
 /** "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services". */
 export function formatCrossover(c: Crossover, wording: CrossoverWording): string {
   const xLabel = axisWords(wording);
-  const x = formatNumber(c.x, wording.significantDigits ?? 4);
+  const x = crossingAt(c.x, wording.significantDigits);
   const at = c.tie ? `at ${x} ${xLabel}` : `at ≈${x} ${xLabel}`;
   return `${c.overtaker.label} ${verb(c.better, false)} ${c.overtaken.label} ${at}`;
 }

@@ -3,6 +3,7 @@
 // Along a category (streams, percentile, message size) nothing is drawn: those figures are bars.
 import {
   type CrossoverResult,
+  crossingAt,
   degradation,
   findCrossovers,
   readAt,
@@ -10,7 +11,6 @@ import {
   type Series,
   summariseCrossovers,
 } from "@cnibench/analysis";
-import { formatNumber } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
 import { findMetric, isScaleParam } from "@cnibench/schema";
@@ -218,7 +218,7 @@ export function crossoverOf(
     markers: result.crossovers.map((c) => {
       const line = drawnById.get(c.overtaker.id);
       const y = query.y === "absolute" ? c.value : ((line && readAt(line.points, c.x)?.value) ?? 0);
-      return { x: c.x, y, label: `≈${formatNumber(c.x, 5)}` };
+      return { x: c.x, y, label: `≈${crossingAt(c.x, words.significantDigits)}` };
     }),
     sentences: summary.sentences,
     undecided: summary.undecided,

@@ -13,7 +13,7 @@ import {
 } from "@cnibench/analysis";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
-import { findMetric, isScaleParam } from "@cnibench/schema";
+import { canonicalJson, findMetric, isScaleParam } from "@cnibench/schema";
 import { barViewNames, barViews, crossoverAxes, crossoverView } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
@@ -147,7 +147,7 @@ export function crossoverOf(
     const base = labels.get(g.scenarioId) ?? g.scenarioId;
     const label = (ofScenario.get(g.scenarioId)?.length ?? 0) > 1 ? `${base} · ${paramsLabel(g.rest)}` : base;
     const figs = [...g.figures].sort((a, b) => Number(a.params[query.x]) - Number(b.params[query.x]));
-    return { id: `${g.scenarioId}\u0000${restKey(g.rest)}`, label, scenarioId: g.scenarioId, rest: g.rest, figs };
+    return { id: `${g.scenarioId}\u0000${canonicalJson(g.rest)}`, label, scenarioId: g.scenarioId, rest: g.rest, figs };
   });
 
   const absolute: Series[] = lines.map((l) => ({
@@ -236,9 +236,6 @@ function alikeApartFrom(a: Params, b: Params, x: string): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => k === x || a[k] === b[k]);
 }
 
-/** A line's other params as a key, equal whatever their order. */
-const restKey = (rest: Params): string => JSON.stringify(Object.entries(rest).sort());
-
 /**
  * Crossings only between lines alike in every other param: Cilium's p99 line crossing iptables' p50
  * line, or its 8-stream line crossing a 1-stream one, compares two different tests.
@@ -251,7 +248,7 @@ function crossingsOfLike(
 ): CrossoverResult {
   const alike = new Map<string, Series[]>();
   for (const [i, l] of lines.entries()) {
-    const key = restKey(l.rest);
+    const key = canonicalJson(l.rest);
     alike.set(key, [...(alike.get(key) ?? []), absolute[i]!]);
   }
   const results = [...alike.values()].map((group) => findCrossovers(group, better, { along }));

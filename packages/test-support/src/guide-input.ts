@@ -53,6 +53,7 @@ export function guideInputOf(imported: readonly ImportedBundle[]): GuideInputDat
         provider: b.cluster.provider,
         sku: b.node.sku,
         kernel: b.node.kernel,
+        nicGbps: b.node.nicGbps ?? null,
         cni: { ...b.cni },
       };
       scenarios.set(key, scenario);

@@ -1,5 +1,6 @@
 // Small helpers the guide's criteria share: testbeds, picking figures, evidence, wording.
 import { vocabularyLabel } from "@cnibench/schema";
+import { median } from "simple-statistics";
 import { resolveBetter } from "../better.ts";
 import { paramsKey } from "../params-key.ts";
 import type { Better, Measurement, Params } from "../types.ts";
@@ -122,6 +123,22 @@ export function bestOf(figures: readonly GuideFigure[], better?: Better): GuideF
   if (!first) return undefined;
   const direction = better ?? resolveBetter(first.metric, first.better);
   return pool.reduce((a, f) => ((direction === "lower" ? f.value < a.value : f.value > a.value) ? f : a));
+}
+
+/**
+ * One option's figure in one test from the figures of its setups: one setup's as it is; setups of the
+ * same datapath (same CNI, mode, Service proxy, encryption and observability: options.ts) pooled as
+ * runs — every run of each, their median the value — never the best of them, which would let luck or
+ * another setting speak for the option. Exact figures are pooled; a bounded or approximate one counts
+ * only when nothing exact exists, as bestOf has it.
+ */
+export function pooledFigure(figures: readonly GuideFigure[]): GuideFigure | undefined {
+  const exact = figures.filter((f) => !f.qualifier);
+  if (exact.length === 0) return bestOf(figures);
+  if (exact.length === 1) return exact[0];
+  const runs = exact.flatMap((f) => (f.samples && f.samples.length > 0 ? f.samples : [f.value]));
+  // A pooled series has no single history to take its noise from: its runs are the noise.
+  return { ...exact[0]!, value: median(runs), samples: runs, history: null };
 }
 
 export type Scored<T> = {

@@ -7,7 +7,9 @@ const demo = loadDemoData();
 const scenario = (bundle: string) => demo.scenarios.find((s) => s.id === demo.scenarioOf(bundle))!;
 
 describe("datapath options from the seed scenarios", () => {
-  it("groups the 13 scenarios by CNI, mode and Service proxy into 8 options", () => {
+  // EKS's tuned Cilium ENI (E) turns Hubble off among its tunings: observability is part of what a
+  // datapath is (issue 39), so it is an option of its own, never pooled with (D).
+  it("groups the 13 scenarios by CNI, mode, Service proxy and observability into 9 options", () => {
     const groups = groupDatapaths(demo.scenarios);
     expect(demo.scenarios).toHaveLength(13);
     expect(
@@ -26,7 +28,8 @@ describe("datapath options from the seed scenarios", () => {
           "Azure CNI powered by Cilium, eBPF host routing on",
         ],
       ],
-      ["cilium:eni:ebpf", ["Cilium ENI (D)", "Cilium ENI + tuning (E)"]],
+      ["cilium:eni:ebpf", ["Cilium ENI (D)"]],
+      ["cilium:eni:ebpf|Hubble off", ["Cilium ENI + tuning (E)"]],
       ["cilium:native:ebpf:chained-tke-vpc-cni", ["Cilium Native"]],
       ["cilium:overlay-vxlan:ebpf", ["Cilium Overlay", "Cilium kube-proxy-less (C)"]],
       ["cilium:overlay-vxlan:iptables", ["Cilium + kube-proxy (B)"]],
@@ -49,6 +52,27 @@ describe("datapath options from the seed scenarios", () => {
       for (const id of describeDatapath(s).layers.flat()) expect(ids.has(id), id).toBe(true);
     }
     for (const id of Object.keys(standaloneRows)) expect(ids.has(id), id).toBe(true);
+  });
+
+  it("tells encrypted and observed variants apart, each named by what sets it apart", () => {
+    const base = scenario("eks-d-cilium-eni-main");
+    const variant = (settings: Record<string, string | number | boolean | null>) =>
+      describeDatapath({ ...base, cni: { ...base.cni, settings } });
+    expect(variant({ encryption: "wireguard" })).toMatchObject({
+      id: "cilium:eni:ebpf|WireGuard",
+      baseId: "cilium:eni:ebpf",
+      variant: "WireGuard",
+      label: "Cilium ENI (native routing), kube-proxy replacement, WireGuard",
+    });
+    expect(variant({ "encryption.enabled": true, "encryption.type": "ipsec", "hubble.enabled": false })).toMatchObject({
+      variant: "IPsec, Hubble off",
+    });
+    expect(variant({ "hubble.relay.enabled": true, "hubble.ui.enabled": true }).variant).toBe("Hubble relay + UI");
+    // Settings that do not change the datapath's cost leave it as it is.
+    expect(variant({ "bpf.masquerade": true, encryption: "disabled" })).toMatchObject({
+      variant: null,
+      id: "cilium:eni:ebpf",
+    });
   });
 
   it("knows which datapaths exist on one cloud only", () => {

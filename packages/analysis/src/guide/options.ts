@@ -7,8 +7,15 @@ export type ServiceProxy = "iptables" | "ipvs" | "nftables" | "ebpf" | "unknown"
 export type Routing = "overlay" | "native" | "unknown";
 
 export type Datapath = {
-  /** `cni:mode:kubeProxy`, plus `:chained-<cni>` for CNI chaining. */
+  /**
+   * `cni:mode:kubeProxy`, plus `:chained-<cni>` for CNI chaining, plus `|<variant>` for encryption or
+   * observability settings (variantOf).
+   */
   id: string;
+  /** The id without the variant: the datapath an encrypted or observed setup is a variant of. */
+  baseId: string;
+  /** "IPsec", "Hubble off": what sets the setup apart from its base datapath; null for none. */
+  variant: string | null;
   label: string;
   /** Capability rows, most specific layer first (see resolveCapability). */
   layers: string[][];
@@ -41,8 +48,59 @@ const asProxy = (v: string): ServiceProxy =>
 
 const isOverlay = (mode: string) => mode.startsWith("overlay") || mode === "ipip";
 
+const encryptionNames: Record<string, string> = { wireguard: "WireGuard", ipsec: "IPsec" };
+const noEncryption = new Set(["", "none", "disabled", "off", "false", "no"]);
+
+/**
+ * The encryption a scenario's CNI ran with ("WireGuard", "IPsec", "encryption" when the kind is not
+ * named), from its settings (`encryption`, `encryption.enabled`, `encryption.type`); null without.
+ */
+export function encryptionOf(s: GuideScenario): string | null {
+  const settings = s.cni.settings;
+  const kind = settings["encryption.type"] ?? settings.encryption;
+  const enabled = settings["encryption.enabled"];
+  if (enabled === false) return null;
+  if (typeof kind === "string") {
+    const word = kind.trim().toLowerCase();
+    return noEncryption.has(word) ? null : (encryptionNames[word] ?? kind.trim());
+  }
+  return kind === true || enabled === true ? "encryption" : null;
+}
+
+/**
+ * Flow observability as configured (Cilium's Hubble, the only one the settings name so far): "Hubble
+ * off" when disabled, "Hubble relay + UI" when its extras run, null at the CNI's default.
+ */
+export function observabilityOf(s: GuideScenario): string | null {
+  const settings = s.cni.settings;
+  if (settings["hubble.enabled"] === false) return "Hubble off";
+  const extras = [
+    settings["hubble.relay.enabled"] === true ? "relay" : null,
+    settings["hubble.ui.enabled"] === true ? "UI" : null,
+  ].filter((x) => x !== null);
+  return extras.length > 0 ? `Hubble ${extras.join(" + ")}` : null;
+}
+
+/**
+ * What sets a setup apart from its base datapath where it costs throughput or CPU: its encryption and
+ * its flow observability. Setups that differ in these are different datapaths to choose from, so the
+ * guide never takes one's throughput and another's CPU for one option (issue 39).
+ */
+export function variantOf(s: GuideScenario): string | null {
+  const parts = [encryptionOf(s), observabilityOf(s)].filter((x) => x !== null);
+  return parts.length > 0 ? parts.join(", ") : null;
+}
+
 /** What a scenario's datapath is, in the user's words and the matrix's rows. */
 export function describeDatapath(s: GuideScenario): Datapath {
+  const base = describeBase(s);
+  const variant = variantOf(s);
+  return variant
+    ? { ...base, id: `${base.id}|${variant}`, baseId: base.id, variant, label: `${base.label}, ${variant}` }
+    : { ...base, baseId: base.id, variant: null };
+}
+
+function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
   const { name, mode, kubeProxy } = s.cni;
   const proxy = asProxy(kubeProxy);
   const proxyLayer = proxyRows[kubeProxy] ? [[proxyRows[kubeProxy]!]] : [];

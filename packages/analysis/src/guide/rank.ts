@@ -27,8 +27,16 @@ import {
   trimEvidence,
 } from "./figures.ts";
 import { isLab, labFindings } from "./lab.ts";
-import { type Datapath, type DatapathOption, describeDatapath, groupDatapaths, standaloneRows } from "./options.ts";
+import {
+  type Datapath,
+  type DatapathOption,
+  describeDatapath,
+  groupDatapaths,
+  standaloneRows,
+  variantOf,
+} from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
+import { rankOptions, reasonLines, testStanding } from "./ranking.ts";
 import type {
   GuideFigure,
   GuideResult,
@@ -233,7 +241,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const described = new Map<string, Datapath>();
   const datapaths = new Map(
     all.map((s) => {
-      const key = `${s.cni.name}\u0000${s.cni.mode}\u0000${s.cni.kubeProxy}\u0000${String(s.cni.settings.cniChaining)}`;
+      const key = `${s.cni.name}\u0000${s.cni.mode}\u0000${s.cni.kubeProxy}\u0000${String(s.cni.settings.cniChaining)}\u0000${variantOf(s)}`;
       let d = described.get(key);
       if (!d) {
         d = describeDatapath(s);
@@ -249,9 +257,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     all.filter((s) => !isReference(s)),
     (s) => datapaths.get(s.id)!,
   );
-  const options: DatapathOption[] = grouped.filter((o) =>
+  const inScope = grouped.filter((o) =>
     fallback === "cloud" ? o.cloud === null || o.cloud === answers.cloud : o.scenarios.some((s) => scopedIds.has(s.id)),
   );
+  // With encryption asked for, a datapath measured with it stands by its encrypted setups: what the user
+  // will run. Its unencrypted setups would answer another question.
+  const encryptedBases = new Set(
+    inScope.filter((o) => o.scenarios.some((s) => encryptionOf(s) !== null)).map((o) => o.baseId),
+  );
+  const options: DatapathOption[] = answers.needs.includes("encryptionInTransit")
+    ? inScope.filter((o) => o.scenarios.some((s) => encryptionOf(s) !== null) || !encryptedBases.has(o.baseId))
+    : inScope;
 
   const scopedTestbeds = testbedsOf(scoped);
   const scopeLabel =
@@ -291,10 +307,24 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     ["yes", "partial"].includes(resolveCapability(matrix, o.layers, key).value),
   );
   const { keepalive, costs } = measured;
-  // Criteria whose figures come from outside the scope are the closest evidence: said after the
-  // findings in scope, named as such, never ranked on.
+  // Criteria whose figures come from outside the scope are the closest evidence, never ranked on, and
+  // shown (once, apart from the answer) only where nothing in scope answers that part of the question:
+  // a need the user ticked, or the traffic when nothing in scope was measured at all.
   const criteria = measured.criteria.filter((c) => !c.closest);
-  const closest = measured.criteria.filter((c) => c.closest);
+  const anyInScope = criteria.some((c) => c.measured);
+  // The needs each criterion answers (keepalive's p99 HTTP latency answers a latency need too).
+  const askedFor: Record<string, GuideNeed | undefined> = {
+    latency: "latencySensitive",
+    keepalive: "latencySensitive",
+    udp: "udpHeavy",
+    udpThroughput: "udpHeavy",
+    encryption: "encryptionInTransit",
+  };
+  const asked = (c: CriterionResult) => {
+    const need = askedFor[c.key];
+    return need !== undefined && needs.includes(need);
+  };
+  const closest = measured.criteria.filter((c) => c.closest && (!anyInScope || asked(c)));
   const closestWords = (r: Reason): Reason => ({
     ...r,
     effect: "neutral",
@@ -302,8 +332,11 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   });
 
   const primary = criteria.find((c) => c.measured) ?? criteria[0];
-  const decisive = criteria.filter((c) => c.weight > 0 && c.measured && !c.level);
-  const performanceMatters = decisive.length > 0;
+  // The tests the ranking compares the options in (ranking.ts), and whether each separates any two.
+  const tests = criteria.filter((c) => c.weight > 0).flatMap((c) => c.tests);
+  const standings = tests.map((test) => ({ test, ...testStanding(test) }));
+  const separating = standings.filter((s) => s.separates).map((s) => s.test);
+  const performanceMatters = separating.length > 0;
 
   // Summary, in the order a reader asks: traffic first, then the needs.
   if (answers.connections === "mixed") {
@@ -315,15 +348,23 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       ),
     );
   }
-  for (const c of criteria) summary.push(...c.summary);
+  // What the answers asked about first (the traffic, the needs and their costs); what every answer reads
+  // (TCP throughput, CPU per Gbit/s) after.
+  const everyAnswer = (c: CriterionResult) => c.key === "tcpThroughput" || c.key === "efficiency";
+  for (const c of criteria) if (!everyAnswer(c)) summary.push(...c.summary);
   if (answers.connections === "mixed") summary.push(...(keepalive.closest ? [] : keepalive.summary));
   for (const c of costs) summary.push(...c.summary);
+  for (const c of criteria) if (everyAnswer(c)) summary.push(...c.summary);
   if (answers.connections !== "keepalive") {
     summary.push(...labFindings(lab, ctx.figuresOf, new Set(options.map((o) => o.proxy))));
   }
-  for (const c of closest) summary.push(...c.summary.map(closestWords));
-  if (answers.connections === "mixed" && keepalive.closest) summary.push(...keepalive.summary.map(closestWords));
-  for (const c of measured.criteria) caveats.push(...c.caveats);
+  const closestFindings = closest.flatMap((c) => c.summary.map(closestWords));
+  if (answers.connections === "mixed" && keepalive.closest && !anyInScope) {
+    closestFindings.push(...keepalive.summary.map(closestWords));
+  }
+  for (const c of measured.criteria) {
+    caveats.push(...(c.closest && !closest.includes(c) ? [] : c.caveats));
+  }
 
   // Each option: needs, capability reasons, measured reasons, scores.
   const ranked = options.map((option) => {
@@ -347,9 +388,6 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     }
     if (encrypted) reasons.push(encrypted);
     for (const c of costs) reasons.push(...(c.reasons.get(option.id) ?? []));
-    for (const c of closest) {
-      reasons.push(...(c.reasons.get(option.id) ?? []).filter((r) => r.kind !== "caveat").map(closestWords));
-    }
     reasons.push(featuresReason(matrix, caps));
     if (option.layers.length === 0) {
       reasons.push(
@@ -360,10 +398,6 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         ),
       );
     }
-    const performance = criteria.reduce(
-      (sum: number, c: CriterionResult) => sum + c.weight * (c.scores.get(option.id) ?? 0),
-      0,
-    );
     const soft = checks
       .filter((c) => !c.hard)
       .reduce((sum, c) => sum + 2 * credit(c.status === "met" ? "yes" : c.status === "partial" ? "partial" : "no"), 0);
@@ -395,39 +429,78 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         clouds: [...new Set(option.scenarios.map((s) => s.provider))],
         fit,
         needs: checks,
-        performance,
         features,
         reasons,
         moreReasons: 0,
-      } satisfies RankedOption,
+      } satisfies Omit<RankedOption, "tier" | "why" | "performance">,
     };
   });
 
   const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
-  ranked.sort((a, b) => {
-    const byNeeds =
-      a.order.unmet - b.order.unmet || a.order.unknown - b.order.unknown || a.order.partial - b.order.partial;
-    if (byNeeds !== 0) return byNeeds;
-    const perf = near(a.result.performance, b.result.performance) ? 0 : b.result.performance - a.result.performance;
-    const feat = near(a.result.features, b.result.features) ? 0 : b.result.features - a.result.features;
-    return (performanceMatters ? perf || feat : feat || perf) || a.result.label.localeCompare(b.result.label);
+  const rankedById = new Map(ranked.map((r) => [r.result.id, r]));
+  const needsGroup = (id: string) => {
+    const o = rankedById.get(id)!.order;
+    return o.unmet * 10_000 + o.unknown * 100 + o.partial;
+  };
+  const ranking = rankOptions(
+    ranked.map((r) => r.result.id),
+    separating,
+    needsGroup,
+    (a, b) => {
+      const x = rankedById.get(a)!.result;
+      const y = rankedById.get(b)!.result;
+      return (near(x.features, y.features) ? 0 : y.features - x.features) || x.label.localeCompare(y.label);
+    },
+  );
+  const lines = reasonLines(
+    ranking,
+    separating,
+    (id) => {
+      const r = rankedById.get(id)!.result;
+      const words = (status: NeedStatus) =>
+        r.needs.filter((c) => c.hard && c.status === status).map((c) => guideNeedLabels[c.need]);
+      const parts = [
+        ...(words("unmet").length > 0 ? [`misses ${listWords(words("unmet"), 3)}`] : []),
+        ...(words("unknown").length > 0 ? [`has ${listWords(words("unknown"), 3)} undocumented`] : []),
+        ...(words("partial").length > 0 ? [`offers ${listWords(words("partial"), 3)} only partly`] : []),
+      ];
+      return { label: r.label, features: r.features, needsShort: parts.length > 0 ? parts.join(", ") : null };
+    },
+    needsGroup,
+  );
+  const rankedOptions = ranking.order.map((id, i) => {
+    const r = rankedById.get(id)!.result;
+    const line = lines.get(id)!;
+    return {
+      ...r,
+      rank: i + 1,
+      tier: ranking.tier.get(id) ?? 1,
+      performance: ranking.score.get(id) ?? 0,
+      why: reason(
+        performanceMatters ? "measured" : "capability",
+        i === 0 ? "for" : "neutral",
+        line.text,
+        line.evidence,
+      ),
+    };
   });
-  const rankedOptions = ranked.map((r, i) => ({ ...r.result, rank: i + 1 }));
+  // Not beaten across the board: the first tier of the options that meet the needs best.
+  const notBeaten = performanceMatters
+    ? rankedOptions.filter((o) => o.tier === 1 && needsGroup(o.id) === needsGroup(rankedOptions[0]!.id))
+    : [];
 
   // The lead sentence.
   const top = rankedOptions[0];
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
-    const separating = `it measures best on ${scopeLabel}, where ${listWords(
-      decisive.map((c) => c.what),
-      decisive.length,
-    )} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
+    const decisive = [...new Set(separating.map((t) => t.what))];
+    const separatingWords = `it measures best on ${scopeLabel}, where ${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
-        ? `it meets the needs you ticked and ${separating.slice(3)}`
-        : separating;
+        ? `it meets the needs you ticked and ${separatingWords.slice(3)}`
+        : separatingWords;
     const extrapolated = top.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
     const lead = reason(
       extrapolated ? "extrapolated" : performanceMatters ? "measured" : "capability",
@@ -448,7 +521,49 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
             ).values(),
           ],
     );
-    summary.unshift(lead);
+    // Right after the lead: what nothing beats, and which figures could not rank and why.
+    const frontier =
+      notBeaten.length > 1
+        ? [
+            reason(
+              "measured",
+              "neutral",
+              `Not beaten across the board on the figures that separate them (${listWords([...new Set(separating.map((t) => t.what))], 4)}): ${listWords(
+                notBeaten.map((o) => o.label),
+                6,
+              )} — no other datapath is at least as good on every one of them and better on one. Among these, the order follows what your answers weigh.`,
+              separating.flatMap((t) =>
+                t.entries.filter((e) => notBeaten.some((o) => o.id === e.optionId)).flatMap((e) => e.evidence),
+              ),
+            ),
+          ]
+        : [];
+    // One sentence for every figure that cannot rank, grouped by why: "8-stream TCP and 16-stream TCP
+    // (all 14 reach the 40 Gbit/s line rate)".
+    const level = standings.filter((x) => !x.separates && x.words);
+    const byWords = new Map<string, typeof level>();
+    for (const x of level) addTo(byWords, x.words!, x);
+    const unranked =
+      level.length === 0
+        ? []
+        : [
+            reason(
+              "measured",
+              "neutral",
+              `Not ranked on, as they do not separate the datapaths${scopedTestbeds.length === 1 ? ` on ${scopeLabel}` : ""}: ${listWords(
+                [...byWords].map(
+                  ([words, xs]) =>
+                    `${listWords(
+                      xs.map((x) => x.test.what),
+                      xs.length,
+                    )} (${words})`,
+                ),
+                byWords.size,
+              )}.`,
+              level.flatMap((x) => x.test.entries.flatMap((e) => e.evidence)),
+            ),
+          ];
+    summary.unshift(lead, ...frontier, ...unranked);
     if (top.reasons.some((r) => r.effect === "for" && r.approximate)) {
       caveats.push(
         reason(
@@ -492,6 +607,15 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     moreFindings: findings.more,
     caveats: caveats.map(trimEvidence),
     performanceMatters,
+    notBeaten: notBeaten.map((o) => o.id),
+    figuresRead: standings.map((x) => ({
+      what: x.test.what,
+      testbed: x.test.testbed,
+      options: x.test.entries.length,
+      ranks: x.separates,
+      words: x.words,
+    })),
+    closest: closestFindings.map(trimEvidence),
     options: rankedOptions.map((o) => {
       // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
       const listed = listFindings(o.reasons, listedAtMost, (r) => r.kind === "capability");

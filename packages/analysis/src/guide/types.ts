@@ -8,6 +8,8 @@ export type GuideScenario = {
   provider: string;
   sku: string;
   kernel: string;
+  /** The node's NIC speed where the upload states it: the line rate throughput tests saturate. */
+  nicGbps?: number | null;
   cni: {
     name: string;
     mode: string;
@@ -50,6 +52,16 @@ export type Reason = {
   rest: ReasonRest | null;
 };
 
+export type FigureRead = {
+  what: string;
+  testbed: string;
+  /** How many options it compared. */
+  options: number;
+  ranks: boolean;
+  /** Why it does not rank, or what it cannot tell apart: "all 14 reach the 40 Gbit/s line rate". */
+  words: string | null;
+};
+
 export type NeedStatus = "met" | "partial" | "unmet" | "unknown";
 
 export type NeedCheck = {
@@ -79,7 +91,14 @@ export type RankedOption = {
   /** "good": every hard need met; "partial": some only partly or undocumented; "poor": one missing. */
   fit: "good" | "partial" | "poor";
   needs: NeedCheck[];
-  /** Weighted performance score from the measured criteria (0 when nothing was measured). */
+  /**
+   * 1 when no other option (meeting the needs as well) beats it across the board — at least as good on
+   * every figure asked about and better on one; 2 when only tier-1 options do; and so on.
+   */
+  tier: number;
+  /** Its place in one line: what puts it below the option above it (for the first, why first). */
+  why: Reason;
+  /** Weighted standing in the figures that separate the options: 0 (worst) to 1 (best in each). */
   performance: number;
   /** Capabilities score: the tie-break when performance does not separate the options. */
   features: number;
@@ -109,6 +128,15 @@ export type GuideResult = {
   caveats: Reason[];
   /** False when no verdict separates the datapaths on the figures for the traffic described. */
   performanceMatters: boolean;
+  /** The ids of the options not beaten across the board (tier 1 of the best-fitting): empty when no figure separates them. */
+  notBeaten: string[];
+  /** Each figure compared in scope, and whether it ranks: a figure every option saturates does not. */
+  figuresRead: FigureRead[];
+  /**
+   * Findings from another cloud or instance type, shown apart and folded, only where nothing in scope
+   * answers that part of the question; never ranked on.
+   */
+  closest: Reason[];
   options: RankedOption[];
   unmeasured: UnmeasuredOption[];
   capabilitiesVersion: string;

@@ -71,6 +71,20 @@ export const guideOutputSchema = z.object({
   moreFindings: z.number().int(),
   caveats: z.array(reasonSchema),
   performanceMatters: z.boolean(),
+  /** The options no other beats across the board (tier 1 of the best-fitting). */
+  notBeaten: z.array(z.string()),
+  /** Each figure compared in scope, and whether it ranks (a figure every option saturates does not). */
+  figuresRead: z.array(
+    z.object({
+      what: z.string(),
+      testbed: z.string(),
+      options: z.number().int(),
+      ranks: z.boolean(),
+      words: z.string().nullable(),
+    }),
+  ),
+  /** Findings from another cloud or instance type, only where nothing in scope answers; never ranked on. */
+  closest: z.array(reasonSchema),
   options: z.array(
     z.object({
       rank: z.number().int(),
@@ -89,6 +103,10 @@ export const guideOutputSchema = z.object({
       clouds: z.array(z.string()),
       fit: z.enum(["good", "partial", "poor"]),
       needs: z.array(needCheckSchema),
+      /** 1: not beaten across the board; 2: beaten only by tier-1 options; … */
+      tier: z.number().int(),
+      /** What puts it below the option above it (for the first, why first), in one line. */
+      why: reasonSchema,
       performance: z.number(),
       features: z.number(),
       reasons: z.array(reasonSchema),

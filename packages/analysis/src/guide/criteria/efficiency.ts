@@ -2,6 +2,8 @@
 // throughput test per Gbit/s it moved (cores per Gbit/s, i.e. CPU seconds per Gbit), from cpu.usage
 // and tcp.throughput of the same test and params; and, where a component's memory was measured at a
 // Service count, its memory per 1,000 Services.
+
+import { median } from "simple-statistics";
 import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "../../format.ts";
 import type { Measurement } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
@@ -23,16 +25,61 @@ import {
   standingScenarios,
   wordsOf,
 } from "./shared.ts";
-import { referenceFigure, referenceName, throughputSelectors } from "./throughput.ts";
+import { referenceFigure, referenceName, throughputSelectors, throughputShort } from "./throughput.ts";
 
 /** The unit of CPU per Gbit/s moved: cores per Gbit/s, which is CPU seconds per Gbit. */
 export const cpuPerGbitUnit = "CPU s/Gbit";
 
-/** A derived figure and the raw figures it was computed from. */
-export type Derived = { figure: Measurement; from: GuideFigure[]; scenario: GuideScenario };
+/**
+ * How much of the CPU a figure counts: "all-modes" (every busy mode, softirq and irq included, as
+ * statexec's per-second samples give it), "user+system" (what a collector's summary often gives),
+ * "unstated"; "mode" figures are one mode's share, never summed with the others.
+ */
+export type CpuAccounting = "all-modes" | "user+system" | "unstated";
+
+export const accountingOf = (f: GuideFigure): CpuAccounting | "mode" => {
+  const a = f.params.accounting;
+  return a === "all-modes" || a === "user+system" || a === "mode" ? a : "unstated";
+};
+
+/** What a partial CPU figure leaves out, for the sentences that refuse to rank on it. */
+export const accountingWords: Record<CpuAccounting, string> = {
+  "all-modes": "every CPU mode, softirq and irq included",
+  "user+system": "user + system only; softirq and irq, where encryption and packet processing run, not counted",
+  unstated: "CPU accounting not stated, so softirq may be missing",
+};
+
+/** A derived figure, the raw figures it was computed from, and how much of the CPU they count. */
+export type Derived = { figure: Measurement; from: GuideFigure[]; scenario: GuideScenario; accounting: CpuAccounting };
 
 const cores = (f: GuideFigure) => (f.unit === "millicores" ? f.value / 1000 : f.value);
 const coreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "millicores" ? v / 1000 : v));
+
+/**
+ * The node CPU figures of a throughput test, every role once, counted the most complete way measured:
+ * every CPU mode where it covers each role the test measured, else the partial figures, said so.
+ */
+function nodeCpu(ctx: GuideContext, tput: GuideFigure): { cpu: GuideFigure[]; accounting: CpuAccounting } {
+  const protocol = tput.metric.split(".")[0];
+  const node = ctx
+    .figuresOf(tput.scenarioId, "cpu.usage")
+    .filter(
+      (f) =>
+        f.params.component === "node" &&
+        f.params.protocol === protocol &&
+        !f.qualifier &&
+        accountingOf(f) !== "mode" &&
+        Object.entries(tput.params).every(([k, v]) => f.params[k] === v),
+    );
+  const roles = new Set(node.map((f) => String(f.params.role ?? "node")));
+  const whole = node.filter((f) => accountingOf(f) === "all-modes");
+  if (whole.length > 0 && new Set(whole.map((f) => String(f.params.role ?? "node"))).size === roles.size) {
+    return { cpu: whole, accounting: "all-modes" };
+  }
+  const partial = node.filter((f) => accountingOf(f) !== "all-modes");
+  const accounting = partial.every((f) => accountingOf(f) === "user+system") ? "user+system" : "unstated";
+  return { cpu: partial, accounting };
+}
 
 /**
  * CPU per Gbit/s moved in a throughput test: the node CPU (every role measured, client and server
@@ -42,16 +89,7 @@ const coreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "m
  */
 export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure): Derived | undefined {
   if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
-  const protocol = tput.metric.split(".")[0];
-  const cpu = ctx
-    .figuresOf(tput.scenarioId, "cpu.usage")
-    .filter(
-      (f) =>
-        f.params.component === "node" &&
-        f.params.protocol === protocol &&
-        !f.qualifier &&
-        Object.entries(tput.params).every(([k, v]) => f.params[k] === v),
-    );
+  const { cpu, accounting } = nodeCpu(ctx, tput);
   if (cpu.length === 0) return undefined;
   const runs = [tput, ...cpu].map((f) => (f === tput ? (f.samples ?? []) : coreRuns(f)));
   const n = runs[0]!.length;
@@ -68,6 +106,20 @@ export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure): Derived | unde
     },
     from: [tput, ...cpu],
     scenario: ctx.scenario(tput.scenarioId)!,
+    accounting,
+  };
+}
+
+/** An option's setups' derived figures as one: pooled as runs (pooledFigure's rule), never the best. */
+function pooledDerived(all: readonly Derived[]): Derived | undefined {
+  if (all.length <= 1) return all[0];
+  const runs = all.flatMap((d) =>
+    d.figure.samples && d.figure.samples.length > 0 ? d.figure.samples : [d.figure.value],
+  );
+  return {
+    ...all[0]!,
+    figure: { ...all[0]!.figure, value: median(runs), samples: runs },
+    from: all.flatMap((d) => d.from),
   };
 }
 
@@ -82,32 +134,51 @@ function partsWords(d: Derived): string {
   return `${formatComputed(total)} cores at ${formatFigure(tput!)}, ${listWords(roles)} node${roles.length === 1 ? "" : "s"}`;
 }
 
-type Table = { testbed: Testbed; title: string; entries: (Scored<DatapathOption> & { derived: Derived })[] };
+type Table = {
+  testbed: Testbed;
+  title: string;
+  /** The throughput test, in a few words: "8-stream TCP". */
+  test: string;
+  accounting: CpuAccounting;
+  entries: (Scored<DatapathOption> & { derived: Derived })[];
+};
 
-/** Per testbed, CPU per Gbit/s of each option's most efficient standing setup, on one throughput test. */
+/**
+ * Per testbed, CPU per Gbit/s of each option (its standing setups pooled) on one throughput test,
+ * counted on every CPU mode where at least two options were measured so, else on what was measured.
+ */
 function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Table[] {
   const selectors = throughputSelectors(ctx, "tcp");
   const tables: Table[] = [];
   for (const t of testbeds) {
     for (const selector of selectors) {
-      const raw = ctx.options.flatMap((option) => {
+      const all = ctx.options.flatMap((option) => {
         const derived = standingScenarios(ctx, option, t)
           .flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select))
           .flatMap((f) => cpuPerGbit(ctx, f) ?? []);
-        const best = derived.reduce<Derived | undefined>(
-          (a, d) => (!a || d.figure.value < a.figure.value ? d : a),
-          undefined,
-        );
-        return best ? [{ option, derived: best }] : [];
+        return derived.length > 0 ? [{ option, derived }] : [];
       });
+      const whole = all
+        .map(({ option, derived }) => ({ option, derived: derived.filter((d) => d.accounting === "all-modes") }))
+        .filter((r) => r.derived.length > 0);
+      const use = whole.length >= 2 ? whole : all;
+      const raw = use.map(({ option, derived }) => ({ option, derived: pooledDerived(derived)! }));
       if (raw.length < 2) continue;
       const { scored } = scoreAgainstBest(
         raw.map((r) => ({ item: r, figure: r.derived.figure })),
         "lower",
       );
+      const accounting: CpuAccounting = raw.every((r) => r.derived.accounting === "all-modes")
+        ? "all-modes"
+        : raw.every((r) => r.derived.accounting === "user+system")
+          ? "user+system"
+          : "unstated";
+      const params = raw[0]!.derived.from[0]!.params;
       tables.push({
         testbed: t,
         title: `CPU per Gbit/s moved (${selector.title.replace(/ throughput \((.*)\)$/, ", $1").replace(/ throughput$/, "")})`,
+        test: throughputShort(params, "tcp"),
+        accounting,
         entries: scored.map((s) => ({ ...s, item: s.item.option, derived: s.item.derived })),
       });
       break;
@@ -132,33 +203,55 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
   const result = emptyCriterion("efficiency", weight, "CPU per Gbit/s moved");
   // Read for every answer, asked for or not: only where the scope measured it, never from elsewhere.
   const tables = efficiencyTables(ctx, ctx.scopedTestbeds);
+  // Ranked only on the whole CPU: a figure that leaves out softirq leaves out most of what encryption
+  // and packet processing cost, and would call the costliest datapaths the most efficient.
+  const whole = tables.filter((t) => t.accounting === "all-modes");
   if (tables.length > 0) {
-    result.measured = true;
-    const entries = tables.flatMap((t) => t.entries);
+    result.measured = whole.length > 0;
+    const entries = whole.flatMap((t) => t.entries);
     result.level = entries.every((e) => e.levelWithBest);
-    result.levelWords = wordsOf(result.level ? levelTie(entries) : null);
+    result.levelWords = wordsOf(result.level && entries.length > 0 ? levelTie(entries) : null);
     for (const table of tables) {
-      const level = wordsOf(levelTie(table.entries));
+      const ranked = table.accounting === "all-modes";
+      const level = ranked ? wordsOf(levelTie(table.entries)) : null;
       const sorted = [...table.entries].sort((a, b) => a.derived.figure.value - b.derived.figure.value);
       const ref = referenceEfficiency(ctx, table.testbed, sorted[0]!.derived);
       const refText = ref ? `${referenceName(ref.scenario)} ${cpuPerGbitWords(ref)}` : "";
+      const counted = ranked ? accountingWords["all-modes"] : `${accountingWords[table.accounting]}: not ranked on`;
+      if (ranked) {
+        result.tests.push({
+          key: `efficiency ${table.testbed.key} ${table.title}`,
+          what: `CPU per Gbit/s (${table.test})`,
+          testbed: table.testbed.label,
+          weight,
+          better: "lower",
+          entries: table.entries.map((e) => ({
+            optionId: e.item.id,
+            figure: e.derived.figure,
+            evidence: e.derived.from.map((f) => evidenceOf(ctx, f)),
+          })),
+          ceiling: null,
+        });
+      }
       for (const e of table.entries) {
-        if (result.scores.has(e.item.id)) continue;
-        result.scores.set(e.item.id, e.score);
+        if (result.scores.has(e.item.id) || (!ranked && result.reasons.has(e.item.id))) continue;
+        if (ranked) result.scores.set(e.item.id, e.score);
         const s = e.derived.scenario;
-        const standing = level
-          ? `against the others: ${level}`
-          : e.versusBest === null
-            ? "the most efficient here"
-            : `${formatComputed(e.derived.figure.value / sorted[0]!.derived.figure.value)}× the most efficient's${e.levelWithBest ? ` (${wordsOf(e.versusBest)})` : ""}`;
+        const standing = !ranked
+          ? "not ranked on"
+          : level
+            ? `against the others: ${level}`
+            : e.versusBest === null
+              ? "the most efficient here"
+              : `${formatComputed(e.derived.figure.value / sorted[0]!.derived.figure.value)}× the most efficient's${e.levelWithBest ? ` (${wordsOf(e.versusBest)})` : ""}`;
         const variant = encryptionOf(s) ? `, with ${encryptionOf(s)}` : "";
         addTo(
           result.reasons,
           e.item.id,
           reason(
             "measured",
-            scoreEffect(e.score, table.entries.length),
-            `${table.title}: ${cpuPerGbitWords(e.derived)} (${s.label}${variant}: ${partsWords(e.derived)}) on ${table.testbed.label}${refText ? `, against ${refText}` : ""}; ${standing}`,
+            ranked ? scoreEffect(e.score, table.entries.length) : "neutral",
+            `${table.title}, ${ranked ? "every CPU mode" : accountingWords[table.accounting]}: ${cpuPerGbitWords(e.derived)} (${s.label}${variant}: ${partsWords(e.derived)}) on ${table.testbed.label}${refText ? `, against ${refText}` : ""}; ${standing}`,
             [...e.derived.from, ...(ref?.from ?? [])].map((f) => evidenceOf(ctx, f)),
           ),
         );
@@ -167,7 +260,7 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
       result.summary.push(
         withRest(
           finding(
-            `${table.title} on ${table.testbed.label}, both nodes' CPU over the throughput: ${cpuPerGbitWords(sorted[0]!.derived)} to ${cpuPerGbitWords(sorted.at(-1)!.derived)} across ${sorted.length} datapaths${level ? `, ${level}` : ""}${refText ? `; ${refText}` : ""}. Most efficient first: ${listWords(named)}.`,
+            `${table.title} on ${table.testbed.label}, both nodes' CPU (${counted}) over the throughput: ${cpuPerGbitWords(sorted[0]!.derived)} to ${cpuPerGbitWords(sorted.at(-1)!.derived)} across ${sorted.length} datapaths${level ? `, ${level}` : ""}${refText ? `; ${refText}` : ""}. ${ranked ? "Most efficient first" : "Lowest first"}: ${listWords(named)}.`,
             [...sorted.flatMap((e) => e.derived.from), ...(ref?.from ?? [])].map((f) => evidenceOf(ctx, f)),
           ),
           sorted.map((e) => e.derived.scenario),
@@ -175,7 +268,7 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
       );
     }
     for (const option of ctx.options) {
-      if (!result.scores.has(option.id) && ctx.options.length > 1) {
+      if (!result.reasons.has(option.id) && ctx.options.length > 1) {
         addTo(
           result.reasons,
           option.id,

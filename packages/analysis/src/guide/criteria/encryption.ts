@@ -208,6 +208,21 @@ export function encryptionCriterion(ctx: GuideContext, weight: number): Criterio
       "higher",
     );
     scoredAll.push(...scored);
+    if (!result.closest) {
+      result.tests.push({
+        key: `encryption ${t.key}`,
+        what: "throughput kept with encryption",
+        testbed: t.label,
+        weight,
+        better: "higher",
+        entries: [...best.entries()].map(([optionId, c]) => ({
+          optionId,
+          figure: c.kept,
+          evidence: costEvidence(ctx, c),
+        })),
+        ceiling: null,
+      });
+    }
     const scoreOf = new Map(scored.map((s) => [s.item, s]));
     for (const c of here) {
       const o = optionOf(c.pair.encrypted);

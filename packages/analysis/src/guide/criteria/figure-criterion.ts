@@ -6,8 +6,17 @@ import { formatFigure, formatNumber, formatPercent } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
 import type { Better, Params } from "../../types.ts";
 import type { VerdictResult } from "../../verdict.ts";
-import { bestOf, listWords, paramsMatch, reason, scoreAgainstBest, type Testbed, weakestTie } from "../figures.ts";
+import {
+  listWords,
+  paramsMatch,
+  pooledFigure,
+  reason,
+  scoreAgainstBest,
+  type Testbed,
+  weakestTie,
+} from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
+import type { Ceiling, RankTest } from "../ranking.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
 import {
   addTo,
@@ -33,7 +42,10 @@ export type FigureSelector = {
 
 export type FigureEntry = {
   option: DatapathOption;
+  /** The option's figure: one setup's, or its setups' runs pooled (pooledFigure). */
   figure: GuideFigure;
+  /** The figures it was made from, one per setup. */
+  from: GuideFigure[];
   score: number;
   levelWithBest: boolean;
   versusBest: VerdictResult | null;
@@ -88,25 +100,28 @@ export function paramsSelectors(
 }
 
 /**
- * For each testbed, the first selector that at least two options have figures for, and each
- * option's best such figure. Testbeds in scope first; if none has a comparison, every testbed (the
- * caller says that this is a fallback). Each option is scored on the testbed with the most options
- * it appears on.
+ * For each testbed, the first selector that at least two options have figures for (with `every`, each
+ * such selector), and each option's figure (pooledFigure). Testbeds in scope first; if none has a
+ * comparison, every testbed (the caller says that this is a fallback). Each option is scored on the
+ * testbed with the most options it appears on.
  */
 export function figureTables(
   ctx: GuideContext,
   selectors: readonly FigureSelector[],
   scenariosOf: (o: DatapathOption, t: Testbed) => readonly GuideScenario[] = optionScenarios,
   elsewhere = true,
+  every = false,
 ): { tables: FigureTable[]; fallback: boolean } {
   const build = (testbeds: readonly Testbed[]) =>
     testbeds.flatMap((t): FigureTable[] => {
       // Each option's scenarios on the testbed, gathered once for all selectors.
       const scenariosOn = ctx.options.map((option) => ({ option, scenarios: scenariosOf(option, t) }));
+      const found: FigureTable[] = [];
       for (const selector of selectors) {
         const raw = scenariosOn.flatMap(({ option, scenarios }) => {
-          const figure = bestOf(scenarios.flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select)));
-          return figure ? [{ option, figure }] : [];
+          const from = scenarios.flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select));
+          const figure = pooledFigure(from);
+          return figure ? [{ option, figure, from }] : [];
         });
         if (raw.length < 2) continue;
         const better = resolveBetter(raw[0]!.figure.metric, raw[0]!.figure.better);
@@ -120,9 +135,10 @@ export function figureTables(
           levelWithBest,
           versusBest,
         }));
-        return [{ testbed: t, selector, better, entries }];
+        found.push({ testbed: t, selector, better, entries });
+        if (!every) break;
       }
-      return [];
+      return found;
     });
   const scoped = build(ctx.scopedTestbeds);
   const tables = scoped.length > 0 || !elsewhere ? scoped : build(ctx.allTestbeds);
@@ -178,11 +194,25 @@ export function figureCriterion(
     quiet?: boolean;
     /** Show figures from outside the scope as the closest evidence when the scope has none (default). */
     elsewhere?: boolean;
+    /** Compare on every selector two options share on a testbed, not only the first (throughput's tests). */
+    every?: boolean;
+    /** What the figure cannot exceed on a table's testbed (a line rate, the bare-metal reference). */
+    ceiling?: (table: FigureTable) => Ceiling | null;
+    /** The figure in a few words for reason lines ("single-stream TCP"); the selector's title otherwise. */
+    short?: (table: FigureTable) => string;
   },
 ): CriterionResult & { tables: FigureTable[] } {
   const result = { ...emptyCriterion(spec.key, spec.weight, spec.what), tables: [] as FigureTable[] };
-  const { tables, fallback } = figureTables(ctx, spec.selectors, spec.scenariosOf, spec.elsewhere ?? true);
+  const { tables, fallback } = figureTables(
+    ctx,
+    spec.selectors,
+    spec.scenariosOf,
+    spec.elsewhere ?? true,
+    spec.every ?? false,
+  );
   result.tables = tables;
+  // Figures from outside the scope are shown, never ranked on.
+  if (!fallback) result.tests = tables.map((t) => rankTest(ctx, spec, t, tables));
   if (tables.length === 0) {
     if (!spec.quiet) result.caveats.push(caveat(`No ${spec.what} figures to compare the datapaths by.`));
     return result;
@@ -209,14 +239,52 @@ export function figureCriterion(
       continue;
     }
     result.scores.set(option.id, a.entry.score);
-    const effect = scoreEffect(a.entry.score, a.table.entries.length);
-    addTo(
-      result.reasons,
-      option.id,
-      reason("measured", effect, spec.describe(a.entry, a.table), [evidenceOf(ctx, a.entry.figure)]),
-    );
+    // One reason for its first table; with `every`, one for each test of that testbed it was measured in.
+    const own = spec.every ? tables.filter((t) => t.testbed === a.table.testbed) : [a.table];
+    for (const table of own) {
+      const entry = table.entries.find((e) => e.option.id === option.id);
+      if (!entry) continue;
+      addTo(
+        result.reasons,
+        option.id,
+        reason(
+          "measured",
+          scoreEffect(entry.score, table.entries.length),
+          spec.describe(entry, table),
+          entry.from.map((f) => evidenceOf(ctx, f)),
+        ),
+      );
+    }
   }
   return result;
+}
+
+/** A table as the ranking reads it (ranking.ts): its weight shared among the tables of its testbed. */
+function rankTest(
+  ctx: GuideContext,
+  spec: {
+    key: string;
+    weight: number;
+    ceiling?: (table: FigureTable) => Ceiling | null;
+    short?: (table: FigureTable) => string;
+  },
+  table: FigureTable,
+  tables: readonly FigureTable[],
+): RankTest {
+  const onTestbed = tables.filter((t) => t.testbed === table.testbed).length;
+  return {
+    key: `${spec.key} ${table.testbed.key} ${table.selector.title}`,
+    what: spec.short?.(table) ?? table.selector.title,
+    testbed: table.testbed.label,
+    weight: spec.weight / onTestbed,
+    better: table.better,
+    entries: table.entries.map((e) => ({
+      optionId: e.option.id,
+      figure: e.figure,
+      evidence: e.from.map((f) => evidenceOf(ctx, f)),
+    })),
+    ceiling: spec.ceiling?.(table) ?? null,
+  };
 }
 
 /** "against the others: equivalent within ±10 % on a single run", "the best here", "12.3% lower than the best". */

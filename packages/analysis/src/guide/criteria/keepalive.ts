@@ -113,13 +113,14 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
       addTo(result.reasons, option.id, primary === saturation ? r : { ...r, effect: "neutral" });
     }
   }
-  const sensitivity = keepaliveServiceSensitivity(ctx);
+  // Another testbed's only where the criterion itself reads another testbed's (the closest evidence).
+  const sensitivity = keepaliveServiceSensitivity(ctx, result.closest);
   result.summary.push(...sensitivity);
   return result;
 }
 
 /** Where a scenario measured keepalive RPS at several Service counts: how much it moved up to n. */
-function keepaliveServiceSensitivity(ctx: GuideContext): Reason[] {
+function keepaliveServiceSensitivity(ctx: GuideContext, elsewhere: boolean): Reason[] {
   const n = ctx.answers.services;
   const measure = (testbeds: readonly Testbed[]) =>
     testbeds.flatMap((t) =>
@@ -136,7 +137,7 @@ function keepaliveServiceSensitivity(ctx: GuideContext): Reason[] {
       }),
     );
   const scoped = measure(ctx.scopedTestbeds);
-  const found = scoped.length > 0 ? scoped : measure(ctx.allTestbeds);
+  const found = scoped.length > 0 || !elsewhere ? scoped : measure(ctx.allTestbeds);
   return found.map(({ t, s, base, target }) => {
     const d = changePercent(target.value, base.value);
     const verdict = compareFigures(base, target);

@@ -148,18 +148,31 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
   }
   // Score on the lines, so two options borrowing one line tie.
   const uniqueLines = [...new Map([...readings.values()].map((r) => [r.line.series.id, r])).values()];
+  const lineFigure = (r: { reading: Reading }): Measurement => ({
+    metric: "http.rps",
+    unit,
+    value: r.reading.value,
+    qualifier: r.reading.support.some((f) => f.qualifier) ? ("approx" as const) : null,
+  });
   const { scored, level } = scoreAgainstBest(
-    uniqueLines.map((r) => ({
-      item: r.line.series.id,
-      figure: {
-        metric: "http.rps",
-        unit,
-        value: r.reading.value,
-        qualifier: r.reading.support.some((f) => f.qualifier) ? ("approx" as const) : null,
-      } satisfies Measurement,
-    })),
+    uniqueLines.map((r) => ({ item: r.line.series.id, figure: lineFigure(r) })),
     better,
   );
+  if (!result.closest) {
+    result.tests.push({
+      key: `serviceScale ${n}`,
+      what: `short-connection rate at ${formatCount(n)} Services`,
+      testbed: "",
+      weight,
+      better,
+      entries: [...readings.entries()].map(([optionId, r]) => ({
+        optionId,
+        figure: lineFigure(r),
+        evidence: r.reading.support.map((f) => evidenceOf(ctx, f)),
+      })),
+      ceiling: null,
+    });
+  }
   const scoreOf = new Map(scored.map((s) => [s.item, s]));
   result.level = level;
   result.levelWords = wordsOf(levelTie(scored));

@@ -4,8 +4,9 @@ import { isReferenceCni } from "@cnibench/schema";
 import { percentDelta } from "../../delta.ts";
 import type { VerdictResult } from "../../verdict.ts";
 import { reason, type Testbed, tieWords, toEvidence, weakestTie } from "../figures.ts";
-import type { Datapath, DatapathOption } from "../options.ts";
+import { type Datapath, type DatapathOption, encryptionOf } from "../options.ts";
 import type { GuideAnswers } from "../questions.ts";
+import type { RankTest } from "../ranking.ts";
 import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect } from "../types.ts";
 
 export type GuideContext = {
@@ -43,6 +44,8 @@ export type CriterionResult = {
   /** What it compares, for the lead sentence: "TCP throughput", "the cost of encryption". */
   what: string;
   scores: Map<string, number>;
+  /** The tests the ranking compares options in (ranking.ts): in scope only, never the closest evidence. */
+  tests: RankTest[];
   reasons: Map<string, Reason[]>;
   summary: Reason[];
   caveats: Reason[];
@@ -58,6 +61,7 @@ export function emptyCriterion(key: string, weight: number, what = key): Criteri
     closest: false,
     what,
     scores: new Map(),
+    tests: [],
     reasons: new Map(),
     summary: [],
     caveats: [],
@@ -91,6 +95,8 @@ export const caveat = (text: string, evidence: Evidence[] = []): Reason => reaso
 /** A measured finding, said as information: neither for nor against an option. */
 export const finding = (text: string, evidence: Evidence[] = []): Reason =>
   reason("measured", "neutral", text, evidence);
+
+export { encryptionOf };
 
 export const evidenceOf = (ctx: GuideContext, f: GuideFigure): Evidence => toEvidence(f, ctx.scenario(f.scenarioId));
 
@@ -127,25 +133,6 @@ const references = new WeakMap<Testbed, readonly GuideScenario[]>();
 
 /** The references measured on a testbed. */
 export const referencesOn = (t: Testbed) => keptIn(references, t, () => t.scenarios.filter(isReference));
-
-const encryptionNames: Record<string, string> = { wireguard: "WireGuard", ipsec: "IPsec" };
-const noEncryption = new Set(["", "none", "disabled", "off", "false", "no"]);
-
-/**
- * The encryption a scenario's CNI ran with ("WireGuard", "IPsec", "encryption" when the kind is not
- * named), from its settings (`encryption`, `encryption.enabled`, `encryption.type`); null without.
- */
-export function encryptionOf(s: GuideScenario): string | null {
-  const settings = s.cni.settings;
-  const kind = settings["encryption.type"] ?? settings.encryption;
-  const enabled = settings["encryption.enabled"];
-  if (enabled === false) return null;
-  if (typeof kind === "string") {
-    const word = kind.trim().toLowerCase();
-    return noEncryption.has(word) ? null : (encryptionNames[word] ?? kind.trim());
-  }
-  return kind === true || enabled === true ? "encryption" : null;
-}
 
 /**
  * The scenarios that stand for an option on a testbed in the throughput, UDP and CPU criteria: with

@@ -1,10 +1,11 @@
 // Throughput: TCP pod to pod at a fixed stream count, and UDP as received with its loss beside it,
 // compared like with like (the same params on one testbed) and read against the references measured
 // there (bare metal, host network): "reaches 97 % of bare metal".
-import { formatFigure, formatPercent } from "../../format.ts";
+import { formatFigure, formatNumber, formatPercent } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
 import type { Params } from "../../types.ts";
 import { listWords, type Testbed, withRest } from "../figures.ts";
+import type { Ceiling } from "../ranking.ts";
 import type { Evidence, GuideFigure, GuideScenario } from "../types.ts";
 import {
   type FigureEntry,
@@ -111,6 +112,37 @@ function rateWords(ctx: GuideContext, f: GuideFigure): string {
   return `${formatFigure(f)} received${loss ? ` with ${formatFigure(loss)} loss` : ""}${sent ? ` (${formatFigure(sent)} sent)` : ""}`;
 }
 
+/**
+ * What a throughput figure cannot exceed on a testbed: the NIC's line rate the setups' nodes state,
+ * and what the reference (bare metal) moved in the same test, whichever is lower; null when neither is
+ * known. Options within the metric's margin of it all "saturate" and the test cannot rank them.
+ */
+export function throughputCeiling(ctx: GuideContext, table: FigureTable): Ceiling | null {
+  const first = table.entries[0]?.figure;
+  if (first?.unit !== "Gbit/s") return null;
+  const nics = new Set(table.entries.map((e) => ctx.scenario(e.figure.scenarioId)?.nicGbps ?? null));
+  const nic = nics.size === 1 ? [...nics][0]! : null;
+  const ref = referenceFigure(ctx, table.testbed, first);
+  const refValue = ref && !ref.qualifier ? ref.value : null;
+  if (nic === null && refValue === null) return null;
+  const refWords = ref ? `${referenceName(ctx.scenario(ref.scenarioId)!)}'s ${formatFigure(ref)}` : "";
+  if (nic !== null && (refValue === null || nic <= refValue)) {
+    return { value: nic, words: `the ${formatNumber(nic)} Gbit/s line rate` };
+  }
+  return {
+    value: refValue!,
+    words: nic !== null ? `the ${formatNumber(nic)} Gbit/s line rate (${refWords})` : refWords,
+  };
+}
+
+/** "single-stream TCP", "8-stream UDP (service)": a throughput test in a few words. */
+export function throughputShort(params: Params, protocol: Protocol): string {
+  const streams =
+    typeof params.streams === "number" ? (params.streams === 1 ? "single-stream " : `${params.streams}-stream `) : "";
+  const path = params.path === undefined || params.path === "pod-pod" ? "" : ` (${String(params.path)})`;
+  return `${streams}${protocol.toUpperCase()}${path}`;
+}
+
 const variantWords = (s: GuideScenario) => {
   const e = encryptionOf(s);
   return e ? `${s.label}, with ${e}` : s.label;
@@ -134,6 +166,9 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
       // where none was measured. UDP loss, asked for with it, says what the UDP figures lack.
       quiet: true,
       elsewhere: protocol === "udp",
+      every: true,
+      ceiling: (table) => throughputCeiling(ctx, table),
+      short: (table) => throughputShort(table.entries[0]!.figure.params, protocol),
       describe: (e, t) => {
         const ref = referenceFigure(ctx, t.testbed, e.figure);
         const yardstick = ref ? `, ${shareOfReference(ctx, e.figure, ref)}'s ${formatFigure(ref)}` : "";

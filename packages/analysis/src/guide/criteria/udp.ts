@@ -74,15 +74,19 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
       );
     }
   }
-  // Within one datapath, scenarios with and without a bandwidth manager: the setting to turn on.
+  // Within one datapath and its variants (the same CNI, mode and Service proxy), scenarios with and
+  // without a bandwidth manager: the setting to turn on, said on the option that runs it.
   for (const table of result.tables) {
     for (const option of ctx.options) {
-      const losses = optionScenarios(option, table.testbed).flatMap((s) =>
-        ctx.figuresOf(s.id, table.selector.metric).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
-      );
+      const siblings = ctx.options.filter((o) => o.baseId === option.baseId);
+      const losses = siblings
+        .flatMap((o) => optionScenarios(o, table.testbed))
+        .flatMap((s) =>
+          ctx.figuresOf(s.id, table.selector.metric).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
+        );
       const on = bestOf(losses.filter((x) => hasBandwidthManager(x.s)).map((x) => x.f));
       const off = bestOf(losses.filter((x) => !hasBandwidthManager(x.s)).map((x) => x.f));
-      if (!on || !off) continue;
+      if (!on || !off || !option.scenarios.some((s) => s.id === on.scenarioId)) continue;
       const sOn = ctx.scenario(on.scenarioId)!;
       const sOff = ctx.scenario(off.scenarioId)!;
       const helped = compareFigures(off, on).verdict === "better";

@@ -1,0 +1,131 @@
+// The guide's ranking on hand-built tables of the shapes real benchmarks give (issue 39): a test every
+// option saturates beside one that separates them, a dominated option, ties within the margin. The
+// expected orders are worked out by hand in each case's comment; the effects and p-values by
+// scipy (stats.ttest_ind on the logs, equal_var=False) and Python's math.
+import { describe, expect, it } from "vitest";
+import type { Measurement } from "../types.ts";
+import { comparePair, type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
+
+const tput = (samples: number[]): Measurement => ({
+  metric: "tcp.throughput",
+  unit: "Gbit/s",
+  value: [...samples].sort((a, b) => a - b)[1]!,
+  samples,
+});
+
+const test = (what: string, figures: Record<string, Measurement>, ceiling: RankTest["ceiling"] = null): RankTest => ({
+  key: what,
+  what,
+  testbed: "On-premises bare-metal-40g",
+  weight: 1,
+  better: "higher",
+  entries: Object.entries(figures).map(([optionId, figure]) => ({ optionId, figure, evidence: [] })),
+  ceiling,
+});
+
+const lineRate = { value: 40, words: "the 40 Gbit/s line rate" };
+
+// InfraBuilder's shape: on 8 streams every unencrypted setup fills the 40 Gbit/s NIC (B even reads a
+// little higher than A); on one stream A is clearly ahead (25.4 against 22.6 Gbit/s, as in the article).
+const eight = test(
+  "8-stream TCP",
+  { A: tput([39.1, 39.3, 39.2]), B: tput([39.5, 39.6, 39.4]), C: tput([39.0, 39.2, 39.4]) },
+  lineRate,
+);
+const single = test("single-stream TCP", {
+  A: tput([25.4, 25.1, 25.6]),
+  B: tput([22.6, 22.9, 22.4]),
+  C: tput([22.7, 22.5, 22.8]),
+});
+const names: Record<string, string> = { A: "Setup A", B: "Setup B", C: "Setup C", D: "Setup D" };
+const subject = (id: string) => ({ label: names[id]!, features: 0, needsShort: null });
+const byName = (a: string, b: string) => a.localeCompare(b);
+
+describe("a figure every option saturates does not rank them", () => {
+  it("says so in words and finds no winner in any pair", () => {
+    expect(testStanding(eight)).toEqual({ separates: false, words: "all 3 reach the 40 Gbit/s line rate" });
+    // B's runs are the highest, but all three are within 5 % (tcp.throughput's margin) of 40 Gbit/s.
+    expect(comparePair(eight, "B", "A")).toMatchObject({ winner: null, saturated: true });
+  });
+
+  it("ranks on the test that separates: A first, alone not beaten across the board", () => {
+    // A beats B and C on one stream (−10.8 % and −10.6 %, p ≈ 0.0002) and ties them on eight: it
+    // dominates both. B and C tie on both tests (22.6 against 22.7 Gbit/s is within ±5 %), so
+    // neither dominates the other: both form tier 2.
+    const r = rankOptions(["B", "C", "A"], [eight, single], () => 0, byName);
+    expect(r.order[0]).toBe("A");
+    expect([r.tier.get("A"), r.tier.get("B"), r.tier.get("C")]).toEqual([1, 2, 2]);
+    expect(r.dominatedBy.get("B")).toBe("A");
+    const lines = reasonLines(r, [eight, single], subject, () => 0);
+    const second = r.order[1]!;
+    // Geometric means: B 22.633 against A 25.366 → −10.8 %; C 22.666 → −10.6 %; both "−11 %" at two
+    // digits; Welch p = 0.0002 (scipy), said "p < 0.001".
+    expect(lines.get(second)!.text).toMatch(/^Behind Setup A: single-stream TCP −11 % \(p < 0\.001\)\.$/);
+    expect(lines.get("A")!.text).toMatch(
+      /^Not beaten across the board: .*; Setup [BC], next, trails it: single-stream TCP −11 %/,
+    );
+    // The third is not separated from the second by any figure, and A beats it across the board: said so.
+    expect(lines.get(r.order[2]!)!.text).toMatch(
+      /^Level with Setup [BC] on every figure both were measured in; beaten across the board by Setup A: single-stream TCP −11 %/,
+    );
+  });
+
+  it("would rank on the saturated test alone if it separated, which it cannot without a ceiling either", () => {
+    // Without its ceiling the 8-stream figures are still within tcp.throughput's ±5 % margin of each
+    // other: the verdict cannot call any pair better, so the test still does not separate.
+    const bare = { ...eight, ceiling: null };
+    expect(testStanding(bare).separates).toBe(false);
+    expect(testStanding(bare).words).toMatch(/^equivalent within ±5 %|^a small but real difference|^inconclusive/);
+  });
+});
+
+describe("dominated options and ties", () => {
+  it("puts a dominated option in a later tier and names what beats it", () => {
+    // D trails A on one stream (20.1 vs 25.4: −21 %) and sits below the line rate on eight (30 vs 39:
+    // −23 %): A dominates D; B and C beat D on both too.
+    const d8 = {
+      ...eight,
+      entries: [...eight.entries, { optionId: "D", figure: tput([30.1, 29.8, 30.3]), evidence: [] }],
+    };
+    const d1 = {
+      ...single,
+      entries: [...single.entries, { optionId: "D", figure: tput([20.1, 19.9, 20.3]), evidence: [] }],
+    };
+    expect(testStanding(d8)).toMatchObject({
+      separates: true,
+      words: "3 of 4 reach the 40 Gbit/s line rate and are not told apart by it",
+    });
+    const r = rankOptions(["A", "B", "C", "D"], [d8, d1], () => 0, byName);
+    expect(r.order.at(-1)).toBe("D");
+    expect(r.tier.get("D")).toBe(3);
+    const lines = reasonLines(r, [d8, d1], subject, () => 0);
+    // Against C directly above it, the larger effect first: 8-stream (≈ −23 %) before single-stream (≈ −11 %).
+    expect(lines.get("D")!.text).toMatch(
+      /^Behind Setup [BC]: 8-stream TCP −2\d % \(p [<=] [\d.]+\) and single-stream TCP −1\d %/,
+    );
+  });
+
+  it("leaves single runs within the margin level, and orders them by the tie-break, saying so", () => {
+    // 10.0 against 10.3 Gbit/s on a single run each: 3 % is inside the ±5 % band, an indicative tie.
+    const t = test("single-stream TCP", {
+      A: { metric: "tcp.throughput", unit: "Gbit/s", value: 10.3 },
+      B: { metric: "tcp.throughput", unit: "Gbit/s", value: 10.0 },
+    });
+    expect(testStanding(t)).toEqual({ separates: false, words: "equivalent within ±5 % on a single run" });
+    const r = rankOptions(["B", "A"], [t], () => 0, byName);
+    expect(r.tier.get("A")).toBe(1);
+    expect(r.tier.get("B")).toBe(1);
+  });
+
+  it("orders by the needs first: an option missing a need comes after, said so", () => {
+    const r = rankOptions(["A", "B"], [single], (id) => (id === "A" ? 1 : 0), byName);
+    expect(r.order).toEqual(["B", "A"]);
+    const lines = reasonLines(
+      r,
+      [single],
+      (id) => ({ ...subject(id), needsShort: id === "A" ? "misses Encryption in transit" : null }),
+      (id) => (id === "A" ? 1 : 0),
+    );
+    expect(lines.get("A")!.text).toBe("Below Setup B on your needs: it misses Encryption in transit.");
+  });
+});

@@ -1,0 +1,318 @@
+import { formatNumber, withUnit } from "../format.ts";
+import { marginPercent } from "../noise-bands.ts";
+import type { Better, Measurement } from "../types.ts";
+import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";
+import { listWords, scoreAgainstBest, tieWords } from "./figures.ts";
+import type { Evidence } from "./types.ts";
+
+/** Where a figure cannot go higher: the NIC's line rate or what bare metal moved in the same test. */
+export type Ceiling = { value: number; words: string };
+
+export type RankEntry = { optionId: string; figure: Measurement; evidence: Evidence[] };
+
+export type RankTest = {
+  /** Unique per answer: criterion, testbed and params. */
+  key: string;
+  /** The figure in a few words, for the reason lines: "single-stream TCP", "CPU per Gbit/s". */
+  what: string;
+  testbed: string;
+  /** The criterion's weight, shared among its tests. */
+  weight: number;
+  better: Better;
+  entries: RankEntry[];
+  ceiling: Ceiling | null;
+};
+
+/** One test's answer for a pair: who is ahead (null: neither), and why. */
+export type PairOutcome = {
+  test: RankTest;
+  winner: string | null;
+  loser: string | null;
+  /** Both at the ceiling: the test cannot tell them apart. */
+  saturated: boolean;
+  /** The loser against the winner, as the verdict judged it (the ratio of the effect, or the headline change). */
+  verdict: VerdictResult | null;
+};
+
+const atCeiling = (test: RankTest, f: Measurement) =>
+  test.ceiling !== null && f.value >= test.ceiling.value * (1 - marginPercent(f.metric) / 100);
+
+/** The pair's outcome in one test, or null when one of them was not measured in it. */
+export function comparePair(test: RankTest, a: string, b: string): PairOutcome | null {
+  const ea = test.entries.find((e) => e.optionId === a);
+  const eb = test.entries.find((e) => e.optionId === b);
+  if (!ea || !eb) return null;
+  if (atCeiling(test, ea.figure) && atCeiling(test, eb.figure)) {
+    return { test, winner: null, loser: null, saturated: true, verdict: null };
+  }
+  const v = compareFigures(eb.figure, ea.figure);
+  if (v.verdict === "better") {
+    return { test, winner: a, loser: b, saturated: false, verdict: compareFigures(ea.figure, eb.figure) };
+  }
+  if (v.verdict === "worse") return { test, winner: b, loser: a, saturated: false, verdict: v };
+  return { test, winner: null, loser: null, saturated: false, verdict: v };
+}
+
+/** What a test can say of the options in it: whether it separates any two, and in words why not. */
+export function testStanding(test: RankTest): { separates: boolean; words: string | null } {
+  const ids = test.entries.map((e) => e.optionId);
+  const saturated = test.entries.filter((e) => atCeiling(test, e.figure)).length;
+  let separates = false;
+  const ties: VerdictResult[] = [];
+  for (let i = 0; i < ids.length && !separates; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const o = comparePair(test, ids[i]!, ids[j]!);
+      if (o?.winner) {
+        separates = true;
+        break;
+      }
+      if (o?.verdict && noClearDifference(o.verdict.verdict)) ties.push(o.verdict);
+    }
+  }
+  if (test.ceiling && saturated === test.entries.length) {
+    return { separates: false, words: `all ${test.entries.length} reach ${test.ceiling.words}` };
+  }
+  if (separates) {
+    return {
+      separates,
+      words:
+        test.ceiling && saturated > 1
+          ? `${saturated} of ${test.entries.length} reach ${test.ceiling.words} and are not told apart by it`
+          : null,
+    };
+  }
+  const weakest = ties.find((t) => t.verdict === "inconclusive") ?? ties[0];
+  return { separates: false, words: weakest ? tieWords(weakest) : null };
+}
+
+/** "−12 %": the loser against the winner, as the verdict judged it. */
+function effectPercent(v: VerdictResult): number | null {
+  const e = v.evidence;
+  if (e.method === "interval") return (e.ratio - 1) * 100;
+  return v.delta?.percent ?? null;
+}
+
+const signed = (percent: number) =>
+  withUnit(`${percent > 0 ? "+" : percent < 0 ? "−" : ""}${formatNumber(Math.abs(percent), 2)}`, "%");
+
+function pWords(v: VerdictResult): string {
+  const e = v.evidence;
+  if (e.method === "interval") {
+    return e.pAdjusted < 0.001 ? "p < 0.001" : `p = ${formatNumber(e.pAdjusted, 2)}`;
+  }
+  if (e.method === "noise-band") return `single runs, beyond ±${e.marginPercent} %`;
+  return "by the published bounds";
+}
+
+/**
+ * "single-stream TCP −12 % (p = 0.004)": one test a winner takes, from the loser's side; a rate in %
+ * (loss) in points, as 10 % against 88 % loss is not "+780 %".
+ */
+export function outcomeWords(o: PairOutcome): string {
+  const entry = (id: string | null) => o.test.entries.find((e) => e.optionId === id)?.figure;
+  const winner = entry(o.winner);
+  const loser = entry(o.loser);
+  if (winner?.unit === "%" && loser) {
+    const points = loser.value - winner.value;
+    return `${o.test.what} ${signed(points).replace(" %", " points")}${o.verdict ? ` (${pWords(o.verdict)})` : ""}`;
+  }
+  const percent = o.verdict ? effectPercent(o.verdict) : null;
+  return `${o.test.what} ${percent === null ? "worse" : signed(percent)}${o.verdict ? ` (${pWords(o.verdict)})` : ""}`;
+}
+
+/** The tests a winner takes from a loser, largest effect first. */
+export function winsOver(tests: readonly RankTest[], winner: string, loser: string): PairOutcome[] {
+  return tests
+    .flatMap((t) => {
+      const o = comparePair(t, winner, loser);
+      return o && o.winner === winner ? [o] : [];
+    })
+    .sort((x, y) => Math.abs(effectPercent(y.verdict!) ?? 0) - Math.abs(effectPercent(x.verdict!) ?? 0));
+}
+
+export type Ranking = {
+  /** Options measured in at least one test. */
+  measured: Set<string>;
+  /** Option ids, best first. */
+  order: string[];
+  /** 1 for the non-dominated set, 2 for the set after it among the rest, … */
+  tier: Map<string, number>;
+  /** The first-ranked option that beats it across the board, if any. */
+  dominatedBy: Map<string, string>;
+  /** The weighted score that orders options within a tier: 0 (worst) to 1 (best in every test). */
+  score: Map<string, number>;
+};
+
+/**
+ * The options in order: by `group` first (the needs they meet), then by tier, then by score within a
+ * tier, then by `tieBreak` (features, name). Options no test reaches keep score 0 and tier 1 of their group.
+ */
+export function rankOptions(
+  ids: readonly string[],
+  tests: readonly RankTest[],
+  group: (id: string) => number,
+  tieBreak: (a: string, b: string) => number,
+): Ranking {
+  const wins = new Map<string, Map<string, number>>();
+  for (const a of ids) wins.set(a, new Map());
+  for (const test of tests) {
+    const here = test.entries.map((e) => e.optionId).filter((id) => wins.has(id));
+    for (let i = 0; i < here.length; i++) {
+      for (let j = i + 1; j < here.length; j++) {
+        const o = comparePair(test, here[i]!, here[j]!);
+        if (!o?.winner) continue;
+        const loser = o.winner === here[i] ? here[j]! : here[i]!;
+        const row = wins.get(o.winner)!;
+        row.set(loser, (row.get(loser) ?? 0) + 1);
+      }
+    }
+  }
+  const beats = (a: string, b: string) => (wins.get(a)!.get(b) ?? 0) > 0;
+  const dominates = (a: string, b: string) => beats(a, b) && !beats(b, a);
+
+  const score = new Map<string, number>();
+  const weightSum = new Map<string, number>();
+  for (const test of tests) {
+    const { scored } = scoreAgainstBest(
+      test.entries.map((e) => ({ item: e, figure: e.figure })),
+      test.better,
+    );
+    for (const s of scored) {
+      // At the ceiling is as good as the best: the test cannot tell.
+      const value = atCeiling(test, s.item.figure) ? 1 : s.score;
+      score.set(s.item.optionId, (score.get(s.item.optionId) ?? 0) + test.weight * value);
+      weightSum.set(s.item.optionId, (weightSum.get(s.item.optionId) ?? 0) + test.weight);
+    }
+  }
+  for (const [id, sum] of score) score.set(id, sum / (weightSum.get(id) || 1));
+
+  const tier = new Map<string, number>();
+  const dominatedBy = new Map<string, string>();
+  const byGroup = new Map<number, string[]>();
+  for (const id of ids) byGroup.set(group(id), [...(byGroup.get(group(id)) ?? []), id]);
+  // An option no test measured is beaten by nothing only for want of figures: it comes after every
+  // measured one of its group, in a tier of its own, never among the not-beaten.
+  const measured = new Set(tests.flatMap((t) => t.entries.map((e) => e.optionId)));
+  for (const members of byGroup.values()) {
+    let rest = members.filter((id) => measured.has(id) || tests.length === 0);
+    let level = 1;
+    for (; rest.length > 0; level++) {
+      const front = rest.filter((b) => !rest.some((a) => a !== b && dominates(a, b)));
+      for (const id of front) tier.set(id, level);
+      rest = rest.filter((id) => !front.includes(id));
+    }
+    for (const id of members) if (!tier.has(id)) tier.set(id, Math.max(level, 2));
+  }
+  const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+  const order = [...ids].sort(
+    (a, b) =>
+      group(a) - group(b) ||
+      tier.get(a)! - tier.get(b)! ||
+      (near(score.get(a) ?? 0, score.get(b) ?? 0) ? 0 : (score.get(b) ?? 0) - (score.get(a) ?? 0)) ||
+      tieBreak(a, b),
+  );
+  for (const id of order) {
+    const by = order.find((a) => a !== id && group(a) === group(id) && dominates(a, id));
+    if (by) dominatedBy.set(id, by);
+  }
+  return { measured, order, tier, dominatedBy, score };
+}
+
+/** At most this many tests a reason line names; the rest are counted. */
+const namedAtMost = 2;
+
+/** "single-stream TCP −12 % (p = 0.004) and CPU per Gbit/s +30 % (…)" */
+export function outcomesWords(outcomes: readonly PairOutcome[]): string {
+  const named = outcomes.slice(0, namedAtMost).map(outcomeWords);
+  const more = outcomes.length - named.length;
+  return `${listWords(named, namedAtMost)}${more > 0 ? ` and ${more} more figure${more === 1 ? "" : "s"}` : ""}`;
+}
+
+/** What the reason line of an option needs to know of it and of its neighbours. */
+export type LineSubject = {
+  label: string;
+  features: number;
+  /** Its hard needs not met, in a few words ("misses L7 (HTTP) policy"); null when it meets them all. */
+  needsShort: string | null;
+};
+
+export type ReasonLine = { text: string; evidence: Evidence[] };
+
+const evidenceOfOutcomes = (outcomes: readonly PairOutcome[], ids: readonly string[]) =>
+  outcomes.flatMap((o) => o.test.entries.filter((e) => ids.includes(e.optionId)).flatMap((e) => e.evidence));
+
+/**
+ * One line per option: for the first, that nothing beats it across the board and what the next one
+ * trails it by; for each below, what puts it below the one above it — the figures that one wins
+ * (largest effect first, with the verdict's p-value), else the option that beats it across the board,
+ * else that no figure separates the two and what ordered them.
+ */
+export function reasonLines(
+  ranking: Ranking,
+  tests: readonly RankTest[],
+  subject: (id: string) => LineSubject,
+  group: (id: string) => number,
+): Map<string, ReasonLine> {
+  const lines = new Map<string, ReasonLine>();
+  const { order } = ranking;
+  order.forEach((id, i) => {
+    const me = subject(id);
+    if (i === 0) {
+      const next = order[1];
+      const trails = next ? winsOver(tests, id, next) : [];
+      const lead =
+        tests.length === 0
+          ? "No figure separates the datapaths for your traffic: first on the needs you ticked and the features it offers"
+          : me.needsShort
+            ? `Closest to what you asked (${me.needsShort}), and not beaten across the board on the figures`
+            : "Not beaten across the board: no datapath is at least as good on every figure you asked about and better on one";
+      const after =
+        next && trails.length > 0 ? `; ${subject(next).label}, next, trails it: ${outcomesWords(trails)}` : "";
+      lines.set(id, { text: `${lead}${after}.`, evidence: evidenceOfOutcomes(trails, [id, next ?? ""]) });
+      return;
+    }
+    const above = order[i - 1]!;
+    const them = subject(above);
+    if (group(above) !== group(id)) {
+      lines.set(id, {
+        text: `Below ${them.label} on your needs: it ${me.needsShort ?? "meets fewer of them"}${them.needsShort ? `, where that one ${them.needsShort}` : ""}.`,
+        evidence: [],
+      });
+      return;
+    }
+    if (tests.length > 0 && !ranking.measured.has(id)) {
+      lines.set(id, {
+        text: "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
+        evidence: [],
+      });
+      return;
+    }
+    const lost = winsOver(tests, above, id);
+    if (lost.length > 0) {
+      lines.set(id, {
+        text: `Behind ${them.label}: ${outcomesWords(lost)}.`,
+        evidence: evidenceOfOutcomes(lost, [id, above]),
+      });
+      return;
+    }
+    const by = ranking.dominatedBy.get(id);
+    if (by) {
+      const beaten = winsOver(tests, by, id);
+      lines.set(id, {
+        text: `Level with ${them.label} on every figure both were measured in; beaten across the board by ${subject(by).label}: ${outcomesWords(beaten)}.`,
+        evidence: evidenceOfOutcomes(beaten, [id, by]),
+      });
+      return;
+    }
+    const a = ranking.score.get(above) ?? 0;
+    const b = ranking.score.get(id) ?? 0;
+    const why =
+      tests.length > 0 && Math.abs(a - b) > 1e-9
+        ? "listed after it as further from the best on the figures your answers weigh"
+        : Math.abs(them.features - me.features) > 1e-9
+          ? `listed after it on features (${formatNumber(me.features, 2)} against ${formatNumber(them.features, 2)} of those counted)`
+          : "listed after it by name";
+    lines.set(id, { text: `No figure separates it from ${them.label}: ${why}.`, evidence: [] });
+  });
+  return lines;
+}

@@ -490,16 +490,27 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     : [];
 
   // The lead sentence.
+  let leadCount = 0;
   const top = rankedOptions[0];
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
     const decisive = [...new Set(separating.map((t) => t.what))];
-    const separatingWords = `it measures best on ${scopeLabel}, where ${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
+    const where = `${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
+    // Alone in the not-beaten set it measures best; among several, say what put it first among them.
+    const peers = notBeaten.filter((o) => o.id !== top.id);
+    const firstOn =
+      peers.length > 0 && top.performance - Math.max(...peers.map((o) => o.performance)) > 1e-9
+        ? "what your answers weigh"
+        : "the features it offers";
+    const separatingWords =
+      peers.length === 0
+        ? `it measures best on ${scopeLabel}, where ${where}`
+        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${where}, and first among them on ${firstOn}`;
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
-        ? `it meets the needs you ticked and ${separatingWords.slice(3)}`
+        ? `it meets the needs you ticked and ${separatingWords.replace(/^it /, "")}`
         : separatingWords;
     const extrapolated = top.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
     const lead = reason(
@@ -564,6 +575,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
             ),
           ];
     summary.unshift(lead, ...frontier, ...unranked);
+    leadCount = 1 + frontier.length + unranked.length;
     if (top.reasons.some((r) => r.effect === "for" && r.approximate)) {
       caveats.push(
         reason(
@@ -604,6 +616,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       fallback,
     },
     summary: findings.reasons,
+    leadCount,
     moreFindings: findings.more,
     caveats: caveats.map(trimEvidence),
     performanceMatters,

@@ -122,6 +122,11 @@ export type GuideResult = {
   };
   /** The answer in a few sentences, each a reason with its evidence: the first few findings. */
   summary: Reason[];
+  /**
+   * How many of the summary's first sentences are the answer itself (the lead, what nothing beats, what
+   * could not rank); the findings they rest on follow.
+   */
+  leadCount: number;
   /** Findings left out of `summary`, e.g. the same crossover on many more testbeds. */
   moreFindings: number;
   /** What to keep in mind about the whole answer: fallbacks, extrapolation, conflicting needs. */

@@ -81,6 +81,10 @@ async function Answer({ params }: { params: Params }) {
     ...query.needs.map((n) => guideNeedLabels[n]),
   ];
 
+  // The answer itself first (the lead, what nothing beats, what could not rank); the findings after the ranking.
+  const answer = data.summary.slice(0, Math.max(1, data.leadCount));
+  const findings = data.summary.slice(answer.length);
+
   return (
     <>
       <NuqsAdapter>
@@ -94,6 +98,13 @@ async function Answer({ params }: { params: Params }) {
           </h2>
           <Muted>For {asked.join(" · ")}.</Muted>
         </div>
+        <Card>
+          <ul aria-label="Summary" className="space-y-2 text-sm">
+            {answer.map((r, i) => (
+              <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} lead={i === 0} />
+            ))}
+          </ul>
+        </Card>
         {data.caveats.length > 0 ? (
           <Notice tone="warning" as="div" padding="normal" role="note" aria-label="Caveats">
             <p className="mb-1 font-medium">Keep in mind</p>
@@ -104,35 +115,68 @@ async function Answer({ params }: { params: Params }) {
             </ul>
           </Notice>
         ) : null}
-        <Card>
-          <ul aria-label="Summary" className="space-y-2 text-sm">
-            {data.summary.map((r, i) => (
-              <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} lead={i === 0} />
-            ))}
-          </ul>
-          {data.moreFindings > 0 ? (
-            <p className="mt-2 text-xs text-zinc-500">
-              {formatCount(data.moreFindings)} more findings like these, on other testbeds: choose a cloud or instance
-              type above to see theirs.
-            </p>
-          ) : null}
-        </Card>
       </section>
 
-      <section aria-labelledby="ranked" className="space-y-3">
+      <section aria-labelledby="ranked" className="space-y-2">
         <h2 id="ranked" className="text-lg font-semibold">
           Datapaths, ranked
         </h2>
         {data.options.length === 0 ? (
           <EmptyState>No measured datapath fits this scope.</EmptyState>
         ) : (
-          <ol className="space-y-3">
+          <ol className="space-y-1.5">
             {data.options.map((o) => (
-              <OptionCard key={o.id} option={o} apiUrl={apiUrl} top={o.rank === 1} />
+              <OptionCard
+                key={o.id}
+                option={o}
+                apiUrl={apiUrl}
+                top={o.rank === 1}
+                notBeaten={data.notBeaten.length > 1 && data.notBeaten.includes(o.id)}
+              />
             ))}
           </ol>
         )}
       </section>
+
+      {findings.length > 0 ? (
+        <section aria-labelledby="findings" className="space-y-2">
+          <h2 id="findings" className="text-lg font-semibold">
+            What the figures show
+          </h2>
+          <Card>
+            <ul aria-label="Findings" className="space-y-2 text-sm">
+              {findings.map((r) => (
+                <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} />
+              ))}
+            </ul>
+            {data.moreFindings > 0 ? (
+              <p className="mt-2 text-xs text-zinc-500">
+                {formatCount(data.moreFindings)} more findings like these, on other testbeds: choose a cloud or instance
+                type above to see theirs.
+              </p>
+            ) : null}
+          </Card>
+        </section>
+      ) : null}
+
+      {data.closest.length > 0 ? (
+        <section aria-labelledby="closest" className="space-y-2">
+          <h2 id="closest" className="text-lg font-semibold">
+            Closest evidence
+          </h2>
+          <details className="text-sm">
+            <summary className="cursor-pointer text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
+              {formatCount(data.closest.length)} finding{data.closest.length === 1 ? "" : "s"} from other clouds or
+              instance types, on what you asked and nothing here measured; never ranked on
+            </summary>
+            <ul aria-label="Closest evidence" className="mt-2 space-y-2">
+              {data.closest.map((r) => (
+                <ReasonItem key={r.text} reason={r} apiUrl={apiUrl} />
+              ))}
+            </ul>
+          </details>
+        </section>
+      ) : null}
 
       {data.unmeasured.length > 0 ? (
         <section aria-labelledby="unmeasured" className="space-y-2">
@@ -170,13 +214,14 @@ async function Answer({ params }: { params: Params }) {
 
       <footer className="space-y-1 border-t border-zinc-200 pt-3 text-xs text-zinc-500 dark:border-zinc-800">
         <p>
-          How the ranking works: datapaths missing a need you ticked come last (then those that offer it only partly or
-          whose docs do not say); then the measured performance for your traffic (request rates and latency, TCP and UDP
-          throughput, UDP loss, the cost of encryption, CPU per Gbit/s moved), when the verdicts separate the datapaths
-          (better or worse beyond each metric's margin, as in compare); then the features each offers. Only figures
-          measured on the cloud and instance type you chose rank; figures from elsewhere are shown as the closest
-          evidence. References (bare metal, host network) are the yardstick, never ranked. Crossovers are interpolated
-          between measured steps; anything past the measured range is marked extrapolated.
+          How the ranking works (docs/guide.md): datapaths missing a need you ticked come last (then those that offer it
+          only partly or whose docs do not say). Among the rest, each figure measured in your scope compares them pair
+          by pair with the verdicts of compare (better or worse beyond each metric's margin); a figure where both reach
+          the NIC's line rate or bare metal cannot tell them apart. Datapaths no other beats across the board — at least
+          as good on every figure and better on one — come first; only among those do your answers' weights order them,
+          then the features each offers. Every datapath below the first says what puts it there. CPU ranks only when it
+          counts every mode (softirq included). Figures from other clouds or instance types are never ranked on.
+          References (bare metal, host network) are the yardstick, never ranked.
         </p>
         <p>
           Capability matrix v{data.capabilitiesVersion}, every cell with its source. Figures: the current ones of{" "}

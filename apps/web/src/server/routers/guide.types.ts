@@ -68,6 +68,8 @@ export const guideOutputSchema = z.object({
     fallback: z.enum(["cloud", "sku"]).nullable(),
   }),
   summary: z.array(reasonSchema),
+  /** How many of the summary's first sentences are the answer itself; the findings follow. */
+  leadCount: z.number().int(),
   moreFindings: z.number().int(),
   caveats: z.array(reasonSchema),
   performanceMatters: z.boolean(),

@@ -28,7 +28,11 @@ const statusWords: Record<NeedCheck["status"], { mark: string; className: string
   unmet: { mark: "✗", className: "border-red-300 text-red-800 dark:border-red-800 dark:text-red-300" },
 };
 
-export function OptionCard(props: { option: Option; apiUrl: string; top: boolean }) {
+/**
+ * A ranked datapath in one row: its place, name, fit, and the one line that says what puts it there;
+ * where it was measured, its needs, every reason with its figures and its features open on demand.
+ */
+export function OptionCard(props: { option: Option; apiUrl: string; top: boolean; notBeaten: boolean }) {
   const o = props.option;
   const features = o.reasons.filter((r) => r.kind === "capability" && r.text.startsWith("Features:"));
   const rest = o.reasons.filter((r) => !features.includes(r));
@@ -42,19 +46,27 @@ export function OptionCard(props: { option: Option; apiUrl: string; top: boolean
   return (
     <li
       aria-labelledby={headingId}
-      className={`rounded-lg border bg-white p-4 dark:bg-zinc-900 ${props.top ? "border-blue-500 ring-1 ring-blue-500/40" : "border-zinc-200 dark:border-zinc-800"}`}
+      className={`rounded-lg border bg-white px-3 py-2 dark:bg-zinc-900 ${props.top ? "border-blue-500 ring-1 ring-blue-500/40" : "border-zinc-200 dark:border-zinc-800"}`}
     >
-      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
         <span className="rounded bg-zinc-900 px-1.5 text-sm font-semibold text-white tabular-nums dark:bg-zinc-100 dark:text-zinc-900">
           {o.rank}
         </span>
-        <h3 id={headingId} className="text-base font-semibold">
+        <h3 id={headingId} className="min-w-0 break-words text-sm font-semibold">
           {o.label}
         </h3>
+        {props.notBeaten ? (
+          <span className="rounded bg-blue-50 px-1.5 py-0.5 text-xs text-blue-800 dark:bg-blue-950 dark:text-blue-300">
+            not beaten
+          </span>
+        ) : null}
         <span className={`rounded px-1.5 py-0.5 text-xs ${fitWords[o.fit].className}`}>{fitWords[o.fit].label}</span>
       </div>
+      <ul aria-label="Why here" className="mt-1 text-sm">
+        <ReasonItem reason={o.why} apiUrl={props.apiUrl} />
+      </ul>
       {o.needs.length > 0 ? (
-        <ul aria-label="Needs" className="mt-2 flex flex-wrap gap-1 text-xs">
+        <ul aria-label="Needs" className="mt-1.5 flex flex-wrap gap-1 text-xs">
           {o.needs.map((n) => (
             <li key={n.need} className={`rounded-full border px-2 py-0.5 ${statusWords[n.status].className}`}>
               <span aria-hidden="true">{statusWords[n.status].mark} </span>
@@ -65,61 +77,57 @@ export function OptionCard(props: { option: Option; apiUrl: string; top: boolean
           ))}
         </ul>
       ) : null}
-      <p className="mt-2 text-xs text-zinc-500">
-        {here.length > 0 ? (
-          <>
-            Measured here as <ScenarioLinks scenarios={here} />
-            {o.scenarioCount.inScope > here.length
-              ? ` and ${formatCount(o.scenarioCount.inScope - here.length)} more`
-              : ""}
-            .{" "}
-          </>
-        ) : null}
-        {elsewhere.length > 0 || o.scenarioCount.all > o.scenarioCount.inScope ? (
-          <>
-            {here.length > 0 ? "Also measured" : "Measured only outside your scope"}
-            {elsewhere.length > 0 ? (
-              <>
-                {" "}
-                as <ScenarioLinks scenarios={elsewhere} />
-              </>
-            ) : null}
-            {o.scenarioCount.all - o.scenarioCount.inScope > elsewhere.length
-              ? `${elsewhere.length > 0 ? " and" : ""} ${formatCount(o.scenarioCount.all - o.scenarioCount.inScope - elsewhere.length)} more`
-              : ""}
-            .{" "}
-          </>
-        ) : null}
-        {unlisted > 0 ? (
-          <>
-            <TextLink href={moreHref}>All {formatCount(o.scenarioCount.all)} in Explore</TextLink>.{" "}
-          </>
-        ) : null}
-        Capability rows: {o.capabilityRows.join(" + ") || "none"}.
-      </p>
-      <ul className="mt-3 space-y-2 text-sm">
-        {rest.map((r) => (
-          <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} moreHref={moreHref} />
-        ))}
-      </ul>
-      {o.moreReasons > 0 ? (
+      <details className="mt-1.5 text-sm">
+        <summary className="cursor-pointer text-xs text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
+          Evidence: {formatCount(rest.length + o.moreReasons)} reasons, where it was measured, its features
+        </summary>
         <p className="mt-2 text-xs text-zinc-500">
-          {formatCount(o.moreReasons)} more measured reasons, on other testbeds: choose a cloud or instance type above,
-          or see <TextLink href={moreHref}>its scenarios in Explore</TextLink>.
+          {here.length > 0 ? (
+            <>
+              Measured here as <ScenarioLinks scenarios={here} />
+              {o.scenarioCount.inScope > here.length
+                ? ` and ${formatCount(o.scenarioCount.inScope - here.length)} more`
+                : ""}
+              .{" "}
+            </>
+          ) : null}
+          {elsewhere.length > 0 || o.scenarioCount.all > o.scenarioCount.inScope ? (
+            <>
+              {here.length > 0 ? "Also measured" : "Measured only outside your scope"}
+              {elsewhere.length > 0 ? (
+                <>
+                  {" "}
+                  as <ScenarioLinks scenarios={elsewhere} />
+                </>
+              ) : null}
+              {o.scenarioCount.all - o.scenarioCount.inScope > elsewhere.length
+                ? `${elsewhere.length > 0 ? " and" : ""} ${formatCount(o.scenarioCount.all - o.scenarioCount.inScope - elsewhere.length)} more`
+                : ""}
+              .{" "}
+            </>
+          ) : null}
+          {unlisted > 0 ? (
+            <>
+              <TextLink href={moreHref}>All {formatCount(o.scenarioCount.all)} in Explore</TextLink>.{" "}
+            </>
+          ) : null}
+          Capability rows: {o.capabilityRows.join(" + ") || "none"}.
         </p>
-      ) : null}
-      {features.length > 0 ? (
-        <details className="mt-2 text-sm">
-          <summary className="cursor-pointer text-xs text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
-            All features, with sources
-          </summary>
-          <ul className="mt-2 space-y-2">
-            {features.map((r) => (
-              <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} />
-            ))}
-          </ul>
-        </details>
-      ) : null}
+        <ul aria-label="Reasons" className="mt-2 space-y-2">
+          {rest.map((r) => (
+            <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} moreHref={moreHref} />
+          ))}
+          {features.map((r) => (
+            <ReasonItem key={r.text} reason={r} apiUrl={props.apiUrl} />
+          ))}
+        </ul>
+        {o.moreReasons > 0 ? (
+          <p className="mt-2 text-xs text-zinc-500">
+            {formatCount(o.moreReasons)} more measured reasons, on other testbeds: choose a cloud or instance type
+            above, or see <TextLink href={moreHref}>its scenarios in Explore</TextLink>.
+          </p>
+        ) : null}
+      </details>
     </li>
   );
 }

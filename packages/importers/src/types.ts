@@ -1,5 +1,6 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
 import type { BundleInput, BundleWarning } from "@cnibench/schema";
+import type { ScalarEnvironmentKey } from "./environment.ts";
 
 export const formatNames = ["bundle", "tke", "infrabuilder", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
 export type FormatName = (typeof formatNames)[number];
@@ -64,6 +65,11 @@ export type ParsedRun = {
   warnings?: BundleWarning[];
   /** Suffix naming this run when one file holds several (e.g. "block 2"). */
   part?: string;
+  /**
+   * Optional environment fields the files do not state but their figures need to be checked (the NIC
+   * speed of a throughput benchmark): when nobody passes one, the import's answer asks for it by name.
+   */
+  asks?: { input: ScalarEnvironmentKey; why: string }[];
 };
 
 export type MissingField = {

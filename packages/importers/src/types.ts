@@ -84,8 +84,13 @@ export type ImportFile = { name: string; bytes: Uint8Array };
 export type ArchiveLimits = {
   /** Most entries one archive may hold. */
   maxEntries: number;
-  /** Most bytes all entries of the upload may hold once decompressed. */
+  /** Most bytes all entries of the upload may hold once decompressed (the files streamed aside). */
   maxUnpackedBytes: number;
+  /**
+   * Most bytes of files read as they inflate and never held (statexec .prom, streamed.ts), in all:
+   * they cost CPU, not memory, so their allowance is larger.
+   */
+  maxStreamedBytes: number;
 };
 
 export type ImportOptions = {

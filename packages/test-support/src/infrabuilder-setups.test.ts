@@ -4,7 +4,13 @@ import { importFiles } from "@cnibench/importers";
 import { median } from "simple-statistics";
 import { describe, expect, it } from "vitest";
 import { fixtureText } from "./fixtures.ts";
-import { infrabuilderEnvironment, infrabuilderSetups, realSetups, syntheticSetups } from "./infrabuilder-setups.ts";
+import {
+  infrabuilderEnvironment,
+  infrabuilderSetups,
+  isEncryptedSetup,
+  realSetups,
+  syntheticSetups,
+} from "./infrabuilder-setups.ts";
 
 describe("infrabuilderSetups: twenty-odd setups of one benchmark", () => {
   const { bundles, files } = importFiles(infrabuilderSetups(), infrabuilderEnvironment);
@@ -33,5 +39,65 @@ describe("infrabuilderSetups: twenty-odd setups of one benchmark", () => {
     // And the real runs stay as published: flannel/1/all.results DTM_BW is iperf3's receiver rate.
     const published = Number(/^DTM_BW=(.*)$/m.exec(fixtureText("real/infrabuilder-2024/flannel/1/all.results"))?.[1]);
     expect(flannel.map((r) => r.value)).toContainEqual(published);
+  });
+
+  const gbps = (setup: string, streams: number, path = "pod-pod") =>
+    median(
+      bundles
+        .filter((b) => b.bundle.cni.label === setup)
+        .flatMap((b) => b.bundle.results)
+        .filter((r) => r.metric === "tcp.throughput" && r.params?.streams === streams && r.params?.path === path)
+        .map((r) => r.value / 1e9),
+    );
+
+  it("8 streams saturate the line for every unencrypted setup; 1 stream tells them apart", () => {
+    const plain = setups.filter((s) => s !== "baremetal" && !isEncryptedSetup(s));
+    // flannel's real dtm runs: 38.78, 38.90, 38.96 Gbit/s (all.results); median × 0.98 = 38.12, × 1 = 38.90.
+    for (const setup of plain) {
+      expect(gbps(setup, 8), setup).toBeGreaterThanOrEqual(38.1);
+      expect(gbps(setup, 8), setup).toBeLessThanOrEqual(38.96);
+    }
+    // 1 stream, flannel's median dts 19.80 Gbit/s: cilium-custom × 1.283 = 25.40, calico-ebpf × 1.141 = 22.59,
+    // 12 % apart, and every other setup below calico-ebpf.
+    expect(gbps("cilium-custom", 1)).toBeCloseTo(25.4, 1);
+    expect(gbps("calico-ebpf", 1)).toBeCloseTo(22.6, 1);
+    expect(gbps("cilium-custom", 1) / gbps("calico-ebpf", 1)).toBeCloseTo(1.124, 3);
+    const others = plain.filter((s) => s !== "cilium-custom" && s !== "calico-ebpf");
+    for (const setup of others) expect(gbps(setup, 1), setup).toBeLessThan(22.6);
+    // Encrypted setups: 5 to 11.3 Gbit/s with 1 stream or 8 (cilium-wg's 0.29 × 38.90 = 11.28).
+    for (const setup of setups.filter(isEncryptedSetup)) {
+      if (setup === "antrea-ipsec") continue; // real: its figures are InfraBuilder's
+      for (const streams of [1, 8]) {
+        expect(gbps(setup, streams), `${setup} ${streams}`).toBeGreaterThan(5);
+        expect(gbps(setup, streams), `${setup} ${streams}`).toBeLessThan(11.3);
+      }
+    }
+  });
+
+  it("every synthetic test has statexec .prom files whose whole CPU is user + system + softirq", () => {
+    const cpu = (setup: string, accounting: string) =>
+      bundles
+        .filter((b) => b.bundle.cni.label === setup && b.file.endsWith("/1"))
+        .flatMap((b) => b.bundle.results)
+        .filter((r) => r.metric === "cpu.usage" && r.params?.accounting === accounting);
+    for (const [setup, share] of [
+      ["cilium-wg", 2.3],
+      ["cilium", 0.6],
+    ] as const) {
+      const whole = cpu(setup, "all-modes");
+      const partial = cpu(setup, "user+system");
+      // 9 tests × 2 roles, each with both figures.
+      expect(whole, setup).toHaveLength(18);
+      expect(partial, setup).toHaveLength(18);
+      for (const w of whole) {
+        const { accounting: _, ...where } = w.params!;
+        const p = partial.find(
+          (r) => JSON.stringify({ ...r.params, accounting: "all-modes" }) === JSON.stringify(w.params),
+        );
+        expect(p, JSON.stringify(where)).toBeDefined();
+        // By construction: softirq = share × (user + system) over the same 80 s window.
+        expect(w.value).toBeCloseTo((1 + share) * p!.value, 5);
+      }
+    }
   });
 });

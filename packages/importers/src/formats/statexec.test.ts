@@ -53,6 +53,19 @@ describe("statexec .prom CPU counters", () => {
     }
   });
 
+  it("drops a line longer than statexec writes, to its end, and reads on", () => {
+    const sample = (v: number, t: number) => `statexec_cpu_seconds_total{cpu="cpu0",mode="user"} ${v} ${t}\n`;
+    // The overlong line hides a sample-looking text where the reader drops it (after the 17th chunk of
+    // 4,096 bytes, past 64 KiB): read as a line start, its timestamp 9000 would make the window 8 s.
+    const first = sample(1, 1000);
+    const junk = `# ${"x".repeat(17 * 4096 - first.length - 2)}${sample(500, 9000)}`;
+    const bytes = encode(first + junk + sample(2, 3000));
+    const reader = new StatexecCpuReader();
+    for (let at = 0; at < bytes.length; at += 4096) reader.push(bytes.subarray(at, at + 4096));
+    // By hand: 2 − 1 = 1 s of user over 1000 → 3000 ms.
+    expect(reader.result()).toEqual({ seconds: { user: 1 }, windowSeconds: 2, cpus: 1 });
+  });
+
   it("holds no figure with fewer than two sample times", () => {
     expect(readStatexecCpu(encode('statexec_cpu_seconds_total{cpu="cpu0",mode="user"} 1 1000\n'))).toBeUndefined();
     expect(readStatexecCpu(encode("not prometheus at all\n"))).toBeUndefined();

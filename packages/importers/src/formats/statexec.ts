@@ -39,19 +39,29 @@ export class StatexecCpuReader {
   private readonly cpuNames = new Set<string>();
   private readonly decoder = new TextDecoder();
   private rest = "";
+  private overlong = false;
   private start = Number.POSITIVE_INFINITY;
   private end = Number.NEGATIVE_INFINITY;
 
   push(chunk: Uint8Array): void {
     const text = this.rest + this.decoder.decode(chunk, { stream: true });
     let from = 0;
+    if (this.overlong) {
+      const end = text.indexOf("\n");
+      if (end === -1) return;
+      this.overlong = false;
+      from = end + 1;
+    }
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", from)) {
       this.line(text, from, at);
       from = at + 1;
     }
     this.rest = text.slice(from);
-    // A line longer than any statexec writes is not one: dropped rather than held.
-    if (this.rest.length > 64 * 1024) this.rest = "";
+    // A line longer than any statexec writes is not one: dropped rather than held, up to its end.
+    if (this.rest.length > 64 * 1024) {
+      this.rest = "";
+      this.overlong = true;
+    }
   }
 
   /** The figures, or undefined when the file holds fewer than two samples of the CPU counters. */
@@ -120,12 +130,6 @@ export function readStatexecCpu(bytes: Uint8Array): StatexecCpu | undefined {
   const cpu = reader.result();
   const summed = summaryCpus(bytes);
   return cpu && summed !== undefined ? { ...cpu, cpus: summed } : cpu;
-}
-
-/** Whether bytes start like statexec's output (its header comment or a statexec_ sample). */
-export function looksLikeStatexec(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 512));
-  return /^\s*(# Collector: blackswift\/statexec|# HELP statexec_|statexec_)/.test(head);
 }
 
 /**

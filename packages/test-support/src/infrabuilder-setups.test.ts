@@ -100,4 +100,47 @@ describe("infrabuilderSetups: twenty-odd setups of one benchmark", () => {
       }
     }
   });
+
+  // By hand from each setup/cni-configs script (and bench.sh: RKE2's kube-proxy runs in iptables mode
+  // unless the script carries #Flag:NOKUBEPROXY), the CNI's documented defaults, and what the upload's
+  // environment gives (hybridnet's mode); baremetal runs no Kubernetes. Encrypted variants keep their
+  // sibling's mode.
+  it.each([
+    ["antrea", "antrea", "overlay-geneve", "iptables", undefined],
+    ["antrea-ipsec", "antrea", "overlay-geneve", "iptables", "ipsec"],
+    ["antrea-noencap", "antrea", "native", "iptables", undefined],
+    ["antrea-wg", "antrea", "overlay-geneve", "iptables", "wireguard"],
+    ["calico", "calico", "iptables", "iptables", undefined],
+    ["calico-ebpf", "calico", "ebpf", "ebpf", undefined],
+    ["calico-ebpf-wg", "calico", "ebpf", "ebpf", "wireguard"],
+    ["calico-vpp", "calico", "vpp", "iptables", undefined],
+    ["calico-vpp-ipsec", "calico", "vpp", "iptables", "ipsec"],
+    ["calico-vpp-wg", "calico", "vpp", "iptables", "wireguard"],
+    ["calico-wg", "calico", "iptables", "iptables", "wireguard"],
+    ["canal", "canal", "overlay-vxlan", "iptables", undefined],
+    ["cilium", "cilium", "overlay-vxlan", "iptables", undefined],
+    ["cilium-custom", "cilium", "overlay-vxlan", "ebpf", undefined],
+    ["cilium-hubble-full", "cilium", "overlay-vxlan", "iptables", undefined],
+    ["cilium-ipsec", "cilium", "overlay-vxlan", "iptables", "ipsec"],
+    ["cilium-nohubble", "cilium", "overlay-vxlan", "iptables", undefined],
+    ["cilium-nokproxy", "cilium", "overlay-vxlan", "ebpf", undefined],
+    ["cilium-wg", "cilium", "overlay-vxlan", "iptables", "wireguard"],
+    ["flannel", "flannel", "overlay-vxlan", "iptables", undefined],
+    ["hybridnet", "hybridnet", "overlay-vxlan", "iptables", undefined],
+    ["kubeovn", "kube-ovn", "overlay-geneve", "iptables", undefined],
+    ["kuberouter", "kube-router", "bgp", "iptables", undefined],
+    ["kuberouter-all", "kube-router", "bgp", "ipvs", undefined],
+    ["baremetal", "none", "host-network", "none", undefined],
+  ])("%s is stored as %s, %s, kube-proxy %s, encryption %s", (setup, cni, mode, kubeProxy, encryption) => {
+    const stored = bundles.filter((b) => b.bundle.cni.label === setup).map((b) => b.bundle.cni);
+    expect(stored).toHaveLength(3);
+    for (const c of stored) {
+      expect({ name: c.name, mode: c.mode, kubeProxy: c.kubeProxy, encryption: c.settings?.encryption }).toEqual({
+        name: cni,
+        mode,
+        kubeProxy,
+        encryption,
+      });
+    }
+  });
 });

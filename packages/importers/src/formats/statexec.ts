@@ -3,7 +3,10 @@
  * CPU counters, `statexec_cpu_seconds_total{cpu,mode}`, one per CPU and mode and sample. What a test
  * cost is each counter's last minus first sample, summed over CPUs, over the time between the first
  * and the last sample (statexec samples from its -d delay before the command to a while after it,
- * the window its own summary means and bench.sh's user + system figure cover too).
+ * the window its own summary means and bench.sh's user + system figure cover too). The timestamps,
+ * not the sample count: samples are not exactly a second apart (flannel/1/idle-server.prom holds 84
+ * sample times over 81 s), and over the timestamps' span every mode together comes to 31.95 of the
+ * node's 32 CPUs, as statexec's own summary says (idle 31.951102).
  *
  * Read line by line from chunks, keeping the first and last value of each (cpu, mode) and nothing
  * else: a file is 4–8 MB of 26,000-odd samples and only two of each series matter. A hand-written

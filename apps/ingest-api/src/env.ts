@@ -21,13 +21,17 @@ export const ingestEnvSchema = sharedEnvSchema
     CNIBENCH_MAX_BUNDLE_BYTES: bytes(5 * 1024 * 1024),
     /** POST /v1/import's body: a result tree's archive is larger than one bundle. */
     CNIBENCH_IMPORT_MAX_BYTES: bytes(64 * 1024 * 1024),
-    /** POST /v1/import: most entries one upload's archives may hold, and most bytes they may expand to. */
+    /**
+     * POST /v1/import: most entries one upload's archives may hold, most bytes the files kept in memory
+     * may expand to, and most bytes of the files read as they inflate and never held (statexec .prom).
+     */
     CNIBENCH_IMPORT_MAX_ENTRIES: z.coerce
       .number({ error: "must be a whole number" })
       .int("must be a whole number")
       .min(1)
-      .default(5000),
+      .default(10_000),
     CNIBENCH_IMPORT_MAX_UNPACKED_BYTES: bytes(100 * 1024 * 1024),
+    CNIBENCH_IMPORT_MAX_STREAMED_BYTES: bytes(512 * 1024 * 1024),
     /** Requests a minute per upload token; over it: 429 with Retry-After. */
     CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
     /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */

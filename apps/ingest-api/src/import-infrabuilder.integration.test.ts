@@ -2,7 +2,8 @@
  * POST /v1/import of InfraBuilder's bench.sh result tree (packages/importers/fixtures/real/infrabuilder-2024:
  * flannel, antrea-ipsec and baremetal, three runs each, and the setup/cni-configs scripts) as one
  * .tar.gz, over real HTTP against a real PostgreSQL: one bundle per run folder, one scenario per setup,
- * the failed tests named as missing runs in the answer and stored with their bundles.
+ * the failed tests named as missing runs in the answer and stored with their bundles; the statexec
+ * .prom file of the fixture read for the CPU by mode, the credit and the NIC speed passed stored.
  */
 import type { Db } from "@cnibench/db";
 import { tar } from "@cnibench/test-support/archives";
@@ -107,15 +108,65 @@ describe("POST /v1/import?format=infrabuilder", () => {
 
     const after = await rowCounts(db);
     expect(after.bundles - before.bundles).toBe(9);
-    // Per run: 64 figures (flannel), 57 (antrea-ipsec's runs 1 and 2: no sts), 55 (its run 3 also lacks
-    // stm's server CPU and memory), 34 (baremetal: d* tests only).
-    expect(after.measurements - before.measurements).toBe(3 * 64 + 2 * 57 + 55 + 3 * 34);
+    // Per run: 64 figures (flannel), 57 (antrea-ipsec's runs 1 and 2: no sts), 55 + 4 (its run 3 lacks
+    // bench.sh's stm server CPU and memory, but its stm-server.prom gives the whole CPU and 3 modes),
+    // 34 (baremetal: d* tests only).
+    expect(after.measurements - before.measurements).toBe(3 * 64 + 2 * 57 + 59 + 3 * 34);
 
     // Again, detected by auto: the same bundles, nothing written.
     const again = await importTree(archive(), testbed("infrabuilder-2024", "auto"));
     expect(again.status).toBe(200);
     expect(again.body.bundles.map((b) => [b.id, b.created])).toEqual(bundles.map((b) => [b.id, false]));
     expect(await rowCounts(db)).toEqual(after);
+  });
+
+  it("antrea-ipsec run 3's stm-server.prom gives the server's CPU by mode; the credit and the NIC speed are stored", async () => {
+    const query = `${testbed("infrabuilder-cpu")}&nicGbps=40`;
+    const res = await importTree(archive(), query);
+    expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
+    const run3 = res.body.bundles.find((b) => b.file === "upload/results/antrea-ipsec/3")!;
+    // The NIC speed was passed: no file's report asks for it.
+    expect(res.body.files.flatMap((f) => f.warnings ?? []).filter((w) => w.includes("not given"))).toEqual([]);
+    const stored = (await (await fetch(`${base}/v1/bundles/${run3.id}`)).json()) as {
+      bundle: {
+        source: Json;
+        node: Json;
+        cni: Json;
+        results: { metric: string; value: number; unit: string; params?: Record<string, unknown> }[];
+      };
+    };
+    expect(stored.bundle.node).toMatchObject({ nicGbps: 40 });
+    expect(stored.bundle.source).toEqual({
+      title:
+        "Benchmark results of Kubernetes network plugins (CNI) over 40Gbit/s network [2024] — Alexis Ducastel, InfraBuilder",
+      url: "https://github.com/InfraBuilder/benchmark-k8s-cni-2024-01",
+    });
+    expect(stored.bundle.cni).toMatchObject({ mode: "overlay-geneve", kubeProxy: "iptables" });
+    // By hand, from the .prom text with awk: for every statexec_cpu_seconds_total line holding a value and
+    // a timestamp, per (cpu, mode) the last value minus the first, summed over the 32 CPUs —
+    //   awk '/^statexec_cpu_seconds_total/ && NF==3 { match($0,/cpu="[^"]*"/); c=substr($0,RSTART,RLENGTH);
+    //        match($0,/mode="[^"]*"/); m=substr($0,RSTART+6,RLENGTH-7); k=c" "m; if(!(k in f)) f[k]=$2; l[k]=$2 }
+    //        END { for (k in f) { split(k,a," "); s[a[2]]+=l[k]-f[k] } for (m in s) print m, s[m] }'
+    // gives softirq 70.04, system 26.72, user 3.74 CPU seconds (irq, nice, steal 0), over the samples'
+    // 1704067200000 → 1704067279000 ms, 79 s. In cores: softirq 0.88658, system 0.33823, user 0.04734;
+    // every busy mode 100.5 / 79 = 1.27215 — where bench.sh's user + system would say 0.38557.
+    const server = stored.bundle.results.filter(
+      (r) =>
+        r.metric === "cpu.usage" &&
+        r.params?.role === "server" &&
+        r.params.path === "service" &&
+        r.params.protocol === "tcp" &&
+        r.params.streams === 8,
+    );
+    const byAccounting = Object.fromEntries(
+      server.map((r) => [r.params!.accounting === "mode" ? String(r.params!.mode) : String(r.params!.accounting), r]),
+    );
+    expect(Object.keys(byAccounting).sort()).toEqual(["all-modes", "softirq", "system", "user"]);
+    expect(byAccounting["all-modes"]!.unit).toBe("cores");
+    expect(byAccounting["all-modes"]!.value).toBeCloseTo(100.5 / 79, 9);
+    expect(byAccounting.softirq!.value * 79).toBeCloseTo(70.04, 6);
+    expect(byAccounting.system!.value * 79).toBeCloseTo(26.72, 6);
+    expect(byAccounting.user!.value * 79).toBeCloseTo(3.74, 6);
   });
 
   it("a damaged iperf3 output fails its run folder: 422 without ?partial, the other runs stored with it", async () => {

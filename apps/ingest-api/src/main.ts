@@ -24,6 +24,7 @@ const app = buildServer({
   importLimits: {
     maxEntries: env.CNIBENCH_IMPORT_MAX_ENTRIES,
     maxUnpackedBytes: env.CNIBENCH_IMPORT_MAX_UNPACKED_BYTES,
+    maxStreamedBytes: env.CNIBENCH_IMPORT_MAX_STREAMED_BYTES,
   },
   logLevel: env.LOG_LEVEL,
   webhooks: { retryBaseMs: env.CNIBENCH_WEBHOOK_RETRY_BASE_MS },

@@ -197,7 +197,7 @@ export function openApiDocument(serverUrl: string) {
       "/v1/import": {
         post: {
           summary: "Import raw benchmark output: one file or an archive",
-          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory or an InfraBuilder bench.sh result tree (results/<setup>/<run>/ with setup/cni-configs, as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above CNIBENCH_IMPORT_MAX_BYTES (by default ${maxImportBytes} bytes) are refused; archives may hold at most CNIBENCH_IMPORT_MAX_ENTRIES entries (by default ${importLimits.maxEntries}) and expand to at most CNIBENCH_IMPORT_MAX_UNPACKED_BYTES (by default ${importLimits.maxUnpackedBytes} bytes).`,
+          description: `Reads what benchmark tools and collectors write — iperf3 -J, fortio JSON/text, netperf omni (-o/-k), knb (JSON/YAML/text), EKS cni-benchmark results/*.json, a TKE network-benchmark.sh result directory or an InfraBuilder bench.sh result tree (results/<setup>/<run>/ with setup/cni-configs, as .tar.gz/.zip), or a bundle — builds bundles, and stores all of them in one transaction (or none; with \`?partial=true\`, every valid one, listing each refused file with its reason). Raw outputs do not say where they ran: pass the environment as query parameters or as an X-Cnibench-Environment JSON header ({"provider": "tke", …, "files": {"<name or *pattern>": {…}}}); the response names each required field still missing. Bodies above CNIBENCH_IMPORT_MAX_BYTES (by default ${maxImportBytes} bytes) are refused; archives may hold at most CNIBENCH_IMPORT_MAX_ENTRIES entries (by default ${importLimits.maxEntries}) and expand to at most CNIBENCH_IMPORT_MAX_UNPACKED_BYTES (by default ${importLimits.maxUnpackedBytes} bytes), not counting statexec's per-test .prom files of an InfraBuilder tree, which are read as they inflate and never held: they count against CNIBENCH_IMPORT_MAX_STREAMED_BYTES (by default ${importLimits.maxStreamedBytes} bytes).`,
           security: [{ uploadToken: [] }],
           parameters: [
             {
@@ -283,7 +283,7 @@ export function openApiDocument(serverUrl: string) {
             "400": error("Empty body or invalid query parameters / environment header."),
             "403": wrongWorkspace,
             "413": error(
-              "Body above the import size limit (`payload_too_large`, CNIBENCH_IMPORT_MAX_BYTES), or an archive expanding beyond the decompressed-size limit (`archive_too_large`, CNIBENCH_IMPORT_MAX_UNPACKED_BYTES).",
+              "Body above the import size limit (`payload_too_large`, CNIBENCH_IMPORT_MAX_BYTES), or an archive expanding beyond the decompressed-size limits (`archive_too_large`, CNIBENCH_IMPORT_MAX_UNPACKED_BYTES, CNIBENCH_IMPORT_MAX_STREAMED_BYTES).",
             ),
             "415": error("A body type that is not a file or an archive (e.g. a form upload)."),
             "422": {

@@ -112,6 +112,49 @@ describe("cnibench upload against a real ingest API", () => {
     expect(await rowCounts(api.db)).toEqual(before);
   });
 
+  it("uploads an InfraBuilder tree with its statexec .prom: the server's CPU by mode, the NIC speed", async () => {
+    // results/antrea-ipsec/<run>/ and setup/cni-configs/antrea-ipsec.sh as a clone of the repository has them.
+    const tree = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-ib-"));
+    try {
+      cpSync(path.join(fixtures, "real/infrabuilder-2024/antrea-ipsec"), path.join(tree, "results/antrea-ipsec"), {
+        recursive: true,
+      });
+      cpSync(
+        path.join(fixtures, "real/infrabuilder-2024/setup/cni-configs/antrea-ipsec.sh"),
+        path.join(tree, "setup/cni-configs/antrea-ipsec.sh"),
+      );
+      const { io, out } = capture();
+      const args = ["upload", "--server", api.base, "--format", "infrabuilder", "--provider", "on-prem"];
+      args.push("--sku", "bare-metal-40g", "--nic-gbps", "40", "--cluster", "cli-infrabuilder");
+      const code = await run([...args, path.join(tree, "results"), path.join(tree, "setup")], io);
+      expect(code, out()).toBe(0);
+      const bundles = await api.db.bundle.findMany({ where: { clusterName: "cli-infrabuilder" } });
+      expect(bundles).toHaveLength(3);
+      // By hand (awk over stm-server.prom, last minus first sample per cpu and mode, summed over 32 CPUs,
+      // over 79 s): softirq 70.04, system 26.72, user 3.74 CPU-seconds; every busy mode 100.5 s = 1.2722 cores.
+      const cpu = await api.db.measurement.findMany({
+        where: { metric: "cpu.usage", bundleId: { in: bundles.map((b) => b.id) } },
+      });
+      const stm = cpu.filter((m) => {
+        const p = m.params as Record<string, unknown>;
+        return p.role === "server" && p.path === "service" && p.protocol === "tcp" && p.streams === 8;
+      });
+      const by = (accounting: string, mode?: string) =>
+        stm.find((m) => {
+          const p = m.params as Record<string, unknown>;
+          return p.accounting === accounting && p.mode === mode;
+        });
+      expect(by("all-modes")?.publishedValue).toBeCloseTo(100.5 / 79, 9);
+      expect(by("mode", "softirq")!.publishedValue * 79).toBeCloseTo(70.04, 6);
+      expect(by("mode", "system")!.publishedValue * 79).toBeCloseTo(26.72, 6);
+      expect(by("mode", "user")!.publishedValue * 79).toBeCloseTo(3.74, 6);
+      const raw = bundles.map((b) => JSON.parse(b.raw as string) as { node: { nicGbps?: number } });
+      expect(raw.map((b) => b.node.nicGbps)).toEqual([40, 40, 40]);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it("runs as a command through bin/cnibench.js; network errors are retried, then reported", async () => {
     const clean = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-clean-"));
     try {

@@ -1,6 +1,6 @@
-import { promises as fs } from "node:fs";
+import { createReadStream, promises as fs } from "node:fs";
 import path from "node:path";
-import type { ImportFile } from "@cnibench/importers";
+import { type ImportFile, streamedReader } from "@cnibench/importers";
 
 export type Unreadable = { file: string; error: string };
 
@@ -22,6 +22,14 @@ export async function readInputs(
       const stat = await fs.stat(full);
       if (stat.size > maxFileBytes) {
         unreadable.push({ file: name, error: `larger than ${maxFileBytes} bytes; not read` });
+        return;
+      }
+      // statexec .prom files (4–8 MB each, most of an InfraBuilder tree) are read as a stream and only
+      // what the importer reads of them is kept, as the ingest API does inside an archive.
+      const reader = streamedReader(name);
+      if (reader) {
+        for await (const chunk of createReadStream(full)) reader.push(chunk as Buffer);
+        files.push({ name, bytes: reader.end() });
         return;
       }
       files.push({ name, bytes: new Uint8Array(await fs.readFile(full)) });

@@ -2,11 +2,20 @@
  * Archives read from bytes (no disk): .tar, .tar.gz/.tgz, .gz and .zip. The whole upload shares one
  * budget of entries and decompressed bytes, checked while inflating, so a small compressed body
  * cannot expand without bound; entry names that leave the archive (absolute, "..") refuse it.
+ * A .tar.gz is read as it inflates, entry by entry, never whole: files streamed.ts names (statexec
+ * .prom) go through their reader and only its summary is kept, so a 175 MB tree of them costs a few
+ * MB of memory; their bytes count against a budget of their own (maxStreamedBytes).
  */
 import { Gunzip, Inflate, strFromU8 } from "fflate";
+import { type StreamedReader, streamedReader } from "./streamed.ts";
 import { ArchiveLimitError, type ArchiveLimits, ImportError } from "./types.ts";
 
-export const defaultArchiveLimits: ArchiveLimits = { maxEntries: 5000, maxUnpackedBytes: 100 * 1024 * 1024 };
+// 10,000 entries: InfraBuilder's whole 2024 tree holds about 4,900 files.
+export const defaultArchiveLimits: ArchiveLimits = {
+  maxEntries: 10_000,
+  maxUnpackedBytes: 100 * 1024 * 1024,
+  maxStreamedBytes: 512 * 1024 * 1024,
+};
 
 export type ArchiveEntry = { name: string; bytes: Uint8Array };
 
@@ -35,6 +44,17 @@ export class ArchiveBudget {
       );
     }
   }
+
+  streamed = 0;
+  addStreamedBytes(archive: string, n: number): void {
+    this.streamed += n;
+    if (this.streamed > this.limits.maxStreamedBytes) {
+      throw new ArchiveLimitError(
+        `${archive}: its statexec .prom files expand beyond ${this.limits.maxStreamedBytes} bytes (CNIBENCH_IMPORT_MAX_STREAMED_BYTES); nothing was imported`,
+        "unpacked-bytes",
+      );
+    }
+  }
 }
 
 export type ArchiveKind = "gzip" | "zip" | "tar";
@@ -58,36 +78,50 @@ export function expandArchive(archiveName: string, bytes: Uint8Array, budget: Ar
   const kind = archiveKind(bytes);
   if (kind === "zip") return readZip(archiveName, bytes, budget);
   if (kind === "tar") return readTar(archiveName, bytes, budget);
-  if (kind === "gzip") {
-    const inner = gunzipWithin(archiveName, bytes, budget);
-    if (isTar(inner)) return readTar(archiveName, inner, budget, true);
-    budget.addEntry(archiveName);
-    const base = archiveName.split("/").pop() ?? archiveName;
-    return [{ name: base.replace(/\.gz$/i, "") || "content", bytes: inner }];
-  }
+  if (kind === "gzip") return gunzipWithin(archiveName, bytes, budget);
   throw new ImportError(`${archiveName}: not a tar, gzip or zip archive`);
 }
 
-function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBudget): Uint8Array {
-  const chunks: Uint8Array[] = [];
+/**
+ * A .gz: a tar inside is read as it inflates (TarStream); anything else is one file, held. The first
+ * 512 inflated bytes decide which.
+ */
+function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBudget): ArchiveEntry[] {
+  const held: Uint8Array[] = [];
   let size = 0;
+  let tar: TarStream | undefined;
+  let decided = false;
   let ended = false;
   const stream = new Gunzip((chunk, final) => {
-    size += chunk.length;
-    budget.addBytes(archiveName, chunk.length);
-    chunks.push(chunk);
     if (final) ended = true;
+    if (tar) return tar.push(chunk);
+    budget.addBytes(archiveName, chunk.length);
+    held.push(chunk);
+    size += chunk.length;
+    if (decided || (size < 512 && !final)) return;
+    decided = true;
+    const start = joined(held, size);
+    if (!isTar(start)) return;
+    // A tar: its bytes are counted entry by entry from here on, those held and those streamed apart.
+    budget.bytes -= size;
+    held.length = 0;
+    size = 0;
+    tar = new TarStream(archiveName, budget);
+    tar.push(start);
   });
   try {
     // In slices: fflate inflates all it is given before calling back, so one push of a 500 KiB
     // single-member gzip held 512 MiB before the budget saw any of it. A slice inflates to 16 MiB at most.
     pushInSlices(stream, bytes);
   } catch (error) {
-    if (error instanceof ArchiveLimitError) throw error;
+    if (error instanceof ArchiveLimitError || error instanceof ImportError) throw error;
     throw new ImportError(`${archiveName}: the gzip data is corrupt or truncated (${(error as Error).message})`);
   }
   if (!ended) throw new ImportError(`${archiveName}: the gzip data is truncated`);
-  return joined(chunks, size);
+  if (tar) return tar.end();
+  budget.addEntry(archiveName);
+  const base = archiveName.split("/").pop() ?? archiveName;
+  return [{ name: base.replace(/\.gz$/i, "") || "content", bytes: joined(held, size) }];
 }
 
 /** The inflated chunks as one array of `size` bytes (Uint8Array, not Buffer: the parsers are plain JS). */
@@ -141,11 +175,12 @@ function readZip(archiveName: string, bytes: Uint8Array, budget: ArchiveBudget):
   try {
     for (const entry of zipDirectory(bytes)) {
       if (entry.name.endsWith("/")) continue;
-      safeEntryName(archiveName, entry.name);
+      const reader = streamedReader(safeEntryName(archiveName, entry.name));
       budget.addEntry(archiveName);
       // The declared size is checked before inflating, the real one while inflating.
-      budget.addBytes(archiveName, entry.originalSize);
-      entries.set(entry.name, zipEntryContent(archiveName, bytes, entry));
+      if (reader) budget.addStreamedBytes(archiveName, entry.originalSize);
+      else budget.addBytes(archiveName, entry.originalSize);
+      entries.set(entry.name, zipEntryContent(archiveName, bytes, entry, reader));
     }
   } catch (error) {
     if (error instanceof ArchiveLimitError || error instanceof ImportError) throw error;
@@ -214,8 +249,27 @@ function* zipDirectory(d: Uint8Array): Generator<ZipEntry> {
   }
 }
 
-function zipEntryContent(archiveName: string, d: Uint8Array, entry: ZipEntry): Uint8Array {
+/** An entry's bytes; a streamed one's (statexec .prom) go through its reader, and what it keeps is returned. */
+function zipEntryContent(archiveName: string, d: Uint8Array, entry: ZipEntry, reader?: StreamedReader): Uint8Array {
   const data = d.subarray(entry.offset, entry.offset + entry.size);
+  if (reader) {
+    if (entry.compression === 0) reader.push(data);
+    else if (entry.compression !== 8) throw new Error(`unknown compression type ${entry.compression}`);
+    else if (entry.size > 0) {
+      let size = 0;
+      const inflate = new Inflate((chunk) => {
+        size += chunk.length;
+        if (size > entry.originalSize) {
+          throw new ImportError(
+            `${archiveName}: entry "${entry.name}" inflates beyond the ${entry.originalSize} bytes its header declares; refused`,
+          );
+        }
+        reader.push(chunk);
+      });
+      pushInSlices(inflate, data);
+    }
+    return reader.end();
+  }
   if (entry.compression === 0) return data.slice();
   if (entry.compression !== 8) throw new Error(`unknown compression type ${entry.compression}`);
   if (entry.size === 0) return new Uint8Array(0);
@@ -255,44 +309,149 @@ function tarChecksumOk(header: Uint8Array): boolean {
   return sum === readOctal(header, 148, 8);
 }
 
-/** ustar/GNU/pax tar: regular files only (links and devices are not results). */
-function readTar(archiveName: string, data: Uint8Array, budget: ArchiveBudget, counted = false): ArchiveEntry[] {
-  const entries: ArchiveEntry[] = [];
-  let offset = 0;
-  let longName: string | undefined;
-  let paxPath: string | undefined;
-  while (offset + 512 <= data.length) {
-    const header = data.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break;
-    if (!tarChecksumOk(header)) throw new ImportError(`${archiveName}: corrupt tar header at byte ${offset}`);
+/** ustar/GNU/pax tar in memory: regular files only (links and devices are not results). */
+function readTar(archiveName: string, data: Uint8Array, budget: ArchiveBudget): ArchiveEntry[] {
+  const tar = new TarStream(archiveName, budget);
+  tar.push(data);
+  return tar.end();
+}
+
+type TarBody = {
+  size: number;
+  remaining: number;
+  /** Where the body goes: held (its chunks), read as it comes (a streamed file), or skipped. */
+  sink:
+    | { kind: "held"; name: string; chunks: Uint8Array[] }
+    | { kind: "streamed"; name: string; reader: StreamedReader }
+    | { kind: "meta"; type: "L" | "x"; chunks: Uint8Array[] }
+    | { kind: "skip" };
+};
+
+/**
+ * A tar read as its bytes come (from the gzip stream, or all at once): 512-byte headers, bodies held,
+ * streamed through their reader or skipped, padding passed over. Every byte is counted against the
+ * budget as it passes, held ones against maxUnpackedBytes, streamed ones against maxStreamedBytes.
+ */
+class TarStream {
+  private readonly entries: ArchiveEntry[] = [];
+  private readonly header = new Uint8Array(512);
+  private headerFill = 0;
+  private offset = 0;
+  private body: TarBody | undefined;
+  private padding = 0;
+  private done = false;
+  private longName: string | undefined;
+  private paxPath: string | undefined;
+
+  constructor(
+    private readonly archiveName: string,
+    private readonly budget: ArchiveBudget,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length) {
+      const left = chunk.length - at;
+      if (this.done) {
+        // After the end-of-archive block: padding, or a bomb behind it; counted, never kept.
+        this.budget.addBytes(this.archiveName, left);
+        return;
+      }
+      if (this.body) {
+        const n = Math.min(this.body.remaining, left);
+        this.bodyBytes(chunk.subarray(at, at + n));
+        at += n;
+        continue;
+      }
+      if (this.padding > 0) {
+        const n = Math.min(this.padding, left);
+        this.budget.addBytes(this.archiveName, n);
+        this.padding -= n;
+        this.offset += n;
+        at += n;
+        continue;
+      }
+      const n = Math.min(512 - this.headerFill, left);
+      this.header.set(chunk.subarray(at, at + n), this.headerFill);
+      this.budget.addBytes(this.archiveName, n);
+      this.headerFill += n;
+      this.offset += n;
+      at += n;
+      if (this.headerFill === 512) {
+        this.headerFill = 0;
+        this.readHeader(this.offset - 512);
+      }
+    }
+  }
+
+  end(): ArchiveEntry[] {
+    if (this.body) throw new ImportError(`${this.archiveName}: the tar archive is truncated`);
+    return this.entries;
+  }
+
+  private readHeader(at: number): void {
+    const header = this.header;
+    if (header.every((b) => b === 0)) {
+      this.done = true;
+      return;
+    }
+    if (!tarChecksumOk(header)) throw new ImportError(`${this.archiveName}: corrupt tar header at byte ${at}`);
     const size = readOctal(header, 124, 12);
     // A negative size ("-1000", checksum intact) moved the reader backwards: the same header for ever.
-    if (!(size >= 0)) throw new ImportError(`${archiveName}: corrupt tar header at byte ${offset} (size field)`);
+    if (!(size >= 0)) throw new ImportError(`${this.archiveName}: corrupt tar header at byte ${at} (size field)`);
     const type = String.fromCharCode(header[156]!);
     const prefix = readString(header, 345, 155);
     const baseName = readString(header, 0, 100);
-    offset += 512;
-    if (offset + size > data.length) throw new ImportError(`${archiveName}: the tar archive is truncated`);
-    const body = data.subarray(offset, offset + size);
-    offset += Math.ceil(size / 512) * 512;
-    if (type === "L") {
-      longName = readString(body, 0, body.length);
-      continue;
+    this.padding = Math.ceil(size / 512) * 512 - size;
+    let sink: TarBody["sink"] = { kind: "skip" };
+    if (type === "L" || type === "x") {
+      sink = { kind: "meta", type, chunks: [] };
+    } else if (type !== "g") {
+      const raw = this.paxPath ?? this.longName ?? (prefix ? `${prefix}/${baseName}` : baseName);
+      this.longName = undefined;
+      this.paxPath = undefined;
+      if (type === "0" || type === "\u0000" || type === "7") {
+        const name = safeEntryName(this.archiveName, raw);
+        if (!isJunk(name)) {
+          this.budget.addEntry(this.archiveName);
+          const reader = streamedReader(name);
+          sink = reader ? { kind: "streamed", name, reader } : { kind: "held", name, chunks: [] };
+        }
+      }
     }
-    if (type === "x") {
-      paxPath = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(new TextDecoder().decode(body))?.[1] ?? paxPath;
-      continue;
-    }
-    if (type === "g") continue;
-    const raw = paxPath ?? longName ?? (prefix ? `${prefix}/${baseName}` : baseName);
-    longName = undefined;
-    paxPath = undefined;
-    if (type !== "0" && type !== "\u0000" && type !== "7") continue;
-    const name = safeEntryName(archiveName, raw);
-    if (isJunk(name)) continue;
-    budget.addEntry(archiveName);
-    if (!counted) budget.addBytes(archiveName, size);
-    entries.push({ name, bytes: body.slice() });
+    this.body = { size, remaining: size, sink };
+    if (size === 0) this.finishBody();
   }
-  return entries;
+
+  private bodyBytes(piece: Uint8Array): void {
+    const body = this.body!;
+    const { sink } = body;
+    if (sink.kind === "streamed") {
+      this.budget.addStreamedBytes(this.archiveName, piece.length);
+      sink.reader.push(piece);
+    } else {
+      this.budget.addBytes(this.archiveName, piece.length);
+      // Copied: a slice of the caller's buffer must not keep it alive, nor change with it.
+      if (sink.kind !== "skip") sink.chunks.push(piece.slice());
+    }
+    body.remaining -= piece.length;
+    this.offset += piece.length;
+    if (body.remaining === 0) this.finishBody();
+  }
+
+  private finishBody(): void {
+    const { sink, size } = this.body!;
+    this.body = undefined;
+    if (sink.kind === "held") this.entries.push({ name: sink.name, bytes: joined(sink.chunks, size) });
+    else if (sink.kind === "streamed") this.entries.push({ name: sink.name, bytes: sink.reader.end() });
+    else if (sink.kind === "meta") {
+      const text = new TextDecoder().decode(joined(sink.chunks, size));
+      if (sink.type === "L") {
+        const nul = text.indexOf("\u0000");
+        this.longName = nul === -1 ? text : text.slice(0, nul);
+      } else {
+        this.paxPath = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(text)?.[1] ?? this.paxPath;
+      }
+    }
+  }
 }

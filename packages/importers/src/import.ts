@@ -9,6 +9,7 @@ import {
   describeMissing,
   ENVIRONMENT_FILE,
   environmentContradictions,
+  environmentFields,
   environmentFromJson,
   missingFields,
   resolveEnvironment,
@@ -110,14 +111,15 @@ export function importFiles(
     const skippedParts = runs.flatMap((r) => r.skipped);
     if (skippedParts.length > 0) report.skippedParts = skippedParts;
     const built: ImportedBundle[] = [];
+    const asked = new Set<string>();
     try {
-      for (const run of runs) built.push(buildBundle(file, fmt, run, layersFor(file)));
+      for (const run of runs) built.push(buildBundle(file, fmt, run, layersFor(file), asked));
     } catch (error) {
       if (!(error instanceof ImportError)) throw error;
       reports.push(failure(file, fmt, error));
       return;
     }
-    const warnings = built.flatMap((b) => b.warnings.map((w) => w.message));
+    const warnings = [...built.flatMap((b) => b.warnings.map((w) => w.message)), ...asked];
     if (warnings.length > 0) report.warnings = warnings;
     report.bundles = built.length;
     bundles.push(...built);
@@ -327,8 +329,24 @@ function failure(file: string, format: FormatName, error: ImportError): FileRepo
 }
 
 /** One parsed run plus the environment → a bundle that passes the contract, or an ImportError saying why not. */
-function buildBundle(file: string, format: FormatName, run: ParsedRun, layers: EnvironmentInput[]): ImportedBundle {
+function buildBundle(
+  file: string,
+  format: FormatName,
+  run: ParsedRun,
+  layers: EnvironmentInput[],
+  asked: Set<string>,
+): ImportedBundle {
   const env = resolveEnvironment(file, run.derived, layers);
+  // Said in the answer, not stored: the bundle is complete without it.
+  for (const ask of run.asks ?? []) {
+    if (env[ask.input] === undefined) {
+      const path = environmentFields[ask.input].path;
+      const flag = ask.input.replace(/[A-Z]+/g, (c) => `-${c.toLowerCase()}`);
+      asked.add(
+        `${path} (${ask.input}) not given: ${ask.why}; pass ?${ask.input}=…, "${ask.input}" in the environment JSON or --${flag} with the CLI`,
+      );
+    }
+  }
   const missing = missingFields(env);
   if (missing.length > 0) {
     throw new ImportError(

@@ -1,5 +1,6 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
 import type { BundleInput, BundleWarning } from "@cnibench/schema";
+import type { ScalarEnvironmentKey } from "./environment.ts";
 
 export const formatNames = ["bundle", "tke", "infrabuilder", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
 export type FormatName = (typeof formatNames)[number];
@@ -64,6 +65,11 @@ export type ParsedRun = {
   warnings?: BundleWarning[];
   /** Suffix naming this run when one file holds several (e.g. "block 2"). */
   part?: string;
+  /**
+   * Optional environment fields the files do not state but their figures need to be checked (the NIC
+   * speed of a throughput benchmark): when nobody passes one, the import's answer asks for it by name.
+   */
+  asks?: { input: ScalarEnvironmentKey; why: string }[];
 };
 
 export type MissingField = {
@@ -78,8 +84,13 @@ export type ImportFile = { name: string; bytes: Uint8Array };
 export type ArchiveLimits = {
   /** Most entries one archive may hold. */
   maxEntries: number;
-  /** Most bytes all entries of the upload may hold once decompressed. */
+  /** Most bytes all entries of the upload may hold once decompressed (the files streamed aside). */
   maxUnpackedBytes: number;
+  /**
+   * Most bytes of files read as they inflate and never held (statexec .prom, streamed.ts), in all:
+   * they cost CPU, not memory, so their allowance is larger.
+   */
+  maxStreamedBytes: number;
 };
 
 export type ImportOptions = {

@@ -148,9 +148,24 @@ export const metricCatalogue: readonly MetricDefinition[] = [
     unit: "millicores",
     better: "lower",
     label: "CPU usage",
-    description: "CPU used by a datapath component (cilium-agent, kube-proxy, …, or the whole node) per node.",
-    // role, test, path, protocol, streams: a whole node's CPU during a throughput test (InfraBuilder's bench.sh).
-    params: ["component", "stat", "services", "pods", "networkPolicies", "role", "test", "path", "protocol", "streams"],
+    description:
+      'CPU used by a datapath component (cilium-agent, kube-proxy, …, or the whole node) per node. A node\'s CPU may say what it counts with `accounting`: "all-modes" is the whole CPU (every busy mode: user, nice, system, irq, softirq, steal), "user+system" leaves out interrupt and softirq time (where encryption and packet processing mostly run), "mode" is one of them, named by `mode`.',
+    // role, test, path, protocol, streams: a whole node's CPU during a throughput test (InfraBuilder's bench.sh);
+    // accounting, mode: which CPU time it counts (statexec's counters by mode beside bench.sh's user + system).
+    params: [
+      "component",
+      "stat",
+      "services",
+      "pods",
+      "networkPolicies",
+      "role",
+      "test",
+      "path",
+      "protocol",
+      "streams",
+      "accounting",
+      "mode",
+    ],
     range: amount,
     margin: 10,
   },

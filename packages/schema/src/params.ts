@@ -74,6 +74,9 @@ export const categoryParams = [
   "map",
   "hubble",
   "policy",
+  // Which CPU time a cpu.usage counts (all-modes, user+system, mode) and, for "mode", which one.
+  "accounting",
+  "mode",
 ] as const;
 
 const scaleNames: ReadonlySet<string> = new Set(Object.keys(scaleParams));

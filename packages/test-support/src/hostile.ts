@@ -8,6 +8,8 @@
  * (the archive bombs take a moment) by ./archives.ts, deterministically: the same case always sends
  * the same bytes.
  */
+
+import { defaultArchiveLimits } from "@cnibench/importers";
 import { gzipSync, strToU8, zipSync } from "fflate";
 import {
   concat,
@@ -21,6 +23,8 @@ import {
   zipOfZeros,
 } from "./archives.ts";
 import { environmentQuery, exampleBundle, iperf3Fixture } from "./fixtures.ts";
+
+const { maxEntries } = defaultArchiveLimits;
 
 export type NastyCase = {
   /** Unique, used as the test's name. */
@@ -528,20 +532,22 @@ export const nastyCases: NastyCase[] = [
 
   // --- Archives: too many entries -----------------------------------------------------------------
   importCase(
-    "zip of 5,001 entries",
-    "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
+    `zip of ${maxEntries + 1} entries`,
+    `one more than CNIBENCH_IMPORT_MAX_ENTRIES (${maxEntries})`,
     {
       headers: zip,
-      body: () => zipSync(Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`r/${i}.txt`, encode("x")]))),
+      body: () =>
+        zipSync(Object.fromEntries(Array.from({ length: maxEntries + 1 }, (_, i) => [`r/${i}.txt`, encode("x")]))),
     },
     refused(422, "too_many_entries"),
   ),
   importCase(
-    "tar.gz of 5,001 entries",
-    "one more than CNIBENCH_IMPORT_MAX_ENTRIES (5000)",
+    `tar.gz of ${maxEntries + 1} entries`,
+    `one more than CNIBENCH_IMPORT_MAX_ENTRIES (${maxEntries})`,
     {
       headers: gzip,
-      body: () => gzipSync(tar(Array.from({ length: 5001 }, (_, i) => ({ name: `r/${i}.txt`, bytes: encode("x") })))),
+      body: () =>
+        gzipSync(tar(Array.from({ length: maxEntries + 1 }, (_, i) => ({ name: `r/${i}.txt`, bytes: encode("x") })))),
     },
     refused(422, "too_many_entries"),
   ),

@@ -2,8 +2,8 @@
  * The CNI of an InfraBuilder setup, read from the script bench.sh installed it with
  * (setup/cni-configs/<setup>.sh of InfraBuilder/benchmark-k8s-cni-2024-01): the name from the setup id,
  * the version from `helm install --version` or the manifest URL, the mode from what the script sets or
- * else the CNI's documented default, kube-proxy from `#Flag:NOKUBEPROXY` and the CNI's own Service
- * proxy, and the settings that tell setups of one CNI apart (helm `--set` values as written, encryption
+ * else the CNI's documented default (an encrypted variant keeps its plain sibling's encapsulation),
+ * kube-proxy from `#Flag:NOKUBEPROXY` and the CNI's own kube-proxy replacement, and the settings that tell setups of one CNI apart (helm `--set` values as written, encryption
  * in one word for all CNIs). Only defaults: what users pass wins (environment layers).
  */
 import { resolveSlug } from "@cnibench/schema";
@@ -13,10 +13,10 @@ type Settings = NonNullable<EnvironmentFields["settings"]>;
 type HelmValue = string | number | boolean;
 
 /**
- * What one CNI's script says beyond version and helm values. kubeProxy null: the CNI balances pod
- * traffic to Services itself while kube-proxy still runs, so neither names the Service datapath alone.
+ * What one CNI's script says beyond version and helm values. kubeProxy: only where the CNI replaces
+ * kube-proxy (Cilium's kubeProxyReplacement, Calico eBPF, kube-router's service proxy).
  */
-type Reading = { mode?: string; kubeProxy?: string | null; settings?: Settings; consumed?: string[] };
+type Reading = { mode?: string; kubeProxy?: string; settings?: Settings; consumed?: string[] };
 
 /** `--set` values that say where the cluster's addresses are, not how its datapath works. */
 const whereNotHow = ["k8sServiceHost", "k8sServicePort", "podCidr", "MASTER_NODES"];
@@ -47,10 +47,12 @@ export function cniFromConfig(setup: string, script: string): EnvironmentFields 
     ...reading.settings,
   };
   // bench.sh greps the script for this comment and installs RKE2 without kube-proxy; otherwise RKE2
-  // runs kube-proxy in its default mode, iptables.
+  // runs kube-proxy in its default mode, iptables. A CNI that balances pod-to-Service traffic itself
+  // beside it (AntreaProxy, Calico VPP, Kube-OVN's OVN load balancers) leaves kube-proxy running and
+  // serving the rest (NodePorts, host traffic): kubeProxy says what kube-proxy runs as, which the
+  // script states by not carrying the flag (docs/design.md: "unknown" only where the source does not say).
   const withoutKubeProxy = script.includes("#Flag:NOKUBEPROXY");
-  const kubeProxy =
-    reading.kubeProxy === undefined ? (withoutKubeProxy ? undefined : "iptables") : (reading.kubeProxy ?? undefined);
+  const kubeProxy = reading.kubeProxy ?? (withoutKubeProxy ? undefined : "iptables");
   const version = helmVersion(helmCommands) ?? manifestVersion(lines);
   return {
     cni,
@@ -83,14 +85,9 @@ const readers = new Map(
     // AntreaProxy (on by default) load-balances Service traffic from pods in OVS.
     antrea: (_text, helm) => {
       const encryption = String(helm.trafficEncryptionMode ?? "none").toLowerCase();
-      const mode = antreaMode(
-        String(helm.trafficEncapMode ?? "encap"),
-        encryption,
-        String(helm.tunnelType ?? "geneve"),
-      );
+      const mode = antreaMode(String(helm.trafficEncapMode ?? "encap"), String(helm.tunnelType ?? "geneve"));
       return {
         ...(mode ? { mode } : {}),
-        kubeProxy: null,
         ...(encryption !== "none" ? { settings: { encryption } } : {}),
         consumed: ["trafficEncapMode", "tunnelType", "trafficEncryptionMode"],
       };
@@ -117,7 +114,7 @@ const readers = new Map(
           : undefined;
       return {
         mode,
-        ...(mode === "ebpf" ? { kubeProxy: "ebpf" } : mode === "vpp" ? { kubeProxy: null } : {}),
+        ...(mode === "ebpf" ? { kubeProxy: "ebpf" } : {}),
         settings: { ...(encapsulation ? { encapsulation } : {}), ...(encryption ? { encryption } : {}) },
       };
     },
@@ -129,17 +126,18 @@ const readers = new Map(
     }),
     // Kube-OVN's default network type (networking.NETWORK_TYPE) is geneve; its OVN load balancers
     // (ENABLE_LB, on by default) serve Services.
-    "kube-ovn": () => ({ mode: "overlay-geneve", kubeProxy: null }),
+    "kube-ovn": () => ({ mode: "overlay-geneve" }),
   }),
 );
 
-function antreaMode(encap: string, encryption: string, tunnelType: string): string | undefined {
+function antreaMode(encap: string, tunnelType: string): string | undefined {
   if (encap === "noEncap") return "native";
   // hybrid and networkPolicyOnly depend on the nodes' subnets or on another CNI: the user says.
   if (encap !== "encap") return undefined;
-  // WireGuard "works like another tunnel type, and when it is enabled the tunnelType parameter ... will
-  // be ignored" (docs/traffic-encryption.md): an overlay whose encapsulation is WireGuard.
-  if (encryption === "wireguard") return "overlay";
+  // With WireGuard, Antrea's docs say the tunnelType "will be ignored" (docs/traffic-encryption.md): the
+  // pod traffic crosses nodes inside WireGuard instead. Named as its unencrypted sibling's mode, with
+  // encryption in the settings, so the variant stands beside its sibling as every other CNI's
+  // encrypted variants do, rather than becoming an "overlay (unspecified encapsulation)" of its own.
   const tunnel = resolveSlug("cniMode", tunnelType);
   return tunnel.known ? tunnel.slug : undefined;
 }

@@ -12,7 +12,7 @@ import { gzipSync, strToU8 } from "fflate";
 import { describe, expect, it } from "vitest";
 import { importFiles } from "../import.ts";
 import type { EnvironmentInput, ImportFile, Params, ParsedRun, Result } from "../types.ts";
-import { parseInfrabuilderRun, readClientCommand } from "./infrabuilder.ts";
+import { infrabuilder2024, parseInfrabuilderRun, readClientCommand } from "./infrabuilder.ts";
 import { cniFromConfig } from "./infrabuilder-cni.ts";
 
 const root = "real/infrabuilder-2024";
@@ -88,7 +88,8 @@ function expectPublished(setup: string, run: number, results: Result[], missing:
       if (!summary.has(`${prefix}_MEM`)) continue;
       const params = { component: "node", role, ...where, protocol: t.protocol };
       const cpu = summary.get(`${prefix}_SYSTEM`)! + summary.get(`${prefix}_USER`)!;
-      expect(one(results, "cpu.usage", params).value, `${prefix} CPU`).toBeCloseTo(cpu, 12);
+      const userSystem = { ...params, accounting: "user+system" };
+      expect(one(results, "cpu.usage", userSystem).value, `${prefix} CPU`).toBeCloseTo(cpu, 12);
       expect(one(results, "memory.usage", params).value, `${prefix}_MEM`).toBe(summary.get(`${prefix}_MEM`));
     }
   }
@@ -131,7 +132,9 @@ describe("parseInfrabuilderRun", () => {
     // The sender's rate is kept apart: iperf3's end.sum_sent, 7768851990.034618 bit/s, above what arrived.
     expect(one(results, "x.udp.throughput.sent", { path: "pod-pod", streams: 1 }).value).toBe(7768851990.034618);
     // Idle, the baseline: IDLE_CLIENT_SYSTEM=0.013000 + IDLE_CLIENT_USER=0.018666 cores, IDLE_CLIENT_MEM=1220890298 B.
-    expect(one(results, "cpu.usage", { component: "node", role: "client", test: "idle" })).toMatchObject({
+    expect(
+      one(results, "cpu.usage", { component: "node", role: "client", test: "idle", accounting: "user+system" }),
+    ).toMatchObject({
       value: 0.031666,
       unit: "cores",
     });
@@ -141,7 +144,7 @@ describe("parseInfrabuilderRun", () => {
     });
     // DUM_SERVER_SYSTEM=3.829050 + DUM_SERVER_USER=0.300976.
     const dumServer = { component: "node", role: "server", path: "pod-pod", protocol: "udp", streams: 8 };
-    expect(one(results, "cpu.usage", dumServer).value).toBe(4.130026);
+    expect(one(results, "cpu.usage", { ...dumServer, accounting: "user+system" }).value).toBe(4.130026);
     // 8 tests: TCP 3 figures, UDP 4; 9 tests (idle too) × CPU and memory of 2 nodes.
     expect(results).toHaveLength(4 * 3 + 4 * 4 + 9 * 4);
     expect(warnings).toBeUndefined();
@@ -156,6 +159,8 @@ describe("parseInfrabuilderRun", () => {
       cniVersion: "0.24.2",
       mode: "overlay-vxlan",
       kubeProxy: "iptables",
+      // statexec's -mst 1704067200000 of the 2024 benchmark: credited as its README asks.
+      ...infrabuilder2024,
     });
   });
 
@@ -180,7 +185,8 @@ describe("parseInfrabuilderRun", () => {
     // Run 3's all.results has empty STM_SERVER_* (statexec wrote no summary): those two figures are left
     // out and named; STM_BW=4771759547.510314 is kept.
     const third = runFolder("antrea-ipsec", 3);
-    expect(third.results).toHaveLength(4 * 3 + 4 * 4 + 9 * 4 - (3 + 4) - 2);
+    // + 4 from stm-server.prom: the whole CPU and the three modes that took time.
+    expect(third.results).toHaveLength(4 * 3 + 4 * 4 + 9 * 4 + 4 - (3 + 4) - 2);
     expect(third.skipped).toContain(
       "STM_SERVER_SYSTEM, STM_SERVER_USER, STM_SERVER_MEM: no number in bench.sh's summary (statexec recorded nothing)",
     );
@@ -210,6 +216,7 @@ describe("parseInfrabuilderRun", () => {
       cni: "none",
       mode: "host-network",
       kubeProxy: "none",
+      ...infrabuilder2024,
     });
     expect(isReferenceCni(derived.cni!)).toBe(true);
   });
@@ -258,7 +265,7 @@ describe("parseInfrabuilderRun", () => {
     );
   });
 
-  it("reads no statexec .prom file nor server-side output, and says so in one line", () => {
+  it("reads statexec .prom CPU counters when present; other server-side outputs it names in one line", () => {
     const prom = 'statexec_summary_cpu_mean_seconds{mode="system"} 1.2\n';
     const { skipped, results } = runFolder("flannel", 1, {
       "dtm-client.prom": prom,
@@ -266,10 +273,43 @@ describe("parseInfrabuilderRun", () => {
       "dtm-server.stdout": "{ not even JSON",
     });
     expect(results).toHaveLength(4 * 3 + 4 * 4 + 9 * 4);
-    // 23 as the fixture has them (9 stderr, 9 server commands, idle's stdout, uname, 2 interfaces, netpol) + 3.
+    // 23 as the fixture has them (9 stderr, 9 server commands, idle's stdout, uname, 2 interfaces, netpol) + 1.
     expect(skipped).toEqual([
-      "26 file(s) not read, holding no figure bench.sh publishes (statexec .prom, server-side outputs, stderr, interfaces, netpol)",
+      "dtm-client.prom: fewer than two samples of statexec_cpu_seconds_total, so no CPU figure from it",
+      "dtm-server.prom: fewer than two samples of statexec_cpu_seconds_total, so no CPU figure from it",
+      "24 file(s) not read, holding no figure bench.sh publishes (server-side outputs, stderr, interfaces, netpol)",
     ]);
+  });
+
+  it("antrea-ipsec run 3, Service TCP 8 streams, server node: the whole CPU and each mode from statexec", () => {
+    const { results } = runFolder("antrea-ipsec", 3);
+    const where = { component: "node", role: "server", path: "service", protocol: "tcp", streams: 8 };
+    // By hand (awk over stm-server.prom, last minus first sample per cpu and mode, summed over 32 CPUs):
+    // softirq 70.04, system 26.72, user 3.74 CPU seconds, nice/irq/steal 0, over 1704067200000 →
+    // 1704067279000 ms = 79 s. Cores: softirq 70.04 / 79 = 0.886582…, system 0.338228…, user 0.047342…,
+    // all busy modes 100.5 / 79 = 1.272151…
+    const cpu = (params: Record<string, string>) => one(results, "cpu.usage", { ...where, ...params });
+    expect(cpu({ accounting: "all-modes" })).toMatchObject({ unit: "cores" });
+    expect(cpu({ accounting: "all-modes" }).value).toBeCloseTo(100.5 / 79, 9);
+    expect(cpu({ accounting: "mode", mode: "softirq" }).value).toBeCloseTo(70.04 / 79, 9);
+    expect(cpu({ accounting: "mode", mode: "system" }).value).toBeCloseTo(26.72 / 79, 9);
+    expect(cpu({ accounting: "mode", mode: "user" }).value).toBeCloseTo(3.74 / 79, 9);
+    // Only modes that took time: no irq, nice or steal line.
+    const modes = results.filter((r) => r.metric === "cpu.usage" && r.params?.accounting === "mode");
+    expect(modes.map((r) => r.params?.mode)).toEqual(["user", "system", "softirq"]);
+    // bench.sh's STM_SERVER_SYSTEM and _USER are empty in all.results (the published file is cut before
+    // statexec's summary): no user+system figure for this node, the client's is there.
+    expect(
+      results.filter(
+        (r) =>
+          r.params?.accounting === "user+system" &&
+          r.params.role === "server" &&
+          r.params.path === "service" &&
+          r.params.protocol === "tcp" &&
+          r.params.streams === 8,
+      ),
+    ).toEqual([]);
+    expect(cpu({ role: "client", accounting: "user+system" }).value).toBeCloseTo(0.1494 + 0.047671, 12);
   });
 });
 
@@ -277,17 +317,33 @@ describe("cniFromConfig: every setup/cni-configs script of the 2024 benchmark", 
   // By hand from each script (helm --version / manifest URL, --set values, #Flag:NOKUBEPROXY) and the
   // CNI's documented defaults: Cilium 1.15 tunnels with VXLAN, Antrea with Geneve, flannel and canal
   // use VXLAN, Calico's dataplane is iptables unless linuxDataplane says BPF or VPP, Kube-OVN uses Geneve.
-  // kubeProxy: RKE2's kube-proxy (iptables) unless the flag removes it or the CNI replaces it; not
-  // stated for CNIs that load-balance Services beside kube-proxy (AntreaProxy, Calico VPP, Kube-OVN).
+  // kubeProxy: RKE2's kube-proxy (iptables) unless the flag removes it or the CNI replaces it; CNIs that
+  // load-balance Services beside a running kube-proxy (AntreaProxy, Calico VPP, Kube-OVN) keep iptables.
+  // Encrypted variants keep their plain sibling's mode (antrea-wg: Geneve, as antrea), encryption aside.
   const enc = { encapsulation: "VXLANCrossSubnet" };
   it.each([
-    ["antrea", { cni: "antrea", cniVersion: "1.15.0", mode: "overlay-geneve" }],
+    ["antrea", { cni: "antrea", cniVersion: "1.15.0", mode: "overlay-geneve", kubeProxy: "iptables" }],
     [
       "antrea-ipsec",
-      { cni: "antrea", cniVersion: "1.15.0", mode: "overlay-geneve", settings: { encryption: "ipsec" } },
+      {
+        cni: "antrea",
+        cniVersion: "1.15.0",
+        mode: "overlay-geneve",
+        kubeProxy: "iptables",
+        settings: { encryption: "ipsec" },
+      },
     ],
-    ["antrea-noencap", { cni: "antrea", cniVersion: "1.15.0", mode: "native" }],
-    ["antrea-wg", { cni: "antrea", cniVersion: "1.15.0", mode: "overlay", settings: { encryption: "wireguard" } }],
+    ["antrea-noencap", { cni: "antrea", cniVersion: "1.15.0", mode: "native", kubeProxy: "iptables" }],
+    [
+      "antrea-wg",
+      {
+        cni: "antrea",
+        cniVersion: "1.15.0",
+        mode: "overlay-geneve",
+        kubeProxy: "iptables",
+        settings: { encryption: "wireguard" },
+      },
+    ],
     ["calico", { cni: "calico", cniVersion: "3.27.2", mode: "iptables", kubeProxy: "iptables", settings: enc }],
     ["calico-ebpf", { cni: "calico", cniVersion: "3.27.2", mode: "ebpf", kubeProxy: "ebpf", settings: enc }],
     [
@@ -300,14 +356,26 @@ describe("cniFromConfig: every setup/cni-configs script of the 2024 benchmark", 
         settings: { ...enc, encryption: "wireguard" },
       },
     ],
-    ["calico-vpp", { cni: "calico", cniVersion: "3.27.2", mode: "vpp", settings: enc }],
+    ["calico-vpp", { cni: "calico", cniVersion: "3.27.2", mode: "vpp", kubeProxy: "iptables", settings: enc }],
     [
       "calico-vpp-ipsec",
-      { cni: "calico", cniVersion: "3.27.2", mode: "vpp", settings: { ...enc, encryption: "ipsec" } },
+      {
+        cni: "calico",
+        cniVersion: "3.27.2",
+        mode: "vpp",
+        kubeProxy: "iptables",
+        settings: { ...enc, encryption: "ipsec" },
+      },
     ],
     [
       "calico-vpp-wg",
-      { cni: "calico", cniVersion: "3.27.2", mode: "vpp", settings: { ...enc, encryption: "wireguard" } },
+      {
+        cni: "calico",
+        cniVersion: "3.27.2",
+        mode: "vpp",
+        kubeProxy: "iptables",
+        settings: { ...enc, encryption: "wireguard" },
+      },
     ],
     [
       "calico-wg",
@@ -381,7 +449,7 @@ describe("cniFromConfig: every setup/cni-configs script of the 2024 benchmark", 
     ["flannel", { cni: "flannel", cniVersion: "0.24.2", mode: "overlay-vxlan", kubeProxy: "iptables" }],
     // Not in the vocabulary, and its default network type is not stated: the user passes the mode.
     ["hybridnet", { cni: "hybridnet", cniVersion: "0.6.8", kubeProxy: "iptables" }],
-    ["kubeovn", { cni: "kube-ovn", cniVersion: "1.12.8", mode: "overlay-geneve" }],
+    ["kubeovn", { cni: "kube-ovn", cniVersion: "1.12.8", mode: "overlay-geneve", kubeProxy: "iptables" }],
     // The image is untagged (docker.io/cloudnativelabs/kube-router): no version.
     ["kuberouter", { cni: "kube-router", mode: "bgp", kubeProxy: "iptables" }],
     ["kuberouter-all", { cni: "kube-router", mode: "bgp", kubeProxy: "ipvs" }],
@@ -418,7 +486,15 @@ describe("importFiles with the infrabuilder tree", () => {
     expect(report("ib/results/antrea-ipsec/1")).toMatchObject({
       status: "imported",
       bundles: 1,
-      warnings: [expect.stringMatching(/^missing run: sts /)],
+      // The NIC speed is asked for by name in the answer, not stored in the bundle.
+      warnings: [
+        expect.stringMatching(/^missing run: sts /),
+        expect.stringMatching(/^node\.nicGbps \(nicGbps\) not given: /),
+      ],
+    });
+    expect(bundles[0]!.bundle.source).toEqual({
+      title: infrabuilder2024.sourceTitle,
+      url: "https://github.com/InfraBuilder/benchmark-k8s-cni-2024-01",
     });
     expect(report("ib/setup/cni-configs/flannel.sh")).toMatchObject({
       status: "skipped",
@@ -466,6 +542,24 @@ describe("importFiles with the infrabuilder tree", () => {
     expect(given.files.find((f) => f.file === "ib/results/flannel/1")?.skippedParts).toContain(
       "setup/cni-configs/flannel.sh is not in the upload: the CNI is the one you pass",
     );
+  });
+
+  it("the NIC speed passed reaches the bundle and the line-rate check, UDP sender rates included", () => {
+    const flannel3 = upload().filter(
+      (f) => f.name.startsWith("ib/results/flannel/3/") || f.name === "ib/setup/cni-configs/flannel.sh",
+    );
+    const { bundles, files } = importFiles(flannel3, { ...testbed, nicGbps: 40, sourceTitle: "My lab's rerun" });
+    expect(bundles).toHaveLength(1);
+    const { bundle, warnings } = bundles[0]!;
+    expect(bundle.node.nicGbps).toBe(40);
+    // The user's own source wins over the credit read from the tree.
+    expect(bundle.source?.title).toBe("My lab's rerun");
+    // flannel/3/dum-client.stdout (python3 over the JSON): end.sum_sent.bits_per_second 41.07 Gbit/s, above
+    // 40 × 1.02 (the rounding the check allows); what arrived (37.42) and every other rate are below it.
+    expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^x\.udp\.throughput\.sent 41\.07 Gbit\/s is above the NIC line rate of 40 Gbit\/s/),
+    ]);
+    expect(files.find((f) => f.format === "infrabuilder")?.warnings?.some((w) => w.includes("not given"))).toBe(false);
   });
 
   it("format=infrabuilder without a run folder says what it expected", () => {

@@ -137,6 +137,16 @@ describe("twenty-five setups of one benchmark", () => {
     const ranked = await page.locator('[id^="option-"]').allInnerTexts();
     expect(ranked.length).toBeGreaterThan(3);
     expect(ranked.join("\n")).not.toMatch(/baremetal|host network/i);
+    // Issue 39: one line per option says what puts it there; every other reason opens on demand.
+    const rows = page.getByRole("region", { name: "Datapaths, ranked" }).locator("ol > li");
+    const count = await rows.count();
+    for (let i = 0; i < count; i++) {
+      const why = rows.nth(i).getByRole("list", { name: "Why here" }).locator(":scope > li");
+      expect(await why.count()).toBe(1);
+      expect(await rows.nth(i).getByRole("list", { name: "Reasons" }).isVisible()).toBe(false);
+    }
+    expect(await rows.nth(1).getByRole("list", { name: "Why here" }).innerText()).toMatch(/Behind |Below |No figure/);
+    expect(await page.getByRole("list", { name: "Summary" }).innerText()).toMatch(/Not beaten across the board/);
     await page.close();
     for (const text of texts) {
       expect(text).not.toMatch(idSuffix);

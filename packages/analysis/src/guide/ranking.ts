@@ -108,16 +108,19 @@ function pWords(v: VerdictResult): string {
  * "single-stream TCP −12 % (p = 0.004)": one test a winner takes, from the loser's side; a rate in %
  * (loss) in points, as 10 % against 88 % loss is not "+780 %".
  */
-export function outcomeWords(o: PairOutcome): string {
+export function outcomeWords(o: PairOutcome, side: "loser" | "winner" = "loser"): string {
   const entry = (id: string | null) => o.test.entries.find((e) => e.optionId === id)?.figure;
   const winner = entry(o.winner);
   const loser = entry(o.loser);
+  const p = o.verdict ? ` (${pWords(o.verdict)})` : "";
   if (winner?.unit === "%" && loser) {
-    const points = loser.value - winner.value;
-    return `${o.test.what} ${signed(points).replace(" %", " points")}${o.verdict ? ` (${pWords(o.verdict)})` : ""}`;
+    const points = (loser.value - winner.value) * (side === "loser" ? 1 : -1);
+    return `${o.test.what} ${signed(points).replace(" %", " points")}${p}`;
   }
   const percent = o.verdict ? effectPercent(o.verdict) : null;
-  return `${o.test.what} ${percent === null ? "worse" : signed(percent)}${o.verdict ? ` (${pWords(o.verdict)})` : ""}`;
+  if (percent === null) return `${o.test.what} ${side === "loser" ? "worse" : "better"}${p}`;
+  // From the winner's side, the same effect the other way: 1 / ratio.
+  return `${o.test.what} ${signed(side === "loser" ? percent : 100 / (1 + percent / 100) - 100)}${p}`;
 }
 
 /** The tests a winner takes from a loser, largest effect first. */
@@ -222,8 +225,8 @@ export function rankOptions(
 const namedAtMost = 2;
 
 /** "single-stream TCP −12 % (p = 0.004) and CPU per Gbit/s +30 % (…)" */
-export function outcomesWords(outcomes: readonly PairOutcome[]): string {
-  const named = outcomes.slice(0, namedAtMost).map(outcomeWords);
+export function outcomesWords(outcomes: readonly PairOutcome[], side: "loser" | "winner" = "loser"): string {
+  const named = outcomes.slice(0, namedAtMost).map((o) => outcomeWords(o, side));
   const more = outcomes.length - named.length;
   return `${listWords(named, namedAtMost)}${more > 0 ? ` and ${more} more figure${more === 1 ? "" : "s"}` : ""}`;
 }
@@ -289,9 +292,12 @@ export function reasonLines(
     }
     const lost = winsOver(tests, above, id);
     if (lost.length > 0) {
+      // Still not beaten across the board? Then it wins something back: say what, or the line reads as a defeat.
+      const won = ranking.tier.get(id) === ranking.tier.get(above) ? winsOver(tests, id, above) : [];
+      const back = won.length > 0 ? `; ahead of it on ${outcomesWords(won, "winner")}` : "";
       lines.set(id, {
-        text: `Behind ${them.label}: ${outcomesWords(lost)}.`,
-        evidence: evidenceOfOutcomes(lost, [id, above]),
+        text: `Behind ${them.label}: ${outcomesWords(lost)}${back}.`,
+        evidence: evidenceOfOutcomes([...lost, ...won], [id, above]),
       });
       return;
     }

@@ -15,7 +15,15 @@ import {
   optionScenarios,
   standingScenarios,
 } from "./shared.ts";
-import { podToPod, preferTest, referenceFigure, referenceName, sameTest, testWords } from "./throughput.ts";
+import {
+  podToPod,
+  preferTest,
+  referenceFigure,
+  referenceName,
+  sameTest,
+  testWords,
+  throughputShort,
+} from "./throughput.ts";
 
 /** UDP loss as the criterion compares it, like with like: one selector per params set, pod to pod. */
 const lossSelectors = (ctx: GuideContext) =>
@@ -51,6 +59,7 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     what: "UDP loss",
     selectors: lossSelectors(ctx),
     scenariosOf: ctx.encryption ? (o, t) => standingScenarios(ctx, o, t) : undefined,
+    short: (table) => `${throughputShort(table.entries[0]!.figure.params, "udp")} loss`,
     describe: (e, t) => {
       const s = ctx.scenario(e.figure.scenarioId)!;
       const tp = udpRateOf(ctx, e.figure);

@@ -58,7 +58,7 @@ describe("guide", () => {
     expect(text).toMatch(/Cilium Native overtakes kube-proxy iptables at ≈24,725 Services/);
 
     // Evidence links: the scenario page and the bundle at the ingest API, which serves it.
-    const evidence = summary(page).getByRole("list", { name: "Evidence" }).first();
+    const evidence = findings(page).getByRole("list", { name: "Evidence" }).first();
     const scenarioHref = await evidence.getByRole("link").first().getAttribute("href");
     expect(scenarioHref).toMatch(/^\/scenarios\/[^/]+$/);
     const bundleHref = await evidence.getByRole("link", { name: "bundle" }).first().getAttribute("href");

@@ -335,13 +335,17 @@ describe("along a category (issue 26): InfraBuilder's TCP throughput at 1 and 8 
     // antrea-ipsec's real runs: ≈6.9 Gbit/s with 1 stream, ≈4.7 with 8; the encrypted setups rise past it.
     const raw = findCrossovers(lines, "higher");
     expect(raw.crossovers.length).toBeGreaterThan(0);
-    expect(raw.crossovers.every((c) => c.overtaken.id === "antrea-ipsec" && c.x > 1 && c.x < 8)).toBe(true);
+    // Unencrypted setups cross each other too: their single-stream rates differ, their 8-stream ones all
+    // sit at the line rate.
+    expect(raw.crossovers.every((c) => c.x > 1 && c.x < 8)).toBe(true);
+    expect(raw.crossovers.some((c) => c.overtaken.id === "antrea-ipsec")).toBe(true);
   });
 
   it("finds none along streams, and refuses to say one", () => {
     const r = findCrossovers(lines, "higher", { along: "streams" });
     expect(r).toEqual({ crossovers: [], undecided: [], pairs: [], category: "streams" });
-    const [a, b] = [lines.find((l) => l.id === "antrea-ipsec")!, lines.find((l) => l.id === "cilium-wg")!];
+    // cilium-ipsec (synthetic): ≈6.0 Gbit/s with 1 stream, ≈6.2 with 8 — below antrea-ipsec, then above.
+    const [a, b] = [lines.find((l) => l.id === "antrea-ipsec")!, lines.find((l) => l.id === "cilium-ipsec")!];
     expect(crossoversBetween(a, b, "higher").crossovers).toHaveLength(1);
     expect(crossoversBetween(a, b, "higher", { along: "streams" }).crossovers).toEqual([]);
     const c = findCrossovers(lines, "higher").crossovers[0]!;

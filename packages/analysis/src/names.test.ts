@@ -29,7 +29,7 @@ describe("scenarioName: InfraBuilder 2024's 25 setups", () => {
       antrea: "Antrea Geneve",
       "antrea-ipsec": "Antrea Geneve, IPsec",
       "antrea-noencap": "Antrea native routing",
-      "antrea-wg": "Antrea overlay, WireGuard",
+      "antrea-wg": "Antrea Geneve, WireGuard",
       baremetal: "No CNI (node-to-node reference)",
       calico: "Calico VXLAN cross-subnet, iptables dataplane",
       "calico-ebpf": "Calico VXLAN cross-subnet, eBPF dataplane",

@@ -15,7 +15,7 @@ import {
   isReference,
   measuredCriteria,
 } from "./criteria/index.ts";
-import { addTo } from "./criteria/shared.ts";
+import { addTo, capitalise } from "./criteria/shared.ts";
 import {
   listedAtMost,
   listFindings,
@@ -552,6 +552,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     // One sentence for every figure that cannot rank, grouped by why: "8-stream TCP and 16-stream TCP
     // (all 14 reach the 40 Gbit/s line rate)".
     const level = standings.filter((x) => !x.separates && x.words);
+    // Tests that separate only some: those at the ceiling are not told apart by it, said once each.
+    const capped = standings
+      .filter((x) => x.separates && x.words)
+      .map((x) =>
+        reason(
+          "measured",
+          "neutral",
+          `${capitalise(x.test.what)}${scopedTestbeds.length === 1 ? "" : ` on ${x.test.testbed}`} separates only the rest: ${x.words}.`,
+          x.test.entries.flatMap((e) => e.evidence),
+        ),
+      );
     const byWords = new Map<string, typeof level>();
     for (const x of level) addTo(byWords, x.words!, x);
     const unranked =
@@ -574,8 +585,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
               level.flatMap((x) => x.test.entries.flatMap((e) => e.evidence)),
             ),
           ];
-    summary.unshift(lead, ...frontier, ...unranked);
-    leadCount = 1 + frontier.length + unranked.length;
+    summary.unshift(lead, ...frontier, ...unranked, ...capped);
+    leadCount = 1 + frontier.length + unranked.length + capped.length;
     if (top.reasons.some((r) => r.effect === "for" && r.approximate)) {
       caveats.push(
         reason(

@@ -59,7 +59,11 @@ const coreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "m
  * The node CPU figures of a throughput test, every role once, counted the most complete way measured:
  * every CPU mode where it covers each role the test measured, else the partial figures, said so.
  */
-function nodeCpu(ctx: GuideContext, tput: GuideFigure): { cpu: GuideFigure[]; accounting: CpuAccounting } {
+function nodeCpu(
+  ctx: GuideContext,
+  tput: GuideFigure,
+  want?: CpuAccounting,
+): { cpu: GuideFigure[]; accounting: CpuAccounting } {
   const protocol = tput.metric.split(".")[0];
   const node = ctx
     .figuresOf(tput.scenarioId, "cpu.usage")
@@ -71,6 +75,7 @@ function nodeCpu(ctx: GuideContext, tput: GuideFigure): { cpu: GuideFigure[]; ac
         accountingOf(f) !== "mode" &&
         Object.entries(tput.params).every(([k, v]) => f.params[k] === v),
     );
+  if (want) return { cpu: node.filter((f) => accountingOf(f) === want), accounting: want };
   const roles = new Set(node.map((f) => String(f.params.role ?? "node")));
   const whole = node.filter((f) => accountingOf(f) === "all-modes");
   if (whole.length > 0 && new Set(whole.map((f) => String(f.params.role ?? "node"))).size === roles.size) {
@@ -87,9 +92,9 @@ function nodeCpu(ctx: GuideContext, tput: GuideFigure): { cpu: GuideFigure[]; ac
  * paired by position, as a campaign lists every series of a scenario in the same bundle order; when
  * their counts differ the figure keeps its value alone (a single run, for the verdicts).
  */
-export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure): Derived | undefined {
+export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure, want?: CpuAccounting): Derived | undefined {
   if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
-  const { cpu, accounting } = nodeCpu(ctx, tput);
+  const { cpu, accounting } = nodeCpu(ctx, tput, want);
   if (cpu.length === 0) return undefined;
   const runs = [tput, ...cpu].map((f) => (f === tput ? (f.samples ?? []) : coreRuns(f)));
   const n = runs[0]!.length;
@@ -108,6 +113,19 @@ export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure): Derived | unde
     scenario: ctx.scenario(tput.scenarioId)!,
     accounting,
   };
+}
+
+/**
+ * CPU per Gbit/s of two throughput figures counted the same way — every mode where both have it, else
+ * what both have — so that a ratio of the two never sets softirq against none; null when they share none.
+ */
+export function comparableCpu(ctx: GuideContext, a: GuideFigure, b: GuideFigure): [Derived, Derived] | null {
+  for (const accounting of ["all-modes", "user+system", "unstated"] as const) {
+    const da = cpuPerGbit(ctx, a, accounting);
+    const db = cpuPerGbit(ctx, b, accounting);
+    if (da && db) return [da, db];
+  }
+  return null;
 }
 
 /** An option's setups' derived figures as one: pooled as runs (pooledFigure's rule), never the best. */
@@ -141,6 +159,8 @@ type Table = {
   test: string;
   accounting: CpuAccounting;
   entries: (Scored<DatapathOption> & { derived: Derived })[];
+  /** Options measured on this test with part of the CPU only, left out of a whole-CPU table. */
+  partial: { option: DatapathOption; derived: Derived }[];
 };
 
 /**
@@ -180,6 +200,9 @@ function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Tabl
         test: throughputShort(params, "tcp"),
         accounting,
         entries: scored.map((s) => ({ ...s, item: s.item.option, derived: s.item.derived })),
+        partial: all
+          .filter((r) => !use.some((u) => u.option === r.option))
+          .map(({ option, derived }) => ({ option, derived: pooledDerived(derived)! })),
       });
       break;
     }
@@ -190,7 +213,8 @@ function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Tabl
 /** The reference's CPU per Gbit/s in the same test, where one was measured. */
 function referenceEfficiency(ctx: GuideContext, t: Testbed, d: Derived): Derived | undefined {
   const ref = referenceFigure(ctx, t, d.from[0]!);
-  return ref ? cpuPerGbit(ctx, ref) : undefined;
+  // Counted as the table counts it, or not at all: bare metal's user + system beside every mode misleads.
+  return ref ? cpuPerGbit(ctx, ref, d.accounting) : undefined;
 }
 
 /**
@@ -253,6 +277,18 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
             ranked ? scoreEffect(e.score, table.entries.length) : "neutral",
             `${table.title}, ${ranked ? "every CPU mode" : accountingWords[table.accounting]}: ${cpuPerGbitWords(e.derived)} (${s.label}${variant}: ${partsWords(e.derived)}) on ${table.testbed.label}${refText ? `, against ${refText}` : ""}; ${standing}`,
             [...e.derived.from, ...(ref?.from ?? [])].map((f) => evidenceOf(ctx, f)),
+          ),
+        );
+      }
+      // Measured, but on part of the CPU only: said, with what it leaves out, and never ranked.
+      for (const p of table.partial) {
+        if (result.reasons.has(p.option.id)) continue;
+        addTo(
+          result.reasons,
+          p.option.id,
+          finding(
+            `${table.title}, ${accountingWords[p.derived.accounting]}: ${cpuPerGbitWords(p.derived)} (${p.derived.scenario.label}: ${partsWords(p.derived)}) on ${table.testbed.label}; not ranked on, as the others count every CPU mode`,
+            p.derived.from.map((f) => evidenceOf(ctx, f)),
           ),
         );
       }

@@ -7,7 +7,7 @@ import type { Measurement } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
-import { cpuPerGbit, cpuPerGbitWords, type Derived } from "./efficiency.ts";
+import { accountingWords, comparableCpu, cpuPerGbitWords, type Derived } from "./efficiency.ts";
 import { closestCaveat, type FigureSelector } from "./figure-criterion.ts";
 import {
   addTo,
@@ -119,8 +119,8 @@ function pairCost(ctx: GuideContext, pair: EncryptionPair): PairCost | undefined
   const tcp = sameTest(ctx, throughputSelectors(ctx, "tcp"), pair.encrypted, pair.plain);
   if (!tcp || tcp.b.value <= 0) return undefined;
   const udp = sameTest(ctx, throughputSelectors(ctx, "udp"), pair.encrypted, pair.plain);
-  const cpuE = cpuPerGbit(ctx, tcp.a);
-  const cpuP = cpuPerGbit(ctx, tcp.b);
+  const both = comparableCpu(ctx, tcp.a, tcp.b);
+  const [cpuE, cpuP] = both ?? [undefined, undefined];
   return {
     pair,
     selector: tcp.selector,
@@ -142,7 +142,7 @@ function costWords(c: PairCost): string {
   ];
   if (c.cpu) {
     parts.push(
-      `spends ${formatComputed(c.cpu.encrypted.figure.value / c.cpu.plain.figure.value)}× the CPU per Gbit/s (${cpuPerGbitWords(c.cpu.encrypted)} against ${cpuPerGbitWords(c.cpu.plain)})`,
+      `spends ${formatComputed(c.cpu.encrypted.figure.value / c.cpu.plain.figure.value)}× the CPU per Gbit/s (${cpuPerGbitWords(c.cpu.encrypted)} against ${cpuPerGbitWords(c.cpu.plain)}; ${c.cpu.encrypted.accounting === "all-modes" ? "every CPU mode" : accountingWords[c.cpu.encrypted.accounting]})`,
     );
   }
   if (c.udp) {
@@ -258,7 +258,13 @@ const inAny = (ctx: GuideContext, s: GuideScenario) => ctx.scopedTestbeds.some((
 function testbedSummary(ctx: GuideContext, t: Testbed, here: readonly PairCost[]): Reason {
   const kept = here.map((c) => c.kept.value);
   const kinds = [...new Set(here.map((c) => encryptionOf(c.pair.encrypted)!))].sort();
-  const cpu = here.flatMap((c) => (c.cpu ? [c.cpu.encrypted.figure.value / c.cpu.plain.figure.value] : []));
+  // The CPU ratios of pairs counted on every mode where any pair was; a partial one would read as cheap.
+  const whole = here.some((c) => c.cpu?.encrypted.accounting === "all-modes");
+  const cpu = here.flatMap((c) =>
+    c.cpu && (!whole || c.cpu.encrypted.accounting === "all-modes")
+      ? [c.cpu.encrypted.figure.value / c.cpu.plain.figure.value]
+      : [],
+  );
   const encrypted = here.map((c) => c.encrypted);
   const plain = here.map((c) => c.plain);
   const span = (fs: readonly GuideFigure[]) => {
@@ -272,7 +278,7 @@ function testbedSummary(ctx: GuideContext, t: Testbed, here: readonly PairCost[]
   const test = testWords(here[0]!.encrypted.params);
   const text =
     `Encryption costs ${most ? "most" : "part"} of the throughput on ${t.label}: with ${listWords(kinds)} the setups keep ${range(kept, percent)} of their TCP throughput without it (${span(encrypted)} against ${span(plain)}${test ? `, ${test}` : ""})` +
-    `${cpu.length > 0 ? ` and spend ${range(cpu, (v) => `${formatComputed(v)}×`)} the CPU per Gbit/s` : ""}. ` +
+    `${cpu.length > 0 ? ` and spend ${range(cpu, (v) => `${formatComputed(v)}×`)} the CPU per Gbit/s (${whole ? "every CPU mode" : accountingWords[here.find((c) => c.cpu)!.cpu!.encrypted.accounting]})` : ""}. ` +
     `From the least cost: ${listWords(here.map((c) => `${c.pair.encrypted.label} keeps ${percent(c.kept.value)}`))}.`;
   return withRest(
     finding(

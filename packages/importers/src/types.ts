@@ -1,7 +1,21 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
 import type { BundleInput, BundleWarning } from "@cnibench/schema";
 
-export const formatNames = ["bundle", "tke", "infrabuilder", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
+export const formatNames = [
+  "bundle",
+  "tke",
+  "infrabuilder",
+  "eks",
+  "knb",
+  "iperf3",
+  "fortio",
+  "netperf",
+  "clusterloader2",
+  "vegeta",
+  "k8s-netperf",
+  "kube-burner",
+  "cilium-perf",
+] as const;
 export type FormatName = (typeof formatNames)[number];
 export type FormatChoice = FormatName | "auto";
 
@@ -18,6 +32,17 @@ export type Result = {
   params?: Params;
   better?: "higher" | "lower" | "none";
   note?: string;
+  /** What the tool published instead of its samples (mean, spread, n); see the contract's `summary`. */
+  summary?: ResultSummary;
+};
+
+/** Summary statistics of a figure whose samples were not published (bundle contract, result.summary). */
+export type ResultSummary = {
+  mean: number;
+  sd?: number;
+  ci95?: [number, number];
+  n: number;
+  of: "runs" | "clients";
 };
 
 /**

@@ -20,6 +20,15 @@ export function looksLikeKnbDocument(text: string): boolean {
   return /"generator"\s*:\s*"knb"/.test(text) || /^[^\S\n]+generator:[^\S\n]*"?knb"?[^\S\n]*$/m.test(text);
 }
 
+/** What to do with knb's data file (`knb -o data`, a .knbdata tar.gz of its raw outputs). */
+export const KNBDATA_HINT =
+  "a knb data file (.knbdata): its raw outputs are no report; render it with `knb -fd <file> -o json > report.json` and upload the JSON";
+
+/** An entry of a .knbdata archive: knb's per-test client outputs (knb-client-tcp-p2p-30619.bw, …). */
+export function isKnbDataEntry(name: string): boolean {
+  return /(^|\/)knb-client-[a-z]+(-[a-z0-9]+)*\.(bw|avg|metrics|log)$/.test(name);
+}
+
 const sections = [
   { key: "idle", path: "idle" },
   { key: "pod2pod.tcp", path: "pod-pod", protocol: "tcp" },

@@ -333,6 +333,19 @@ describe("cnibench upload", () => {
     expect(named.out).toContain("campaign upgrade-2026-11\n");
   });
 
+  it("says which campaign runs already stored stay in, when it is not this invocation's", async () => {
+    const netperf = path.join(fixtures, "real/netperf/netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt");
+    const { fake } = scripted(
+      answer(200, { id: "b1", campaign: "import-0123456789abcdef" }),
+      answer(200, { id: "b2", campaign: "import-0123456789abcdef" }),
+    );
+    const { io, out } = capture({ fetch: fake });
+    const argv = ["upload", "--token=t", "--cluster=lab", "--provider=on-prem", "--sku=x", "--kernel=6.1"];
+    expect(await run([...argv, "--cni=cilium", "--mode=native", "--campaign=renamed", netperf], io)).toBe(0);
+    expect(out()).toMatch(/0 bundle\(s\) created, 2 already there/);
+    expect(out()).toContain("campaign renamed\n2 already there stay in campaign import-0123456789abcdef\n");
+  });
+
   it("--dry-run prints the bundles with their campaign; a bundle naming its own keeps it", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-campaign-"));
     try {

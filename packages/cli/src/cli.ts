@@ -360,5 +360,13 @@ export function summary(
   const totals = dryRun
     ? `${reports.filter((r) => r.status === "imported").length} file(s) imported, ${failedFiles} failed (dry run: nothing sent)`
     : `${created} bundle(s) created, ${existed} already there, ${failedUploads} upload(s) failed, ${failedFiles} file(s) failed — ${server}`;
-  return `${lines.join("\n")}\n${totals}\n${campaign ? `campaign ${campaign}\n` : ""}`;
+  // Runs already stored keep the campaign they were first stored in: say where, when it is not this one.
+  const elsewhere = new Map<string, number>();
+  for (const o of [...uploads.values()].flat()) {
+    if (o.status !== "exists" || o.storedIn === undefined || o.storedIn === campaign) continue;
+    const name = o.storedIn ?? "their own";
+    elsewhere.set(name, (elsewhere.get(name) ?? 0) + 1);
+  }
+  const kept = [...elsewhere].map(([name, n]) => `${n} already there stay in campaign ${name}\n`).join("");
+  return `${lines.join("\n")}\n${totals}\n${campaign ? `campaign ${campaign}\n` : ""}${kept}`;
 }

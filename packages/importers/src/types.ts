@@ -1,5 +1,5 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
-import type { BundleInput, BundleWarning } from "@cnibench/schema";
+import type { BundleInput, BundleWarning, Summary } from "@cnibench/schema";
 
 export const formatNames = [
   "bundle",
@@ -37,13 +37,7 @@ export type Result = {
 };
 
 /** Summary statistics of a figure whose samples were not published (bundle contract, result.summary). */
-export type ResultSummary = {
-  mean: number;
-  sd?: number;
-  ci95?: [number, number];
-  n: number;
-  of: "runs" | "clients";
-};
+export type ResultSummary = Summary;
 
 /**
  * The environment a run was measured in, as users name it on the command line, in query

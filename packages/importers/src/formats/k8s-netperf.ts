@@ -190,7 +190,16 @@ function build(
       skipped.push(`${where}: no throughput figure`);
     } else if (!rateProblem) {
       // k8s-netperf writes [0, 0] when there was one sample: no interval then.
-      const ci = several && row.ci && !(row.ci[0] === 0 && row.ci[1] === 0) ? row.ci : undefined;
+      // The mean is printed with 6 decimals (%f), the interval in full: an interval of identical samples
+      // may then miss the printed mean, and says nothing a verdict can use; it is left out.
+      const ci =
+        several &&
+        row.ci &&
+        !(row.ci[0] === 0 && row.ci[1] === 0) &&
+        row.ci[0] <= row.throughput &&
+        row.throughput <= row.ci[1]
+          ? row.ci
+          : undefined;
       const summary: ResultSummary | undefined = several
         ? { mean: row.throughput, n: n!, of: "runs", ...(ci ? { ci95: ci } : {}) }
         : undefined;

@@ -346,6 +346,32 @@ describe("cnibench upload", () => {
     expect(out()).toContain("campaign renamed\n2 already there stay in campaign import-0123456789abcdef\n");
   });
 
+  it("says when environment flags have no effect on a file: a bundle states its own environment", async () => {
+    const example = path.join(repoRoot, "examples/bundle.json");
+    const { io, err } = capture();
+    expect(await run(["upload", "--dry-run", "--sku=x", "--kernel=6.1", "--param", "path=pod-pod", example], io)).toBe(
+      0,
+    );
+    expect(err()).toContain(
+      "      warning: --sku, --kernel, --param have no effect on a bundle: it states its own environment\n",
+    );
+    // Without flags, nothing to say.
+    const quiet = capture();
+    expect(await run(["upload", "--dry-run", example], quiet.io)).toBe(0);
+    expect(quiet.err()).not.toContain("no effect");
+  });
+
+  it("reads a bench.sh CNI script given on its own (cni-configs/<setup>.sh) with its runs", async () => {
+    const tree = path.join(fixtures, "real/infrabuilder-2024");
+    const { io, err } = capture();
+    const args = ["upload", "--dry-run", "--provider=on-prem", "--sku=bare-metal-40g", "--cluster=ib"];
+    await run([...args, path.join(tree, "flannel"), path.join(tree, "setup/cni-configs/flannel.sh")], io);
+    // Before: "flannel.sh: skipped (not a format cnibench imports)"; now read as the setup's configuration.
+    expect(err()).toContain(
+      "  - cni-configs/flannel.sh: skipped (the CNI configuration of setup flannel, read with its runs)",
+    );
+  });
+
   it("--dry-run prints the bundles with their campaign; a bundle naming its own keeps it", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-campaign-"));
     try {

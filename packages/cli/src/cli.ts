@@ -235,6 +235,13 @@ export async function prepareCampaign(
   problems.push(...fromFlags.issues.map((i) => `--${flagFor(i.key)}: ${i.message}`));
   if (problems.length > 0) return refuse(problems.join("\n  "));
   environment = refineEnvironment(environment, fromFlags.environment);
+  // The environment flags given, to say so when a file takes none of them (a bundle states its own).
+  const given = [
+    ...scalarEnvironmentKeys.filter((key) => raw[flagFor(key)] !== undefined).map((key) => `--${flagFor(key)}`),
+    ...(values.setting?.length ? ["--setting"] : []),
+    ...(values.param?.length ? ["--param"] : []),
+    ...(values["env-file"] ? ["--env-file"] : []),
+  ];
 
   const token = values.token ?? io.env.CNIBENCH_TOKEN;
   if (options.needToken && !token) {
@@ -262,7 +269,7 @@ export async function prepareCampaign(
         error: `cannot read: ${u.error}`,
       }),
     ),
-    ...outcome.files,
+    ...outcome.files.map((r) => withIneffectiveFlags(r, given)),
   ];
   return {
     ok: true,
@@ -273,6 +280,16 @@ export async function prepareCampaign(
     retries,
     server: options.server ?? values.server ?? DEFAULT_SERVER,
   };
+}
+
+/**
+ * A bundle file states its own environment, so the environment flags change nothing in it: its report
+ * says which were given for nothing (uploading it as it is, not as the flags would have it).
+ */
+function withIneffectiveFlags(report: FileReport, given: readonly string[]): FileReport {
+  if (report.format !== "bundle" || report.status !== "imported" || given.length === 0) return report;
+  const note = `${given.join(", ")} ${given.length === 1 ? "has" : "have"} no effect on a bundle: it states its own environment`;
+  return { ...report, warnings: [...(report.warnings ?? []), note] };
 }
 
 /** Uploads a prepared campaign's bundles one by one (POST /v1/bundles), with progress on `io`. */

@@ -2,13 +2,17 @@
  * POST /v1/import of the collectors added for issue 42 — ClusterLoader2, vegeta, k8s-netperf,
  * kube-burner and `cilium connectivity perf` — one real (or documented) file each in one .tar.gz, over
  * real HTTP against a real PostgreSQL; and a knb .knbdata, answered with how to render it.
- * Expected figure counts are the importers' unit tests' (read by hand from the files).
+ * Expected figure counts are the importers' unit tests' (read by hand from the files). A fast-check
+ * property sends hostile variants of each file (cut, bytes flipped, numbers made huge, negative or
+ * not numbers): never a 5xx.
  */
 import type { Db } from "@cnibench/db";
 import { tar } from "@cnibench/test-support/archives";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { environmentQuery, fixtureBytes } from "@cnibench/test-support/fixtures";
+import { fuzzBanner, fuzzSettings, fuzzTimeout } from "@cnibench/test-support/fuzz";
 import { rowCounts, startIngest } from "@cnibench/test-support/ingest";
+import fc from "fast-check";
 import { gzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -109,4 +113,50 @@ describe("POST /v1/import of ClusterLoader2, vegeta, k8s-netperf, kube-burner an
     ]);
     expect(await rowCounts(db)).toEqual(before);
   });
+});
+
+describe("hostile variants of the five collectors' files", () => {
+  console.info(fuzzBanner);
+  const texts = Object.values(files).map(([fixture, format]) => ({
+    format,
+    text: new TextDecoder().decode(fixtureBytes(fixture)),
+  }));
+  const mutation = fc.oneof(
+    fc.record({ kind: fc.constant("cut" as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+    fc.record({
+      kind: fc.constant("number" as const),
+      nth: fc.nat({ max: 60 }),
+      value: fc.constantFrom("1e400", "-1", "-0.5", "NaN", '"x"', "", "99999999999999999999999", "0"),
+    }),
+  );
+  const mutate = (text: string, m: Record<string, unknown>) => {
+    if (m.kind === "cut") return new TextEncoder().encode(text.slice(0, (m.at as number) % (text.length + 1)));
+    if (m.kind === "flip") {
+      const bytes = new TextEncoder().encode(text);
+      if (bytes.length > 0) bytes[(m.at as number) % bytes.length] = m.byte as number;
+      return bytes;
+    }
+    let n = -1;
+    return new TextEncoder().encode(text.replace(/-?\d+(\.\d+)?/g, (d) => (++n === m.nth ? (m.value as string) : d)));
+  };
+
+  it(
+    "answer 2xx or 4xx, never 5xx, with auto and the forced format",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...texts), mutation, fc.boolean(), async (file, m, forced) => {
+          const body = mutate(file.text, m as Record<string, unknown>);
+          const res = await post(
+            body,
+            `${environmentQuery({ cluster: "fuzz" })}&partial=true${forced ? `&format=${file.format}` : ""}`,
+            "application/octet-stream",
+          );
+          expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBeLessThan(500);
+        }),
+        fuzzSettings,
+      );
+    },
+    fuzzTimeout(60_000, 1000),
+  );
 });

@@ -202,7 +202,8 @@ describe("ingest API access matrix: every route × every kind of token", () => {
     const stored = await ingestBundle(db, {
       workspaceId: victimId,
       tokenId: null,
-      text: JSON.stringify({ ...exampleBundle(), campaign }),
+      // A run of its own: the same figures again would be the stored run, whatever the campaign.
+      text: JSON.stringify({ ...exampleBundle(), campaign, collector: { name: "doomed", command: campaign } }),
     });
     if (!stored.ok) throw new Error("fixture did not ingest");
     return { bundleId: stored.stored.id, campaign };

@@ -467,7 +467,10 @@ describe("DELETE /v1/bundles/:id and /v1/campaigns/:campaign", () => {
     };
     const a = await upload("campaign-a");
     const b = await upload("campaign-b");
-    const kept = (await (await api.upload(aside("campaign-a", { campaign: "another" }))).json()) as Json;
+    // Another run (the same figures again would be the same run, whatever its campaign).
+    const kept = (await (
+      await api.upload(aside("campaign-a", { campaign: "another", runAt: "2026-03-01T00:00:00Z" }))
+    ).json()) as Json;
     const theirs = await upload("campaign-a", tokens.otherTeam);
     const link = await createPermalink(api.db, await accessFor(api.db, ownerId), {
       scenarioIds: [String(a.scenarioId), String(b.scenarioId)],

@@ -268,9 +268,16 @@ describe("campaigns: the bundles of one import belong together", () => {
     expect(new Set(again.body.bundles.map((b) => b.id))).toEqual(new Set(ids));
     expect(await rowCounts(db)).toEqual(before);
 
-    // Other results make another campaign.
+    // One of them alone: its own derived campaign, but the run is already there, in the first one.
     const one = zipSync({ "results/scenario-a-vpccni.json": fixture("real/eks-devfloor9/scenario-a-vpccni.json") });
-    const other = await importBody(one, "format=eks", eksFiles("6.1-derived"));
+    const subset = await importBody(one, "format=eks", eksFiles("6.1-derived"));
+    expect(subset.status).toBe(200);
+    expect(subset.body.campaign).not.toBe(res.body.campaign);
+    expect(subset.body.bundles.map((b) => [b.id, b.created, b.campaign])).toEqual([[ids[0], false, res.body.campaign]]);
+    expect(await rowCounts(db)).toEqual(before);
+
+    // Other results make another campaign.
+    const other = await importBody(one, "format=eks", eksFiles("6.1-other"));
     expect(other.status).toBe(201);
     expect(other.body.campaign).toMatch(/^import-[0-9a-f]{16}$/);
     expect(other.body.campaign).not.toBe(res.body.campaign);
@@ -286,10 +293,13 @@ describe("campaigns: the bundles of one import belong together", () => {
 
     const same = await importBody(eksZip(), "format=eks&campaign=upgrade-2026-11", eksFiles("6.1-named"));
     expect(same.status).toBe(200);
-    // The same runs in another campaign are other runs.
+    // The same runs under another campaign are the same runs: already there, in the campaign they were stored in.
     const next = await importBody(eksZip(), "format=eks&campaign=upgrade-2026-12", eksFiles("6.1-named"));
-    expect(next.status).toBe(201);
-    expect(next.body.bundles.map((b) => b.id).filter((id) => ids.includes(id))).toEqual([]);
+    expect(next.status).toBe(200);
+    expect(next.body.bundles.map((b) => [b.id, b.created, b.campaign])).toEqual(
+      ids.map((id) => [id, false, "upgrade-2026-11"]),
+    );
+    expect(await campaigns(ids)).toEqual([{ bundle: "upgrade-2026-11", measurement: "upgrade-2026-11" }]);
 
     const own = { ...exampleBundle(), campaign: "its-own" };
     const kept = await importBody(JSON.stringify(own), "format=bundle&campaign=upgrade-2026-11", {

@@ -83,6 +83,13 @@ export type Effect = {
   runSd: number;
   noise: { baseline: NoiseSource; candidate: NoiseSource };
   ranks: Ranks | null;
+  /**
+   * "summary": computed by Welch's t from summary statistics (a mean, its spread and n per side:
+   * effectFromSummaries), not from the runs themselves. Absent: from the runs.
+   */
+  from?: "summary";
+  /** With from "summary": each side's spread, as published (sd, or recovered from ci95) or from its runs. */
+  spread?: { baseline: SideStatistics["spread"]; candidate: SideStatistics["spread"] };
 };
 
 /** Runs a side needs for the rank-based view to say anything (its smallest p at 5 vs 5 is 0.008). */
@@ -217,4 +224,78 @@ export function benjaminiHochberg(pValues: readonly number[]): number[] {
     adjusted[order[k]!.i] = running;
   }
   return adjusted;
+}
+
+/** One side as summary statistics: mean, sample standard deviation and n runs. */
+export type SideStatistics = { mean: number; sd: number; n: number; spread: "sd" | "ci95" | "runs" };
+
+/**
+ * A side's mean, standard deviation and n from published summary statistics: the sd as given, or
+ * recovered from a Student's t 95 % interval of the mean, sd = (high − low) / 2 · √n / t(0.975, n − 1)
+ * (how k8s-netperf's go-moremath MeanCI builds it). Null below 2 runs, for clients of one run, or
+ * without a spread.
+ */
+export function summaryStatistics(summary: {
+  mean: number;
+  sd?: number;
+  ci95?: readonly [number, number];
+  n: number;
+  of: "runs" | "clients";
+}): SideStatistics | null {
+  if (summary.of !== "runs" || !(summary.n >= 2) || !Number.isFinite(summary.mean)) return null;
+  if (summary.sd !== undefined && Number.isFinite(summary.sd)) {
+    return { mean: summary.mean, sd: summary.sd, n: summary.n, spread: "sd" };
+  }
+  if (summary.ci95) {
+    const [low, high] = summary.ci95;
+    const sd = (((high - low) / 2) * Math.sqrt(summary.n)) / tQuantile(0.975, summary.n - 1);
+    if (Number.isFinite(sd) && sd >= 0) return { mean: summary.mean, sd, n: summary.n, spread: "ci95" };
+  }
+  return null;
+}
+
+/** A side's runs as summary statistics, to compare them with a side that has only a summary. */
+export function runStatistics(runs: readonly number[]): SideStatistics | null {
+  if (runs.length < 2 || !runs.every(Number.isFinite)) return null;
+  return { mean: mean([...runs]), sd: Math.sqrt(sampleVariance([...runs])), n: runs.length, spread: "runs" };
+}
+
+/**
+ * The effect by Welch's t from summary statistics (scipy.stats.ttest_ind_from_stats, equal_var=False),
+ * on the linear scale relative to the baseline's mean: log values cannot be had from a mean and an sd.
+ * Null when the baseline's mean is 0. No rank-based view: there are no runs to rank.
+ */
+export function effectFromSummaries(baseline: SideStatistics, candidate: SideStatistics): Effect | null {
+  if (baseline.mean === 0) return null;
+  const seB = baseline.sd ** 2 / baseline.n;
+  const seC = candidate.sd ** 2 / candidate.n;
+  const se = Math.sqrt(seB + seC);
+  const diff = candidate.mean - baseline.mean;
+  const dfB = baseline.n - 1;
+  const dfC = candidate.n - 1;
+  const df = se === 0 ? baseline.n + candidate.n - 2 : se ** 4 / (seB ** 2 / dfB + seC ** 2 / dfC);
+  const p = se === 0 ? (diff === 0 ? 1 : 0) : Math.min(1, 2 * tCdf(-Math.abs(diff / se), df));
+  const scaleOf = Math.abs(baseline.mean);
+  const toRatio = (d: number) => 1 + d / scaleOf;
+  const t95 = tQuantile(0.975, df);
+  const t90 = tQuantile(0.95, df);
+  return {
+    scale: "linear",
+    ratio: toRatio(diff),
+    low: toRatio(diff - t95 * se),
+    high: toRatio(diff + t95 * se),
+    tostLow: toRatio(diff - t90 * se),
+    tostHigh: toRatio(diff + t90 * se),
+    p,
+    df,
+    baselineRuns: baseline.n,
+    candidateRuns: candidate.n,
+    detectablePercent: (((t95 + tQuantile(0.8, df)) * se) / scaleOf) * 100,
+    // Relative to the baseline's mean, like the estimate runsToDecide compares it with.
+    runSd: Math.sqrt((baseline.sd ** 2 + candidate.sd ** 2) / 2) / scaleOf,
+    noise: { baseline: { from: "runs" }, candidate: { from: "runs" } },
+    ranks: null,
+    from: "summary",
+    spread: { baseline: baseline.spread, candidate: candidate.spread },
+  };
 }

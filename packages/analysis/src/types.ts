@@ -23,6 +23,13 @@ export type Measurement = {
   better?: Better;
   /** Run-to-run noise of the figure's series from its earlier campaigns, when it has enough (effect.ts). */
   history?: HistoryNoise | null;
+  /**
+   * Summary statistics when the tool published a mean and its spread instead of samples (the bundle
+   * contract's result.summary): verdicts use them by Welch's t from summary statistics.
+   */
+  summary?: { mean: number; sd?: number; ci95?: readonly [number, number]; n: number; of: "runs" | "clients" } | null;
+  /** "clients": the samples are concurrent clients of one run, so the figure counts as one run. */
+  samplesAre?: "runs" | "clients" | null;
 };
 
 /** A figure as a page shows it: one value (a median, or the single run) with its qualifier and spread. */

@@ -1,6 +1,15 @@
 import { resolveBetter } from "./better.ts";
 import { percentDelta } from "./delta.ts";
-import { type Effect, effectOf, marginOnScale, onScale, runsToDecide } from "./effect.ts";
+import {
+  type Effect,
+  effectFromSummaries,
+  effectOf,
+  marginOnScale,
+  onScale,
+  runStatistics,
+  runsToDecide,
+  summaryStatistics,
+} from "./effect.ts";
 import { marginPercent } from "./noise-bands.ts";
 import type { Better, Delta, Measurement } from "./types.ts";
 
@@ -20,7 +29,9 @@ import type { Better, Delta, Measurement } from "./types.ts";
  *    decides). When the intervals do not overlap and even their closest ends differ by more than the
  *    noise band, the direction is certain. E.g. baseline ≤ 100 millicores vs candidate 300 millicores
  *    with better "lower": the candidate is worse.
- * 5. At least 2 runs (samples) on both sides → the effect candidate/baseline with its intervals
+ * 5. At least 2 runs (samples) on both sides — or summary statistics (a mean, its sd or 95 % interval, n ≥ 2
+ *    runs) on a side that publishes no samples, compared by Welch's t from summary statistics (effect.from
+ *    "summary"); samples of concurrent clients of one run (samplesAre "clients") are one run → the effect candidate/baseline with its intervals
  *    (effect.ts; a side whose series has ≥ 10 earlier runs takes its noise from them) against the metric's practical margin ±δ (the catalogue's `margin`, noise-bands.ts), with the
  *    p-value adjusted afterwards for the figures compared at once (withAdjustedP, compareMeasurementSets):
  *    - "better"/"worse": significant (p < α) and the point estimate beyond δ;
@@ -70,7 +81,13 @@ export type VerdictEvidence =
       runsNeeded: number | null;
     } & Effect)
   /** A single run on a side: the headline values against the margin, an indicative verdict. */
-  | { method: "noise-band"; marginPercent: number; deltaPercent: number | null }
+  | {
+      method: "noise-band";
+      marginPercent: number;
+      deltaPercent: number | null;
+      /** Why a side with several samples counts as one run (its samples are concurrent clients). */
+      oneRun?: string;
+    }
   | { method: "bounds"; marginPercent: number; baseline: Interval | null; candidate: Interval | null; reason: string }
   | { method: "none"; reason: string };
 
@@ -196,10 +213,11 @@ export function compareFigures(
   }
 
   const alpha = options.alpha ?? 0.05;
-  const effect = effectOf(baseline.samples ?? [], candidate.samples ?? [], {
-    baseline: baseline.history,
-    candidate: candidate.history,
-  });
+  const effect =
+    effectOf(runsOf(baseline), runsOf(candidate), {
+      baseline: baseline.history,
+      candidate: candidate.history,
+    }) ?? summaryEffect(baseline, candidate);
   if (effect) {
     // Alone, the p-value is its own adjusted one; a compare adjusts it afterwards (withAdjustedP).
     const { verdict, runsNeeded } = intervalVerdict(effect, effect.p, alpha, margin, better);
@@ -213,11 +231,31 @@ export function compareFigures(
     });
   }
 
+  const clients = [baseline, candidate].some((m) => m.samplesAre === "clients" || m.summary?.of === "clients");
   return result(verdictOf(sideOf(candidate.value, baseline.value, margin), better), {
     method: "noise-band",
     marginPercent: margin,
     deltaPercent: delta.percent,
+    ...(clients ? { oneRun: "the samples of a side are concurrent clients of one run" } : {}),
   });
+}
+
+/** A figure's runs: its samples, unless they are concurrent clients of one run (then it is one run). */
+function runsOf(m: Measurement): readonly number[] {
+  return m.samplesAre === "clients" ? [] : (m.samples ?? []);
+}
+
+/**
+ * Rule 5 when a side publishes summary statistics instead of runs (k8s-netperf: a mean of n runs and
+ * its 95 % interval): Welch's t from the two sides' means, spreads and n, a side with runs summarised
+ * likewise. Null unless both sides have n ≥ 2 runs and a spread.
+ */
+function summaryEffect(baseline: Measurement, candidate: Measurement): Effect | null {
+  if (!baseline.summary && !candidate.summary) return null;
+  const side = (m: Measurement) => (m.summary ? summaryStatistics(m.summary) : runStatistics(runsOf(m)));
+  const b = side(baseline);
+  const c = side(candidate);
+  return b && c ? effectFromSummaries(b, c) : null;
 }
 
 /**

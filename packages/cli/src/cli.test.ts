@@ -333,6 +333,45 @@ describe("cnibench upload", () => {
     expect(named.out).toContain("campaign upgrade-2026-11\n");
   });
 
+  it("says which campaign runs already stored stay in, when it is not this invocation's", async () => {
+    const netperf = path.join(fixtures, "real/netperf/netperf_tcp_crr_k8s_kep_kubeproxy_flowtables.txt");
+    const { fake } = scripted(
+      answer(200, { id: "b1", campaign: "import-0123456789abcdef" }),
+      answer(200, { id: "b2", campaign: "import-0123456789abcdef" }),
+    );
+    const { io, out } = capture({ fetch: fake });
+    const argv = ["upload", "--token=t", "--cluster=lab", "--provider=on-prem", "--sku=x", "--kernel=6.1"];
+    expect(await run([...argv, "--cni=cilium", "--mode=native", "--campaign=renamed", netperf], io)).toBe(0);
+    expect(out()).toMatch(/0 bundle\(s\) created, 2 already there/);
+    expect(out()).toContain("campaign renamed\n2 already there stay in campaign import-0123456789abcdef\n");
+  });
+
+  it("says when environment flags have no effect on a file: a bundle states its own environment", async () => {
+    const example = path.join(repoRoot, "examples/bundle.json");
+    const { io, err } = capture();
+    expect(await run(["upload", "--dry-run", "--sku=x", "--kernel=6.1", "--param", "path=pod-pod", example], io)).toBe(
+      0,
+    );
+    expect(err()).toContain(
+      "      warning: --sku, --kernel, --param have no effect on a bundle: it states its own environment\n",
+    );
+    // Without flags, nothing to say.
+    const quiet = capture();
+    expect(await run(["upload", "--dry-run", example], quiet.io)).toBe(0);
+    expect(quiet.err()).not.toContain("no effect");
+  });
+
+  it("reads a bench.sh CNI script given on its own (cni-configs/<setup>.sh) with its runs", async () => {
+    const tree = path.join(fixtures, "real/infrabuilder-2024");
+    const { io, err } = capture();
+    const args = ["upload", "--dry-run", "--provider=on-prem", "--sku=bare-metal-40g", "--cluster=ib"];
+    await run([...args, path.join(tree, "flannel"), path.join(tree, "setup/cni-configs/flannel.sh")], io);
+    // Before: "flannel.sh: skipped (not a format cnibench imports)"; now read as the setup's configuration.
+    expect(err()).toContain(
+      "  - cni-configs/flannel.sh: skipped (the CNI configuration of setup flannel, read with its runs)",
+    );
+  });
+
   it("--dry-run prints the bundles with their campaign; a bundle naming its own keeps it", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-campaign-"));
     try {

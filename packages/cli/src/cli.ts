@@ -12,7 +12,9 @@
  * else the campaign derived from the bundles built (withCampaign, as POST /v1/import does), so running
  * the same upload again stays idempotent.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   ArchiveLimitError,
@@ -32,6 +34,7 @@ import {
   withCampaign,
 } from "@cnibench/importers";
 import { runLab } from "@cnibench/lab";
+import { download, downloadTarget, formatBytes } from "./download.ts";
 import { runGate } from "./gate.ts";
 import { createReporter } from "./progress.ts";
 import { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
@@ -83,6 +86,10 @@ Environment (what raw outputs do not say; a cnibench-environment.json among the 
 Example:
   npx cnibench upload --provider tke --kube-proxy ebpf ./benchmark-results-tke-c
 
+cnibench import [options] <URL>: download a published result tree — a GitHub repository URL
+(https://github.com/<owner>/<repo>[/tree/<ref>]) or an archive or file URL — and upload it as upload
+does, with the same options, plus --max-bytes <n> (largest download, default 256 MiB).
+
 cnibench gate [options] <file or directory>…: upload as one campaign and compare it with a baseline,
 exit 1 when a figure is worse beyond its margin (CI; cnibench gate --help, docs/ci.md).
 
@@ -103,6 +110,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       uploadBundle(bundle, { ...to, retries: 4, backoffMs: 500, ...(io.fetch ? { fetch: io.fetch } : {}) });
     return runLab(rest, { ...io, upload });
   }
+  if (command === "import") return runImport(rest, io);
   if (command !== "upload") {
     io.stderr(`cnibench: unknown command "${command}"\n\n${usage}`);
     return 2;
@@ -120,9 +128,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(usage);
     return 0;
   }
+  return uploadPaths("upload", values, positionals, io);
+}
+
+/** `upload`'s work, which `import` does too once its URL is downloaded: build, then upload or print. */
+async function uploadPaths(command: string, values: UploadValues, positionals: string[], io: Io): Promise<number> {
   const prepared = await prepareCampaign(values, positionals, io, { needToken: !values["dry-run"] });
   if (!prepared.ok) {
-    io.stderr(`cnibench upload: ${prepared.message}\n${prepared.problem === "no-paths" ? `\n${usage}` : ""}`);
+    io.stderr(`cnibench ${command}: ${prepared.message}\n${prepared.problem === "no-paths" ? `\n${usage}` : ""}`);
     return prepared.problem === "too-large" ? 1 : 2;
   }
   const { bundles, reports, campaign: inCampaign } = prepared;
@@ -143,6 +156,69 @@ export async function run(argv: string[], io: Io): Promise<number> {
   io.stdout(summary(reports, groupByFile(bundles, uploads), false, prepared.server, inCampaign));
   const failed = reports.some((r) => r.status === "failed") || [...uploads.values()].some((u) => u.status === "failed");
   return failed ? 1 : 0;
+}
+
+const DEFAULT_MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
+
+/**
+ * `cnibench import <URL>`: downloads a published result tree (a GitHub repository, or an archive or
+ * file URL) into a temporary folder and uploads it as `upload` would, with every `upload` flag.
+ */
+async function runImport(args: string[], io: Io): Promise<number> {
+  let parsed: ReturnType<typeof parseCommand>;
+  try {
+    parsed = parseCommand(args, { "max-bytes": { type: "string" } });
+  } catch (error) {
+    io.stderr(`cnibench import: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(usage);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    io.stderr(`cnibench import: give one URL (a GitHub repository, or an archive or file URL)\n\n${usage}`);
+    return 2;
+  }
+  const maxBytes = Number(values["max-bytes"] ?? DEFAULT_MAX_DOWNLOAD_BYTES);
+  if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
+    io.stderr("cnibench import: --max-bytes must be a whole number of bytes > 0\n");
+    return 2;
+  }
+  let target: ReturnType<typeof downloadTarget>;
+  try {
+    target = downloadTarget(positionals[0]!);
+  } catch (error) {
+    io.stderr(`cnibench import: ${(error as Error).message}\n`);
+    return 2;
+  }
+  io.stderr(`downloading ${target.url}\n`);
+  let shown = 0;
+  const got = await download(target.url, {
+    maxBytes,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+    onProgress: (received, total) => {
+      // A line per 8 MiB (a terminal redraws one line): enough to see it move, not a log flood.
+      if (!io.isTTY && received - shown < 8 * 1024 * 1024) return;
+      shown = received;
+      const of = total ? ` of ${formatBytes(total)}` : "";
+      io.stderr(io.isTTY ? `\r  ${formatBytes(received)}${of}   ` : `  ${formatBytes(received)}${of}\n`);
+    },
+  });
+  if (!got.ok) {
+    io.stderr(`${io.isTTY ? "\n" : ""}cnibench import: ${got.message}\n`);
+    return 1;
+  }
+  io.stderr(`${io.isTTY ? "\n" : ""}downloaded ${formatBytes(got.bytes.byteLength)} as ${target.name}\n`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cnibench-import-"));
+  try {
+    const file = path.join(dir, target.name);
+    writeFileSync(file, got.bytes);
+    return await uploadPaths("import", values, [file], io);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The flags of `upload`, which `gate` takes too (with its own `extra`), environment flags included. */
@@ -235,6 +311,13 @@ export async function prepareCampaign(
   problems.push(...fromFlags.issues.map((i) => `--${flagFor(i.key)}: ${i.message}`));
   if (problems.length > 0) return refuse(problems.join("\n  "));
   environment = refineEnvironment(environment, fromFlags.environment);
+  // The environment flags given, to say so when a file takes none of them (a bundle states its own).
+  const given = [
+    ...scalarEnvironmentKeys.filter((key) => raw[flagFor(key)] !== undefined).map((key) => `--${flagFor(key)}`),
+    ...(values.setting?.length ? ["--setting"] : []),
+    ...(values.param?.length ? ["--param"] : []),
+    ...(values["env-file"] ? ["--env-file"] : []),
+  ];
 
   const token = values.token ?? io.env.CNIBENCH_TOKEN;
   if (options.needToken && !token) {
@@ -262,7 +345,7 @@ export async function prepareCampaign(
         error: `cannot read: ${u.error}`,
       }),
     ),
-    ...outcome.files,
+    ...outcome.files.map((r) => withIneffectiveFlags(r, given)),
   ];
   return {
     ok: true,
@@ -273,6 +356,16 @@ export async function prepareCampaign(
     retries,
     server: options.server ?? values.server ?? DEFAULT_SERVER,
   };
+}
+
+/**
+ * A bundle file states its own environment, so the environment flags change nothing in it: its report
+ * says which were given for nothing (uploading it as it is, not as the flags would have it).
+ */
+function withIneffectiveFlags(report: FileReport, given: readonly string[]): FileReport {
+  if (report.format !== "bundle" || report.status !== "imported" || given.length === 0) return report;
+  const note = `${given.join(", ")} ${given.length === 1 ? "has" : "have"} no effect on a bundle: it states its own environment`;
+  return { ...report, warnings: [...(report.warnings ?? []), note] };
 }
 
 /** Uploads a prepared campaign's bundles one by one (POST /v1/bundles), with progress on `io`. */
@@ -360,5 +453,13 @@ export function summary(
   const totals = dryRun
     ? `${reports.filter((r) => r.status === "imported").length} file(s) imported, ${failedFiles} failed (dry run: nothing sent)`
     : `${created} bundle(s) created, ${existed} already there, ${failedUploads} upload(s) failed, ${failedFiles} file(s) failed — ${server}`;
-  return `${lines.join("\n")}\n${totals}\n${campaign ? `campaign ${campaign}\n` : ""}`;
+  // Runs already stored keep the campaign they were first stored in: say where, when it is not this one.
+  const elsewhere = new Map<string, number>();
+  for (const o of [...uploads.values()].flat()) {
+    if (o.status !== "exists" || o.storedIn === undefined || o.storedIn === campaign) continue;
+    const name = o.storedIn ?? "their own";
+    elsewhere.set(name, (elsewhere.get(name) ?? 0) + 1);
+  }
+  const kept = [...elsewhere].map(([name, n]) => `${n} already there stay in campaign ${name}\n`).join("");
+  return `${lines.join("\n")}\n${totals}\n${campaign ? `campaign ${campaign}\n` : ""}${kept}`;
 }

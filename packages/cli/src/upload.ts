@@ -1,7 +1,14 @@
 import type { BundleInput } from "@cnibench/schema";
 
 export type UploadOutcome =
-  | { status: "created" | "exists"; id: string; webUrl?: string; attempts: number }
+  | {
+      status: "created" | "exists";
+      id: string;
+      webUrl?: string;
+      /** For "exists": the campaign the run stays in (the server's answer; null: its own). */
+      storedIn?: string | null;
+      attempts: number;
+    }
   | { status: "failed"; error: string; attempts: number };
 
 export type UploadOptions = {
@@ -36,6 +43,9 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
     status: answer.status === 201 ? "created" : "exists",
     id: String(answer.json?.id ?? ""),
     ...(typeof answer.json?.webUrl === "string" ? { webUrl: answer.json.webUrl } : {}),
+    ...(answer.status !== 201 && answer.json && "campaign" in answer.json
+      ? { storedIn: typeof answer.json.campaign === "string" ? answer.json.campaign : null }
+      : {}),
     attempts: answer.attempts,
   };
 }

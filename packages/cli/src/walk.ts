@@ -58,7 +58,11 @@ export async function readInputs(
   };
   for (const given of paths) {
     const full = path.resolve(given);
-    const name = path.basename(full) || full;
+    // A file keeps its name alone, except a bench.sh CNI script given on its own
+    // (setup/cni-configs/flannel.sh): the importer knows it by its folder, "cni-configs".
+    const parent = path.basename(path.dirname(full));
+    const base = path.basename(full) || full;
+    const name = parent === "cni-configs" ? `${parent}/${base}` : base;
     let stat: import("node:fs").Stats;
     try {
       stat = await fs.stat(full);

@@ -20,7 +20,17 @@ export type StoreBundleInput = {
   warnings: BundleWarning[];
 };
 
-export type StoredBundle = { id: string; scenarioId: string; measurementCount: number; created: boolean };
+export type StoredBundle = {
+  id: string;
+  scenarioId: string;
+  measurementCount: number;
+  created: boolean;
+  /**
+   * The campaign the bundle is stored in (null: its own). A run already stored keeps the campaign it
+   * was first stored in, whatever campaign the new upload named (the content hash leaves it out).
+   */
+  campaign: string | null;
+};
 
 /**
  * Stores a bundle, its scenario and its measurements in one transaction. The same content again
@@ -134,7 +144,7 @@ const storeStatement = {
         "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", warnings, "tokenId",
         "measurementCount", vcpus, "memoryGiB", "nicGbps", campaign, label, ord)
   ), existing AS (
-    SELECT i.ord, b.id, b."scenarioId", b."measurementCount"
+    SELECT i.ord, b.id, b."scenarioId", b."measurementCount", b.campaign
     FROM input i JOIN "Bundle" b ON b."workspaceId" = $1 AND b."contentHash" = i."contentHash"
   ), firsts AS (
     SELECT DISTINCT ON (i."contentHash") i.* FROM input i
@@ -150,7 +160,7 @@ const storeStatement = {
       f."runAt"::timestamp(3), now() AT TIME ZONE 'UTC', f.warnings::jsonb, f."tokenId", f."measurementCount", f.campaign
     FROM firsts f JOIN scenario ON scenario.ord = f.ord
     ORDER BY f.ord
-    RETURNING id, "scenarioId", "measurementCount"
+    RETURNING id, "scenarioId", "measurementCount", campaign
   ), m AS (
     INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, low, high,
       samples, "publishedValue", "publishedUnit", qualifier, aggregate, better, campaign)
@@ -199,11 +209,11 @@ const storeStatement = {
     WHERE s.id = l."scenarioId" AND s.label IS DISTINCT FROM l.label
       AND NOT EXISTS (SELECT FROM scenario WHERE scenario.id = l."scenarioId")
   )
-  SELECT e.ord, e.id, e."scenarioId", e."measurementCount", false AS created FROM existing e
-  UNION ALL SELECT f.ord, b.id, b."scenarioId", b."measurementCount", true FROM b JOIN firsts f ON f.id = b.id
+  SELECT e.ord, e.id, e."scenarioId", e."measurementCount", false AS created, e.campaign FROM existing e
+  UNION ALL SELECT f.ord, b.id, b."scenarioId", b."measurementCount", true, b.campaign FROM b JOIN firsts f ON f.id = b.id
     WHERE EXISTS (SELECT FROM counted)
   -- The same content twice in one batch: the later ones are the first's bundle.
-  UNION ALL SELECT i.ord, b.id, b."scenarioId", b."measurementCount", false
+  UNION ALL SELECT i.ord, b.id, b."scenarioId", b."measurementCount", false, b.campaign
     FROM input i JOIN firsts f ON f."contentHash" = i."contentHash" AND f.ord <> i.ord JOIN b ON b.id = f.id
     WHERE EXISTS (SELECT FROM counted)`,
 };

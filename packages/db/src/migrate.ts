@@ -55,7 +55,7 @@ export async function migrateDatabase(databaseUrl: string, log: (line: string) =
     const rekeyed = await rekeyScenarios(client);
     if (rekeyed) {
       log(
-        `labels are display names now: scenarios re-keyed ${rekeyed.scenarios}, merged into another ${rekeyed.mergedScenarios}, copies of a bundle removed ${rekeyed.mergedBundles}`,
+        `scenario keys and bundle hashes recomputed (a label or a campaign is not what was measured): scenarios re-keyed ${rekeyed.scenarios}, merged into another ${rekeyed.mergedScenarios}, copies of a bundle removed ${rekeyed.mergedBundles}`,
       );
     }
   } finally {

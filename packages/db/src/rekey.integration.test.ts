@@ -121,7 +121,7 @@ describe("re-keying scenarios and bundles stored while labels were part of the i
     await migrateDatabase(database.url, (l) => lines.push(l));
     expect(lines.join("\n")).toMatch(/applied/i);
     expect(lines.join("\n")).toContain(
-      "labels are display names now: scenarios re-keyed 1, merged into another 1, copies of a bundle removed 1",
+      "scenario keys and bundle hashes recomputed (a label or a campaign is not what was measured): scenarios re-keyed 1, merged into another 1, copies of a bundle removed 1",
     );
     expect(await q(`SELECT label FROM "CniConfig"`)).toEqual([{ label: null }]);
 

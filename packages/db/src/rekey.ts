@@ -1,5 +1,6 @@
 /**
- * The data step of migration 20261126120000_scenario_labels, run by migrateDatabase after the SQL
+ * The data step of migrations 20261126120000_scenario_labels and 20261128230000_bundle_hash_without_campaign
+ * (which marks the scenarios again: a bundle's campaign left its content hash), run by migrateDatabase after the SQL
  * migrations. Until then a bundle's cni.label was part of its scenario's identity and of its content
  * hash: the same results uploaded without a label and with one made two scenarios, each with its own
  * copy of the bundle. Keys and hashes are canonical JSON (RFC 8785) hashed, which SQL cannot compute,
@@ -181,11 +182,14 @@ async function mergeScenarios(client: pg.ClientBase) {
  */
 async function mergeBundles(client: pg.ClientBase) {
   // PostgreSQL reads the JSON as JSON.parse does (escaped keys, the last of repeated ones): the bundles
-  // naming no label keep their hash, and their text stays in the database.
+  // naming no label and no campaign keep their hash, and their text stays in the database. Two copies
+  // of one run (stored in two campaigns before campaigns left the hash): the first stored is kept.
   type Row = { id: string; workspaceId: string; scenarioId: string; contentHash: string; receivedAt: Date };
   const { rows } = await client.query<Row>(
     `SELECT id, "workspaceId", "scenarioId", "contentHash", "receivedAt" FROM "Bundle"
-    WHERE jsonb_typeof(raw::jsonb -> 'cni') = 'object' AND (raw::jsonb -> 'cni') ? 'label' ORDER BY "receivedAt", id`,
+    WHERE jsonb_typeof(raw::jsonb -> 'cni') = 'object' AND (raw::jsonb -> 'cni') ? 'label'
+      OR jsonb_typeof(raw::jsonb) = 'object' AND raw::jsonb ? 'campaign'
+    ORDER BY "receivedAt", id`,
   );
   /** Removed bundle → the one it was a copy of. */
   const movedBundles = new Map<string, string>();

@@ -4,11 +4,11 @@
  * its own gets the import's: the one the caller names (`?campaign=`, `--campaign`), or else one derived
  * from what the import built.
  *
- * Derived, not drawn at random: the campaign is part of every bundle's content, hence of its content
- * hash, so a random one would make the same import sent twice store everything twice. Derived from
- * the built bundles rather than from the uploaded bytes, so the same results in other packaging (a
- * .zip rather than a .tar.gz, files in another order, the CLI rather than the API) still give the same
- * campaign, the same hashes, and "already stored".
+ * Derived, not drawn at random, from the built bundles rather than from the uploaded bytes: the same
+ * results in other packaging (a .zip rather than a .tar.gz, files in another order, the CLI rather than
+ * the API) give the same campaign. A bundle's content hash leaves its campaign out, so a run already
+ * stored is "already there" whatever campaign an upload gives it (a subset of an import, another name),
+ * and stays in the campaign it was first stored in.
  */
 import { createHash } from "node:crypto";
 import { bundleContentHash, bundleSchema } from "@cnibench/schema";

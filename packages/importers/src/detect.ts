@@ -1,10 +1,15 @@
 /** Format detection for `auto`: by content first, the file name only as a hint. */
+import { looksLikeCiliumPerf } from "./formats/cilium-perf.ts";
+import { looksLikePerfData } from "./formats/clusterloader2.ts";
 import { looksLikeEks } from "./formats/eks.ts";
 import { looksLikeFortio, looksLikeFortioText } from "./formats/fortio.ts";
 import { looksLikeIperf3 } from "./formats/iperf3.ts";
+import { looksLikeK8sNetperfCsv, looksLikeK8sNetperfJson } from "./formats/k8s-netperf.ts";
 import { looksLikeKnbDocument, looksLikeKnbText } from "./formats/knb.ts";
+import { looksLikeKubeBurner, looksLikeKubeBurnerText } from "./formats/kube-burner.ts";
 import { looksLikeNetperf } from "./formats/netperf.ts";
 import { TKE_MARKERS } from "./formats/tke.ts";
+import { looksLikeVegetaJson, looksLikeVegetaText } from "./formats/vegeta.ts";
 import type { FormatName } from "./types.ts";
 import { basename, isObject } from "./util.ts";
 
@@ -30,7 +35,7 @@ export function detectFormat(name: string, text: string): Detection {
   if ((TKE_MARKERS as readonly string[]).includes(basename(name))) return { format: "tke" };
   const trimmed = text.trimStart();
   if (trimmed === "") return { format: null, reason: "the file is empty" };
-  if (trimmed.startsWith("{")) {
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     let doc: unknown;
     let malformed = false;
     try {
@@ -45,6 +50,10 @@ export function detectFormat(name: string, text: string): Detection {
       if (looksLikeEks(doc)) return { format: "eks" };
       if (isObject(doc) && isObject(doc.metadata) && doc.metadata.generator === "knb") return { format: "knb" };
       if (looksLikeTkeSummary(doc)) return { format: "tke" };
+      if (looksLikePerfData(doc)) return { format: "clusterloader2" };
+      if (looksLikeVegetaJson(doc)) return { format: "vegeta" };
+      if (looksLikeK8sNetperfJson(doc)) return { format: "k8s-netperf" };
+      if (looksLikeKubeBurner(doc)) return { format: "kube-burner" };
       return { format: null, reason: "JSON, but not a format cnibench imports" };
     }
     // Malformed (e.g. truncated) JSON: recognise it by its keys so the error can say what broke.
@@ -54,6 +63,7 @@ export function detectFormat(name: string, text: string): Detection {
     if (/"(ActualQPS|DurationHistogram|RequestedQPS)"/.test(text)) return { format: "fortio" };
     if (/"scenario"/.test(text) && /"(network|http_httpbin|tcp_throughput_gbps)"/.test(text)) return { format: "eks" };
     if (/^\{\s*"start"\s*:/.test(trimmed)) return { format: "iperf3" };
+    if (looksLikeKubeBurnerText(text)) return { format: "kube-burner" };
     return { format: null, reason: "malformed JSON of no recognised format" };
   }
   if (looksLikeKnbText(text) || looksLikeKnbDocument(text)) return { format: "knb" };
@@ -65,6 +75,9 @@ export function detectFormat(name: string, text: string): Detection {
     };
   }
   if (looksLikeFortioText(text)) return { format: "fortio" };
+  if (looksLikeVegetaText(text)) return { format: "vegeta" };
+  if (looksLikeK8sNetperfCsv(text)) return { format: "k8s-netperf" };
+  if (looksLikeCiliumPerf(text)) return { format: "cilium-perf" };
   if (looksLikeNetperf(text)) return { format: "netperf" };
   return { format: null, reason: "not a format cnibench imports" };
 }

@@ -14,13 +14,18 @@ import {
   missingFields,
   resolveEnvironment,
 } from "./environment.ts";
+import { parseCiliumPerf } from "./formats/cilium-perf.ts";
+import { parseClusterLoader } from "./formats/clusterloader2.ts";
 import { parseEks } from "./formats/eks.ts";
 import { parseFortio, parseFortioText } from "./formats/fortio.ts";
 import { parseInfrabuilderRun, readClientCommand, SETUP_SUMMARIES } from "./formats/infrabuilder.ts";
 import { parseIperf3 } from "./formats/iperf3.ts";
-import { looksLikeKnbText, parseKnbDocument, parseKnbText } from "./formats/knb.ts";
+import { parseK8sNetperf } from "./formats/k8s-netperf.ts";
+import { isKnbDataEntry, KNBDATA_HINT, looksLikeKnbText, parseKnbDocument, parseKnbText } from "./formats/knb.ts";
+import { parseKubeBurner } from "./formats/kube-burner.ts";
 import { parseNetperf } from "./formats/netperf.ts";
 import { parseTkeDirectory, TKE_MARKERS } from "./formats/tke.ts";
+import { parseVegeta } from "./formats/vegeta.ts";
 import {
   type EnvironmentInput,
   type FileReport,
@@ -55,10 +60,19 @@ export function importFiles(
   const units: Unit[] = [];
   for (const file of files) {
     const name = file.name.replaceAll("\\", "/");
+    if (name.toLowerCase().endsWith(".knbdata")) {
+      // knb's -o data is a tar.gz of its raw outputs: not a report, and its entries are none either.
+      reports.push({ file: name, format: "knb", status: "failed", bundles: 0, error: KNBDATA_HINT });
+      continue;
+    }
     if (archiveKind(file.bytes)) {
       try {
-        for (const entry of expandArchive(name, file.bytes, budget))
-          units.push({ name: `${name}/${entry.name}`, bytes: entry.bytes });
+        const entries = expandArchive(name, file.bytes, budget);
+        if (entries.some((e) => isKnbDataEntry(e.name))) {
+          reports.push({ file: name, format: "knb", status: "failed", bundles: 0, error: KNBDATA_HINT });
+          continue;
+        }
+        for (const entry of entries) units.push({ name: `${name}/${entry.name}`, bytes: entry.bytes });
       } catch (error) {
         if (!(error instanceof ImportError)) throw error;
         reports.push({ file: name, format: null, status: "failed", bundles: 0, error: error.message });
@@ -267,7 +281,7 @@ export function importFiles(
       continue;
     }
     try {
-      emit(unit.name, fmt, parseSingle(fmt, text));
+      emit(unit.name, fmt, parseSingle(fmt, text, unit.name));
     } catch (error) {
       if (!(error instanceof ImportError)) throw error;
       reports.push(failure(unit.name, fmt, error));
@@ -276,7 +290,11 @@ export function importFiles(
   return { bundles, files: reports };
 }
 
-function parseSingle(format: Exclude<FormatName, "bundle" | "tke" | "infrabuilder">, text: string): ParsedRun[] {
+function parseSingle(
+  format: Exclude<FormatName, "bundle" | "tke" | "infrabuilder">,
+  text: string,
+  name: string,
+): ParsedRun[] {
   switch (format) {
     case "iperf3":
       return [parseIperf3(text)];
@@ -288,6 +306,16 @@ function parseSingle(format: Exclude<FormatName, "bundle" | "tke" | "infrabuilde
       return [parseEks(text)];
     case "knb":
       return [looksLikeKnbText(text) ? parseKnbText(text) : parseKnbDocument(text)];
+    case "clusterloader2":
+      return [parseClusterLoader(text, name)];
+    case "vegeta":
+      return [parseVegeta(text)];
+    case "k8s-netperf":
+      return [parseK8sNetperf(text)];
+    case "kube-burner":
+      return [parseKubeBurner(text)];
+    case "cilium-perf":
+      return [parseCiliumPerf(text)];
   }
 }
 

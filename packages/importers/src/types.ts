@@ -1,8 +1,22 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
-import type { BundleInput, BundleWarning } from "@cnibench/schema";
+import type { BundleInput, BundleWarning, Summary } from "@cnibench/schema";
 import type { ScalarEnvironmentKey } from "./environment.ts";
 
-export const formatNames = ["bundle", "tke", "infrabuilder", "eks", "knb", "iperf3", "fortio", "netperf"] as const;
+export const formatNames = [
+  "bundle",
+  "tke",
+  "infrabuilder",
+  "eks",
+  "knb",
+  "iperf3",
+  "fortio",
+  "netperf",
+  "clusterloader2",
+  "vegeta",
+  "k8s-netperf",
+  "kube-burner",
+  "cilium-perf",
+] as const;
 export type FormatName = (typeof formatNames)[number];
 export type FormatChoice = FormatName | "auto";
 
@@ -19,7 +33,12 @@ export type Result = {
   params?: Params;
   better?: "higher" | "lower" | "none";
   note?: string;
+  /** What the tool published instead of its samples (mean, spread, n); see the contract's `summary`. */
+  summary?: ResultSummary;
 };
+
+/** Summary statistics of a figure whose samples were not published (bundle contract, result.summary). */
+export type ResultSummary = Summary;
 
 /**
  * The environment a run was measured in, as users name it on the command line, in query

@@ -1,4 +1,4 @@
-import { parseJsonText } from "@cnibench/schema";
+import { canConvert, findMetric, parseJsonText } from "@cnibench/schema";
 import { ImportError } from "./types.ts";
 
 export type Json = Record<string, unknown>;
@@ -71,4 +71,15 @@ export function isoFromEpochSeconds(seconds: number): string | undefined {
 export function basename(path: string): string {
   const parts = path.split("/");
   return parts[parts.length - 1] ?? path;
+}
+
+/**
+ * Why a unit read from a file cannot carry a catalogue metric's figure (e.g. a latency in "ec"), or
+ * undefined when it can: parsers skip such a figure, naming it, rather than build a bundle the contract refuses.
+ */
+export function unitProblem(metric: string, unit: string): string | undefined {
+  const definition = findMetric(metric);
+  if (unit.trim() === "") return "no unit";
+  if (!definition || canConvert(unit, definition.unit)) return undefined;
+  return `unit "${unit}" is not one of ${definition.label}'s (${definition.unit})`;
 }

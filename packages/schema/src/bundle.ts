@@ -122,6 +122,32 @@ export const betterValues = ["higher", "lower", "none"] as const;
 
 const paramValue = z.union([z.string().max(500), z.number(), z.boolean()]);
 
+export const samplesKinds = ["runs", "clients"] as const;
+
+/**
+ * Summary statistics of a figure whose tool publishes no samples (k8s-netperf: the mean of n runs with
+ * its 95 % interval). In the result's unit; verdicts compare two such figures by Welch's t from the
+ * summaries (docs/verdicts.md).
+ */
+const summarySchema = z
+  .strictObject({
+    mean: z.number().meta({ description: "Mean of the n samples." }),
+    sd: z.number().min(0).meta({ description: "Sample standard deviation (n − 1), when published." }).optional(),
+    ci95: z
+      .tuple([z.number(), z.number()])
+      .meta({ description: "95 % confidence interval of the mean (Student's t), when published: [low, high]." })
+      .optional(),
+    n: z.number().int().min(1).max(1_000_000).meta({ description: "How many samples the mean is of." }),
+    of: z.enum(samplesKinds).meta({
+      description: 'What the n samples are: "runs" (repeated runs) or "clients" (concurrent clients of one run).',
+    }),
+  })
+  .meta({
+    description:
+      "Summary statistics, when the tool publishes a mean and its spread instead of the samples: shown as such, and verdicts use them (Welch's t from summary statistics) when both sides have a spread.",
+    examples: [{ mean: 873.61, ci95: [861.94, 885.27], n: 3, of: "runs" }],
+  });
+
 const resultSchema = z
   .looseObject({
     metric: text(
@@ -162,6 +188,14 @@ const resultSchema = z
       .meta({ description: 'Which direction is better; required for "x." metrics.' })
       .optional(),
     note: z.string().max(2000).meta({ description: "Free-text remark from the source." }).optional(),
+    summary: summarySchema.optional(),
+    samplesAre: z
+      .enum(samplesKinds)
+      .meta({
+        description:
+          'What the samples are: "runs" (the default: repeated runs, each an independent measurement) or "clients" (concurrent clients of one run, e.g. vegeta workers): verdicts then treat the figure as one run, since its samples share the run\'s conditions and would make p-values optimistic.',
+      })
+      .optional(),
   })
   // `when` makes the rules run even if another field of this result is invalid.
   .superRefine(checkResult, { when: () => true })
@@ -169,7 +203,7 @@ const resultSchema = z
 
 function checkResult(result: unknown, ctx: z.RefinementCtx<unknown>): void {
   if (typeof result !== "object" || result === null) return;
-  const { metric, unit, better, qualifier, low, high, value, samples } = result as Record<string, unknown>;
+  const { metric, unit, better, qualifier, low, high, value, samples, summary } = result as Record<string, unknown>;
   const issue = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
 
   if (typeof metric === "string" && metric.trim() !== "") {
@@ -207,8 +241,18 @@ function checkResult(result: unknown, ctx: z.RefinementCtx<unknown>): void {
     if (high !== undefined) issue("high", 'high is only meaningful with qualifier "range"');
   }
 
+  const stats = typeof summary === "object" && summary !== null ? (summary as Record<string, unknown>) : undefined;
+  const ci = Array.isArray(stats?.ci95) ? (stats.ci95 as unknown[]) : undefined;
+  if (stats && typeof stats.mean === "number" && ci && typeof ci[0] === "number" && typeof ci[1] === "number") {
+    if (ci[0] > ci[1]) issue("summary", `ci95's low (${ci[0]}) must not be greater than its high (${ci[1]})`);
+    else if (stats.mean < ci[0] || stats.mean > ci[1]) {
+      issue("summary", `the mean (${stats.mean}) must lie within ci95 (${ci[0]}–${ci[1]})`);
+    }
+  }
+
   if (typeof metric === "string" && typeof unit === "string") {
     const figures: [PropertyKey[], unknown][] = [
+      ...(stats ? ([[["summary", "mean"], stats.mean]] as [PropertyKey[], unknown][]) : []),
       [["value"], value],
       [["low"], low],
       [["high"], high],

@@ -4,7 +4,7 @@
  * figure kept beside them), and the keys that say which scenario a bundle belongs to.
  */
 import type { z } from "zod";
-import { type aggregates, type Bundle, bundleSchema, type qualifiers } from "./bundle.ts";
+import { type aggregates, type Bundle, bundleSchema, type qualifiers, type samplesKinds } from "./bundle.ts";
 import { canonicalJson, contentHash } from "./canonical.ts";
 import { type Better, findMetric } from "./catalogue.ts";
 import { lineRateWarnings } from "./plausibility.ts";
@@ -36,7 +36,14 @@ export type NormalisedMeasurement = {
   qualifier: Qualifier | null;
   aggregate: Aggregate | null;
   better: Better;
+  /** Summary statistics in `unit`, when the tool published them instead of samples. */
+  summary?: Summary;
+  /** "clients": the samples are concurrent clients of one run (verdicts treat the figure as one run). */
+  samplesAre?: SamplesKind;
 };
+
+export type SamplesKind = (typeof samplesKinds)[number];
+export type Summary = { mean: number; sd?: number; ci95?: [number, number]; n: number; of: SamplesKind };
 
 export type NormalisedBundle = {
   schema: string;
@@ -186,6 +193,8 @@ function normalise(bundle: Bundle): ParseResult {
         aggregate: result.aggregate ?? null,
         // The schema guarantees better is declared for x. metrics and agrees with the catalogue otherwise.
         better: definition?.better ?? result.better ?? "none",
+        ...(result.summary ? { summary: convertSummary(result.summary, convert) } : {}),
+        ...(result.samplesAre ? { samplesAre: result.samplesAre } : {}),
       };
     }),
     extra,
@@ -263,4 +272,15 @@ export function clusterKey(b: Pick<IdentityFields, "cluster">): string {
 
 export function cniKey(b: Pick<IdentityFields, "cni">): string {
   return contentHash(cniIdentity(b.cni));
+}
+
+/** Units convert by a factor, so a mean, a standard deviation and an interval convert alike. */
+function convertSummary(summary: Summary, convert: (value: number) => number): Summary {
+  return {
+    mean: convert(summary.mean),
+    ...(summary.sd !== undefined ? { sd: convert(summary.sd) } : {}),
+    ...(summary.ci95 ? { ci95: [convert(summary.ci95[0]), convert(summary.ci95[1])] } : {}),
+    n: summary.n,
+    of: summary.of,
+  };
 }

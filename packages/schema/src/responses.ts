@@ -26,6 +26,10 @@ export const uploadResultSchema = z
     apiUrl: z.string().meta({ description: "Where to read the bundle back through the API." }),
     webUrl: z.string().meta({ description: "Where to see the scenario in the web app." }),
     warnings: z.array(bundleWarningSchema),
+    campaign: z.string().nullable().optional().meta({
+      description:
+        "For a bundle that was already there (200): the campaign it is stored in, null when its own. The same run uploaded again — alone, in another archive, under another campaign — is not stored twice: it stays in the campaign it was first stored in. In an import's answer it is given only when that is not the import's campaign.",
+    }),
   })
   .meta({ description: "The bundle was accepted." });
 
@@ -51,7 +55,7 @@ export const importFileReportSchema = z
       .meta({ description: 'The file, archive entry ("results.tar.gz/run/context.yaml") or result directory.' }),
     format: z.string().nullable().meta({
       description:
-        "Format it was read as: tke, infrabuilder, eks, knb, iperf3, fortio, netperf or bundle; null when none fits.",
+        "Format it was read as: tke, infrabuilder, eks, knb, iperf3, fortio, netperf, clusterloader2, vegeta, k8s-netperf, kube-burner, cilium-perf or bundle; null when none fits.",
     }),
     status: z.enum(["imported", "skipped", "failed"]).meta({
       description: "imported: became bundles; skipped: not results (README, empty, unknown format); failed: see error.",

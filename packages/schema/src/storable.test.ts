@@ -48,6 +48,20 @@ describe("readStorableBundle: what PostgreSQL cannot hold is an issue naming the
     expect(bundleContentHash([1, 2])).toBe(contentHash([1, 2]));
   });
 
+  it("gives the same run under another campaign, or none, the same hash: a campaign groups runs", () => {
+    const run = tkeCiliumOverlay();
+    const hash = (bundle: unknown) => {
+      const read = readStorableBundle({ text: text(bundle) });
+      if (!read.ok) throw new Error(text(read));
+      return read.contentHash;
+    };
+    expect(hash({ ...run, campaign: "import-0123456789abcdef" })).toBe(hash(run));
+    expect(hash({ ...run, campaign: "nightly-08" })).toBe(hash({ ...run, campaign: "nightly-09" }));
+    expect(bundleContentHash({ campaign: "c", cni: { label: "x" }, a: 1 })).toBe(contentHash({ cni: {}, a: 1 }));
+    // A figure still tells two runs apart.
+    expect(hash({ ...run, runAt: "2026-02-10T00:00:00Z" })).not.toBe(hash(run));
+  });
+
   it("says where malformed JSON breaks", () => {
     expect(readStorableBundle({ text: '{"a":' })).toMatchObject({ ok: false, reason: "malformed_json" });
   });

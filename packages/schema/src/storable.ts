@@ -145,12 +145,17 @@ const notSerialisable: BundleIssue = { path: "", message: "cannot be written as 
 
 /**
  * What makes two bundles "the same bundle": the canonical JSON of the document without `cni.label`,
- * a display name (docs/design.md), so the same results uploaded again under a new label are stored
- * once and only rename their scenario. Imports derive their campaign from it for the same reason.
+ * a display name (docs/design.md), and without `campaign`, which says which runs were grouped, not
+ * what was measured. So the same results uploaded again under a new label are stored once and only
+ * rename their scenario, and the same run uploaded again — alone, in another archive, under another
+ * campaign — is "already there" and stays in the campaign it was first stored in. Imports derive
+ * their campaign from it too.
  */
 export function bundleContentHash(document: unknown): string {
-  const cni = (document as { cni?: unknown } | null)?.cni;
-  if (typeof cni !== "object" || cni === null || !Object.hasOwn(cni, "label")) return contentHash(document);
-  const { label: _display, ...rest } = cni as Record<string, unknown>;
-  return contentHash({ ...(document as object), cni: rest });
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return contentHash(document);
+  const { campaign: _grouping, ...rest } = document as Record<string, unknown>;
+  const cni = rest.cni;
+  if (typeof cni !== "object" || cni === null || !Object.hasOwn(cni, "label")) return contentHash(rest);
+  const { label: _display, ...cniRest } = cni as Record<string, unknown>;
+  return contentHash({ ...rest, cni: cniRest });
 }

@@ -97,7 +97,9 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
         { bundleId: stored.id, created: stored.created, measurements: stored.measurementCount },
         "bundle stored",
       );
-      return reply.status(stored.created ? 201 : 200).send(uploadResult(stored, warnings, opts));
+      // Already there: the run stays in the campaign it was first stored in, which the answer names.
+      const where = stored.created ? {} : { campaign: stored.campaign };
+      return reply.status(stored.created ? 201 : 200).send({ ...uploadResult(stored, warnings, opts), ...where });
     },
   );
 

@@ -151,6 +151,8 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
         format: prepared[i]!.format,
         created: s.created,
         ...uploadResult(s, prepared[i]!.warnings, opts),
+        // A run already stored keeps its campaign: say which, when it is not this import's.
+        ...(s.campaign !== job.campaign ? { campaign: s.campaign } : {}),
       })),
       files,
     });

@@ -152,7 +152,14 @@ describe("knb", () => {
     expect(one(json.results, "udp.throughput", { path: "pod-pod", streams: 1 }).value).toBe(9842);
     expect(one(json.results, "tcp.throughput", { path: "service", streams: 1 }).value).toBe(9827);
     expect(one(json.results, "x.node.cpu.usage", { test: "idle", role: "client" }).value).toBe(0.64);
-    expect(json.derived).toEqual({ kernel: "4.15.0-112-generic", k8s: "v1.19.0" }); // no CR left
+    // No CR left; OS, label and CNI from its run name "Ubuntu 18.04 - Kernel default - doc-flannel - Run 1".
+    expect(json.derived).toEqual({
+      kernel: "4.15.0-112-generic",
+      k8s: "v1.19.0",
+      os: "Ubuntu 18.04",
+      label: "doc-flannel",
+      cni: "flannel",
+    });
     expect(json.collector).toEqual({ name: "knb", version: "1.4.1" });
   });
 

@@ -6,8 +6,9 @@
  * UDP (`-u -b 0`), so UDP is the received rate: udp.throughput, as a headline means what arrived. CPU is the node's usage
  * in percent and RAM its used memory in MB, averaged by knb's monitor over the test.
  */
+import { resolveSlug } from "@cnibench/schema";
 import { parse as parseYaml } from "yaml";
-import { ImportError, type Params, type ParsedRun, type Result } from "../types.ts";
+import { type EnvironmentFields, ImportError, type Params, type ParsedRun, type Result } from "../types.ts";
 import { at, finite, isObject, type Json } from "../util.ts";
 
 // Line-anchored patterns use [^\S\n] (blanks other than a newline), never \s: a \s* after ^ spans
@@ -18,6 +19,15 @@ export function looksLikeKnbText(text: string): boolean {
 
 export function looksLikeKnbDocument(text: string): boolean {
   return /"generator"\s*:\s*"knb"/.test(text) || /^[^\S\n]+generator:[^\S\n]*"?knb"?[^\S\n]*$/m.test(text);
+}
+
+/** What to do with knb's data file (`knb -o data`, a .knbdata tar.gz of its raw outputs). */
+export const KNBDATA_HINT =
+  "a knb data file (.knbdata): its raw outputs are no report; render it with `knb -fd <file> -o json > report.json` and upload the JSON";
+
+/** An entry of a .knbdata archive: knb's per-test client outputs (knb-client-tcp-p2p-30619.bw, …). */
+export function isKnbDataEntry(name: string): boolean {
+  return /(^|\/)knb-client-[a-z]+(-[a-z0-9]+)*\.(bw|avg|metrics|log)$/.test(name);
 }
 
 const sections = [
@@ -154,11 +164,40 @@ function knbRun(doc: Json, skipped: string[]): ParsedRun {
     derived: {
       kernel: String(at(doc, "data.kernel") ?? ""),
       k8s: String(at(doc, "data.k8s-version") ?? ""),
+      ...environmentFromRunName(String(at(doc, "metadata.name") ?? "")),
     },
     collector: { name: "knb", ...(version ? { version } : {}) },
     ...(isoFromKnbDate(date) ? { runAt: isoFromKnbDate(date) } : {}),
     skipped,
   };
+}
+
+/** CNIs a run name may name, as one word of it (kube-router and weave-net are looked for whole). */
+const NAMED_CNIS = ["calico", "canal", "flannel", "cilium", "antrea", "weave", "kube-router", "kindnet", "terway"];
+/** Encapsulation words a run name may state (vxlan, ipip, geneve, host-gw, bgp): the mode, when it says one. */
+const NAMED_MODES = ["vxlan", "ipip", "geneve", "host-gw", "hostgw", "bgp"];
+
+/**
+ * What knb's run name (`knb -n`, metadata.name) says of the environment. InfraBuilder's 2020 benchmark
+ * names runs "<OS> - Kernel <kernel> - <setup> - Run <n>" ("Ubuntu 18.04 - Kernel default -
+ * doc-flannel - Run 1"): the OS, and the setup as label. The CNI when exactly one known CNI is a word
+ * of the name; the mode only when the name states an encapsulation — a setup's defaults are not
+ * guessed, so without one the import asks for `mode` by name.
+ */
+export function environmentFromRunName(name: string): EnvironmentFields {
+  const out: EnvironmentFields = {};
+  const parts = /^(.+?) - Kernel (.+?) - (.+?) - Run (\d+)$/.exec(name.trim());
+  if (parts) {
+    out.os = parts[1]!;
+    out.label = parts[3]!;
+  }
+  const lower = name.toLowerCase();
+  const words = new Set(lower.split(/[^a-z0-9]+/).filter(Boolean));
+  const cnis = NAMED_CNIS.filter((c) => (c.includes("-") ? lower.includes(c) : words.has(c)));
+  if (cnis.length === 1) out.cni = resolveSlug("cniName", cnis[0]!).slug;
+  const modes = NAMED_MODES.filter((m) => (m.includes("-") ? lower.includes(m) : words.has(m)));
+  if (modes.length === 1) out.mode = resolveSlug("cniMode", modes[0]!).slug;
+  return out;
 }
 
 /** knb's date is `date -u "+%Y-%m-%d %H:%M:%S"` (UTC). */

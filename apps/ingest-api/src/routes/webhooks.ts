@@ -226,19 +226,31 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; alerts: Alerts; policy:
     }
   });
 
-  app.patch<{ Params: { id: string } }>("/v1/webhooks/:id", { onRequest, preHandler: owner }, async (req, reply) => {
-    const body = parseBody(webhookPatchSchema, req, reply);
-    if (!body.ok) return body.sent;
-    if (!(await setWebhookPaused(db, req.uploader!.workspaceId, req.params.id, body.data.paused))) {
+  /** A webhook of the token's workspace, else 404 (before the owner's check, as DELETE /v1/bundles/:id). */
+  const ownedHook = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const found = await db.webhook.count({ where: { id: req.params.id, workspaceId: req.uploader!.workspaceId } });
+    if (found === 0)
       return sendError(req, reply, 404, "not_found", `No webhook ${req.params.id} in this token's workspace.`);
-    }
-    return { id: req.params.id, paused: body.data.paused };
-  });
+    return owner(req, reply);
+  };
 
-  app.delete<{ Params: { id: string } }>("/v1/webhooks/:id", { onRequest, preHandler: owner }, async (req, reply) => {
-    if (!(await deleteWebhook(db, req.uploader!.workspaceId, req.params.id))) {
-      return sendError(req, reply, 404, "not_found", `No webhook ${req.params.id} in this token's workspace.`);
-    }
-    return reply.code(204).send();
-  });
+  app.patch<{ Params: { id: string } }>(
+    "/v1/webhooks/:id",
+    { onRequest, preHandler: ownedHook },
+    async (req, reply) => {
+      const body = parseBody(webhookPatchSchema, req, reply);
+      if (!body.ok) return body.sent;
+      await setWebhookPaused(db, req.uploader!.workspaceId, req.params.id, body.data.paused);
+      return { id: req.params.id, paused: body.data.paused };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/v1/webhooks/:id",
+    { onRequest, preHandler: ownedHook },
+    async (req, reply) => {
+      await deleteWebhook(db, req.uploader!.workspaceId, req.params.id);
+      return reply.code(204).send();
+    },
+  );
 };

@@ -29,6 +29,7 @@ import { type Received, startReceiver } from "@cnibench/test-support/receivers";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readIngestEnv } from "./env.ts";
+import { slackPayloadSchema, webhookPayloadSchema } from "./routes/webhooks.ts";
 import { buildServer } from "./server.ts";
 import { verifySignature } from "./webhooks.ts";
 
@@ -234,6 +235,14 @@ describe("webhook alerts of a nightly series", () => {
     expect(verifySignature(secrets["/alerts"]!, { ...headers, timestamp: String(sentAt + 1) }, r.body, sentAt)).toBe(
       false,
     );
+  });
+
+  it("sends bodies of the OpenAPI document's WebhookPayload and SlackPayload schemas", () => {
+    expect(receiver.received.length).toBeGreaterThan(0);
+    for (const r of receiver.received) {
+      const schema = r.path === "/flaky" ? slackPayloadSchema.strict() : webhookPayloadSchema.strict();
+      expect(schema.safeParse(JSON.parse(r.body)).error).toBeUndefined();
+    }
   });
 
   it("answered every upload without waiting for a delivery", () => {

@@ -1,4 +1,5 @@
 import { nightlyCampaigns } from "@cnibench/test-support/nightly";
+import type { HeaderBlock, KnownBlock, SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import {
   type AlertCampaign,
@@ -120,6 +121,27 @@ describe("alert payloads", () => {
       type: "section",
       text: { type: "mrkdwn", text: "<https://cnibench.example/scenarios/s|Open the scenario>" },
     });
+  });
+
+  it("is a message of Slack's published Block Kit types (@slack/types), within its limits", () => {
+    const p = payload(
+      "Cilium",
+      Array.from({ length: 25 }, (_, i) => figure({ params: { streams: i } })),
+    );
+    // Type-checked (npm run typecheck): a block that is not Slack's would not compile here.
+    const message: { text: string; blocks: KnownBlock[] } = slackPayload(p);
+    const blocks = message.blocks as (HeaderBlock | SectionBlock)[];
+    // Block Kit reference: at most 50 blocks; a header's plain_text 150 characters, a section's text 3,000.
+    expect(blocks.length).toBeLessThanOrEqual(50);
+    for (const block of blocks) {
+      if (block.type === "header") {
+        expect(block.text.type).toBe("plain_text");
+        expect(block.text.text.length).toBeLessThanOrEqual(150);
+      } else {
+        expect(block.text?.type).toBe("mrkdwn");
+        expect(block.text!.text.length).toBeLessThanOrEqual(3000);
+      }
+    }
   });
 
   it("keeps Slack's limits: a header of at most 150 characters", () => {

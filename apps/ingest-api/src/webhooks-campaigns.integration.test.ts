@@ -8,6 +8,7 @@
 // - the default policy refuses loopback in every form with the same words, and failed connections to
 //   allowed addresses read alike whether the port is closed or answers no HTTP;
 // - webhooks created, listed, paused and deleted with an owner's token.
+import { request } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import {
   createDb,
@@ -18,6 +19,8 @@ import {
   parseAllowList,
   recordSignIn,
   refusedTargetWords,
+  type TargetPolicy,
+  targetLookup,
 } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { startBlackhole, startReceiver } from "@cnibench/test-support/receivers";
@@ -26,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer } from "./server.ts";
 import { noAnswerWords } from "./webhooks.ts";
 
-const loopback = { allow: parseAllowList("127.0.0.1/32"), ownPorts: [] };
+const loopback: TargetPolicy = { allow: parseAllowList("127.0.0.1/32"), ownPorts: [] };
 
 const bundle = (cluster: string, campaign: string, runAt: string, results: object[]) => ({
   schema: "cnibench/bundle@1",
@@ -330,10 +333,7 @@ describe("where alerts may go, by default", () => {
   });
 
   /** Webhooks written straight into the database: as if made before the policy, or by a name that rebinds. */
-  async function deliveriesTo(
-    urls: readonly string[],
-    policy: { allow: ReturnType<typeof parseAllowList>; ownPorts: number[] },
-  ) {
+  async function deliveriesTo(urls: readonly string[], policy: TargetPolicy) {
     const workspace = await ensureDefaultWorkspace(db);
     await db.webhook.deleteMany({});
     for (const url of urls) {
@@ -389,6 +389,29 @@ describe("where alerts may go, by default", () => {
     for (const [url, row] of log) expect(row, url).toMatchObject({ status: "failed", lastError: refusedTargetWords });
     expect(receiver.received).toEqual([]);
   }, 60_000);
+
+  it("resolves a name through the policy on the connection itself (node:http's lookup), allowed or refused", async () => {
+    // What delivery does with a name: net.connect asks the policy's lookup, whose answer it connects to.
+    const get = (policy: typeof loopback) =>
+      new Promise<number | string>((resolve) => {
+        const req = request(`http://localhost:${receiver.port}/by-name`, {
+          agent: false,
+          lookup: targetLookup(policy, receiver.port) as never,
+        });
+        req.on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", (error) => resolve(error.message));
+        req.end();
+      });
+    expect(await get({ allow: [], ownPorts: [] })).toBe(refusedTargetWords);
+    expect(await get({ allow: parseAllowList("127.0.0.1/32,::1/128"), ownPorts: [] })).toBe(200);
+    expect(await get({ allow: parseAllowList("127.0.0.1/32,::1/128"), ownPorts: [receiver.port] })).toBe(
+      refusedTargetWords,
+    );
+    receiver.received.length = 0;
+  });
 
   it("lets the allow-list in, and says the same of a closed port and a port that answers no HTTP", async () => {
     const closed = createTcpServer();

@@ -396,7 +396,7 @@ describe("where alerts may go, by default", () => {
       new Promise<number | string>((resolve) => {
         const req = request(`http://localhost:${receiver.port}/by-name`, {
           agent: false,
-          lookup: targetLookup(policy, receiver.port) as never,
+          lookup: targetLookup(policy, receiver.port),
         });
         req.on("response", (res) => {
           res.resume();

@@ -130,7 +130,7 @@ function post(
       method: "POST",
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
       agent: false,
-      lookup: targetLookup(settings.policy, portOf(url)) as never,
+      lookup: targetLookup(settings.policy, portOf(url)),
     });
     const total = setTimeout(() => request.destroy(new Error("timeout")), settings.timeoutMs);
     const connect = setTimeout(() => request.destroy(new Error("connect timeout")), settings.connectTimeoutMs);
@@ -324,7 +324,8 @@ export function startAlerts(
       }
     }
     const next = await nextCampaignDueAt(db, settings.quietMs);
-    scheduleJudge(next ? next.getTime() - Date.now() + 50 : settings.pollMs);
+    // At least 50 ms on: a due time a moment in the past is claimed by the next pass, never spun on.
+    scheduleJudge(next ? Math.max(50, next.getTime() - Date.now() + 50) : settings.pollMs);
   };
   const judge = (): Promise<void> => {
     if (closed) return Promise.resolve();

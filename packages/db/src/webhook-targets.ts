@@ -9,7 +9,8 @@
 // itself is a dozen lines on ipaddr.js, whose `process()` already reads every address form (decimal
 // 2130706433 and hex 0x7f000001 arrive as 127.0.0.1 through the WHATWG URL parser, IPv4-mapped IPv6
 // as its IPv4) and whose `range()` names the special ranges of the IANA registries.
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { lookup as dnsLookup } from "node:dns";
+import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /** What the delivery log says of every refused target, whatever the reason: no port scanning by log. */
@@ -72,16 +73,14 @@ export function urlAllowed(policy: TargetPolicy, url: URL): boolean {
   return !refusedNames.some((name) => name.test(host.replace(/\.$/, "")));
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /**
  * A `lookup` for node:http's request (net.connect calls it on every connection): resolves as usual,
  * then refuses the name when any of its addresses is not allowed, so a name that answers a public
  * address at creation and 127.0.0.1 at delivery (DNS rebinding) is refused at delivery.
  */
-export function targetLookup(policy: TargetPolicy, port: number) {
-  return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback) => {
-    dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
+export function targetLookup(policy: TargetPolicy, port: number): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       if (addresses.length === 0 || addresses.some((a) => !addressAllowed(policy, a.address, port))) {
         return callback(new RefusedTargetError(), []);

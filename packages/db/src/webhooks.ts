@@ -232,13 +232,20 @@ export async function campaignJudged(db: Db, c: ClaimedCampaign): Promise<void> 
   });
 }
 
-/** When the next campaign waiting for its quiet period becomes complete; null when none waits. */
+/**
+ * When a campaign waiting to be judged is next due: closed ones at once, others when their quiet
+ * period ends, and one held by a worker when its hold ends. Null when none waits.
+ */
 export async function nextCampaignDueAt(db: Db, quietMs: number): Promise<Date | null> {
   const [row] = await readRows<{ at: Date | null }>(
     db,
-    Prisma.sql`SELECT min("lastBundleAt") AS at FROM "AlertCampaign" WHERE "judgedAt" IS NULL OR "judgedAt" < "lastBundleAt"`,
+    Prisma.sql`SELECT min(GREATEST(
+        CASE WHEN "closedAt" >= "lastBundleAt" THEN "closedAt"
+          ELSE "lastBundleAt" + ${quietMs} * interval '1 millisecond' END,
+        COALESCE("claimedUntil", '-infinity'))) AS at
+      FROM "AlertCampaign" WHERE "judgedAt" IS NULL OR "judgedAt" < "lastBundleAt"`,
   );
-  return row?.at ? new Date(row.at.getTime() + quietMs) : null;
+  return row?.at ?? null;
 }
 
 /**

@@ -45,3 +45,8 @@ END ';
 
 CREATE TRIGGER "alert_campaign_touched" AFTER INSERT ON "Bundle"
   REFERENCING NEW TABLE AS "added" FOR EACH STATEMENT EXECUTE FUNCTION "alert_campaign_touched"();
+
+-- Deliveries queued before this change hold the payload of one series, which the sender no longer
+-- builds a message from: ended, with the reason in the delivery log.
+UPDATE "WebhookDelivery" SET "status" = 'failed', "lastError" = 'not sent: queued before alerts were judged per campaign'
+WHERE "status" = 'pending';

@@ -411,8 +411,9 @@ export function startAlerts(
         inFlight.set(delivery.webhookId, sending);
       }
     }
-    const next = await nextDueAt(db);
-    scheduleSend(next ? next.getTime() - Date.now() : settings.pollMs);
+    // Busy webhooks aside: each one's post ends in a pump of its own, so their due deliveries never spin.
+    const next = await nextDueAt(db, [...inFlight.keys()]);
+    scheduleSend(next ? Math.max(10, next.getTime() - Date.now()) : settings.pollMs);
   };
   function pump(): Promise<void> {
     if (closed) return Promise.resolve();

@@ -438,10 +438,13 @@ export async function claimDueDeliveries(
   );
 }
 
-/** When the next pending delivery is due; null when none is pending. */
-export async function nextDueAt(db: Db): Promise<Date | null> {
+/**
+ * When the next pending delivery is due, of a webhook not in `busy` (one being posted to is looked at
+ * again when its post ends); null when none is pending.
+ */
+export async function nextDueAt(db: Db, busy: readonly string[] = []): Promise<Date | null> {
   const next = await db.webhookDelivery.findFirst({
-    where: { status: "pending", webhook: { disabled: false } },
+    where: { status: "pending", webhook: { disabled: false }, webhookId: { notIn: [...busy] } },
     select: { nextAttemptAt: true },
     orderBy: { nextAttemptAt: "asc" },
   });

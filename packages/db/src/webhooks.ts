@@ -197,7 +197,7 @@ export async function listDeliveries(
 }
 
 /** A complete campaign of a scenario, claimed by one worker to be judged. */
-export type ClaimedCampaign = { scenarioId: string; campaign: string; workspaceId: string; claimedAt: Date };
+export type ClaimedCampaign = { scenarioId: string; campaign: string; workspaceId: string; version: number };
 
 /**
  * Claims up to `limit` complete campaigns not judged since their last bundle: closed by their
@@ -215,20 +215,23 @@ export async function claimCompleteCampaigns(
     Prisma.sql`UPDATE "AlertCampaign" a SET "claimedUntil" = ${until}
       WHERE ("scenarioId", campaign) IN (
         SELECT "scenarioId", campaign FROM "AlertCampaign"
-        WHERE ("judgedAt" IS NULL OR "judgedAt" < "lastBundleAt")
+        WHERE ("judgedVersion" IS NULL OR "judgedVersion" < version)
           AND ("closedAt" >= "lastBundleAt" OR "lastBundleAt" <= ${quietSince})
           AND ("claimedUntil" IS NULL OR "claimedUntil" < ${options.now})
         ORDER BY "lastBundleAt", "scenarioId", campaign LIMIT ${options.limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING a."scenarioId", a.campaign, a."workspaceId", ${options.now}::timestamp(3) AS "claimedAt"`,
+      RETURNING a."scenarioId", a.campaign, a."workspaceId", a.version`,
   );
 }
 
-/** A campaign judged as it was at `claimedAt`: a bundle stored since makes it wait to be judged again. */
+/**
+ * A campaign judged at the version it was claimed at: bundles stored since (a later version, even of
+ * a transaction that began before the claim) make it wait to be judged again.
+ */
 export async function campaignJudged(db: Db, c: ClaimedCampaign): Promise<void> {
   await db.alertCampaign.updateMany({
     where: { scenarioId: c.scenarioId, campaign: c.campaign },
-    data: { judgedAt: c.claimedAt, claimedUntil: null },
+    data: { judgedAt: new Date(), judgedVersion: c.version, claimedUntil: null },
   });
 }
 
@@ -243,7 +246,7 @@ export async function nextCampaignDueAt(db: Db, quietMs: number): Promise<Date |
         CASE WHEN "closedAt" >= "lastBundleAt" THEN "closedAt"
           ELSE "lastBundleAt" + ${quietMs} * interval '1 millisecond' END,
         COALESCE("claimedUntil", '-infinity'))) AS at
-      FROM "AlertCampaign" WHERE "judgedAt" IS NULL OR "judgedAt" < "lastBundleAt"`,
+      FROM "AlertCampaign" WHERE "judgedVersion" IS NULL OR "judgedVersion" < version`,
   );
   return row?.at ?? null;
 }
@@ -254,11 +257,10 @@ export async function nextCampaignDueAt(db: Db, quietMs: number): Promise<Date |
  * when the workspace has no bundle of that campaign or no live webhook to tell.
  */
 export async function closeCampaign(db: Db, workspaceId: string, campaign: string): Promise<number> {
-  const { count } = await db.alertCampaign.updateMany({
-    where: { workspaceId, campaign },
-    data: { closedAt: new Date() },
-  });
-  return count;
+  // The database's clock, as the trigger's lastBundleAt: an app server's skew cannot put a close
+  // before the bundle it follows.
+  return db.$executeRaw`UPDATE "AlertCampaign" SET "closedAt" = now()
+    WHERE "workspaceId" = ${workspaceId} AND campaign = ${campaign}`;
 }
 
 /** The bundles of a scenario's campaign (a bundle without one is its own). */

@@ -10,15 +10,17 @@ CREATE TABLE "AlertCampaign" (
     "campaign" TEXT NOT NULL,
     "workspaceId" TEXT NOT NULL,
     "lastBundleAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "version" INTEGER NOT NULL DEFAULT 1,
     "closedAt" TIMESTAMP(3),
     "judgedAt" TIMESTAMP(3),
+    "judgedVersion" INTEGER,
     "claimedUntil" TIMESTAMP(3),
 
     CONSTRAINT "AlertCampaign_pkey" PRIMARY KEY ("scenarioId", "campaign")
 );
 
--- The worker looks for campaigns judged before their last bundle came.
-CREATE INDEX "AlertCampaign_judgedAt_lastBundleAt_idx" ON "AlertCampaign"("judgedAt", "lastBundleAt");
+-- The worker looks for campaigns not judged at their latest version.
+CREATE INDEX "AlertCampaign_judgedVersion_lastBundleAt_idx" ON "AlertCampaign"("judgedVersion", "lastBundleAt");
 
 -- CreateIndex
 CREATE INDEX "AlertCampaign_workspaceId_campaign_idx" ON "AlertCampaign"("workspaceId", "campaign");
@@ -30,7 +32,9 @@ ALTER TABLE "AlertCampaign" ADD CONSTRAINT "AlertCampaign_scenarioId_fkey" FOREI
 ALTER TABLE "AlertCampaign" ADD CONSTRAINT "AlertCampaign_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- The function body writes each semicolon as \073 (see migration current_figures for why). A bundle
--- without a campaign is a campaign of its own (its id), as the gate and the history read it.
+-- without a campaign is a campaign of its own (its id), as the gate and the history read it. Each
+-- statement storing bundles into a campaign counts one version: the worker judges a version and the
+-- campaign again when a later one commits, however the transactions' times interleave.
 CREATE FUNCTION "alert_campaign_touched"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
   INSERT INTO "AlertCampaign" AS a ("scenarioId", "campaign", "workspaceId", "lastBundleAt")
@@ -39,7 +43,8 @@ BEGIN
   FROM "added" n
   WHERE EXISTS (SELECT 1 FROM "Webhook" w WHERE w."workspaceId" = n."workspaceId" AND NOT w."disabled")
   ORDER BY n."scenarioId", COALESCE(n."campaign", n."id")
-  ON CONFLICT ("scenarioId", "campaign") DO UPDATE SET "lastBundleAt" = EXCLUDED."lastBundleAt"\073
+  ON CONFLICT ("scenarioId", "campaign") DO UPDATE SET "lastBundleAt" = EXCLUDED."lastBundleAt",
+    "version" = a."version" + 1\073
   RETURN NULL\073
 END ';
 

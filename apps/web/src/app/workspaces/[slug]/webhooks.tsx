@@ -48,7 +48,10 @@ export function Webhooks({ slug, hooks, log }: { slug: string; hooks: Hook[]; lo
           <tbody>
             {hooks.map((h) => (
               <tr key={h.id}>
-                <td className="max-w-xs break-all font-mono text-xs">{h.url}</td>
+                <td className="max-w-xs break-all font-mono text-xs">
+                  {h.url}
+                  {h.disabled ? <span className="ml-1 font-sans text-zinc-500">(paused)</span> : null}
+                </td>
                 <td>{h.format === "slack" ? "Slack" : "JSON"}</td>
                 <td>{h.events.map((e) => eventWords[e]).join(", ")}</td>
                 <td>{when(h.createdAt)}</td>

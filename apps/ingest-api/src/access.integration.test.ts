@@ -7,6 +7,7 @@
 import {
   createDb,
   createToken,
+  createWebhook,
   createWorkspace,
   type Db,
   ensureDefaultWorkspace,
@@ -35,7 +36,13 @@ const tokenKinds = [
 ] as const;
 type TokenKind = (typeof tokenKinds)[number];
 
-type Ids = { victimBundle: string; n: number; doomed: () => Promise<{ bundleId: string; campaign: string }> };
+type Ids = {
+  victimBundle: string;
+  n: number;
+  doomed: () => Promise<{ bundleId: string; campaign: string }>;
+  /** A webhook of the victim's, for a pause or delete to aim at. */
+  hook: () => Promise<string>;
+};
 type Request = { path: string; init?: RequestInit };
 /**
  * Per route: the request, and whether it reads or changes the victim's private data (then only its live
@@ -84,6 +91,57 @@ const routes: Record<
       path: `/v1/campaigns/${encodeURIComponent((await ids.doomed()).campaign)}`,
       init: { method: "DELETE" },
     }),
+    private: true,
+    owner: true,
+    write: true,
+  },
+  "POST /v1/campaigns/close": {
+    send: async (ids) => ({
+      path: "/v1/campaigns/close",
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ campaign: (await ids.doomed()).campaign }),
+      },
+    }),
+    private: true,
+    write: true,
+    // Another workspace's token is told the campaign does not exist.
+    refused: [401, 404],
+  },
+  "GET /v1/webhooks": { send: () => ({ path: "/v1/webhooks" }), private: true, owner: true, write: true },
+  "POST /v1/webhooks": {
+    send: (ids) => ({
+      path: "/v1/webhooks",
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          url: `https://hooks.example.test/m-${ids.n}`,
+          format: "json",
+          events: ["change-point"],
+        }),
+      },
+    }),
+    private: true,
+    owner: true,
+    write: true,
+  },
+  "PATCH /v1/webhooks/:id": {
+    send: async (ids) => ({
+      path: `/v1/webhooks/${await ids.hook()}`,
+      init: {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ paused: true }),
+      },
+    }),
+    private: true,
+    owner: true,
+    write: true,
+  },
+  "DELETE /v1/webhooks/:id": {
+    send: async (ids) => ({ path: `/v1/webhooks/${await ids.hook()}`, init: { method: "DELETE" } }),
     private: true,
     owner: true,
     write: true,
@@ -209,11 +267,20 @@ describe("ingest API access matrix: every route × every kind of token", () => {
     return { bundleId: stored.stored.id, campaign };
   };
 
+  const hook = async () =>
+    (
+      await createWebhook(
+        db,
+        { workspaceId: victimId, url: `https://hooks.example.test/h-${++n}`, format: "json", events: ["change-point"] },
+        { allow: [], ownPorts: [] },
+      )
+    ).id;
+
   it.each(tokenKinds)("a request with %s token sees and changes the victim's data only when it may", async (kind) => {
     const live = kind === "live victim's" || kind === "live victim owner's" || kind === "live victim's read";
     const readOnly = kind === "live victim's read";
     for (const [route, spec] of Object.entries(routes)) {
-      const { path, init } = await spec.send({ victimBundle, n: ++n, doomed });
+      const { path, init } = await spec.send({ victimBundle, n: ++n, doomed, hook });
       const before = await db.bundle.count({ where: { workspaceId: victimId } });
       const headers = new Headers(init?.headers);
       if (tokens[kind]) headers.set("authorization", `Bearer ${tokens[kind]}`);

@@ -38,6 +38,8 @@ export const ingestEnvSchema = sharedEnvSchema
     CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: requestsPerMinute().optional(),
     /** Alerts: a failed webhook delivery is retried after this, then 4, 16, 64 times it (5 tries in all). */
     CNIBENCH_WEBHOOK_RETRY_BASE_MS: milliseconds(1_000, 1),
+    /** Alerts: a campaign without a new bundle for this long is complete and judged (unless closed sooner). */
+    CNIBENCH_ALERT_QUIET_MS: milliseconds(10 * 60_000, 100),
   })
   .refine((env) => env.CNIBENCH_HEADERS_TIMEOUT_MS <= env.CNIBENCH_REQUEST_TIMEOUT_MS, {
     message: "must not exceed CNIBENCH_REQUEST_TIMEOUT_MS",

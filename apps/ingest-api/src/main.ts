@@ -1,4 +1,4 @@
-import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
+import { createDb, ensureDefaultWorkspace, webhookPolicy } from "@cnibench/db";
 import { readIngestEnv } from "./env.ts";
 import { buildServer } from "./server.ts";
 
@@ -27,7 +27,11 @@ const app = buildServer({
     maxStreamedBytes: env.CNIBENCH_IMPORT_MAX_STREAMED_BYTES,
   },
   logLevel: env.LOG_LEVEL,
-  webhooks: { retryBaseMs: env.CNIBENCH_WEBHOOK_RETRY_BASE_MS },
+  webhooks: {
+    retryBaseMs: env.CNIBENCH_WEBHOOK_RETRY_BASE_MS,
+    quietMs: env.CNIBENCH_ALERT_QUIET_MS,
+    policy: webhookPolicy(env),
+  },
 });
 
 // SIGTERM (Kubernetes, `docker stop`, the launcher) drains: the listening socket closes, idle

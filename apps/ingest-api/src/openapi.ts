@@ -29,6 +29,16 @@ import {
   figureRowSchema,
   openMetricsContentType,
 } from "./routes/metrics.ts";
+import {
+  closeCampaignRequestSchema,
+  closeCampaignResultSchema,
+  slackPayloadSchema,
+  webhookCreatedSchema,
+  webhookPatchSchema,
+  webhookPayloadSchema,
+  webhookRequestSchema,
+  webhookSummarySchema,
+} from "./routes/webhooks.ts";
 
 /** The named schemas of the document; the paths refer to them. */
 const components = {
@@ -50,6 +60,14 @@ const components = {
   GateResult: gateResultSchema,
   FigureRow: figureRowSchema,
   FigureFeed: figureFeedSchema,
+  CloseCampaignRequest: closeCampaignRequestSchema,
+  CloseCampaignResult: closeCampaignResultSchema,
+  WebhookRequest: webhookRequestSchema,
+  WebhookCreated: webhookCreatedSchema,
+  WebhookPatch: webhookPatchSchema,
+  WebhookSummary: webhookSummarySchema,
+  WebhookPayload: webhookPayloadSchema,
+  SlackPayload: slackPayloadSchema,
 } satisfies Record<string, z.ZodType>;
 
 const jsonSchemaOptions = {
@@ -130,6 +148,17 @@ const tokenErrors = {
     "Over the token's, or the client address's, requests a minute; retry after the Retry-After header's seconds.",
   ),
   "503": error("The database is unreachable; retry after the Retry-After header's seconds."),
+};
+
+const deliveryHeaders = {
+  "X-Cnibench-Event": { schema: { type: "string", enum: ["campaign-worse", "change-point"] } },
+  "X-Cnibench-Delivery": { schema: { type: "string" }, description: "The delivery's id: the same on every retry." },
+  "X-Cnibench-Timestamp": { schema: { type: "string" }, description: "Unix seconds when this attempt was signed." },
+  "X-Cnibench-Signature": {
+    schema: { type: "string" },
+    description:
+      "sha256= and the hex HMAC-SHA256, with the webhook's secret, of the timestamp, a dot and the raw body. Refuse a timestamp more than 300 s from your clock.",
+  },
 };
 
 /** The document, naming `serverUrl` as where the API answers; generated/openapi.json names "/". */
@@ -338,6 +367,72 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/v1/campaigns/close": {
+        post: {
+          summary: "Say a campaign is complete: its alerts are judged now",
+          description:
+            "A collector that has uploaded every bundle of a campaign says so; each scenario's part of it in the token's workspace is judged for alerts at once (as POST /v1/gate with baseline `previous` judges it, and for new change points) instead of after the quiet period (CNIBENCH_ALERT_QUIET_MS, 10 minutes). A bundle that comes later opens it again. `scenarios` is 0 when the workspace has no live webhook (docs/alerts.md).",
+          security: [{ uploadToken: [] }],
+          requestBody: { required: true, content: json(ref("CloseCampaignRequest")) },
+          responses: {
+            "202": { description: "Closed; judged by the alert worker.", content: json(ref("CloseCampaignResult")) },
+            "400": error("The body is not JSON, or names no campaign."),
+            "403": wrongWorkspace,
+            "404": error("No bundle of that campaign in the token's workspace."),
+            ...tokenErrors,
+          },
+        },
+      },
+      "/v1/webhooks": {
+        get: {
+          summary: "The workspace's webhooks and their latest deliveries (an owner's token)",
+          security: [{ uploadToken: [] }],
+          responses: {
+            "200": { description: "Never a secret.", content: json({ type: "array", items: ref("WebhookSummary") }) },
+            "403": notOwner,
+            ...tokenErrors,
+          },
+        },
+        post: {
+          summary: "Add a webhook (an owner's token); its signing secret is in this answer only",
+          description:
+            "The URL must be http or https, without credentials, and a public address unless the operator allows its range (CNIBENCH_WEBHOOK_ALLOW); names are resolved and checked again at every delivery. Payloads: WebhookPayload (json) or SlackPayload (slack), and the `webhooks` section of this document.",
+          security: [{ uploadToken: [] }],
+          requestBody: { required: true, content: json(ref("WebhookRequest")) },
+          responses: {
+            "201": { description: "Made.", content: json(ref("WebhookCreated")) },
+            "400": error("The body is invalid, or the URL is refused (`issues` says why)."),
+            "403": notOwner,
+            "409": error("The workspace has 50 webhooks already."),
+            ...tokenErrors,
+          },
+        },
+      },
+      "/v1/webhooks/{id}": {
+        patch: {
+          summary: "Pause or resume a webhook (an owner's token)",
+          security: [{ uploadToken: [] }],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: { required: true, content: json(ref("WebhookPatch")) },
+          responses: {
+            "200": { description: "Paused or resumed." },
+            "403": notOwner,
+            "404": error("No such webhook in the token's workspace."),
+            ...tokenErrors,
+          },
+        },
+        delete: {
+          summary: "Delete a webhook and its delivery log (an owner's token)",
+          security: [{ uploadToken: [] }],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "204": { description: "Deleted." },
+            "403": notOwner,
+            "404": error("No such webhook in the token's workspace."),
+            ...tokenErrors,
+          },
+        },
+      },
       "/v1/gate": {
         post: {
           summary: "Gate a campaign against a baseline: verdicts per figure and an outcome for CI",
@@ -401,6 +496,25 @@ export function openApiDocument(serverUrl: string) {
         get: {
           summary: "Readiness: the database answers",
           responses: { "200": { description: "Ready." }, "503": { description: "The database is unreachable." } },
+        },
+      },
+    },
+    // OpenAPI 3.1: what cnibench POSTs to a workspace's webhooks (docs/alerts.md).
+    webhooks: {
+      alert: {
+        post: {
+          summary: "An alert of a complete campaign, to a webhook of format json (SlackPayload to format slack)",
+          parameters: Object.entries(deliveryHeaders).map(([name, h]) => ({
+            name,
+            in: "header",
+            required: true,
+            ...h,
+          })),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { oneOf: [ref("WebhookPayload"), ref("SlackPayload")] } } },
+          },
+          responses: { "200": { description: "Any 2xx is delivered; anything else is retried with backoff." } },
         },
       },
     },

@@ -11,7 +11,8 @@ import { gateRoutes } from "./routes/gate.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
-import { type Alerts, startAlerts, type WebhookOptions } from "./webhooks.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import { type Alerts, defaultWebhookOptions, startAlerts, type WebhookOptions } from "./webhooks.ts";
 
 export type ServerOptions = {
   db: Db;
@@ -29,7 +30,7 @@ export type ServerOptions = {
   /** Slow clients: see HttpTimeouts. */
   timeouts?: Partial<HttpTimeouts>;
   logLevel?: string;
-  /** Alerts' delivery: retry backoff, timeouts (webhooks.ts). */
+  /** Alerts: quiet period, retry backoff, timeouts, where deliveries may go (webhooks.ts). */
   webhooks?: WebhookOptions;
 };
 
@@ -147,7 +148,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.setNotFoundHandler((req, reply) => sendError(req, reply, 404, "not_found", `No route ${req.method} ${req.url}`));
 
-  // Alerts of stored bundles go out after the upload is answered; closing waits for the step in flight.
+  // Alerts of complete campaigns go out apart from any upload; closing waits for the work in flight.
   const alerts = startAlerts(db, { ...options.webhooks, publicWebUrl: options.publicWebUrl, log: app.log });
   app.addHook("onClose", () => alerts.close());
   app.decorate("alerts", alerts);
@@ -162,6 +163,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     onStored: alerts.afterStore,
   });
   app.register(campaignRoutes, { db });
+  app.register(webhookRoutes, { db, alerts, policy: { ...defaultWebhookOptions.policy, ...options.webhooks?.policy } });
   app.register(gateRoutes, { db });
   app.register(metricsRoutes, { db });
   app.register(importRoutes, {

@@ -1,24 +1,29 @@
 /**
- * Alerts (issue 27): what a workspace's webhooks are told after new runs of a series came in, decided
- * from the series' history across its testbed before and after them. Two events:
- * - "campaign-worse": a campaign the new runs went into is worse than the previous campaign of its
- *   testbed, by the verdict rules (verdict.ts, docs/verdicts.md: each side's runs, the noise pooled
- *   from the campaigns before it when they hold enough runs, the metric's margin δ), and was not
- *   worse before they came. One run on a side gives the indicative verdict, as everywhere.
- * - "change-point": detectChangePoints (change-points.ts) on the history after finds a change point
- *   at a campaign where the history before had none.
- * Pure: the database reads the histories (packages/db webhooks.ts) and the ingest API sends the
- * payloads built here (generic JSON, or Slack-compatible text and blocks).
+ * Alerts (issues 27 and 41): what a workspace's webhooks are told once a campaign of a scenario is
+ * complete (its collector closed it, or no bundle came for the quiet period). Two events, each one
+ * summary per campaign and webhook, never one per series:
+ * - "campaign-worse": the whole campaign against the previous campaign of its testbed, judged by the
+ *   gate (POST /v1/gate with baseline "previous": the same figures, noise and verdicts as the compare
+ *   page), has figures worse beyond their margin. The ingest API runs the gate; the figures come here.
+ * - "change-point": detectChangePoints (change-points.ts) on each series' history up to and including
+ *   the campaign finds a change point that the history up to the campaign before did not. A history
+ *   is cut at the campaign judged, never read as it is when the worker gets there, so runs uploaded
+ *   since cannot hide a change point as already known. A change point needs `minSegment` (3) campaigns
+ *   on each side: a shift at campaign k is told when campaign k + 2 is judged at the earliest, later
+ *   when the shift is small against the noise (its p must fall below the detector's threshold).
+ * Pure: the database reads the histories (packages/db webhooks.ts), the ingest API sends the payloads
+ * built here (generic JSON, or Slack-compatible text and blocks, escaped per Slack's rules).
  */
-import { median } from "simple-statistics";
 import { type AnnotationChange, type AnnotationValue, detectChangePoints } from "./change-points.ts";
-import { historyNoise } from "./effect.ts";
 import { formatChange, formatNumber, formatParams, verdictWords, withUnit } from "./format.ts";
-import type { Better, Measurement, Params } from "./types.ts";
-import { compareFigures, type Verdict, type VerdictResult } from "./verdict.ts";
+import type { Better, Params } from "./types.ts";
+import type { Verdict } from "./verdict.ts";
 
 export const alertEvents = ["campaign-worse", "change-point"] as const;
 export type AlertEvent = (typeof alertEvents)[number];
+
+/** Most figures one alert lists; `total` says how many there were. */
+export const maxAlertFigures = 20;
 
 /** One campaign of a series' history, oldest first: which scenario of the testbed, its runs. */
 export type AlertCampaign = {
@@ -29,100 +34,46 @@ export type AlertCampaign = {
   annotations?: Readonly<Record<string, AnnotationValue>>;
 };
 
-export type AlertSeries = {
-  metric: string;
-  params: Params;
-  unit: string | null;
-  better: Better | null;
-  /** The history before the new runs came in, and after. */
-  before: readonly AlertCampaign[];
-  after: readonly AlertCampaign[];
-  /** The campaigns the new runs went into. */
-  touched: readonly { scenarioId: string; campaign: string }[];
-};
-
-/** A campaign as an alert names it: its median over its runs. */
+/** A side of a figure's change: a campaign (or a change point's segment) and its median. */
 export type AlertSide = {
   scenarioId: string;
   campaign: string;
-  measuredAt: string;
   runs: number;
   median: number;
   /** A change point's side: the campaigns of its segment (1 for a campaign). */
   campaigns: number;
 };
 
-export type DetectedAlert = {
-  event: AlertEvent;
-  /** What the alert is about, the same every time it is found: one delivery per webhook and key. */
-  key: string;
+/** One figure (metric and params) an alert is about. */
+export type AlertFigure = {
+  metric: string;
+  params: Params;
+  unit: string | null;
   previous: AlertSide;
   current: AlertSide;
   changePercent: number | null;
   verdict: Verdict;
-  /** A change point's p and what changed at it (kernel, CNI version…); empty for a campaign. */
+  /** A change point's p and what changed at it (kernel, CNI version…); null and empty for the gate. */
   p: number | null;
   changes: AnnotationChange[];
 };
 
+/** A series' history up to and including the campaign judged (its last entry), oldest first. */
+export type AlertSeries = {
+  metric: string;
+  params: Params;
+  unit: string | null;
+  better: Better | null;
+  history: readonly AlertCampaign[];
+};
+
 const idOf = (c: { scenarioId: string; campaign: string }) => `${c.scenarioId}/${c.campaign}`;
 
-const sideOf = (c: AlertCampaign, campaigns = 1, value = median([...c.runs])): AlertSide => ({
-  scenarioId: c.scenarioId,
-  campaign: c.campaign,
-  measuredAt: c.measuredAt.toISOString(),
-  runs: c.runs.length,
-  median: value,
-  campaigns,
-});
-
-/** The events the new runs fire, change points first; none for a series without runs. */
-export function detectAlerts(series: AlertSeries): DetectedAlert[] {
-  const seriesKey = `${series.metric} ${JSON.stringify(series.params)}`;
-  return [...changePointAlerts(series, seriesKey), ...worseAlerts(series, seriesKey)];
-}
-
-/** A campaign (candidate) against the one before it in the history (baseline), with pooled noise. */
-function againstPrevious(history: readonly AlertCampaign[], index: number, series: AlertSeries): VerdictResult | null {
-  const current = history[index];
-  const previous = history[index - 1];
-  if (!current || !previous || current.runs.length === 0 || previous.runs.length === 0) return null;
-  const figure = (c: AlertCampaign, before: number): Measurement => ({
-    metric: series.metric,
-    unit: series.unit ?? "",
-    value: median([...c.runs]),
-    samples: c.runs,
-    ...(series.better ? { better: series.better } : {}),
-    history: historyNoise(history.slice(0, before).map((h) => h.runs)),
-  });
-  return compareFigures(figure(previous, index - 1), figure(current, index));
-}
-
-function worseAlerts(series: AlertSeries, seriesKey: string): DetectedAlert[] {
-  const touched = new Set(series.touched.map(idOf));
-  return series.after.flatMap((current, index): DetectedAlert[] => {
-    if (!touched.has(idOf(current))) return [];
-    const now = againstPrevious(series.after, index, series);
-    if (now?.verdict !== "worse") return [];
-    const earlier = series.before.findIndex((c) => idOf(c) === idOf(current));
-    if (earlier >= 0 && againstPrevious(series.before, earlier, series)?.verdict === "worse") return [];
-    const previous = series.after[index - 1]!;
-    return [
-      {
-        event: "campaign-worse",
-        key: `campaign-worse ${seriesKey} ${idOf(current)}`,
-        previous: sideOf(previous),
-        current: sideOf(current),
-        changePercent: now.delta?.percent ?? null,
-        verdict: now.verdict,
-        p: null,
-        changes: [],
-      },
-    ];
-  });
-}
-
-function changePointAlerts(series: AlertSeries, seriesKey: string): DetectedAlert[] {
+/**
+ * The change points the series' last campaign brings: found in its history up to that campaign and
+ * not in its history up to the one before (the same point, at the same campaign, is known).
+ */
+export function newChangePoints(series: AlertSeries): AlertFigure[] {
   const options = {
     metric: series.metric,
     ...(series.unit === null ? {} : { unit: series.unit }),
@@ -133,19 +84,28 @@ function changePointAlerts(series: AlertSeries, seriesKey: string): DetectedAler
       history.map((c) => ({ id: idOf(c), runs: c.runs, ...(c.annotations ? { annotations: c.annotations } : {}) })),
       options,
     ).changePoints;
-  const known = new Set(find(series.before).map((p) => p.id));
-  return find(series.after)
+  const after = series.history;
+  const known = new Set(find(after.slice(0, -1)).map((p) => p.id));
+  return find(after)
     .filter((point) => !known.has(point.id))
-    .flatMap((point): DetectedAlert[] => {
-      const first = series.after[point.index];
-      const last = series.after[point.index - 1];
+    .flatMap((point): AlertFigure[] => {
+      const first = after[point.index];
+      const last = after[point.index - 1];
       if (!first || !last) return [];
+      const side = (c: AlertCampaign, campaigns: number, median: number): AlertSide => ({
+        scenarioId: c.scenarioId,
+        campaign: c.campaign,
+        runs: c.runs.length,
+        median,
+        campaigns,
+      });
       return [
         {
-          event: "change-point",
-          key: `change-point ${seriesKey} ${idOf(first)}`,
-          previous: sideOf(last, point.before.campaigns, point.before.median),
-          current: sideOf(first, point.after.campaigns, point.after.median),
+          metric: series.metric,
+          params: series.params,
+          unit: series.unit,
+          previous: side(last, point.before.campaigns, point.before.median),
+          current: side(first, point.after.campaigns, point.after.median),
           changePercent: point.changePercent,
           verdict: point.verdict.verdict,
           p: point.p,
@@ -155,68 +115,99 @@ function changePointAlerts(series: AlertSeries, seriesKey: string): DetectedAler
     });
 }
 
-/** Where an alert happened, for its payload. */
-export type AlertContext = {
+/** A campaign as an alert names it. */
+export type AlertCampaignRef = {
+  campaign: string;
+  scenarioId: string;
+  bundles: number;
+  /** The gate's words: 'campaign "nightly-09" of Cilium native (3 bundles, measured 2026-11-09)'. */
+  description: string;
+};
+
+/**
+ * What a webhook of format "json" receives: one campaign's alert of one event, with the figures it is
+ * about (at most maxAlertFigures; `total` counts them all).
+ */
+export type AlertPayload = {
+  event: AlertEvent;
   workspace: { slug: string; name: string };
   testbed: string;
   scenario: { id: string; label: string };
-  metric: string;
-  params: Params;
-  unit: string | null;
+  campaign: AlertCampaignRef;
+  /** What it was judged against: the gate's previous campaign (campaign-worse); null for change points. */
+  baseline: AlertCampaignRef | null;
+  figures: AlertFigure[];
+  total: number;
   /** The page to open: the scenario's. */
   link: string;
 };
 
-/**
- * The generic JSON a webhook of format "json" receives: the alert (but its key) where it happened —
- * {event, workspace, testbed, scenario, metric, params, unit, previous, current, changePercent,
- * verdict, p, changes, link}, in that order.
- */
-export type AlertPayload = Omit<DetectedAlert, "key"> & AlertContext;
-
-export function alertPayload(alert: DetectedAlert, context: AlertContext): AlertPayload {
-  return {
-    event: alert.event,
-    workspace: context.workspace,
-    testbed: context.testbed,
-    scenario: context.scenario,
-    metric: context.metric,
-    params: context.params,
-    unit: context.unit,
-    previous: alert.previous,
-    current: alert.current,
-    changePercent: alert.changePercent,
-    verdict: alert.verdict,
-    p: alert.p,
-    changes: alert.changes,
-    link: context.link,
-  };
+export function alertPayload(
+  input: Omit<AlertPayload, "figures" | "total"> & { figures: readonly AlertFigure[] },
+): AlertPayload {
+  const { figures, link, ...rest } = input;
+  return { ...rest, figures: figures.slice(0, maxAlertFigures), total: figures.length, link };
 }
 
-/** One line saying what happened: "Cilium native: tcp.throughput (path pod-pod) −7.9 % …". */
+/** One figure in words: "tcp.throughput (path pod-pod) −7.9 %: 9.41 Gbit/s → 8.67 Gbit/s". */
+export function figureSummary(f: AlertFigure): string {
+  const params = formatParams(f.params, { empty: "" });
+  const change = f.changePercent === null ? "" : ` ${formatChange(f.changePercent)}`;
+  const value = (side: AlertSide) => withUnit(formatNumber(side.median), f.unit ?? "");
+  const at =
+    f.p === null
+      ? ""
+      : ` (change point at ${f.current.campaign} after ${f.previous.campaigns} campaigns, ${verdictWords[f.verdict]})`;
+  const changed = f.changes.map((c) => `${c.key} ${c.before ?? "—"} → ${c.after ?? "—"}`).join(", ");
+  return `${f.metric}${params ? ` (${params})` : ""}${change}${at}: ${value(f.previous)} → ${value(f.current)}${changed ? `; ${changed}` : ""}`;
+}
+
+/** One line saying what happened to the campaign. */
 export function alertSummary(p: AlertPayload): string {
-  const params = formatParams(p.params, { empty: "" });
-  const series = `${p.metric}${params ? ` (${params})` : ""}`;
-  const change = p.changePercent === null ? "" : ` ${formatChange(p.changePercent)}`;
-  const value = (side: AlertSide) => withUnit(formatNumber(side.median), p.unit ?? "");
-  const what =
-    p.event === "campaign-worse"
-      ? `campaign ${p.current.campaign} is worse than ${p.previous.campaign}`
-      : `change point at campaign ${p.current.campaign} (${verdictWords[p.verdict]})`;
-  const changed = p.changes.map((c) => `${c.key} ${c.before ?? "—"} → ${c.after ?? "—"}`).join(", ");
-  return `${p.scenario.label}: ${series}${change}, ${what}: ${value(p.previous)} → ${value(p.current)}${changed ? `; ${changed}` : ""}`;
+  const figures = `${p.total} figure${p.total === 1 ? "" : "s"}`;
+  return p.event === "campaign-worse"
+    ? `${p.scenario.label}: campaign ${p.campaign.campaign} is worse than ${p.baseline?.campaign ?? "the previous one"} in ${figures}`
+    : `${p.scenario.label}: ${figures} with a change point, found with campaign ${p.campaign.campaign}`;
 }
+
+/**
+ * Text as Slack reads it in `text` and mrkdwn: &, < and > escaped (and only those, as Slack's
+ * "Escaping text" asks), so a label holding <!here> or <url|text> is shown, never a mention or a link.
+ */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** Slack caps a section's text at 3,000 characters and a header's at 150. */
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** The Slack-compatible message (incoming webhooks: text, and blocks for clients that draw them). */
-export function slackPayload(p: AlertPayload): { text: string; blocks: object[] } {
+export function slackPayload(p: AlertPayload): {
+  text: string;
+  blocks: (
+    | { type: "header"; text: { type: "plain_text"; text: string } }
+    | { type: "section"; text: { type: "mrkdwn"; text: string } }
+  )[];
+} {
   const title = p.event === "campaign-worse" ? "Campaign worse than the previous one" : "Change point";
-  const text = `${title} in ${p.workspace.name}: ${alertSummary(p)}`;
+  const lines = p.figures.map((f) => `• ${slackEscape(figureSummary(f))}`);
+  const more = p.total > p.figures.length ? [`…and ${p.total - p.figures.length} more`] : [];
+  // The link is ours (the public web URL and an encoded id); escaped all the same, as Slack asks of a URL.
+  const link = slackEscape(p.link).replace(/\|/g, "%7C");
   return {
-    text,
+    text: slackEscape(`${title} in ${p.workspace.name}: ${alertSummary(p)}`),
     blocks: [
-      { type: "header", text: { type: "plain_text", text: `${title} — ${p.workspace.name}` } },
-      { type: "section", text: { type: "mrkdwn", text: alertSummary(p) } },
-      { type: "section", text: { type: "mrkdwn", text: `<${p.link}|Open the scenario>` } },
+      { type: "header", text: { type: "plain_text", text: clip(`${title} — ${p.workspace.name}`, 150) } },
+      { type: "section", text: { type: "mrkdwn", text: clip(slackEscape(alertSummary(p)), 3000) } },
+      ...(lines.length > 0
+        ? [
+            {
+              type: "section" as const,
+              text: { type: "mrkdwn" as const, text: clip([...lines, ...more].join("\n"), 3000) },
+            },
+          ]
+        : []),
+      { type: "section", text: { type: "mrkdwn", text: `<${link}|Open the scenario>` } },
     ],
   };
 }

@@ -17,14 +17,16 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
 
 function scripted(...steps: (Response | Error)[]) {
   const calls: RequestInit[] = [];
-  const fake = (async (_url: string, init: RequestInit) => {
+  const urls: string[] = [];
+  const fake = (async (url: string, init: RequestInit) => {
     calls.push(init);
+    urls.push(url);
     const step = steps.shift();
     if (!step) throw new Error("no more answers");
     if (step instanceof Error) throw step;
     return step;
   }) as unknown as typeof fetch;
-  return { fake, calls };
+  return { fake, calls, urls };
 }
 
 function capture(overrides: Partial<Io> = {}) {
@@ -312,10 +314,15 @@ describe("cnibench upload", () => {
       "--mode=native",
     ];
     const campaignsSent = async (extra: string[]) => {
-      const { fake, calls } = scripted(answer(201, { id: "b1" }), answer(201, { id: "b2" }));
+      const { fake, calls, urls } = scripted(answer(201, { id: "b1" }), answer(201, { id: "b2" }), answer(202, {}));
       const { io, out } = capture({ fetch: fake });
       expect(await run([...argv, ...extra, netperf], io)).toBe(0);
-      const sent = calls.map((c) => (JSON.parse(String(c.body)) as BundleInput).campaign);
+      const campaignOf = (c: RequestInit) => (JSON.parse(String(c.body)) as BundleInput).campaign;
+      const sent = calls.filter((_, i) => urls[i]?.endsWith("/v1/bundles")).map(campaignOf);
+      // Then the campaign is closed, once: the workspace's alerts judge it now (docs/alerts.md).
+      expect(urls.filter((u) => u.endsWith("/v1/campaigns/close"))).toHaveLength(1);
+      expect(urls.at(-1)).toMatch(/\/v1\/campaigns\/close$/);
+      expect(campaignOf(calls.at(-1)!)).toBe(sent[0]);
       return { sent, out: out() };
     };
     const first = await campaignsSent(["--kernel=6.1"]);

@@ -37,7 +37,7 @@ import { runLab } from "@cnibench/lab";
 import { download, downloadTarget, formatBytes } from "./download.ts";
 import { runGate } from "./gate.ts";
 import { createReporter } from "./progress.ts";
-import { type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
+import { closeCampaigns, type UploadOptions, type UploadOutcome, uploadBundle } from "./upload.ts";
 import { readInputs } from "./walk.ts";
 
 export type Io = {
@@ -153,6 +153,7 @@ async function uploadPaths(command: string, values: UploadValues, positionals: s
   }
 
   const uploads = await uploadCampaign(prepared, io);
+  await closeUploaded(prepared, uploads, io);
   io.stdout(summary(reports, groupByFile(bundles, uploads), false, prepared.server, inCampaign));
   const failed = reports.some((r) => r.status === "failed") || [...uploads.values()].some((u) => u.status === "failed");
   return failed ? 1 : 0;
@@ -393,6 +394,24 @@ export async function uploadCampaign(
   }
   reporter.stop();
   return uploads;
+}
+
+/** Closes the campaigns of the bundles that got in: their alerts are judged now (docs/alerts.md). */
+export async function closeUploaded(
+  prepared: Extract<Prepared, { ok: true }>,
+  uploads: Map<ImportedBundle, UploadOutcome>,
+  io: Io,
+): Promise<void> {
+  const campaigns = prepared.bundles.flatMap((b) =>
+    uploads.get(b)?.status !== "failed" && b.bundle.campaign ? [b.bundle.campaign] : [],
+  );
+  await closeCampaigns(campaigns, {
+    server: prepared.server,
+    token: prepared.token,
+    retries: 0,
+    backoffMs: 0,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
 }
 
 /** Upload outcomes by the file (report) they came from: "x.txt#run 2" belongs to "x.txt". */

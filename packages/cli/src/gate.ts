@@ -6,7 +6,16 @@
  * 69 an upload or the gate request failed. Progress and the upload summary go to stderr.
  */
 import { appendFileSync, writeFileSync } from "node:fs";
-import { DEFAULT_SERVER, groupByFile, type Io, parseCommand, prepareCampaign, summary, uploadCampaign } from "./cli.ts";
+import {
+  closeUploaded,
+  DEFAULT_SERVER,
+  groupByFile,
+  type Io,
+  parseCommand,
+  prepareCampaign,
+  summary,
+  uploadCampaign,
+} from "./cli.ts";
 import { type GateResult, gateExitCode, gateHeadline, junitXml, markdownSummary } from "./gate-format.ts";
 import { postJson } from "./upload.ts";
 
@@ -172,6 +181,8 @@ export async function runGate(args: string[], io: Io): Promise<number> {
       onWait: (ms, reason) => io.stderr(`gate: waiting ${Math.ceil(ms / 1000)} s (${reason})\n`),
     },
   );
+  // After the gate: its answer is what CI waits for; closing lets the workspace's alerts judge it now.
+  await closeUploaded(prepared, uploads, io);
   let result: GateResult;
   if (answer.ok) {
     result = answer.json as unknown as GateResult;

@@ -50,6 +50,28 @@ export async function uploadBundle(bundle: BundleInput, options: UploadOptions):
   };
 }
 
+/**
+ * Tells the API these campaigns are complete (POST /v1/campaigns/close), so a workspace's alerts judge
+ * them now rather than after the quiet period (docs/alerts.md). One try each, answers ignored: the
+ * quiet period judges them anyway, and an older server without the route loses nothing.
+ */
+export async function closeCampaigns(campaigns: readonly string[], options: UploadOptions): Promise<void> {
+  const doFetch = options.fetch ?? fetch;
+  for (const campaign of new Set(campaigns)) {
+    try {
+      const res = await doFetch(`${options.server.replace(/\/$/, "")}/v1/campaigns/close`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ campaign }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      await res.body?.cancel();
+    } catch {
+      // Best effort, as above.
+    }
+  }
+}
+
 /** A JSON answer of the API: 200 or 201 with its body, or why not (the last answer's status and body, if any). */
 export type Answer =
   | { ok: true; status: number; json: Record<string, unknown> | undefined; attempts: number }

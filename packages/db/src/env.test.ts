@@ -36,6 +36,14 @@ describe("the settings web, ingest-api and npm start share", () => {
     ]);
   });
 
+  it("refuse a webhook allow-list that is not CIDR ranges, naming the variable", () => {
+    const url = { DATABASE_URL: "postgres://u@db/x" };
+    expect(problems({ ...url, CNIBENCH_WEBHOOK_ALLOW: "10.0.0.0/8, fd12::/64" })).toEqual([]);
+    expect(problems({ ...url, CNIBENCH_WEBHOOK_ALLOW: "10.0.0.0/33" })).toEqual([
+      "CNIBENCH_WEBHOOK_ALLOW: must be CIDR ranges or addresses separated by commas, e.g. 10.20.0.0/16,fd12::/64",
+    ]);
+  });
+
   it("link to the public URLs when set, else to where the apps listen", () => {
     const env = sharedEnvSchema.parse({
       DATABASE_URL: "postgres://u@db/x",

@@ -2,6 +2,7 @@
 // Each process's env module extends sharedEnvSchema with its own settings. Nothing here loads the
 // database client: the web app checks its environment with this at start-up.
 import { z } from "zod";
+import { parseAllowList } from "./webhook-targets.ts";
 
 /** How long one statement, or getting a connection, may take before it fails (CNIBENCH_DB_TIMEOUT_MS). */
 export const DEFAULT_DB_TIMEOUT_MS = 10_000;
@@ -42,6 +43,18 @@ export const sharedEnvSchema = z.object({
   CNIBENCH_PUBLIC_API_URL: z.url({ error: "must be a URL" }).optional(),
   CNIBENCH_PUBLIC_WEB_URL: z.url({ error: "must be a URL" }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Alerts: internal receivers webhooks may post to, as CIDR ranges (unset: public addresses only; docs/alerts.md). */
+  CNIBENCH_WEBHOOK_ALLOW: z
+    .string()
+    .default("")
+    .refine((v) => {
+      try {
+        parseAllowList(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be CIDR ranges or addresses separated by commas, e.g. 10.20.0.0/16,fd12::/64"),
 });
 
 /** A URL as it may be printed: its password masked. Not a URL: returned as it is. */

@@ -25,6 +25,7 @@ describe("migrations from an empty database", () => {
     );
     await client.end();
     expect(rows.map((r) => r.table_name)).toEqual([
+      "AlertCampaign",
       "ApiToken",
       "Bundle",
       "Cluster",

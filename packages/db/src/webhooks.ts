@@ -1,13 +1,16 @@
-// Alerts (issue 27): the webhooks a workspace's owners set, and the log of their deliveries. An upload
-// that stored bundles queues alerts here (enqueueAlerts: the events packages/analysis alerts.ts
-// decides from each series' testbed history before and after the new runs); the ingest API's sender
-// (apps/ingest-api/src/webhooks.ts) claims the due ones, sends them signed, and records how it went.
+// Alerts (issues 27 and 41): the webhooks a workspace's owners set, and the log of their deliveries.
+// Every bundle stored into a workspace with a live webhook marks its (scenario, campaign) in
+// "AlertCampaign" (a trigger, migration campaign_alerts); the ingest API's alert worker
+// (apps/ingest-api/src/webhooks.ts) claims the complete ones here, judges each once, queues one summary
+// per campaign, event and webhook, then claims the due deliveries, sends them signed, and records how
+// it went.
 import { randomBytes } from "node:crypto";
-import { type AlertCampaign, type AlertEvent, type AlertPayload, alertPayload, detectAlerts } from "@cnibench/analysis";
-import type { Access } from "./access.ts";
+import type { AlertEvent, AlertPayload, AlertSeries } from "@cnibench/analysis";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { seriesHistory } from "./history.ts";
+import { historyLimit, testbedOf } from "./history.ts";
+import { listScenarios } from "./scenarios.ts";
+import { refusedTargetWords, type TargetPolicy, urlAllowed } from "./webhook-targets.ts";
 
 export type { AlertEvent, AlertPayload };
 export type WebhookFormat = "slack" | "json";
@@ -31,10 +34,11 @@ export class TooManyWebhooksError extends Error {
 
 /**
  * A webhook's address: http or https only (no file:, data:, javascript:…), without credentials in it,
- * at most 2,000 characters. Private and loopback addresses are allowed on purpose: a self-hosted
- * cnibench posts to chat servers and receivers inside its own network (docs/security.md).
+ * at most 2,000 characters, and not an address or name the operator's policy refuses (loopback,
+ * private, link-local, metadata: webhook-targets.ts). Names are resolved and checked again at every
+ * delivery.
  */
-export function checkWebhookUrl(text: string): string {
+export function checkWebhookUrl(text: string, policy: TargetPolicy): string {
   let url: URL;
   try {
     url = new URL(text);
@@ -44,6 +48,7 @@ export function checkWebhookUrl(text: string): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new WebhookUrlError("only http and https URLs");
   if (url.username || url.password) throw new WebhookUrlError("no user name or password in the URL");
   if (text.length > 2000) throw new WebhookUrlError("at most 2000 characters");
+  if (!urlAllowed(policy, url)) throw new WebhookUrlError(refusedTargetWords);
   return url.toString();
 }
 
@@ -54,8 +59,9 @@ const eventName = { campaign_worse: "campaign-worse", change_point: "change-poin
 export async function createWebhook(
   db: Db,
   input: { workspaceId: string; url: string; format: WebhookFormat; events: readonly AlertEvent[] },
+  policy: TargetPolicy,
 ): Promise<{ id: string; secret: string }> {
-  const url = checkWebhookUrl(input.url);
+  const url = checkWebhookUrl(input.url, policy);
   if ((await db.webhook.count({ where: { workspaceId: input.workspaceId } })) >= maxWebhooksPerWorkspace) {
     throw new TooManyWebhooksError();
   }
@@ -79,6 +85,12 @@ export async function deleteWebhook(db: Db, workspaceId: string, id: string): Pr
   return count > 0;
 }
 
+/** Pauses a webhook (nothing is queued for it or sent to it) or resumes it; false when it has none. */
+export async function setWebhookPaused(db: Db, workspaceId: string, id: string, paused: boolean): Promise<boolean> {
+  const { count } = await db.webhook.updateMany({ where: { id, workspaceId }, data: { disabled: paused } });
+  return count > 0;
+}
+
 export type DeliverySummary = {
   id: string;
   webhookId: string;
@@ -89,7 +101,7 @@ export type DeliverySummary = {
   createdAt: Date;
   deliveredAt: Date | null;
   nextAttemptAt: Date | null;
-  /** What it is about: "Cilium native: tcp.throughput at nightly-09". */
+  /** What it is about: "Cilium native: campaign nightly-09, 2 figures". */
   about: string;
 };
 
@@ -132,6 +144,7 @@ type DeliveryRow = {
 
 function deliverySummary(row: DeliveryRow): DeliverySummary {
   const p = row.payload as Partial<AlertPayload>;
+  const total = p.total ?? 0;
   return {
     id: row.id,
     webhookId: row.webhookId,
@@ -142,7 +155,7 @@ function deliverySummary(row: DeliveryRow): DeliverySummary {
     createdAt: row.createdAt,
     deliveredAt: row.deliveredAt,
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
-    about: `${p.scenario?.label ?? "?"}: ${p.metric ?? "?"} at ${p.current?.campaign ?? "?"}`,
+    about: `${p.scenario?.label ?? "?"}: campaign ${p.campaign?.campaign ?? "?"}, ${total} figure${total === 1 ? "" : "s"}`,
   };
 }
 
@@ -183,107 +196,202 @@ export async function listDeliveries(
   return rows.map(deliverySummary);
 }
 
-/** The runs of a stored bundle's series, as the history reads them (unqualified figures only). */
-type NewRuns = {
-  scenarioId: string;
-  campaign: string;
-  metric: string;
-  params: Record<string, string | number | boolean>;
-  paramsKey: string;
-  runs: number[];
-};
+/** A complete campaign of a scenario, claimed by one worker to be judged. */
+export type ClaimedCampaign = { scenarioId: string; campaign: string; workspaceId: string; version: number };
 
-/** Takes each run of `remove` out of a campaign once (equal values are the same run): the history before. */
-function withoutRuns(campaign: AlertCampaign, remove: readonly number[]): AlertCampaign {
-  const runs = [...campaign.runs];
-  for (const value of remove) {
-    const at = runs.indexOf(value);
-    if (at >= 0) runs.splice(at, 1);
-  }
-  return { ...campaign, runs };
+/**
+ * Claims up to `limit` complete campaigns not judged since their last bundle: closed by their
+ * collector after their last bundle, or without a bundle for `quietMs`. Each is held `leaseMs` so
+ * another worker (replica) skips it; judged() lets it go. Oldest first.
+ */
+export async function claimCompleteCampaigns(
+  db: Db,
+  options: { now: Date; quietMs: number; limit: number; leaseMs: number },
+): Promise<ClaimedCampaign[]> {
+  const quietSince = new Date(options.now.getTime() - options.quietMs);
+  const until = new Date(options.now.getTime() + options.leaseMs);
+  return readRows<ClaimedCampaign>(
+    db,
+    Prisma.sql`UPDATE "AlertCampaign" a SET "claimedUntil" = ${until}
+      WHERE ("scenarioId", campaign) IN (
+        SELECT "scenarioId", campaign FROM "AlertCampaign"
+        WHERE ("judgedVersion" IS NULL OR "judgedVersion" < version)
+          AND ("closedAt" >= "lastBundleAt" OR "lastBundleAt" <= ${quietSince})
+          AND ("claimedUntil" IS NULL OR "claimedUntil" < ${options.now})
+        ORDER BY "lastBundleAt", "scenarioId", campaign LIMIT ${options.limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING a."scenarioId", a.campaign, a."workspaceId", a.version`,
+  );
 }
 
 /**
- * Queues the alerts that bundles just stored in a workspace fire, for each of its enabled webhooks
- * subscribed to the event; an alert already queued for a webhook (same key) is not queued again.
- * Returns how many deliveries were queued. Cheap when the workspace has no webhook (one query).
+ * A campaign judged at the version it was claimed at: bundles stored since (a later version, even of
+ * a transaction that began before the claim) make it wait to be judged again.
  */
-export async function enqueueAlerts(
+export async function campaignJudged(db: Db, c: ClaimedCampaign): Promise<void> {
+  await db.alertCampaign.updateMany({
+    where: { scenarioId: c.scenarioId, campaign: c.campaign },
+    data: { judgedAt: new Date(), judgedVersion: c.version, claimedUntil: null },
+  });
+}
+
+/**
+ * When a campaign waiting to be judged is next due: closed ones at once, others when their quiet
+ * period ends, and one held by a worker when its hold ends. Null when none waits.
+ */
+export async function nextCampaignDueAt(db: Db, quietMs: number): Promise<Date | null> {
+  const [row] = await readRows<{ at: Date | null }>(
+    db,
+    Prisma.sql`SELECT min(GREATEST(
+        CASE WHEN "closedAt" >= "lastBundleAt" THEN "closedAt"
+          ELSE "lastBundleAt" + ${quietMs} * interval '1 millisecond' END,
+        COALESCE("claimedUntil", '-infinity'))) AS at
+      FROM "AlertCampaign" WHERE "judgedVersion" IS NULL OR "judgedVersion" < version`,
+  );
+  return row?.at ?? null;
+}
+
+/**
+ * A collector says its campaign is complete (POST /v1/campaigns/close): every scenario's part of it in
+ * the workspace is judged at the worker's next look. Returns how many scenarios' parts wait for it; 0
+ * when the workspace has no bundle of that campaign or no live webhook to tell.
+ */
+export async function closeCampaign(db: Db, workspaceId: string, campaign: string): Promise<number> {
+  // The database's clock, as the trigger's lastBundleAt: an app server's skew cannot put a close
+  // before the bundle it follows.
+  return db.$executeRaw`UPDATE "AlertCampaign" SET "closedAt" = now()
+    WHERE "workspaceId" = ${workspaceId} AND campaign = ${campaign}`;
+}
+
+/** The bundles of a scenario's campaign (a bundle without one is its own). */
+export async function campaignBundleIds(db: Db, c: { scenarioId: string; campaign: string }): Promise<string[]> {
+  const rows = await readRows<{ id: string }>(
+    db,
+    Prisma.sql`SELECT id FROM "Bundle" WHERE "scenarioId" = ${c.scenarioId} AND COALESCE(campaign, id) = ${c.campaign}
+      ORDER BY COALESCE("runAt", "receivedAt"), id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+type RunRow = {
+  scenarioId: string;
+  campaign: string;
+  metric: string;
+  paramsKey: string;
+  params: Record<string, string | number | boolean>;
+  unit: string;
+  better: "higher" | "lower" | "none";
+  at: number;
+  received: number;
+  values: number[];
+};
+
+/**
+ * The history of every series the campaign measured, across its testbed's scenarios, cut at the
+ * campaign: the campaigns measured before it (by their latest run), and it, oldest first (the latest
+ * historyLimit of them), read as seriesHistory reads one series. One query for all series, grouped
+ * here: an upload of 10,000 series is judged in one read, not 10,000 (grouping and ordering them in
+ * SQL with json_agg took over 10 s for 10,000 series; this takes a fraction of it).
+ */
+export async function campaignSeriesHistories(
   db: Db,
-  input: { workspaceId: string; bundleIds: readonly string[]; publicWebUrl: string },
+  c: { scenarioId: string; campaign: string; workspaceId: string },
+): Promise<AlertSeries[]> {
+  const testbed = await testbedOf(db, [c.workspaceId], c.scenarioId);
+  if (!testbed) return [];
+  const [rows, scenarios] = await Promise.all([
+    readRows<RunRow>(
+      db,
+      Prisma.sql`
+      WITH judged AS (
+        SELECT DISTINCT metric, "paramsKey" FROM "Measurement"
+        WHERE "scenarioId" = ${c.scenarioId} AND campaign = ${c.campaign} AND qualifier IS NULL)
+      SELECT m."scenarioId", m.campaign, m.metric, m."paramsKey", m.params, m.unit, m.better::text AS better,
+        (EXTRACT(EPOCH FROM COALESCE(b."runAt", b."receivedAt")) * 1000)::float8 AS at,
+        (EXTRACT(EPOCH FROM b."receivedAt") * 1000)::float8 AS received,
+        CASE WHEN cardinality(m.samples) > 0 THEN m.samples ELSE ARRAY[m.value] END AS "values"
+      FROM judged j
+        JOIN "Measurement" m ON m.metric = j.metric AND m."paramsKey" = j."paramsKey"
+          AND m."scenarioId" = ANY(${testbed.scenarioIds}::text[]) AND m.qualifier IS NULL
+        JOIN "Bundle" b ON b.id = m."bundleId"
+      ORDER BY COALESCE(b."runAt", b."receivedAt"), b."receivedAt", b.id COLLATE "C", m.position`,
+    ),
+    listScenarios(db, { workspaceIds: [c.workspaceId], ids: testbed.scenarioIds }),
+  ]);
+  const facts = new Map(
+    scenarios.map((s) => [
+      s.id,
+      { cniVersion: s.cni.version, kernel: s.kernel, os: s.os, kubernetesVersion: s.kubernetesVersion },
+    ]),
+  );
+  type Campaign = { scenarioId: string; campaign: string; at: number; received: number; runs: number[] };
+  const bySeries = new Map<string, { first: RunRow; campaigns: Map<string, Campaign> }>();
+  for (const row of rows) {
+    const key = `${row.metric}\n${row.paramsKey}`;
+    const series = bySeries.get(key) ?? { first: row, campaigns: new Map<string, Campaign>() };
+    bySeries.set(key, series);
+    const id = `${row.scenarioId}\n${row.campaign}`;
+    const campaign = series.campaigns.get(id) ?? { ...row, runs: [] };
+    series.campaigns.set(id, campaign);
+    campaign.at = Math.max(campaign.at, row.at);
+    campaign.received = Math.max(campaign.received, row.received);
+    campaign.runs.push(...row.values);
+  }
+  const judgedId = `${c.scenarioId}\n${c.campaign}`;
+  return [...bySeries.values()].flatMap(({ first, campaigns }): AlertSeries[] => {
+    const judged = campaigns.get(judgedId);
+    if (!judged) return [];
+    const history = [...campaigns.values()]
+      .filter((h) => h === judged || h.at < judged.at)
+      .sort((a, b) => a.at - b.at || a.received - b.received || (a.campaign < b.campaign ? -1 : 1))
+      .slice(-historyLimit);
+    // The judged campaign last, even when an earlier one was uploaded after it at the same time.
+    const cut = [...history.filter((h) => h !== judged), judged];
+    return [
+      {
+        metric: first.metric,
+        params: first.params,
+        unit: first.unit,
+        better: first.better,
+        history: cut.map((h) => ({
+          scenarioId: h.scenarioId,
+          campaign: h.campaign,
+          measuredAt: new Date(h.at),
+          runs: h.runs,
+          ...(facts.has(h.scenarioId) ? { annotations: facts.get(h.scenarioId)! } : {}),
+        })),
+      },
+    ];
+  });
+}
+
+/**
+ * Queues one campaign's alerts for each live webhook of its workspace subscribed to their event; an
+ * alert already queued for a webhook (same key: event, scenario, campaign) is not queued again, so a
+ * campaign judged again after a late bundle tells nobody twice. Returns how many were queued.
+ */
+export async function queueCampaignAlerts(
+  db: Db,
+  workspaceId: string,
+  alerts: readonly AlertPayload[],
 ): Promise<number> {
-  // Through the plain pool: this runs after every upload, and Prisma's call cost more than the query.
+  if (alerts.length === 0) return 0;
   const hooks = await readRows<{ id: string; events: string[] }>(
     db,
-    Prisma.sql`SELECT id, events::text[] AS events FROM "Webhook" WHERE "workspaceId" = ${input.workspaceId} AND NOT disabled`,
+    Prisma.sql`SELECT id, events::text[] AS events FROM "Webhook" WHERE "workspaceId" = ${workspaceId} AND NOT disabled`,
   );
-  if (hooks.length === 0 || input.bundleIds.length === 0) return 0;
-  const workspace = await db.workspace.findUniqueOrThrow({
-    where: { id: input.workspaceId },
-    select: { slug: true, name: true },
-  });
-  const rows = await readRows<NewRuns>(
-    db,
-    Prisma.sql`SELECT m."scenarioId", m.campaign, m.metric, m.params, m."paramsKey",
-        CASE WHEN cardinality(m.samples) > 0 THEN m.samples ELSE ARRAY[m.value] END AS runs
-      FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
-      WHERE m."bundleId" = ANY(${[...input.bundleIds]}::text[]) AND b."workspaceId" = ${input.workspaceId}
-        AND m.qualifier IS NULL
-      ORDER BY m."bundleId", m.position`,
-  );
-  const series = new Map<string, NewRuns[]>();
-  for (const row of rows) {
-    const key = JSON.stringify([row.scenarioId, row.metric, row.paramsKey]);
-    series.set(key, [...(series.get(key) ?? []), row]);
-  }
-  const access: Access = { userId: null, readable: [input.workspaceId], roles: {} };
   const queued: Prisma.WebhookDeliveryCreateManyInput[] = [];
-  for (const runs of series.values()) {
-    const { scenarioId, metric, params } = runs[0]!;
-    const history = await seriesHistory(db, access, { scenarioId, metric, params });
-    if (!history) continue;
-    const after: AlertCampaign[] = history.campaigns.map((c) => ({
-      scenarioId: c.scenarioId,
-      campaign: c.campaign,
-      measuredAt: c.measuredAt,
-      runs: c.runs,
-      annotations: c.annotations,
-    }));
-    const removed = (c: AlertCampaign) =>
-      runs.filter((r) => r.scenarioId === c.scenarioId && r.campaign === c.campaign).flatMap((r) => r.runs);
-    const before = after.map((c) => withoutRuns(c, removed(c))).filter((c) => c.runs.length > 0);
-    const alerts = detectAlerts({
-      metric,
-      params,
-      unit: history.unit,
-      better: history.better,
-      before,
-      after,
-      touched: runs.map((r) => ({ scenarioId: r.scenarioId, campaign: r.campaign })),
-    });
-    for (const alert of alerts) {
-      const scenario = history.testbed.scenarios.find((s) => s.id === alert.current.scenarioId);
-      const payload = alertPayload(alert, {
-        workspace,
-        testbed: history.testbed.key,
-        scenario: { id: alert.current.scenarioId, label: scenario?.label ?? alert.current.scenarioId },
-        metric,
-        params,
-        unit: history.unit,
-        link: `${input.publicWebUrl.replace(/\/+$/, "")}/scenarios/${encodeURIComponent(alert.current.scenarioId)}`,
+  for (const payload of alerts) {
+    for (const hook of hooks) {
+      // The raw query reads the enum's database labels, which are the alert events' own names.
+      if (!hook.events.includes(payload.event)) continue;
+      queued.push({
+        webhookId: hook.id,
+        event: eventOf[payload.event],
+        dedupKey: `${payload.event} ${payload.campaign.scenarioId} ${payload.campaign.campaign}`,
+        payload: payload as unknown as Prisma.InputJsonValue,
+        nextAttemptAt: new Date(),
       });
-      for (const hook of hooks) {
-        // The raw query reads the enum's database labels, which are the alert events' own names.
-        if (!hook.events.includes(alert.event)) continue;
-        const event = eventOf[alert.event];
-        queued.push({
-          webhookId: hook.id,
-          event,
-          dedupKey: `${history.testbed.key} ${alert.key}`,
-          payload: payload as unknown as Prisma.InputJsonValue,
-          nextAttemptAt: new Date(),
-        });
-      }
     }
   }
   if (queued.length === 0) return 0;
@@ -294,6 +402,7 @@ export async function enqueueAlerts(
 /** A delivery the sender has claimed: what to send, where, and the secret to sign it with. */
 export type ClaimedDelivery = {
   id: string;
+  webhookId: string;
   event: AlertEvent;
   payload: AlertPayload;
   attempts: number;
@@ -303,32 +412,41 @@ export type ClaimedDelivery = {
 };
 
 /**
- * Claims up to `limit` pending deliveries that are due at `now`, of enabled webhooks, oldest first:
- * each is pushed `leaseMs` into the future so another sender (another replica) skips it while this one
- * sends; the attempt's outcome sets its next time for real (recordAttempt).
+ * Claims due pending deliveries of live webhooks, at most one per webhook and none of the webhooks in
+ * `busy` (those this sender is posting to): a receiver that never answers holds one delivery of its
+ * own webhook, never the others' turn. Oldest first, up to `limit`. Each is pushed `leaseMs` into the
+ * future so another sender (replica) skips it while this one sends; recordAttempt sets its next time.
  */
 export async function claimDueDeliveries(
   db: Db,
-  options: { now: Date; limit: number; leaseMs: number },
+  options: { now: Date; limit: number; leaseMs: number; busy?: readonly string[] },
 ): Promise<ClaimedDelivery[]> {
   const lease = new Date(options.now.getTime() + options.leaseMs);
+  const busy = [...(options.busy ?? [])];
   // Cast to text, an enum reads as its database value: "campaign-worse", "slack".
   return db.$queryRaw<ClaimedDelivery[]>(
     Prisma.sql`UPDATE "WebhookDelivery" d SET "nextAttemptAt" = ${lease}
       FROM "Webhook" w
       WHERE w.id = d."webhookId" AND d.id IN (
-        SELECT x.id FROM "WebhookDelivery" x JOIN "Webhook" y ON y.id = x."webhookId"
-        WHERE x.status = 'pending' AND x."nextAttemptAt" <= ${options.now} AND NOT y.disabled
-        ORDER BY x."nextAttemptAt", x.id LIMIT ${options.limit}
-        FOR UPDATE OF x SKIP LOCKED)
-      RETURNING d.id, d.event::text AS event, d.payload, d.attempts, w.url, w.format::text AS format, w.secret`,
+        SELECT id FROM (
+          SELECT DISTINCT ON (x."webhookId") x.id, x."nextAttemptAt"
+          FROM "WebhookDelivery" x JOIN "Webhook" y ON y.id = x."webhookId"
+          WHERE x.status = 'pending' AND x."nextAttemptAt" <= ${options.now} AND NOT y.disabled
+            AND NOT (x."webhookId" = ANY(${busy}::text[]))
+          ORDER BY x."webhookId", x."nextAttemptAt", x.id) first
+        ORDER BY "nextAttemptAt", id LIMIT ${options.limit})
+        AND d.status = 'pending' AND d."nextAttemptAt" <= ${options.now}
+      RETURNING d.id, d."webhookId", d.event::text AS event, d.payload, d.attempts, w.url, w.format::text AS format, w.secret`,
   );
 }
 
-/** When the next pending delivery is due; null when none is pending. */
-export async function nextDueAt(db: Db): Promise<Date | null> {
+/**
+ * When the next pending delivery is due, of a webhook not in `busy` (one being posted to is looked at
+ * again when its post ends); null when none is pending.
+ */
+export async function nextDueAt(db: Db, busy: readonly string[] = []): Promise<Date | null> {
   const next = await db.webhookDelivery.findFirst({
-    where: { status: "pending", webhook: { disabled: false } },
+    where: { status: "pending", webhook: { disabled: false }, webhookId: { notIn: [...busy] } },
     select: { nextAttemptAt: true },
     orderBy: { nextAttemptAt: "asc" },
   });

@@ -157,11 +157,18 @@ const writes: Record<string, WriteCase> = {
       events: ["change-point"],
     }),
   },
+  "webhooks.pause": {
+    needs: "owner",
+    input: async () => ({ slug: "victim-team", id: await fixtures.throwawayWebhook(), paused: true }),
+  },
   "webhooks.delete": {
     needs: "owner",
     input: async () => ({ slug: "victim-team", id: await fixtures.throwawayWebhook() }),
   },
 };
+
+/** The default webhook policy: public addresses only (packages/db webhook-targets.ts). */
+const publicOnly = { allow: [], ownPorts: [] };
 
 describe("access matrix: every tRPC procedure × every actor × every state", () => {
   let db: Db;
@@ -212,12 +219,16 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
     await setMember(db, victimId, "viewer@example.test", "viewer");
     await setMember(db, victimId, "member@example.test", "member");
     await createToken(db, victimId, "zz-token", userIds.member);
-    await createWebhook(db, {
-      workspaceId: victimId,
-      url: "https://hooks.example.test/zz-hook",
-      format: "slack",
-      events: ["campaign-worse", "change-point"],
-    });
+    await createWebhook(
+      db,
+      {
+        workspaceId: victimId,
+        url: "https://hooks.example.test/zz-hook",
+        format: "slack",
+        events: ["campaign-worse", "change-point"],
+      },
+      publicOnly,
+    );
     const other = await createWorkspace(db, userIds["other team's owner"] as string, {
       slug: "other-team",
       name: "Other team",
@@ -271,12 +282,16 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
       },
       throwawayWebhook: async () =>
         (
-          await createWebhook(db, {
-            workspaceId: victimId,
-            url: `https://hooks.example.test/throwaway-${++counter}`,
-            format: "json",
-            events: ["change-point"],
-          })
+          await createWebhook(
+            db,
+            {
+              workspaceId: victimId,
+              url: `https://hooks.example.test/throwaway-${++counter}`,
+              format: "json",
+              events: ["change-point"],
+            },
+            publicOnly,
+          )
         ).id,
       throwawayLink: async () =>
         (
@@ -380,6 +395,7 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
               "workspaces.deleteBundle",
               "workspaces.deleteCampaign",
               "webhooks.delete",
+              "webhooks.pause",
               "compare.publish",
               "compare.revoke",
             ].includes(path)
@@ -431,7 +447,7 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
     }
     const created = (await callAs("owner", "webhooks.create", {
       slug: "victim-team",
-      url: "http://10.0.0.5:8080/hook",
+      url: "https://hooks.example.test/hook",
       format: "json",
       events: ["campaign-worse"],
     })) as { secret: string };
@@ -439,7 +455,15 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
     expect(JSON.stringify(await callAs("owner", "webhooks.list", { slug: "victim-team" }))).not.toContain(
       created.secret,
     );
-    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "ftp://example.test/x", "https://u:p@x.test/"]) {
+    // Not a public address: refused unless the operator allows it (CNIBENCH_WEBHOOK_ALLOW).
+    const refused = ["http://10.0.0.5:8080/hook", "http://localhost:3000/", "http://169.254.169.254/latest"];
+    for (const url of [
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "ftp://example.test/x",
+      "https://u:p@x.test/",
+      ...refused,
+    ]) {
       await expect(
         callAs("owner", "webhooks.create", { slug: "victim-team", url, format: "json", events: ["change-point"] }),
         url,

@@ -1,4 +1,5 @@
 import "server-only";
+import { webhookPolicy } from "@cnibench/db";
 import { headers } from "next/headers";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
@@ -19,5 +20,6 @@ export async function createContext(): Promise<Context> {
     client: { address: clientAddress(forwarded, env.CNIBENCH_TRUSTED_PROXIES) },
     limits: globalForLimits.cnibenchWriteLimits,
     publicWebUrl: env.publicWebUrl,
+    webhookPolicy: webhookPolicy(env),
   };
 }

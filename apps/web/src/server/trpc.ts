@@ -1,4 +1,4 @@
-import type { Access, Db } from "@cnibench/db";
+import type { Access, Db, TargetPolicy } from "@cnibench/db";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
@@ -27,6 +27,8 @@ export type Context = {
   limits?: WriteLimits;
   /** Where people open the web app, for links sent elsewhere (alerts); tests may leave it out. */
   publicWebUrl?: string;
+  /** Where webhooks may point (CNIBENCH_WEBHOOK_ALLOW); left out: public addresses only. */
+  webhookPolicy?: TargetPolicy;
 };
 
 const t = initTRPC.context<Context>().create({

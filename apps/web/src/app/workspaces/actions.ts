@@ -137,6 +137,16 @@ export async function createWebhookAction(_: ActionState, form: FormData): Promi
   });
 }
 
+export async function pauseWebhookAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    const paused = field(form, "paused") === "true";
+    await (await api()).webhooks.pause({ slug, id: field(form, "id"), paused });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: paused ? "Webhook paused." : "Webhook resumed." };
+  });
+}
+
 export async function deleteWebhookAction(_: ActionState, form: FormData): Promise<ActionState> {
   const slug = field(form, "slug");
   return attempt(async () => {

@@ -4,6 +4,7 @@ import {
   deleteWebhook,
   listDeliveries,
   listWebhooks,
+  setWebhookPaused,
   TooManyWebhooksError,
   WebhookUrlError,
 } from "@cnibench/db";
@@ -16,6 +17,7 @@ import {
   deliveriesInputSchema,
   deliverySchema,
   webhookListInputSchema,
+  webhookPauseInputSchema,
   webhookRefSchema,
   webhookSchema,
 } from "./webhooks.types";
@@ -32,8 +34,9 @@ async function ownedWorkspaceId(ctx: Context, slug: string): Promise<string> {
   throw new TRPCError({ code: "FORBIDDEN", message: `only an owner of ${slug} manages its webhooks` });
 }
 
-// Alerts (issue 27): webhooks told when a new campaign is worse than the previous one of its testbed, or a
-// change point appears; sent by the ingest API (apps/ingest-api/src/webhooks.ts).
+// Alerts (issues 27, 41): webhooks told once a complete campaign is worse than the previous one of its
+// testbed, or brings a change point; judged and sent by the ingest API (apps/ingest-api/src/webhooks.ts).
+// The same webhooks are managed with an owner's token through /v1/webhooks.
 export const webhooksRouter = createTRPCRouter({
   /** The workspace's webhooks with their latest deliveries (owners); never a secret. */
   list: publicProcedure
@@ -48,13 +51,25 @@ export const webhooksRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => {
       const workspaceId = await ownedWorkspaceId(ctx, input.slug);
       try {
-        return await createWebhook(ctx.db, { workspaceId, url: input.url, format: input.format, events: input.events });
+        return await createWebhook(
+          ctx.db,
+          { workspaceId, url: input.url, format: input.format, events: input.events },
+          ctx.webhookPolicy ?? { allow: [], ownPorts: [] },
+        );
       } catch (error) {
         if (error instanceof WebhookUrlError) throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
         if (error instanceof TooManyWebhooksError) throw new TRPCError({ code: "CONFLICT", message: error.message });
         throw error;
       }
     }),
+
+  /** Pauses a webhook (nothing queued for it or sent to it) or resumes it (owners). */
+  pause: signedInProcedure.input(webhookPauseInputSchema).mutation(async ({ ctx, input }) => {
+    if (!(await setWebhookPaused(ctx.db, await ownedWorkspaceId(ctx, input.slug), input.id, input.paused))) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `no webhook ${input.id}` });
+    }
+    return { id: input.id, paused: input.paused };
+  }),
 
   /** Deletes a webhook and its delivery log (owners). */
   delete: signedInProcedure.input(webhookRefSchema).mutation(async ({ ctx, input }) => {

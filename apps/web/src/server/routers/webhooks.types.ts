@@ -14,6 +14,7 @@ export const createWebhookInputSchema = z.object({
   events: z.array(event).min(1, "pick at least one event").max(2),
 });
 export const webhookRefSchema = z.object({ slug: slugSchema, id: z.string().min(1).max(100) });
+export const webhookPauseInputSchema = webhookRefSchema.extend({ paused: z.boolean() });
 export const deliveriesInputSchema = z.object({
   slug: slugSchema,
   webhookId: z.string().min(1).max(100).optional(),

@@ -6,7 +6,6 @@ import {
   type Db,
   deleteBundle,
   deleteBundles,
-  enqueueAlerts,
   getWorkspace,
   ingestBundle,
   LastOwnerError,
@@ -175,12 +174,8 @@ export const workspacesRouter = createTRPCRouter({
               .join("; ")}`;
       throw new TRPCError({ code: "BAD_REQUEST", message });
     }
-    // Queued here, sent by the ingest API's alert worker like an API upload's (apps/ingest-api/src/webhooks.ts).
-    await enqueueAlerts(ctx.db, {
-      workspaceId: w.id,
-      bundleIds: [outcome.stored.id],
-      publicWebUrl: ctx.publicWebUrl ?? "",
-    });
+    // Its campaign's alerts are judged by the ingest API's alert worker once the campaign is complete
+    // (a trigger marks it as the bundle is stored: apps/ingest-api/src/webhooks.ts); never in this request.
     return {
       scenarioId: outcome.stored.scenarioId,
       bundleId: outcome.stored.id,

@@ -1,7 +1,7 @@
 "use client";
 
-// The workspace page's Webhooks section (owners; issue 27 alerts): the webhooks with their events, a
-// form adding one whose signing secret is shown once, and the delivery log with each status.
+// The workspace page's Webhooks section (owners; issues 27, 41 alerts): the webhooks with their events,
+// pause and delete, a form adding one whose signing secret is shown once, and the delivery log.
 import { useActionState } from "react";
 import { Button } from "~/app/_ui/button";
 import { Field, inputClass } from "~/app/_ui/field";
@@ -9,7 +9,7 @@ import { Notice } from "~/app/_ui/notice";
 import { Table, TableHead } from "~/app/_ui/table";
 import { Muted } from "~/app/_ui/text";
 import type { DeliveryView as Delivery, WebhookView as Hook } from "~/server/routers/webhooks.types";
-import { createWebhookAction, deleteWebhookAction } from "../actions";
+import { createWebhookAction, deleteWebhookAction, pauseWebhookAction } from "../actions";
 import { ActionForm } from "../forms";
 
 const eventWords = { "campaign-worse": "campaign worse", "change-point": "change point" } as const;
@@ -27,8 +27,10 @@ export function Webhooks({ slug, hooks, log }: { slug: string; hooks: Hook[]; lo
   return (
     <div className="space-y-3">
       <Muted>
-        Told when a new campaign is worse than the previous one of its testbed, or when a change point appears.
-        Deliveries are signed: <code>X-Cnibench-Signature: sha256=</code>HMAC-SHA256 of the body with the secret.
+        Told once per campaign, when it is complete (its collector closed it, or no bundle came for the quiet period):
+        if it is worse than the previous campaign of its testbed, or brings a change point. Deliveries are signed:{" "}
+        <code>X-Cnibench-Signature: sha256=</code>HMAC-SHA256 of <code>X-Cnibench-Timestamp</code>, a dot and the body,
+        with the secret (docs/alerts.md).
       </Muted>
       {hooks.length > 0 ? (
         <Table>
@@ -39,16 +41,33 @@ export function Webhooks({ slug, hooks, log }: { slug: string; hooks: Hook[]; lo
               "Format",
               "Events",
               "Created (UTC)",
+              { key: "pause", label: <span className="sr-only">Pause or resume</span> },
               { key: "delete", label: <span className="sr-only">Delete</span> },
             ]}
           />
           <tbody>
             {hooks.map((h) => (
               <tr key={h.id}>
-                <td className="max-w-xs break-all font-mono text-xs">{h.url}</td>
+                <td className="max-w-xs break-all font-mono text-xs">
+                  {h.url}
+                  {h.disabled ? <span className="ml-1 font-sans text-zinc-500">(paused)</span> : null}
+                </td>
                 <td>{h.format === "slack" ? "Slack" : "JSON"}</td>
                 <td>{h.events.map((e) => eventWords[e]).join(", ")}</td>
                 <td>{when(h.createdAt)}</td>
+                <td>
+                  <ActionForm
+                    action={pauseWebhookAction}
+                    label={`${h.disabled ? "Resume" : "Pause"} the webhook ${h.url}`}
+                  >
+                    <input type="hidden" name="slug" value={slug} />
+                    <input type="hidden" name="id" value={h.id} />
+                    <input type="hidden" name="paused" value={h.disabled ? "false" : "true"} />
+                    <button type="submit" className="text-xs hover:underline">
+                      {h.disabled ? "Resume" : "Pause"}
+                    </button>
+                  </ActionForm>
+                </td>
                 <td>
                   <ActionForm action={deleteWebhookAction} label={`Delete the webhook ${h.url}`}>
                     <input type="hidden" name="slug" value={slug} />

@@ -1,0 +1,105 @@
+// When a campaign is complete (issue 41), on a real PostgreSQL: the trigger on "Bundle" marks a
+// campaign as any writer stores a bundle (ingestBundle: the API's and the web page's upload alike),
+// only in a workspace with a live webhook; a campaign is claimed once closed after its last bundle or
+// quiet for the period, once, and again only after a later bundle.
+import { freshDatabase } from "@cnibench/test-support/database";
+import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "./client.ts";
+import { ingestBundle } from "./ingest.ts";
+import {
+  campaignJudged,
+  claimCompleteCampaigns,
+  closeCampaign,
+  createWebhook,
+  nextCampaignDueAt,
+  setWebhookPaused,
+} from "./webhooks.ts";
+import { ensureDefaultWorkspace } from "./workspace.ts";
+
+describe("campaigns waiting to be judged", () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let workspaceId: string;
+  let n = 0;
+  const store = async (campaign: string) => {
+    const text = JSON.stringify({ ...exampleBundle(), campaign, collector: { name: "t", version: String(++n) } });
+    const stored = await ingestBundle(db, { workspaceId, tokenId: null, text });
+    if (!stored.ok) throw new Error("did not store");
+    return stored.stored;
+  };
+  const claim = (at: Date, quietMs = 60_000) =>
+    claimCompleteCampaigns(db, { now: at, quietMs, limit: 10, leaseMs: 1_000 });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    drop = fresh.drop;
+    db = createDb(fresh.url);
+    workspaceId = (await ensureDefaultWorkspace(db)).id;
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await drop?.();
+  });
+
+  it("marks nothing in a workspace without a live webhook", async () => {
+    await store("no-hook");
+    const hook = await createWebhook(
+      db,
+      { workspaceId, url: "https://hooks.example.test/x", format: "json", events: ["campaign-worse"] },
+      { allow: [], ownPorts: [] },
+    );
+    await setWebhookPaused(db, workspaceId, hook.id, true);
+    await store("paused-hook");
+    expect(await db.alertCampaign.count()).toBe(0);
+    await setWebhookPaused(db, workspaceId, hook.id, false);
+  });
+
+  it("claims a campaign once closed after its last bundle, once; a later bundle opens it again", async () => {
+    const { scenarioId } = await store("nightly-01");
+    await store("nightly-01");
+    expect(await db.alertCampaign.findMany({ select: { scenarioId: true, campaign: true } })).toEqual([
+      { scenarioId, campaign: "nightly-01" },
+    ]);
+    // Not quiet yet, not closed: not complete.
+    expect(await claim(new Date())).toEqual([]);
+    expect(await closeCampaign(db, workspaceId, "nightly-01")).toBe(1);
+    const [claimed] = await claim(new Date());
+    expect(claimed).toMatchObject({ scenarioId, campaign: "nightly-01", workspaceId });
+    // Held: another worker gets nothing.
+    expect(await claim(new Date())).toEqual([]);
+    await campaignJudged(db, claimed!);
+    // Judged: nothing, even after the hold.
+    expect(await claim(new Date(Date.now() + 5_000))).toEqual([]);
+    // A late bundle: open again (its close came before it), complete once quiet.
+    await new Promise((r) => setTimeout(r, 5));
+    await store("nightly-01");
+    expect(await claim(new Date(Date.now() + 5_000))).toEqual([]);
+    expect(await claim(new Date(Date.now() + 61_000))).toMatchObject([{ campaign: "nightly-01" }]);
+  });
+
+  it("judges again a campaign that got a bundle while it was being judged", async () => {
+    await store("nightly-03");
+    await closeCampaign(db, workspaceId, "nightly-03");
+    const [claimed] = await claim(new Date());
+    expect(claimed).toMatchObject({ campaign: "nightly-03", version: 1 });
+    // Stored while the worker judges version 1 (the bundle's transaction may even have begun before
+    // the claim: versions, not times, tell what was judged).
+    await store("nightly-03");
+    await closeCampaign(db, workspaceId, "nightly-03");
+    await campaignJudged(db, claimed!);
+    const again = await claim(new Date(Date.now() + 5_000));
+    expect(again).toMatchObject([{ campaign: "nightly-03", version: 2 }]);
+    await campaignJudged(db, again[0]!);
+  });
+
+  it("claims a campaign once quiet for the period, and says when the next one is due", async () => {
+    await store("nightly-02");
+    const last = await db.alertCampaign.findFirstOrThrow({ where: { campaign: "nightly-02" } });
+    const due = await nextCampaignDueAt(db, 60_000);
+    // The earliest waiting campaign: nightly-02's last bundle plus the quiet period (or an earlier hold's end).
+    expect(due!.getTime()).toBeLessThanOrEqual(last.lastBundleAt.getTime() + 60_000);
+    expect(await claim(new Date(last.lastBundleAt.getTime() + 59_000))).toEqual([]);
+    expect(await claim(new Date(last.lastBundleAt.getTime() + 60_000))).toMatchObject([{ campaign: "nightly-02" }]);
+  });
+});

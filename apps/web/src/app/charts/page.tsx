@@ -216,8 +216,19 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             ))}
           </ul>
         ) : (
-          <p>No line overtakes another within the measured range.</p>
+          <p>
+            {data.withinNoise.length > 0
+              ? "No line clearly overtakes another: where the medians cross, the order is within noise on a side."
+              : "No line overtakes another within the measured range."}
+          </p>
         )}
+        {data.withinNoise.length > 0 ? (
+          <ul className="text-zinc-600 dark:text-zinc-400">
+            {data.withinNoise.map((s) => (
+              <li key={s}>{s}.</li>
+            ))}
+          </ul>
+        ) : null}
         {data.hiddenLines > 0 ? (
           <p role="note" className="text-amber-800 dark:text-amber-300">
             Showing the first {data.series.length} lines; {data.hiddenLines} more match. Narrow the scenarios in{" "}
@@ -234,6 +245,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         ))}
         <p className="text-xs text-zinc-500">
           Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
+          One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
+          single run beyond the metric&apos;s margin); the whiskers show the runs&apos; spread.
           {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
         </p>
         {whereChips.length > 0 ? (

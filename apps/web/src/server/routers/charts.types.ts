@@ -56,6 +56,7 @@ export const crossoverOutputSchema = z.object({
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
   sentences: z.array(z.string()),
   undecided: z.array(z.string()),
+  withinNoise: z.array(z.string()),
   allSentences: z.array(z.string()),
   notice: z.string().nullable(),
   hiddenLines: z.number().int(),

@@ -166,14 +166,21 @@ export function CompareReport({
                         </Td>
                       );
                     }
-                    const pct = c.delta?.percent;
+                    // The % is the change the verdict judged (with runs, of their geometric means), so
+                    // the number and the badge beside it never disagree; its basis is in the tooltip.
+                    const change = c.change;
                     return (
                       <Fragment key={id}>
                         <Td numeric dense className={valueCell} data-label={label}>
                           <span>
                             <FigureValue figure={c.figure} apiUrl={apiUrl} />
-                            {pct !== null && pct !== undefined ? (
-                              <span className="ml-1 text-xs text-zinc-500">({formatChange(pct)})</span>
+                            {change ? (
+                              <span
+                                className="ml-1 text-xs text-zinc-500"
+                                title={`${change.basis}, as the verdict judged it`}
+                              >
+                                ({formatChange(change.percent)})
+                              </span>
                             ) : null}
                           </span>
                         </Td>

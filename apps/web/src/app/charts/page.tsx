@@ -334,10 +334,12 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         <div className="grid gap-5 xl:grid-cols-2">
           {charts.map((c) => (
             <GroupedBarChart
-              key={c.metric}
+              key={c.key ?? c.metric}
               title={props.view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${props.percentile}` : c.title}
               summary={
-                props.view === "overheads" ? (
+                c.note ? (
+                  <p className="text-xs text-zinc-500">{c.note}</p>
+                ) : props.view === "overheads" ? (
                   <p className="text-xs text-zinc-500">
                     (RPS without the feature − RPS with it) ÷ RPS without it, from the raw figures; positive means the
                     feature costs.
@@ -360,7 +362,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               yLabel={`${c.unit}`}
               unit={c.unit}
               references={c.references}
-              filename={`cnibench-${props.view}-${c.metric}`}
+              filename={`cnibench-${props.view}-${(c.key ?? c.metric).replace(/[^\w.-]+/g, "-")}`}
             />
           ))}
         </div>

@@ -203,6 +203,47 @@ describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setup
     expect(tcp?.data[1]?.values.flannel?.summary?.n).toBe(3);
   });
 
+  it("finds the pairs one setting apart and draws what each setting costs (issue 40)", () => {
+    const charts = barView("overheads", lab.scenarios, lab.figures, { percentile: "p99" });
+    // No http.rps in these bundles: no policy/Hubble feature chart, only pairs of setups.
+    expect(charts.map((c) => c.title)).toEqual([
+      "Cost of observability (Hubble) on TCP throughput",
+      "Cost of observability (Hubble) on UDP throughput",
+      "Cost of observability (Hubble) on UDP packet loss",
+      "Cost of encryption on TCP throughput",
+      "Cost of encryption on UDP throughput",
+      "Cost of encryption on UDP packet loss",
+      "Cost of kube-proxy replacement on TCP throughput",
+      "Cost of kube-proxy replacement on UDP throughput",
+      "Cost of kube-proxy replacement on UDP packet loss",
+      "Cost of encapsulation on TCP throughput",
+      "Cost of encapsulation on UDP throughput",
+      "Cost of encapsulation on UDP packet loss",
+    ]);
+    const encryption = charts.find((c) => c.key === "encryption:tcp.throughput")!;
+    expect(encryption.series.map((s) => s.label)).toEqual([
+      "antrea-ipsec vs antrea",
+      "calico-ebpf-wg vs calico-ebpf",
+      "calico-vpp-ipsec vs calico-vpp",
+      "calico-vpp-wg vs calico-vpp",
+      "calico-wg vs calico",
+      "cilium-ipsec vs cilium",
+      "cilium-wg vs cilium",
+    ]);
+    // The cost, worked out here from the runs: 1 − geometric mean(cilium-wg) / geometric mean(cilium).
+    const runs = (id: string) =>
+      lab.figures.find(
+        (f) =>
+          f.scenarioId === id && f.metric === "tcp.throughput" && f.params.streams === 1 && f.params.path === "pod-pod",
+      )!.samples;
+    const gm = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+    const expected = (1 - gm(runs("cilium-wg")) / gm(runs("cilium"))) * 100;
+    const bar = encryption.data.find((d) => d.category === "path pod-pod · streams 1")?.values["cilium-wg\u0000cilium"];
+    expect(bar?.y).toBeCloseTo(expected, 9);
+    expect(expected).toBeGreaterThan(50); // WireGuard keeps a fraction of the unencrypted rate
+    expect(bar?.versus).toMatchObject({ baseline: "cilium", verdict: "worse" });
+  });
+
   it("draws the NIC's line rate over throughput, never over loss", () => {
     const charts = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99" });
     const nic = [{ y: 40, label: "NIC 40 Gbit/s (bare-metal-40g)" }];

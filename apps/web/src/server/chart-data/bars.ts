@@ -1,10 +1,17 @@
 // Bars read scenarios side by side per params; a node-to-node reference and the NIC line rate are what
 // they are read against, so those are drawn as lines, never as bars.
-import { featureOverheads } from "@cnibench/analysis";
-import { natural } from "@cnibench/analysis/format";
+import {
+  featureOverheads,
+  isPrimaryMetric,
+  type SettingFamily,
+  settingCosts,
+  settingFamilyWords,
+  settingPairs,
+} from "@cnibench/analysis";
+import { formatChange, natural } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint } from "@cnibench/db/read-models";
-import { findMetric, isReferenceCni } from "@cnibench/schema";
+import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels } from "./labels";
@@ -39,6 +46,10 @@ export type GroupReference = { y: number; label: string; scenarioId: string; sce
 
 export type BarsData = {
   metric: string;
+  /** Tells two charts of one metric apart (the overheads of two settings on TCP throughput). */
+  key?: string;
+  /** What the chart's bars are, when the title cannot say it all. */
+  note?: string;
   title: string;
   unit: string;
   series: SeriesInfo[];
@@ -179,11 +190,84 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
   if (categories.size === 0) return null;
   return {
     metric: "http.rps",
+    key: "feature:http.rps",
     title: "Feature overhead on HTTP requests per second",
     unit: barViews.overheads.unit,
     series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
     data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
   };
+}
+
+/**
+ * What one setting costs, from pairs of setups one setting apart on one testbed (settingPairs:
+ * Hubble, encryption, kube-proxy replacement, encapsulation): a chart per setting and primary metric,
+ * a group per params, a bar per pair ("cilium-wg vs cilium") whose height is the cost in % of the
+ * setup without it (positive: the setting costs), its tooltip the pair's verdict.
+ */
+export function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData[] {
+  const labels = seriesLabels(scenarios);
+  const label = (s: ScenarioSummary) => labels.get(s.id) ?? s.label;
+  const of = new Map<string, Figure[]>();
+  for (const f of figures) of.set(f.scenarioId, [...(of.get(f.scenarioId) ?? []), f]);
+  const charts = new Map<string, BarsData & { family: SettingFamily }>();
+  for (const pair of settingPairs(scenarios)) {
+    const id = `${pair.with.id}\u0000${pair.base.id}`;
+    const pairLabel = `${label(pair.with)} vs ${label(pair.base)}`;
+    for (const cost of settingCosts(of.get(pair.base.id) ?? [], of.get(pair.with.id) ?? [])) {
+      if (!isPrimaryMetric(cost.metric)) continue;
+      const key = `${pair.family}:${cost.metric}`;
+      let chart = charts.get(key);
+      if (!chart) {
+        const def = findMetric(cost.metric);
+        chart = {
+          family: pair.family,
+          key,
+          metric: cost.metric,
+          title: `Cost of ${settingFamilyWords[pair.family]} on ${def?.label ?? cost.metric}`,
+          note:
+            "Each bar: a setup against the same CNI without the setting, on the same testbed; the change the verdict " +
+            "judged, in % of the setup without it (positive: the setting costs).",
+          unit: "%",
+          series: [],
+          data: [],
+        };
+        charts.set(key, chart);
+      }
+      if (!chart.series.some((x) => x.id === id)) chart.series.push({ id, label: pairLabel });
+      const category = paramsLabel(cost.params as Params, []);
+      let entry = chart.data.find((d) => d.category === category);
+      if (!entry) {
+        entry = { category, values: {} };
+        chart.data.push(entry);
+      }
+      const withFigure = cost.with as Figure;
+      entry.values[id] = {
+        ...barValue(withFigure),
+        versus: {
+          baseline: label(pair.base),
+          verdict: cost.verdict,
+          indicative: cost.indicative,
+          percent: cost.costPercent,
+          words: `${pair.words}; costs ${formatChange(cost.costPercent)}`,
+        },
+        y: cost.costPercent,
+        qualifier: cost.base.qualifier || cost.with.qualifier ? "approx" : null,
+        low: null,
+        high: null,
+        // A change between two setups' runs: neither side's runs are its spread.
+        summary: null,
+        whisker: null,
+      };
+    }
+  }
+  const order = Object.keys(settingFamilyWords);
+  const metricOrder = (m: string) => metricCatalogue.findIndex((d) => d.key === m);
+  return [...charts.values()]
+    .sort((a, b) => order.indexOf(a.family) - order.indexOf(b.family) || metricOrder(a.metric) - metricOrder(b.metric))
+    .map(({ family: _family, ...c }) => ({
+      ...c,
+      data: c.data.sort((a, b) => natural(a.category, b.category)),
+    }));
 }
 
 /**
@@ -199,7 +283,7 @@ export function barView(
 ): (BarsData & { references: { y: number; label: string }[] })[] {
   if (view === "overheads") {
     const o = overheadsOf(scenarios, figures);
-    return o ? [{ ...o, references: [] }] : [];
+    return [...(o ? [o] : []), ...settingCostsOf(scenarios, figures)].map((c) => ({ ...c, references: [] }));
   }
   const fixed: Params = view === "latency" ? { percentile: options.percentile } : {};
   const labels = seriesLabels(scenarios);

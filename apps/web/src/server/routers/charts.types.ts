@@ -70,6 +70,8 @@ export const barsInputSchema = chartScopeSchema.extend({
 export const barsOutputSchema = z.array(
   z.object({
     metric: z.string(),
+    key: z.string().optional(),
+    note: z.string().optional(),
     title: z.string(),
     unit: z.string(),
     series: z.array(z.object({ id: z.string(), label: z.string() })),

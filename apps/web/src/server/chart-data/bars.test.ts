@@ -1,5 +1,5 @@
 // Bar charts with the TKE seed bundles as they ship in demo-data/ (parsed by the contract) and InfraBuilder's runs.
-import { barScores, rankByScore, topCount } from "@cnibench/charts/top";
+import { barScores, inScope, rankByScore, topCount } from "@cnibench/charts/top";
 import { importFiles } from "@cnibench/importers";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
@@ -262,15 +262,17 @@ describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setup
     ]);
   });
 
-  it("puts no encrypted or VPP datapath among the top 8 of TCP throughput, the chart's first view", () => {
+  it("draws the best of TCP throughput and keeps the worst, the encrypted contrast, in view", () => {
     const ranked = rankByScore(tcp?.series.map((s) => s.id) ?? [], barScores(tcp?.data ?? [], "higher"), "lower");
-    const top = ranked.slice(0, topCount);
-    expect(top).toHaveLength(8);
-    // The setups' factors (test-support/infrabuilder-setups.ts): the eight at 0.98 to 1.0 of flannel's
-    // TCP rate are drawn; the encrypted ones (0.14 to 0.29) and Calico VPP (0.72) wait for "Show all".
-    for (const id of top) expect(id).not.toMatch(/wg|ipsec|vpp|kubeovn|hubble-full/);
-    // Last, the three IPsec setups: antrea-ipsec's real runs (4.70 Gbit/s at 8 streams, 0.12 of
-    // flannel's), calico-vpp-ipsec (0.14) and cilium-ipsec (0.16).
-    expect(ranked.slice(-3).sort()).toEqual(["antrea-ipsec", "calico-vpp-ipsec", "cilium-ipsec"]);
+    const shown = [...inScope(ranked, false)];
+    expect(shown).toHaveLength(topCount);
+    // The setups' factors (test-support/infrabuilder-setups.ts): the six best at 0.98 to 1.0 of
+    // flannel's TCP rate, and the two worst, IPsec (0.12 to 0.16 of flannel's): the contrast stays.
+    for (const id of shown.slice(0, 6)) expect(id).not.toMatch(/wg|ipsec|vpp|kubeovn|hubble-full/);
+    for (const id of shown.slice(6)) expect(id).toMatch(/ipsec/);
+    // Last, encrypted setups at 0.14 to 0.2 of flannel's TCP and UDP: calico-vpp-ipsec (0.14), calico-vpp-wg
+    // (0.2) and cilium-ipsec (0.16). antrea-ipsec's real runs (0.12 at 8 streams, but ≈0.35 at 1 stream) place
+    // it less low over all groups, each group weighing the same.
+    expect(ranked.slice(-3).sort()).toEqual(["calico-vpp-ipsec", "calico-vpp-wg", "cilium-ipsec"]);
   });
 });

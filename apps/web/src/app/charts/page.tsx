@@ -128,16 +128,51 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     { label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` },
     ...(p.sourceUrl ? [{ label: p.sourceTitle ?? "source", href: p.sourceUrl }] : []),
   ];
+  // One testbed at a time (cloud, instance type, NIC), the others one choice away; "all" mixes them.
+  const testbeds = params.view === "history" ? null : await trpc.charts.testbeds(scope);
+  const testbedControls: Control[] =
+    testbeds && testbeds.testbeds.length > 1
+      ? [
+          {
+            kind: "select",
+            label: "Testbed",
+            value: testbeds.chosen,
+            choices: [
+              ...testbeds.testbeds.map((t) => ({
+                value: t.key,
+                label: `${t.label} (${t.scenarios})`,
+                href: chartsHref("/charts", { ...params, testbed: t.key, baseline: null }),
+              })),
+              {
+                value: "all",
+                label: `All ${testbeds.testbeds.length} testbeds, mixed`,
+                href: chartsHref("/charts", { ...params, testbed: "all", baseline: null }),
+              },
+            ],
+          },
+        ]
+      : [];
+  const testbedWords =
+    testbeds && testbeds.testbeds.length > 1
+      ? testbeds.chosen === "all"
+        ? ` All ${testbeds.testbeds.length} testbeds drawn together: compare bars only within one NIC.`
+        : ` Drawn: ${testbeds.testbeds.find((t) => t.key === testbeds.chosen)?.label ?? testbeds.chosen}; ${testbeds.testbeds.length - 1} other testbed${testbeds.testbeds.length > 2 ? "s" : ""} one choice away.`
+      : "";
   const scopeWords = [
     ...facetKeys.flatMap((k) => (params[k]?.length ? [`${facetDefinitions[k].title}: ${params[k].join(", ")}`] : [])),
-    ...(params.scenario?.length ? [`${params.scenario.length} chosen scenarios`] : []),
   ];
+  const chosen = params.scenario?.length ?? 0;
+  const chosenWords = chosen > 0 ? `${chosen} chosen scenario${chosen === 1 ? "" : "s"}` : "";
 
   return (
     <div className="space-y-5">
       <PageHeader title="Charts">
-        {scopeWords.length > 0 ? `Scenarios where ${scopeWords.join(" · ")}.` : "All scenarios."}{" "}
-        <TextLink href={exploreHref("/", params)}>Change in Explore</TextLink>
+        {scopeWords.length > 0
+          ? `Scenarios where ${scopeWords.join(" · ")}${chosenWords ? `, of ${chosenWords}` : ""}.`
+          : chosenWords
+            ? `The ${chosenWords}.`
+            : "All scenarios."}
+        {testbedWords} <TextLink href={exploreHref("/", params)}>Change in Explore</TextLink>
       </PageHeader>
       <nav aria-label="Chart views" className="border-b border-zinc-200 dark:border-zinc-800">
         <ul className="-mb-px flex flex-wrap gap-1">
@@ -192,7 +227,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     if (data.series.length === 0) {
       return (
         <>
-          <ChartControls controls={controlsOf(props.params)} />
+          <ChartControls controls={[...testbedControls, ...controlsOf(props.params)]} />
           <EmptyState>
             {/* Along a category (streams, percentile…) the server says why nothing is drawn. */}
             {data.notice ?? (
@@ -256,7 +291,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     );
     return (
       <>
-        <ChartControls controls={[...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]} />
+        <ChartControls
+          controls={[...testbedControls, ...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]}
+        />
         <BaselineNote params={props.params} drawn={data.scenarios} />
         <LineSeriesChart
           title={`${data.title} by ${crossoverAxisWords(data.xParam)}`}
@@ -303,7 +340,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     linksOf: (p: PointSource) => LinkRef[];
   }) {
     const charts = await trpc.charts.bars({ ...props.scope, view: props.view, percentile: props.percentile });
-    const controls = controlsOf(props.params);
+    const controls = [...testbedControls, ...controlsOf(props.params)];
     if (charts.length === 0) {
       return (
         <>

@@ -119,7 +119,12 @@ export async function HistoryView({ params }: { params: ChartParams }) {
           const { scenarioIds, view } = testbed;
           const [first = ""] = scenarioIds;
           const name = testbedName(testbed);
-          const href = scenarioHistoryHref(first, series.metric, series.params);
+          // With no campaign of this series (the address' metric and params, perhaps the crossover's
+          // defaults rather than the reader's choice), the scenario page's History picks a series it has.
+          const href =
+            view.campaigns.length === 0
+              ? `/scenarios/${encodeURIComponent(first)}#history-heading`
+              : scenarioHistoryHref(first, series.metric, series.params);
           return (
             <section
               key={first}
@@ -140,7 +145,7 @@ export async function HistoryView({ params }: { params: ChartParams }) {
               )}
               <p className="text-sm">
                 <TextLink href={href}>
-                  {view.campaigns.length === 0 ? "Its series" : "This history"} on the scenario page
+                  {view.campaigns.length === 0 ? "The series it has, on its page" : "This history on the scenario page"}
                 </TextLink>
                 {view.testbed.scenarios.length > 1 ? (
                   <span className="text-zinc-600 dark:text-zinc-400">

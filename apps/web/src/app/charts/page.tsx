@@ -368,7 +368,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       <>
         <ChartControls controls={[...controls, ...compareWith(props.params, drawn)]} />
         <BaselineNote params={props.params} drawn={drawn} />
-        <div className="grid gap-5 xl:grid-cols-2">
+        {/* Two charts a row on wide screens, but resources' many groups of two dozen setups take the width. */}
+        <div className={`grid gap-5 ${props.view === "resources" ? "" : "xl:grid-cols-2"}`}>
           {charts.map((c) => (
             <GroupedBarChart
               key={c.key ?? c.metric}

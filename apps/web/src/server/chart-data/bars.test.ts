@@ -244,6 +244,35 @@ describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setup
     expect(bar?.versus).toMatchObject({ baseline: "cilium", verdict: "worse" });
   });
 
+  it("resources: CPU per Gbit/s moved first, raw CPU and memory after, with short group names (issue 40)", () => {
+    const charts = barView("resources", lab.scenarios, lab.figures, { percentile: "p99" });
+    expect(charts.map((c) => c.title)).toEqual(["CPU per Gbit/s moved", "CPU usage", "Memory usage"]);
+    const [perGbit, cpu] = charts;
+    expect(perGbit?.unit).toBe("millicores per Gbit/s");
+    // 8 traffic tests (tcp and udp, pod-pod and service, 1 and 8 streams; tcp service ×1 not run) × 2 roles.
+    expect(perGbit?.data.map((d) => d.category)).toContain("tcp pod-pod ×8 · client");
+    expect(cpu?.data.map((d) => d.category)).toContain("idle · server");
+    // No group name over two lines, and "component node", shared by all, said by none.
+    for (const c of charts)
+      for (const d of c.data) expect(d.category.split(" · ").length, d.category).toBeLessThanOrEqual(2);
+    for (const c of charts) for (const d of c.data) expect(d.category).not.toMatch(/component/);
+    // flannel's client during tcp pod-pod ×8: its CPU median over its throughput median, here by hand.
+    const fig = (metric: string, extra: Record<string, unknown>) =>
+      lab.figures.find(
+        (f) =>
+          f.scenarioId === "flannel" &&
+          f.metric === metric &&
+          f.params.path === "pod-pod" &&
+          f.params.streams === 8 &&
+          Object.entries(extra).every(([k, v]) => f.params[k] === v),
+      )!;
+    const expected = fig("cpu.usage", { protocol: "tcp", role: "client" }).value / fig("tcp.throughput", {}).value;
+    const bar = perGbit?.data.find((d) => d.category === "tcp pod-pod ×8 · client")?.values.flannel;
+    expect(bar?.y).toBe(expected);
+    // Bare metal is no datapath: not a bar of CPU per Gbit/s.
+    expect(perGbit?.series.map((s) => s.id)).not.toContain("baremetal");
+  });
+
   it("draws the NIC's line rate over throughput, never over loss", () => {
     const charts = barView("throughput", lab.scenarios, lab.figures, { percentile: "p99" });
     const nic = [{ y: 40, label: "NIC 40 Gbit/s (bare-metal-40g)" }];

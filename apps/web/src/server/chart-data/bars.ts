@@ -14,7 +14,7 @@ import type { ChartPoint } from "@cnibench/db/read-models";
 import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";
-import { paramsLabel, seriesLabels } from "./labels";
+import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Figure, Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";
 
@@ -71,6 +71,8 @@ export function barsOf(
   options: {
     fixed?: Params;
     hideKeys?: readonly string[];
+    /** A group's name from its params (less the hidden keys); paramsLabel's "key value · …" by default. */
+    label?: (params: Params) => string;
     /** Each bar against the baseline (versusOf); none without. */
     versus?: (f: Figure) => Versus | undefined;
   } = {},
@@ -96,8 +98,9 @@ export function barsOf(
     .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
   const versus = options.versus ?? (() => undefined);
   const categories = new Map<string, BarsData["data"][number]>();
+  const labelOf = options.label ?? ((p: Params) => paramsLabel(p, hide));
   for (const f of bars) {
-    const category = paramsLabel(f.params, hide);
+    const category = labelOf(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
     entry.values[f.scenarioId] = barValue(f, versus(f));
     categories.set(category, entry);
@@ -110,7 +113,7 @@ export function barsOf(
       if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
     for (const f of bars) {
       const r = referenceOf.get(unpathed(f));
-      const entry = categories.get(paramsLabel(f.params, hide))!;
+      const entry = categories.get(labelOf(withoutKeys(f.params, hide)))!;
       if (r && !entry.reference) {
         const name = labels.get(r.scenarioId) ?? scenarios.find((x) => x.id === r.scenarioId)?.label ?? "no CNI";
         entry.reference = {
@@ -288,10 +291,106 @@ export function barView(
   const fixed: Params = view === "latency" ? { percentile: options.percentile } : {};
   const labels = seriesLabels(scenarios);
   const versus = versusOf(scenarios, figures, options, (id) => labels.get(id) ?? id);
-  return barViews[view].metrics.flatMap((metric) => {
-    const bars = barsOf(metric, scenarios, figures, { fixed, versus });
-    if (!bars) return [];
-    const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
-    return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
-  });
+  const resources = view === "resources";
+  const perGbit = resources ? cpuPerGbitOf(scenarios, figures) : null;
+  return [
+    ...(perGbit ? [{ ...perGbit, references: [] }] : []),
+    ...barViews[view].metrics.flatMap((metric) => {
+      // Resources: keys every figure shares (component "node") say nothing; groups get short names.
+      const bars = barsOf(metric, scenarios, figures, {
+        fixed,
+        versus,
+        ...(resources
+          ? { hideKeys: sharedKeys(figures.filter((f) => f.metric === metric)), label: shortTestLabel }
+          : {}),
+      });
+      if (!bars) return [];
+      const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
+      return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
+    }),
+  ];
+}
+
+/** The params keys every figure has with one value: a group name need not say them. */
+function sharedKeys(figures: readonly Figure[]): string[] {
+  const [first, ...rest] = figures;
+  if (!first) return [];
+  return Object.keys(first.params).filter((k) => rest.every((f) => f.params[k] === first.params[k]));
+}
+
+/**
+ * A test as a resource chart's group says it, on at most two short lines: "tcp pod-pod ×8 · client",
+ * "idle · server" (paramsLabel's "path pod-pod · protocol tcp · role client · streams 8" took six lines
+ * and printed over its neighbours at 18 groups, issue 40). Other keys follow as paramsLabel says them.
+ */
+export function shortTestLabel(params: Params): string {
+  const { protocol, path, streams, test, role, ...rest } = params;
+  const what = [
+    test !== undefined ? String(test) : null,
+    protocol !== undefined ? String(protocol) : null,
+    path !== undefined ? String(path) : null,
+    streams !== undefined ? `×${streams}` : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const others = Object.keys(rest).length > 0 ? paramsLabel(rest, []) : "";
+  return [what, role !== undefined ? String(role) : null, others || null].filter(Boolean).join(" · ") || "—";
+}
+
+/**
+ * CPU per Gbit/s moved (issue 40): a node's CPU during a throughput test over that test's throughput,
+ * per scenario, so a setup that moved an eighth of the traffic no longer reads as the "best CPU". A
+ * cpu.usage figure with a `protocol` is matched with the same scenario's `<protocol>.throughput` of the
+ * same path and streams; its unit names the CPU accounting ("millicores per Gbit/s").
+ */
+export function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+  const labels = seriesLabels(scenarios);
+  const references = new Set(scenarios.filter((s) => isReferenceCni(s.cni.name)).map((s) => s.id));
+  const throughput = new Map<string, Figure>();
+  const key = (scenarioId: string, protocol: unknown, path: unknown, streams: unknown) =>
+    `${scenarioId}\u0000${String(protocol)}\u0000${String(path)}\u0000${String(streams)}`;
+  for (const f of figures) {
+    if (f.metric !== "tcp.throughput" && f.metric !== "udp.throughput") continue;
+    throughput.set(key(f.scenarioId, f.metric.split(".")[0], f.params.path, f.params.streams), f);
+  }
+  const cpu = figures.filter((f) => f.metric === "cpu.usage" && typeof f.params.protocol === "string");
+  const hide = sharedKeys(cpu);
+  const categories = new Map<string, BarsData["data"][number]>();
+  const present = new Set<string>();
+  let unit = "";
+  for (const f of cpu) {
+    if (references.has(f.scenarioId)) continue;
+    const moved = throughput.get(key(f.scenarioId, f.params.protocol, f.params.path, f.params.streams));
+    if (!moved || moved.value <= 0) continue;
+    unit = `${f.unit} per ${moved.unit}`;
+    const category = shortTestLabel(withoutKeys(f.params, hide));
+    const entry = categories.get(category) ?? { category, values: {} };
+    entry.values[f.scenarioId] = {
+      ...barValue(f),
+      y: f.value / moved.value,
+      low: null,
+      high: null,
+      // A ratio of two medians: neither side's runs are its spread.
+      summary: null,
+      whisker: null,
+    };
+    categories.set(category, entry);
+    present.add(f.scenarioId);
+  }
+  if (categories.size === 0) return null;
+  const component = cpu[0]?.params.component;
+  return {
+    metric: "cpu.usage",
+    key: "cpu.usage:per-gbit",
+    title: "CPU per Gbit/s moved",
+    note:
+      `${component ? `The ${String(component)}'s` : "The"} CPU during each throughput test, in ${cpu[0]?.unit ?? ""} ` +
+      `as the source accounts it${component === "node" ? " (user + system time of the whole node, per role)" : ""}, ` +
+      "over the throughput that test " +
+      "moved; lower is better. " +
+      "Raw CPU follows: a setup that moved less traffic uses less CPU without being cheaper.",
+    unit,
+    series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
+    data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
+  };
 }

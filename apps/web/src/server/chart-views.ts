@@ -26,6 +26,8 @@ type BarViewWords = {
   groups: string;
   /** The value axis' unit when the view computes its own (overheads in %); else each metric's. */
   unit?: string;
+  /** Metrics read for a derived chart but not drawn as bars of their own. */
+  reads?: readonly string[];
 };
 
 /** The bar-chart views, with the metrics each draws and its axes' words. */
@@ -43,7 +45,9 @@ export const barViews = {
   resources: {
     title: "Resources",
     metrics: ["cpu.usage", "memory.usage", "bpf.map.memory", "bpf.map.count"],
-    groups: "params",
+    // Read, not drawn as bars: what each test moved, for CPU per Gbit/s (chart-data/bars.ts).
+    reads: ["tcp.throughput", "udp.throughput"],
+    groups: "test",
   },
   // The feature pairs within a scenario are of http.rps; the pairs of setups one setting apart
   // (chart-data/bars.ts, settingCostsOf) read the primary figures both measured.

@@ -41,11 +41,18 @@ export function CompareReport({
   return (
     <div className="space-y-6">
       <section aria-label="Summary" className="space-y-1">
-        {data.summaries.map((s) => (
-          <p key={s} className="text-lg font-medium">
-            {s}
-          </p>
-        ))}
+        {/* The decided effects read first and large; the counts per figure family after them, smaller. */}
+        {data.summaries.map((s) => {
+          const at = s.indexOf(" By family: ");
+          return (
+            <p key={s} className="text-lg font-medium">
+              {at < 0 ? s : s.slice(0, at)}
+              {at < 0 ? null : (
+                <span className="block text-sm font-normal text-zinc-600 dark:text-zinc-400">{s.slice(at + 1)}</span>
+              )}
+            </p>
+          );
+        })}
       </section>
 
       <Card as="section" aria-labelledby="env-heading">

@@ -250,13 +250,17 @@ describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setup
     const [perGbit, cpu] = charts;
     expect(perGbit?.unit).toBe("millicores per Gbit/s");
     // 8 traffic tests (tcp and udp, pod-pod and service, 1 and 8 streams; tcp service ×1 not run) × 2 roles.
-    expect(perGbit?.data.map((d) => d.category)).toContain("tcp pod-pod ×8 · client");
+    expect(perGbit?.data.map((d) => d.category)).toContain("tcp ×8 · pod-pod · client");
     expect(cpu?.data.map((d) => d.category)).toContain("idle · server");
-    // No group name over two lines, and "component node", shared by all, said by none.
+    // Group names in at most three lines of at most 8 characters (a band is ≈55 px at 18 groups in
+    // 1,000 px), and "component node", shared by all, said by none.
     for (const c of charts)
-      for (const d of c.data) expect(d.category.split(" · ").length, d.category).toBeLessThanOrEqual(2);
+      for (const d of c.data) {
+        expect(d.category.split(" · ").length, d.category).toBeLessThanOrEqual(3);
+        for (const line of d.category.split(" · ")) expect(line.length, d.category).toBeLessThanOrEqual(8);
+      }
     for (const c of charts) for (const d of c.data) expect(d.category).not.toMatch(/component/);
-    // flannel's client during tcp pod-pod ×8: its CPU median over its throughput median, here by hand.
+    // flannel's client during tcp ×8 pod-pod: its CPU median over its throughput median, here by hand.
     const fig = (metric: string, extra: Record<string, unknown>) =>
       lab.figures.find(
         (f) =>
@@ -267,7 +271,7 @@ describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setup
           Object.entries(extra).every(([k, v]) => f.params[k] === v),
       )!;
     const expected = fig("cpu.usage", { protocol: "tcp", role: "client" }).value / fig("tcp.throughput", {}).value;
-    const bar = perGbit?.data.find((d) => d.category === "tcp pod-pod ×8 · client")?.values.flannel;
+    const bar = perGbit?.data.find((d) => d.category === "tcp ×8 · pod-pod · client")?.values.flannel;
     expect(bar?.y).toBe(expected);
     // Bare metal is no datapath: not a bar of CPU per Gbit/s.
     expect(perGbit?.series.map((s) => s.id)).not.toContain("baremetal");

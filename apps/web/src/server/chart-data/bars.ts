@@ -319,22 +319,22 @@ function sharedKeys(figures: readonly Figure[]): string[] {
 }
 
 /**
- * A test as a resource chart's group says it, on at most two short lines: "tcp pod-pod ×8 · client",
- * "idle · server" (paramsLabel's "path pod-pod · protocol tcp · role client · streams 8" took six lines
- * and printed over its neighbours at 18 groups, issue 40). Other keys follow as paramsLabel says them.
+ * A test as a resource chart's group says it, in short lines of a few characters: "tcp ×8 · pod-pod ·
+ * client", "idle · server" (paramsLabel's "path pod-pod · protocol tcp · role client · streams 8" took
+ * six long lines that printed over their neighbours at 18 groups, issue 40). Other keys follow as
+ * paramsLabel says them.
  */
 export function shortTestLabel(params: Params): string {
   const { protocol, path, streams, test, role, ...rest } = params;
-  const what = [
-    test !== undefined ? String(test) : null,
-    protocol !== undefined ? String(protocol) : null,
-    path !== undefined ? String(path) : null,
-    streams !== undefined ? `×${streams}` : null,
-  ]
-    .filter(Boolean)
+  const what = [test, protocol, streams !== undefined ? `×${streams}` : undefined]
+    .filter((v) => v !== undefined)
     .join(" ");
   const others = Object.keys(rest).length > 0 ? paramsLabel(rest, []) : "";
-  return [what, role !== undefined ? String(role) : null, others || null].filter(Boolean).join(" · ") || "—";
+  return (
+    [what, path !== undefined ? String(path) : "", role !== undefined ? String(role) : "", others]
+      .filter(Boolean)
+      .join(" · ") || "—"
+  );
 }
 
 /**

@@ -82,7 +82,10 @@ export const chartsRouter = createTRPCRouter({
     .output(barsOutputSchema)
     .query(({ ctx, input }) =>
       keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.bars", input }, async () => {
-        const { scenarios, figures } = await chartFigures(ctx, input, { metrics: barViews[input.view].metrics });
+        const view: { metrics: readonly string[]; reads?: readonly string[] } = barViews[input.view];
+        const { scenarios, figures } = await chartFigures(ctx, input, {
+          metrics: [...view.metrics, ...(view.reads ?? [])],
+        });
         return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
       }),
     ),

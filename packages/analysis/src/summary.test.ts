@@ -108,7 +108,7 @@ describe("a compare summary an engineer can act on (issue 40)", () => {
     expect(formatComparisonSummary("kubeovn", "cilium", s, { limit: 2 })).toBe(
       "kubeovn vs cilium: TCP throughput · path pod-pod · streams 1 −50.1 %, worse; " +
         "UDP packet loss · path pod-pod · streams 8 +35.2 %, worse; and 1 more decided. By family: " +
-        "TCP throughput 1 worse, 1 equivalent; UDP throughput 1 better; UDP packet loss 1 worse; x.tcp.retransmits 1 worse; " +
+        "TCP throughput 1 worse, 1 equivalent; UDP throughput 1 better; UDP packet loss 1 worse; tool-specific figures (x.…) 1 worse; " +
         "CPU usage at idle, per node and role 2 worse; Memory usage, per node and role 2 better.",
     );
   });

@@ -81,6 +81,9 @@ export type ComparisonSummary = {
   families: FamilyCount[];
 };
 
+/** The family of every x.… metric. */
+const toolSpecific = "x.";
+
 /** The verdict a node-level fact read during several tests stands for: the one most of its readings got. */
 function mostCommon(list: readonly Verdict[]): Verdict {
   const counts = countVerdicts(list);
@@ -112,7 +115,10 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
   for (const f of figures) {
     const key = nodeLevelKey(f.metric, f.params);
     if (key === null) {
-      families.get(familyOf(f.metric, false, false))!.verdicts.push(f.verdict);
+      // Tool-specific figures (x.tcp.retransmits, x.udp.jitter…) are one family: counted, not itemised.
+      families
+        .get(familyOf(f.metric.startsWith("x.") ? toolSpecific : f.metric, false, false))!
+        .verdicts.push(f.verdict);
       continue;
     }
     const fact = nodeFacts.get(key) ?? {
@@ -123,7 +129,8 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
     nodeFacts.set(key, fact);
   }
   for (const fact of nodeFacts.values()) families.get(fact.family)!.verdicts.push(mostCommon(fact.verdicts));
-  const label = (metric: string) => findMetric(metric)?.label ?? metric;
+  const label = (metric: string) =>
+    metric === toolSpecific ? "tool-specific figures (x.…)" : (findMetric(metric)?.label ?? metric);
   return {
     effects,
     families: [...families.values()]

@@ -209,16 +209,12 @@ describe("twenty-five setups of one benchmark (InfraBuilder's tree: 3 real setup
     expect(charts.map((c) => c.title)).toEqual([
       "Cost of observability (Hubble) on TCP throughput",
       "Cost of observability (Hubble) on UDP throughput",
-      "Cost of observability (Hubble) on UDP packet loss",
       "Cost of encryption on TCP throughput",
       "Cost of encryption on UDP throughput",
-      "Cost of encryption on UDP packet loss",
       "Cost of kube-proxy replacement on TCP throughput",
       "Cost of kube-proxy replacement on UDP throughput",
-      "Cost of kube-proxy replacement on UDP packet loss",
       "Cost of encapsulation on TCP throughput",
       "Cost of encapsulation on UDP throughput",
-      "Cost of encapsulation on UDP packet loss",
     ]);
     const encryption = charts.find((c) => c.key === "encryption:tcp.throughput")!;
     expect(encryption.series.map((s) => s.label)).toEqual([

@@ -217,7 +217,8 @@ export function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: r
     const id = `${pair.with.id}\u0000${pair.base.id}`;
     const pairLabel = `${label(pair.with)} vs ${label(pair.base)}`;
     for (const cost of settingCosts(of.get(pair.base.id) ?? [], of.get(pair.with.id) ?? [])) {
-      if (!isPrimaryMetric(cost.metric)) continue;
+      // A cost in % of a percentage (UDP loss 0.3 % → 0.9 % is "+200 %") misleads: rates and times only.
+      if (!isPrimaryMetric(cost.metric) || cost.base.unit === "%") continue;
       const key = `${pair.family}:${cost.metric}`;
       let chart = charts.get(key);
       if (!chart) {

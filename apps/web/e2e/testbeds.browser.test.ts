@@ -194,6 +194,24 @@ describe("many setups on several testbeds", () => {
     await page.close();
   });
 
+  it("history view: the crossover's default series is not forced on a scenario without it", async () => {
+    const texts = await atBothWidths(
+      `/charts?view=history&scenario=${id("flannel")}`,
+      "testbeds-history",
+      async (page) => {
+        await page.getByTestId("history-testbed").first().waitFor();
+      },
+    );
+    for (const text of texts) {
+      expect(text).toMatch(/The 1 chosen scenario\./);
+      expect(text).not.toMatch(/chosen scenarios\./);
+      expect(text).toMatch(
+        /No chosen scenario has a campaign of HTTP requests per second · connection short: showing /,
+      );
+      expect(text).not.toMatch(/has no campaign of/);
+    }
+  });
+
   it("scenario page: figures and runs counted apart, history folded at one campaign, 390 px wide at most", async () => {
     const texts = await atBothWidths(`/scenarios/${id("flannel")}`, "testbeds-scenario", async (page) => {
       await page.locator("main h1").first().waitFor();

@@ -26,7 +26,7 @@ type Group = {
 type Series = SeriesOption & { metric: string; params: Params; metricLabel: string; unit: string; campaigns: number };
 
 /** Every series of the scenario, with how many of its campaigns the page knows of. */
-function seriesOf(groups: readonly Group[]): Series[] {
+export function seriesOf(groups: readonly Group[]): Series[] {
   return groups.flatMap((g) =>
     g.rows.map((r) => ({
       key: seriesKey(g.metric, r.params),
@@ -42,7 +42,7 @@ function seriesOf(groups: readonly Group[]): Series[] {
 }
 
 /** The series asked for in the URL, else the one with the most campaigns (the first of those). */
-function chosen(series: readonly Series[], asked: string | null): Series | undefined {
+export function chosen(series: readonly Series[], asked: string | null): Series | undefined {
   const found = asked === null ? undefined : series.find((s) => s.key === asked);
   return (
     found ??

@@ -6,6 +6,7 @@ import {
   crossoversBetween,
   findCrossovers,
   formatCrossover,
+  formatNoiseCrossing,
   formatUndecidedCrossing,
   summariseCrossovers,
 } from "./crossover.ts";
@@ -343,7 +344,7 @@ describe("along a category (issue 26): InfraBuilder's TCP throughput at 1 and 8 
 
   it("finds none along streams, and refuses to say one", () => {
     const r = findCrossovers(lines, "higher", { along: "streams" });
-    expect(r).toEqual({ crossovers: [], undecided: [], pairs: [], category: "streams" });
+    expect(r).toEqual({ crossovers: [], undecided: [], withinNoise: [], pairs: [], category: "streams" });
     // cilium-ipsec (synthetic): ≈6.0 Gbit/s with 1 stream, ≈6.2 with 8 — below antrea-ipsec, then above.
     const [a, b] = [lines.find((l) => l.id === "antrea-ipsec")!, lines.find((l) => l.id === "cilium-ipsec")!];
     expect(crossoversBetween(a, b, "higher").crossovers).toHaveLength(1);
@@ -351,7 +352,12 @@ describe("along a category (issue 26): InfraBuilder's TCP throughput at 1 and 8 
     const c = findCrossovers(lines, "higher").crossovers[0]!;
     expect(() => formatCrossover(c, { along: "streams" })).toThrow(/category, not a scale/);
     expect(() => formatCrossover(c, { along: "percentile", xLabel: "percentiles" })).toThrow(/category/);
-    expect(summariseCrossovers(r, { along: "streams" })).toEqual({ sentences: [], undecided: [], all: [] });
+    expect(summariseCrossovers(r, { along: "streams" })).toEqual({
+      sentences: [],
+      undecided: [],
+      withinNoise: [],
+      all: [],
+    });
   });
 
   it("still finds the Services crossings when told x is Services", () => {
@@ -401,5 +407,152 @@ describe("summariseCrossovers: many lines, a few sentences", () => {
     const few = findCrossovers(shortConnRpsByServices, "higher", { along: "services" });
     expect(summariseCrossovers(few, { along: "services" }, { limit: 1 }).sentences).toHaveLength(2);
     expect(summariseCrossovers(few, { along: "services" }).sentences).toHaveLength(2);
+  });
+});
+
+describe("crossovers claimed only where the order is decided on both sides (issue 40)", () => {
+  const runs = (id: string, points: [number, number[]][], label = id): Series => ({
+    id,
+    label,
+    // The value of two runs is their median, i.e. their mean.
+    points: points.map(([x, samples]) => ({ x, value: samples.reduce((s, v) => s + v, 0) / samples.length, samples })),
+  });
+
+  it("the lab's two-point sweep: no crossover where 0 Services is inconclusive, said as what is known", () => {
+    // Short-connection http.rps, 2 runs per step. At 0: nftables 7,427–10,729 against iptables
+    // 9,731–9,922, ×0.908 of geometric means, Welch t on the logs p = 0.694 (scipy.stats.ttest_ind,
+    // equal_var=False): inconclusive. At 10,000: 6,000–6,200 against 3,400–3,600, ×1.74, p = 0.0087:
+    // better, beyond the 5 % margin. The medians cross at 10,000 × 748.5 / (748.5 + 2,600) ≈ 2,235.
+    const iptables = runs("iptables", [
+      [0, [9_731, 9_922]],
+      [10_000, [3_400, 3_600]],
+    ]);
+    const nftables = runs("nftables", [
+      [0, [7_427, 10_729]],
+      [10_000, [6_000, 6_200]],
+    ]);
+    const medians = findCrossovers([iptables, nftables], "higher");
+    expect(medians.crossovers).toHaveLength(1); // what the issue saw: "overtakes at ≈2,241"
+    const r = findCrossovers([iptables, nftables], "higher", { metric: "http.rps" });
+    expect(r.crossovers).toEqual([]);
+    expect(r.withinNoise).toHaveLength(1);
+    const n = r.withinNoise[0]!;
+    expect([n.overtaker.id, n.overtaken.id, n.decidedBefore, n.decidedAfter]).toEqual([
+      "nftables",
+      "iptables",
+      null,
+      10_000,
+    ]);
+    expect(Math.abs(n.x - 2_235.33)).toBeLessThan(0.01);
+    expect(n.noiseBefore).toEqual([{ x: 0, within: "noise", marginPercent: 5 }]);
+    expect(formatNoiseCrossing(n, { along: "services" })).toBe(
+      "nftables and iptables: within noise at 0 Services, nftables ahead from 10,000 on",
+    );
+    const summary = summariseCrossovers(r, { along: "services" });
+    expect(summary.sentences).toEqual([]);
+    expect(summary.withinNoise).toEqual([formatNoiseCrossing(n, { along: "services" })]);
+  });
+
+  it("the lab's rule load time: both about 10 ms at 0 is noise, not iptables overtaking at ≈0 Services", () => {
+    // Lower is better. At 0: nftables 9.6–10.2 ms against iptables 9.8–10.4, ×0.980, p = 0.684:
+    // inconclusive. At 10,000: 12,000–12,500 against 360–372, ×33.5, p = 8.1e−5 (scipy as above).
+    const iptables = runs("iptables", [
+      [0, [9.8, 10.4]],
+      [10_000, [360, 372]],
+    ]);
+    const nftables = runs("nftables", [
+      [0, [9.6, 10.2]],
+      [10_000, [12_000, 12_500]],
+    ]);
+    const r = findCrossovers([iptables, nftables], "lower", { metric: "x.rules.load" });
+    expect(r.crossovers).toEqual([]);
+    expect(r.withinNoise.map((n) => formatNoiseCrossing(n, { along: "services" }))).toEqual([
+      // x.rules.load is outside the catalogue: the fallback margin of 10 % applies.
+      "iptables and nftables: within noise at 0 Services, iptables ahead from 10,000 on",
+    ]);
+  });
+
+  it("the TKE seeds: Overlay's crossing is claimed with its qualification, Native's between two decided steps", () => {
+    // Single runs against the 5 % margin of http.rps. Overlay − iptables: 10,000 12,746 vs 17,261
+    // (−26 %, decided), 20,000 13,080 vs 12,916 (+1.3 %, within 5 %), 30,000 12,879 vs 9,057 (+42 %).
+    // Native − iptables: 20,000 11,815 vs 12,916 (iptables +9.3 % over native), 30,000 10,286 vs 9,057.
+    const r = findCrossovers(shortConnRpsByServices, "higher", { metric: "http.rps" });
+    expect(r.withinNoise).toEqual([]);
+    expect(r.crossovers.map((c) => formatCrossover(c, { along: "services" }))).toEqual([
+      "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services, interpolated; within 5 % at 20,000, clearly ahead from 30,000",
+      "Cilium Native overtakes kube-proxy iptables at ≈24,730 Services, interpolated between 20,000 and 30,000",
+    ]);
+    expect(r.crossovers[0]!.claim).toEqual({
+      decidedBefore: 10_000,
+      decidedAfter: 30_000,
+      noiseBefore: [],
+      noiseAfter: [{ x: 20_000, within: "margin", marginPercent: 5 }],
+    });
+  });
+
+  it("single runs within the margin on one side: no crossover", () => {
+    // a − b: at 0 100 vs 103 (−2.9 %, within 5 %), at 10 120 vs 100 (+20 %). Medians meet at 10 × 3/23.
+    const a = line("a", [
+      [0, 100],
+      [10, 120],
+    ]);
+    const b = line("b", [
+      [0, 103],
+      [10, 100],
+    ]);
+    const r = crossoversBetween(a, b, "higher", { metric: "http.rps" });
+    expect(r.crossovers).toEqual([]);
+    expect(r.withinNoise[0]!.x).toBeCloseTo(30 / 23, 10);
+    expect(formatNoiseCrossing(r.withinNoise[0]!, { along: "pods" })).toBe(
+      "a and b: within 5 % at 0 pods, a ahead from 10 on",
+    );
+    // A margin of 2 % (a compare page's margin=) decides 0 as well: then it is a crossover.
+    const tight = crossoversBetween(a, b, "higher", { metric: "http.rps", margins: { "http.rps": 2 } });
+    expect(tight.withinNoise).toEqual([]);
+    expect(formatCrossover(tight.crossovers[0]!, { along: "pods" })).toBe(
+      "a overtakes b at ≈1 pods, interpolated between 0 and 10",
+    );
+  });
+
+  it("runs decided on both sides: a crossover, and the undecided step before it is said", () => {
+    // b's runs stay at 100–104 (median 102). a: 80–82 at 0 (decidedly below), 99–101 at 10 and
+    // 103–105 at 20 (medians 100 and 104, both within b's spread: not decided), 130–134 at 30 (above).
+    const b = runs("b", [
+      [0, [100, 104]],
+      [10, [100, 104]],
+      [20, [100, 104]],
+      [30, [100, 104]],
+    ]);
+    const a = runs("a", [
+      [0, [80, 82]],
+      [10, [99, 101]],
+      [20, [103, 105]],
+      [30, [130, 134]],
+    ]);
+    const r = crossoversBetween(a, b, "higher", { metric: "http.rps" });
+    expect(r.withinNoise).toEqual([]);
+    expect(r.crossovers).toHaveLength(1);
+    const c = r.crossovers[0]!;
+    // a − b: 100 − 102 = −2 at 10, 104 − 102 = +2 at 20: the medians meet at 15.
+    expect(c.x).toBeCloseTo(15, 10);
+    expect(c.claim).toMatchObject({ decidedBefore: 0, decidedAfter: 30 });
+    expect(formatCrossover(c, { along: "pods" })).toBe(
+      "a overtakes b at ≈15 pods, interpolated; clearly behind up to 0, within noise at 10; within noise at 20, clearly ahead from 30",
+    );
+  });
+
+  it("counts nothing where one line is only interpolated: no order is judged there", () => {
+    // b is measured at 0 and 20 only; at 10 its value is interpolated, so 10 is neither noise nor decided.
+    const a = line("a", [
+      [0, 50],
+      [10, 90],
+      [20, 150],
+    ]);
+    const b = line("b", [
+      [0, 100],
+      [20, 100],
+    ]);
+    const r = crossoversBetween(a, b, "higher", { metric: "http.rps" });
+    expect(r.crossovers[0]!.claim).toEqual({ decidedBefore: 0, decidedAfter: 20, noiseBefore: [], noiseAfter: [] });
   });
 });

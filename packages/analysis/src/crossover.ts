@@ -2,6 +2,7 @@ import { isScaleParam, scaleParams } from "@cnibench/schema";
 import { formatNumber } from "./format.ts";
 import { type Reading, readAt, sortedPoints } from "./series.ts";
 import type { Better, Point, Qualifier, Series, SeriesRef } from "./types.ts";
+import { compareFigures } from "./verdict.ts";
 
 /**
  * Crossover detection (issue 6): where one line overtakes another, e.g. Cilium's short-connection
@@ -23,6 +24,14 @@ import type { Better, Point, Qualifier, Series, SeriesRef } from "./types.ts";
  * - "Overtakes" follows the metric's better-direction: with "higher" the line that ends above wins,
  *   with "lower" the one that ends below. With "none" there is no winner; `overtaker` is then the
  *   line that ends above, and the sentence says "rises above".
+ * - Only where the order is decided (issue 40), when the caller names the metric: a crossing is a
+ *   crossover only when, at some step measured on both lines on each side of it, the order of the two
+ *   is decided — a better/worse verdict of one against the other (the compare page's, verdict.ts: on
+ *   runs their effect, on a single run a gap beyond the metric's margin). A crossing between a decided
+ *   difference and noise (0 Services: ×0.92, runs 7,427–10,729 against 9,731–9,922) is no crossover:
+ *   it goes to `withinNoise`, said as what is known ("within noise at 0, nftables ahead from 10,000").
+ *   A crossover keeps the steps that were noise next to it, so its sentence says them ("within 5 % at
+ *   20,000, clearly ahead from 30,000"). Without a metric every crossing counts (the guide's lines).
  * - Only along a scale (issue 26): when the caller names the param x is (`along`) and the schema's
  *   params vocabulary calls it a category (streams, percentile, message size…), nothing is read
  *   between its values and no crossover is found; a sentence is only ever said along a scale.
@@ -48,7 +57,42 @@ export type Crossover = {
   to: CrossoverStep;
   /** Present when the lines are level over a stretch of steps before they part the other way. */
   tie?: { from: number; to: number };
+  /** Where the order was decided on each side, and the noise between (only when a metric was named). */
+  claim?: OrderAround;
 };
+
+/** A step measured on both lines where their order is not decided. */
+export type NoiseStep = {
+  x: number;
+  /** "margin": single runs within the metric's margin; "noise": runs whose difference is not decided. */
+  within: "margin" | "noise";
+  marginPercent: number;
+};
+
+/** What is known of the order of two lines on each side of a crossing. */
+export type OrderAround = {
+  /** The last step before the crossing where the overtaken line is decidedly ahead; null when none. */
+  decidedBefore: number | null;
+  /** The first step after it where the overtaker is decidedly ahead; null when none. */
+  decidedAfter: number | null;
+  /** Undecided steps between decidedBefore (or the stretch's start) and the crossing, in order of x. */
+  noiseBefore: NoiseStep[];
+  /** Undecided steps between the crossing and decidedAfter (or the stretch's end). */
+  noiseAfter: NoiseStep[];
+};
+
+/**
+ * A crossing of the medians with no decided order on one side (or either): not a crossover. `x` is
+ * where the medians meet, kept for the details, never marked on a chart.
+ */
+export type NoiseCrossing = {
+  x: number;
+  overtaker: SeriesRef;
+  overtaken: SeriesRef;
+  better: Better;
+  from: CrossoverStep;
+  to: CrossoverStep;
+} & OrderAround;
 
 export type QualifiedPoint = { seriesId: string; x: number; qualifier: Qualifier };
 
@@ -70,11 +114,14 @@ export type PairCrossovers = {
   range: { from: number; to: number } | null;
   crossovers: Crossover[];
   undecided: UndecidedCrossing[];
+  /** Crossings of the medians where the order is not decided on a side (only when a metric was named). */
+  withinNoise: NoiseCrossing[];
 };
 
 export type CrossoverResult = {
   crossovers: Crossover[];
   undecided: UndecidedCrossing[];
+  withinNoise: NoiseCrossing[];
   pairs: PairCrossovers[];
   /** The param named as x when it is a category: then nothing above is found. */
   category?: string;
@@ -86,13 +133,49 @@ export type CrossoverOptions = {
    * the caller vouches that x is a scale (the guide's lines along Services).
    */
   along?: string;
+  /**
+   * The metric the lines measure (its margin and runs decide the order at each step); left out, every
+   * crossing of the medians counts.
+   */
+  metric?: string;
+  /** Margins δ in ± % by metric, overriding the catalogue's (a compare page's `margin=`). */
+  margins?: Readonly<Record<string, number>>;
 };
 
 /** Whether `along` names a category, along which no line overtakes another. */
 const alongCategory = (options: CrossoverOptions): boolean =>
   options.along !== undefined && !isScaleParam(options.along);
 
-type Step = { x: number; a: Reading; b: Reading; sign: -1 | 0 | 1 };
+/**
+ * The order of a and b at one step measured on both: 1 a decidedly above b, −1 below, 0 not decided
+ * (with why); undefined when a line is only interpolated there (nothing was measured to judge).
+ */
+type Order = { sign: -1 | 0 | 1; within: NoiseStep["within"]; marginPercent: number };
+
+type Step = { x: number; a: Reading; b: Reading; sign: -1 | 0 | 1; order?: Order };
+
+/**
+ * The order of two measured points by the compare page's verdict, a judged against b. The verdict is
+ * asked with better "higher" whatever the metric's direction, so "better" reads "above": the order of
+ * the values, which the crossing is about.
+ */
+function orderOf(a: Point, b: Point, metric: string, margins?: Readonly<Record<string, number>>): Order {
+  const figure = (p: Point) => ({
+    metric,
+    unit: "",
+    value: p.value,
+    qualifier: p.qualifier ?? null,
+    low: p.low ?? null,
+    high: p.high ?? null,
+    ...(p.samples ? { samples: p.samples } : {}),
+    better: "higher" as const,
+  });
+  const r = compareFigures(figure(b), figure(a), margins ? { margins } : {});
+  const e = r.evidence;
+  const marginPercent = "marginPercent" in e ? e.marginPercent : 0;
+  const within = e.method === "noise-band" ? "margin" : "noise";
+  return { sign: r.verdict === "better" ? 1 : r.verdict === "worse" ? -1 : 0, within, marginPercent };
+}
 
 /**
  * Relative tolerance for calling two interpolated values equal: interpolation at a shared step may
@@ -116,8 +199,9 @@ export function crossoversBetween(
   options: CrossoverOptions = {},
 ): PairCrossovers {
   if (a.id === b.id) throw new RangeError(`two series share the id "${a.id}"`);
-  if (alongCategory(options)) return { a: ref(a), b: ref(b), range: null, crossovers: [], undecided: [] };
-  return crossingsOfSorted(a, sortedPoints(a), b, sortedPoints(b), better);
+  if (alongCategory(options))
+    return { a: ref(a), b: ref(b), range: null, crossovers: [], undecided: [], withinNoise: [] };
+  return crossingsOfSorted(a, sortedPoints(a), b, sortedPoints(b), better, options);
 }
 
 /** The sorted x values of both lines inside [from, to], each once: a merge of two sorted lists. */
@@ -137,8 +221,15 @@ function gridOf(pa: readonly Point[], pb: readonly Point[], from: number, to: nu
   return grid;
 }
 
-function crossingsOfSorted(a: Series, pa: Point[], b: Series, pb: Point[], better: Better): PairCrossovers {
-  const result: PairCrossovers = { a: ref(a), b: ref(b), range: null, crossovers: [], undecided: [] };
+function crossingsOfSorted(
+  a: Series,
+  pa: Point[],
+  b: Series,
+  pb: Point[],
+  better: Better,
+  options: CrossoverOptions,
+): PairCrossovers {
+  const result: PairCrossovers = { a: ref(a), b: ref(b), range: null, crossovers: [], undecided: [], withinNoise: [] };
   const firstA = pa[0];
   const firstB = pb[0];
   if (!firstA || !firstB) return result;
@@ -150,7 +241,9 @@ function crossingsOfSorted(a: Series, pa: Point[], b: Series, pb: Point[], bette
   const steps: Step[] = gridOf(pa, pb, from, to).map((x) => {
     const ra = readAt(pa, x)!;
     const rb = readAt(pb, x)!;
-    return { x, a: ra, b: rb, sign: signOf(ra.value, rb.value) };
+    const measured = ra.sampled && rb.sampled && options.metric !== undefined;
+    const order = measured ? orderOf(ra.support[0]!, rb.support[0]!, options.metric!, options.margins) : undefined;
+    return { x, a: ra, b: rb, sign: signOf(ra.value, rb.value), ...(order ? { order } : {}) };
   });
 
   const toStep = (s: Step): CrossoverStep => ({
@@ -178,6 +271,7 @@ function crossingsOfSorted(a: Series, pa: Point[], b: Series, pb: Point[], bette
       continue;
     }
 
+    const claim = options.metric === undefined ? undefined : orderAround(steps, prevIndex, i);
     let x: number;
     let value: number;
     let tie: Crossover["tie"];
@@ -194,6 +288,10 @@ function crossingsOfSorted(a: Series, pa: Point[], b: Series, pb: Point[], bette
       value = firstTie.a.value;
       tie = { from: firstTie.x, to: steps[i - 1]!.x };
     }
+    if (claim && (claim.decidedBefore === null || claim.decidedAfter === null)) {
+      result.withinNoise.push({ x, overtaker, overtaken, better, from: toStep(prev), to: toStep(step), ...claim });
+      continue;
+    }
     result.crossovers.push({
       x,
       value,
@@ -203,9 +301,43 @@ function crossingsOfSorted(a: Series, pa: Point[], b: Series, pb: Point[], bette
       from: toStep(prev),
       to: toStep(step),
       ...(tie ? { tie } : {}),
+      ...(claim ? { claim } : {}),
     });
   }
   return result;
+}
+
+/**
+ * The decided order nearest a crossing on each side, within the stretch where the medians keep the
+ * side's sign (up to the previous and the next crossing), and the undecided steps between.
+ */
+function orderAround(steps: readonly Step[], before: number, after: number): OrderAround {
+  const signBefore = steps[before]!.sign;
+  const signAfter = steps[after]!.sign;
+  const noise = (s: Step): NoiseStep => ({ x: s.x, within: s.order!.within, marginPercent: s.order!.marginPercent });
+  const noiseBefore: NoiseStep[] = [];
+  let decidedBefore: number | null = null;
+  for (let k = after - 1; k >= 0 && steps[k]!.sign !== signAfter; k--) {
+    const s = steps[k]!;
+    if (!s.order) continue;
+    if (s.order.sign === signBefore) {
+      decidedBefore = s.x;
+      break;
+    }
+    noiseBefore.unshift(noise(s));
+  }
+  const noiseAfter: NoiseStep[] = [];
+  let decidedAfter: number | null = null;
+  for (let k = after; k < steps.length && steps[k]!.sign !== signBefore; k++) {
+    const s = steps[k]!;
+    if (!s.order) continue;
+    if (s.order.sign === signAfter) {
+      decidedAfter = s.x;
+      break;
+    }
+    noiseAfter.push(noise(s));
+  }
+  return { decidedBefore, decidedAfter, noiseBefore, noiseAfter };
 }
 
 /** The qualified samples that one line's values between two steps rest on. */
@@ -235,18 +367,20 @@ export function findCrossovers(
     if (ids.has(s.id)) throw new RangeError(`two series share the id "${s.id}"`);
     ids.add(s.id);
   }
-  if (alongCategory(options)) return { crossovers: [], undecided: [], pairs: [], category: options.along! };
+  if (alongCategory(options))
+    return { crossovers: [], undecided: [], withinNoise: [], pairs: [], category: options.along! };
   // Each line sorted once, not once per pair: 50 lines make 1,225 pairs.
   const sorted = series.length > 1 ? series.map(sortedPoints) : [];
   const pairs: PairCrossovers[] = [];
   for (let i = 0; i < series.length; i++) {
     for (let j = i + 1; j < series.length; j++) {
-      pairs.push(crossingsOfSorted(series[i]!, sorted[i]!, series[j]!, sorted[j]!, better));
+      pairs.push(crossingsOfSorted(series[i]!, sorted[i]!, series[j]!, sorted[j]!, better, options));
     }
   }
   return {
     crossovers: pairs.flatMap((p) => p.crossovers).sort((c, d) => c.x - d.x),
     undecided: pairs.flatMap((p) => p.undecided).sort((c, d) => c.from.x - d.from.x),
+    withinNoise: pairs.flatMap((p) => p.withinNoise).sort((c, d) => c.x - d.x),
     pairs,
   };
 }
@@ -278,12 +412,77 @@ const verb = (better: Better, modal: boolean) =>
  */
 export const crossingAt = (x: number, significantDigits = 4): string => formatNumber(Math.round(x), significantDigits);
 
-/** "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services". */
+/** "0 and 1,000": the steps of a stretch, in a sentence. */
+function stepsWords(xs: readonly number[]): string {
+  const words = xs.map((x) => formatNumber(x));
+  return words.length <= 2 ? words.join(" and ") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/** "within 5 % at 20,000" or "within noise at 0 and 1,000": undecided steps grouped by why. */
+function noiseWords(steps: readonly NoiseStep[]): string[] {
+  const byWhy = new Map<string, number[]>();
+  for (const s of steps) {
+    const why = s.within === "margin" ? `within ${formatNumber(s.marginPercent)} %` : "within noise";
+    byWhy.set(why, [...(byWhy.get(why) ?? []), s.x]);
+  }
+  return [...byWhy].map(([why, xs]) => `${why} at ${stepsWords(xs)}`);
+}
+
+const aheadWord = (better: Better, ahead: boolean) =>
+  better === "none" ? (ahead ? "above" : "below") : ahead ? "ahead" : "behind";
+
+/**
+ * "Cilium Overlay overtakes kube-proxy iptables at ≈19,650 Services". With the order judged (a metric
+ * named), the interpolated point comes with what it rests on: "…, interpolated between 20,000 and
+ * 30,000", or "…, interpolated; within 5 % at 20,000, clearly ahead from 30,000".
+ */
 export function formatCrossover(c: Crossover, wording: CrossoverWording): string {
   const xLabel = axisWords(wording);
   const x = crossingAt(c.x, wording.significantDigits);
   const at = c.tie ? `at ${x} ${xLabel}` : `at ≈${x} ${xLabel}`;
-  return `${c.overtaker.label} ${verb(c.better, false)} ${c.overtaken.label} ${at}`;
+  const said = `${c.overtaker.label} ${verb(c.better, false)} ${c.overtaken.label} ${at}`;
+  const claim = c.claim;
+  if (!claim || claim.decidedBefore === null || claim.decidedAfter === null) return said;
+  if (claim.noiseBefore.length === 0 && claim.noiseAfter.length === 0) {
+    return `${said}, ${c.tie ? "level" : "interpolated"} between ${formatNumber(claim.decidedBefore)} and ${formatNumber(claim.decidedAfter)}`;
+  }
+  const parts = [c.tie ? "level" : "interpolated"];
+  if (claim.noiseBefore.length > 0) {
+    parts.push(
+      [
+        `clearly ${aheadWord(c.better, false)} up to ${formatNumber(claim.decidedBefore)}`,
+        ...noiseWords(claim.noiseBefore),
+      ].join(", "),
+    );
+  }
+  parts.push(
+    [
+      ...noiseWords(claim.noiseAfter),
+      `clearly ${aheadWord(c.better, true)} from ${formatNumber(claim.decidedAfter)}`,
+    ].join(", "),
+  );
+  return `${said}, ${parts.join("; ")}`;
+}
+
+/**
+ * What is known where the medians cross but the order is not decided on a side: "nftables and
+ * iptables: within noise at 0 Services, nftables ahead from 10,000 on".
+ */
+export function formatNoiseCrossing(c: NoiseCrossing, wording: CrossoverWording): string {
+  const xLabel = axisWords(wording);
+  const before =
+    c.decidedBefore !== null
+      ? `${c.overtaken.label} ${aheadWord(c.better, true)} up to ${formatNumber(c.decidedBefore)} ${xLabel}`
+      : c.noiseBefore.length > 0
+        ? `${noiseWords(c.noiseBefore).join(", ")} ${xLabel}`
+        : `not measured on both below ${formatNumber(c.to.x)} ${xLabel}`;
+  const after =
+    c.decidedAfter !== null
+      ? `${c.overtaker.label} ${aheadWord(c.better, true)} from ${formatNumber(c.decidedAfter)} on`
+      : c.noiseAfter.length > 0
+        ? noiseWords(c.noiseAfter).join(", ")
+        : `not measured on both from ${formatNumber(c.to.x)} on`;
+  return `${c.overtaker.label} and ${c.overtaken.label}: ${before}, ${after}`;
 }
 
 /** "Cilium Overlay may overtake kube-proxy iptables between 10,000 and 20,000 Services (approximate or bounded figures)". */
@@ -305,7 +504,9 @@ export type CrossoverSummary = {
   sentences: string[];
   /** The same for the undecided crossings. */
   undecided: string[];
-  /** Every crossing, then every undecided one, each in order of x: the details behind the summary. */
+  /** The same for the crossings of the medians within noise: what is known instead of a crossover. */
+  withinNoise: string[];
+  /** Every crossing, then every undecided one, then those within noise, each in order of x. */
   all: string[];
 };
 
@@ -326,13 +527,14 @@ export function summariseCrossovers(
   wording: CrossoverWording,
   options: SummaryOptions = {},
 ): CrossoverSummary {
-  if (result.crossovers.length === 0 && result.undecided.length === 0) return { sentences: [], undecided: [], all: [] };
+  if (result.crossovers.length === 0 && result.undecided.length === 0 && result.withinNoise.length === 0)
+    return { sentences: [], undecided: [], withinNoise: [], all: [] };
   const limit = options.limit ?? 3;
   const first = options.first ?? new Set<string>();
   const involvesFirst = (c: { overtaker: SeriesRef; overtaken: SeriesRef }) =>
     first.has(c.overtaker.id) || first.has(c.overtaken.id);
-  const xOf = (c: Crossover | UndecidedCrossing) => ("x" in c ? c.x : c.from.x);
-  const choose = <C extends Crossover | UndecidedCrossing>(all: readonly C[]): C[] => {
+  const xOf = (c: Crossover | UndecidedCrossing | NoiseCrossing) => ("x" in c ? c.x : c.from.x);
+  const choose = <C extends Crossover | UndecidedCrossing | NoiseCrossing>(all: readonly C[]): C[] => {
     if (all.length <= limit + 1) return [...all];
     const ranked = [...all].sort((c, d) => Number(involvesFirst(d)) - Number(involvesFirst(c)) || xOf(c) - xOf(d));
     return ranked.slice(0, limit).sort((c, d) => xOf(c) - xOf(d));
@@ -340,6 +542,7 @@ export function summariseCrossovers(
   const more = (left: number, what: string) => (left > 0 ? [`…and ${formatNumber(left)} more ${what}`] : []);
   const decided = choose(result.crossovers);
   const undecided = choose(result.undecided);
+  const withinNoise = choose(result.withinNoise);
   return {
     sentences: [
       ...decided.map((c) => formatCrossover(c, wording)),
@@ -349,9 +552,14 @@ export function summariseCrossovers(
       ...undecided.map((c) => formatUndecidedCrossing(c, wording)),
       ...more(result.undecided.length - undecided.length, "possible crossings on approximate or bounded figures"),
     ],
+    withinNoise: [
+      ...withinNoise.map((c) => formatNoiseCrossing(c, wording)),
+      ...more(result.withinNoise.length - withinNoise.length, "crossings of the medians within noise"),
+    ],
     all: [
       ...result.crossovers.map((c) => formatCrossover(c, wording)),
       ...result.undecided.map((c) => formatUndecidedCrossing(c, wording)),
+      ...result.withinNoise.map((c) => formatNoiseCrossing(c, wording)),
     ],
   };
 }

@@ -63,8 +63,13 @@ describe("figures read as published", () => {
     expect(formatPercent(2.231)).toBe("+2.2 %");
     expect(formatPercent(0)).toBe("0.0 %");
     expect(formatPercent(86.115, 1, false)).toBe("86.1 %");
-    expect(formatChange(12.345)).toBe("+12.35 %");
-    expect(formatChange(-54.748923959827835)).toBe("−54.75 %");
+    // Three significant digits (issue 40): the compare rows printed "−0.7209 %" and "+2,134 %".
+    expect(formatChange(12.345)).toBe("+12.3 %");
+    expect(formatChange(-54.748923959827835)).toBe("−54.7 %");
+    expect(formatChange(-0.72094)).toBe("−0.721 %");
+    expect(formatChange(2_134.2)).toBe("+2,130 %");
+    expect(formatChange(2.831)).toBe("+2.83 %");
+    expect(formatChange(0)).toBe("0 %");
     expect(spreadWords({ n: 3, median: 9.41, min: 9.3, max: 9.52, sd: 0.11, cv: 0.0117 }, "Gbit/s")).toBe(
       "median 9.41 of n=3 runs, min–max 9.3–9.52 Gbit/s, sd 0.11, CV 1.2 %",
     );

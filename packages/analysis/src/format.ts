@@ -66,9 +66,17 @@ export function formatPercent(percent: number, fractionDigits = 1, signed = true
   return withUnit(minus(f.format(percent)), "%");
 }
 
-/** A change against a baseline, as the compare table and chart tooltips show it: "+12.35 %", "−54.75 %". */
-export const formatChange = (percent: number): string =>
-  withUnit(`${percent > 0 ? "+" : ""}${formatNumber(percent)}`, "%");
+const threeDigits = formatter({ maximumSignificantDigits: 3 });
+
+/**
+ * A change against a baseline, as the compare table, its summary and chart tooltips show it: three
+ * significant digits, since a change of noisy figures is known to no more ("+12.3 %", "−0.721 %",
+ * "+2,130 %"; a change that rounds to zero reads "0 %").
+ */
+export const formatChange = (percent: number): string => {
+  const text = minus(threeDigits.format(percent));
+  return withUnit(percent > 0 && text !== "0" ? `+${text}` : text === "−0" ? "0" : text, "%");
+};
 
 type Shown = { value: number; unit: string; qualifier?: Qualifier | null; low?: number | null; high?: number | null };
 

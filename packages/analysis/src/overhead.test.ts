@@ -1,7 +1,9 @@
+import { importFiles } from "@cnibench/importers";
+import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { hubbleRps, policyRps } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
-import { featureOverheads, overheadPercent } from "./overhead.ts";
-import type { Measurement } from "./types.ts";
+import { featureOverheads, overheadPercent, settingCosts, settingPairs } from "./overhead.ts";
+import type { Measurement, Params } from "./types.ts";
 
 describe("overheadPercent from the TKE Hubble and NetworkPolicy tables (http.rps)", () => {
   it("L7 policy costs 86–89 %", () => {
@@ -71,5 +73,90 @@ describe("featureOverheads pairs raw figures by their other params", () => {
     expect(() => featureOverheads([hubble("off", 1), hubble("off", 2)], { param: "hubble", base: "off" })).toThrow(
       /two base figures/,
     );
+  });
+});
+
+describe("settingPairs: setups one setting apart, within one testbed (issue 40)", () => {
+  const setups = importFiles(infrabuilderSetups(), infrabuilderEnvironment).bundles.map(({ bundle }) => bundle);
+  const scenarios = [...new Map(setups.map((b) => [b.cni.label!, b])).values()].map((b) => ({
+    id: b.cni.label!,
+    label: b.cni.label!,
+    provider: b.cluster.provider,
+    sku: b.node.sku ?? "",
+    nicGbps: b.node.nicGbps ?? null,
+    cni: { ...b.cni, settings: b.cni.settings ?? {} },
+  }));
+
+  it("finds InfraBuilder's Hubble, encryption, kube-proxy and encapsulation pairs", () => {
+    // By hand from the setups' cni objects: the pairs whose every difference is of one family.
+    // antrea-wg (mode overlay) differs from antrea (overlay-geneve) in mode too; cilium-custom in
+    // kube-proxy, bpf.masquerade and ipv4.enabled; calico vs calico-ebpf in mode and kube-proxy.
+    const pairs = settingPairs(scenarios).map((p) => [p.family, p.base.id, p.with.id, p.words]);
+    expect(pairs).toEqual([
+      ["observability", "cilium-nohubble", "cilium", "Hubble at its default (on)"],
+      [
+        "observability",
+        "cilium",
+        "cilium-hubble-full",
+        "hubble.relay.enabled, hubble.ui.enabled, hubble.tls.auto.enabled",
+      ],
+      [
+        "observability",
+        "cilium-nohubble",
+        "cilium-hubble-full",
+        "hubble.relay.enabled, hubble.ui.enabled, hubble.tls.auto.enabled",
+      ],
+      ["encryption", "antrea", "antrea-ipsec", "ipsec"],
+      ["encryption", "calico-ebpf", "calico-ebpf-wg", "wireguard"],
+      ["encryption", "calico-vpp", "calico-vpp-ipsec", "ipsec"],
+      ["encryption", "calico-vpp", "calico-vpp-wg", "wireguard"],
+      ["encryption", "calico", "calico-wg", "wireguard"],
+      ["encryption", "cilium", "cilium-ipsec", "ipsec"],
+      ["encryption", "cilium", "cilium-wg", "wireguard"],
+      ["kube-proxy", "cilium", "cilium-nokproxy", "ebpf instead of iptables"],
+      ["kube-proxy", "kuberouter", "kuberouter-all", "ipvs instead of iptables"],
+      ["encapsulation", "antrea-noencap", "antrea", "overlay-geneve instead of native"],
+    ]);
+  });
+
+  it("pairs nothing across testbeds or CNI versions", () => {
+    const cilium = scenarios.find((s) => s.id === "cilium")!;
+    const wg = scenarios.find((s) => s.id === "cilium-wg")!;
+    const cloud = { ...wg, id: "cloud-wg", provider: "aws", sku: "m5.xlarge", nicGbps: 10 };
+    const nic = { ...wg, id: "nic-wg", nicGbps: 10 };
+    const newer = { ...wg, id: "newer-wg", cni: { ...wg.cni, version: "1.16.0" } };
+    expect(settingPairs([cilium, cloud, nic, newer])).toEqual([]);
+    expect(settingPairs([cilium, wg]).map((p) => p.with.id)).toEqual(["cilium-wg"]);
+  });
+});
+
+describe("settingCosts: what the setting costs on each figure of a pair", () => {
+  const m = (metric: string, unit: string, params: Params, samples: number[]): Measurement => ({
+    metric,
+    unit,
+    params,
+    value: [...samples].sort((a, b) => a - b)[1]!,
+    samples,
+  });
+  it("turns the judged change into a cost by the metric's direction, and leaves counts out", () => {
+    const base = [
+      m("tcp.throughput", "Gbit/s", { streams: 1 }, [10, 10.2, 9.8]),
+      m("tcp.rr.latency", "µs", { percentile: 50 }, [100, 101, 99]),
+      m("iptables.rules", "rules", {}, [120, 120, 120]),
+    ];
+    const withIt = [
+      m("tcp.throughput", "Gbit/s", { streams: 1 }, [7, 7.1, 6.9]),
+      m("tcp.rr.latency", "µs", { percentile: 50 }, [120, 121, 119]),
+      m("iptables.rules", "rules", {}, [140, 140, 140]),
+    ];
+    const costs = settingCosts(base, withIt);
+    // python3, ratios of geometric means (math.prod(runs) ** (1/3)): throughput 29.9954 % of it lost,
+    // latency +20.0012 %. Both decided worse.
+    expect(costs.map((c) => [c.metric, c.verdict])).toEqual([
+      ["tcp.rr.latency", "worse"],
+      ["tcp.throughput", "worse"],
+    ]);
+    expect(costs.find((c) => c.metric === "tcp.throughput")!.costPercent).toBeCloseTo(29.9954, 3);
+    expect(costs.find((c) => c.metric === "tcp.rr.latency")!.costPercent).toBeCloseTo(20.0012, 3);
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { countVerdicts, formatVerdictSummary } from "./summary.ts";
-import type { Verdict } from "./verdict.ts";
+import {
+  countVerdicts,
+  formatComparisonSummary,
+  formatVerdictSummary,
+  type JudgedFigure,
+  judgedPercent,
+  judgedPercentBasis,
+  summariseComparison,
+} from "./summary.ts";
+import type { Params } from "./types.ts";
+import { compareFigures, type Verdict } from "./verdict.ts";
 
 describe("verdict summary", () => {
   it("counts verdicts and says them in words", () => {
@@ -29,5 +38,112 @@ describe("verdict summary", () => {
     expect(formatVerdictSummary("B", "A", counts)).toBe(
       "B vs A: 0 better, 0 worse, 0 equivalent, 1 not comparable, 2 missing",
     );
+  });
+});
+
+describe("a compare summary an engineer can act on (issue 40)", () => {
+  // The node memory of InfraBuilder's bundles is read during each of 9 tests (idle and 8 traffic
+  // tests) on the client and the server: 18 figures of 2 facts.
+  const tests: Params[] = [
+    { test: "idle" },
+    ...["pod-pod", "service"].flatMap((path) =>
+      ["tcp", "udp"].flatMap((protocol) => [1, 8].map((streams) => ({ path, protocol, streams }))),
+    ),
+  ].slice(0, 9);
+  const memory = (verdict: Verdict, percent: number): JudgedFigure[] =>
+    tests.flatMap((t) =>
+      ["client", "server"].map((role) => ({
+        metric: "memory.usage",
+        params: { component: "node", ...t, role },
+        verdict,
+        percent,
+      })),
+    );
+  const tcp = (streams: number, verdict: Verdict, percent: number): JudgedFigure => ({
+    metric: "tcp.throughput",
+    params: { path: "pod-pod", streams },
+    verdict,
+    percent,
+  });
+
+  it("counts one node-level fact once per node and role, not once per test (cilium-nokproxy vs cilium)", () => {
+    const figures = [...memory("worse", 20), tcp(1, "equivalent", 0.4), tcp(8, "equivalent", -1.2)];
+    expect(figures.filter((f) => f.verdict === "worse")).toHaveLength(18); // what the old line counted
+    const s = summariseComparison(figures);
+    expect(s.effects).toEqual([]);
+    expect(s.families.map((f) => [f.label, f.counts.worse, f.counts.equivalent])).toEqual([
+      ["TCP throughput", 0, 2],
+      ["Memory usage, per node and role", 2, 0],
+    ]);
+    expect(formatComparisonSummary("cilium-nokproxy", "cilium", s)).toBe(
+      "cilium-nokproxy vs cilium: no decided change on a primary figure. By family: TCP throughput 2 equivalent; " +
+        "Memory usage, per node and role 2 worse.",
+    );
+  });
+
+  it("puts the decided primary effects first, largest first (kubeovn vs cilium)", () => {
+    // 18 memory figures better (2 facts), UDP loss worse +35 %, single-stream TCP halved, 8 streams
+    // within the margin, UDP 8-stream throughput +12 % better, idle CPU worse on both roles.
+    const figures: JudgedFigure[] = [
+      ...memory("better", -15),
+      tcp(8, "equivalent", 1.9),
+      { metric: "udp.throughput", params: { path: "pod-pod", streams: 8 }, verdict: "better", percent: 12.04 },
+      { metric: "udp.loss", params: { path: "pod-pod", streams: 8 }, verdict: "worse", percent: 35.2 },
+      tcp(1, "worse", -50.13),
+      ...["client", "server"].map((role) => ({
+        metric: "cpu.usage",
+        params: { component: "node", test: "idle", role },
+        verdict: "worse" as Verdict,
+        percent: 80,
+      })),
+      { metric: "x.tcp.retransmits", params: { path: "pod-pod", streams: 1 }, verdict: "worse", percent: 900 },
+    ];
+    const s = summariseComparison(figures);
+    // |−50.13| > |35.2| > |12.04|; idle CPU (+80 %) and retransmits (+900 %) are not primary figures.
+    expect(s.effects.map((e) => [e.metric, e.percent])).toEqual([
+      ["tcp.throughput", -50.13],
+      ["udp.loss", 35.2],
+      ["udp.throughput", 12.04],
+    ]);
+    expect(formatComparisonSummary("kubeovn", "cilium", s, { limit: 2 })).toBe(
+      "kubeovn vs cilium: TCP throughput · path pod-pod · streams 1 −50.1 %, worse; " +
+        "UDP packet loss · path pod-pod · streams 8 +35.2 %, worse; and 1 more decided. By family: " +
+        "TCP throughput 1 worse, 1 equivalent; UDP throughput 1 better; UDP packet loss 1 worse; tool-specific figures (x.…) 1 worse; " +
+        "CPU usage at idle, per node and role 2 worse; Memory usage, per node and role 2 better.",
+    );
+  });
+
+  it("gives a node-level fact the verdict most of its readings got", () => {
+    // Client memory: 7 readings worse, 2 equivalent → worse; server: all equivalent.
+    const figures = memory("equivalent", 3).map((f, i) =>
+      f.params.role === "client" && i < 14 ? { ...f, verdict: "worse" as Verdict } : f,
+    );
+    const s = summariseComparison(figures);
+    expect(s.families).toHaveLength(1);
+    expect([s.families[0]!.counts.worse, s.families[0]!.counts.equivalent]).toEqual([1, 1]);
+  });
+});
+
+describe("judgedPercent: the row's % is the effect the verdict judged", () => {
+  it("takes the ratio of geometric means from runs, not the change of medians", () => {
+    // Baseline runs 9.0, 10.0, 9.2 (median 9.2), candidate 9.6, 9.46, 9.0 (median 9.46): medians
+    // +2.826 %; geometric means (9.0·10.0·9.2)^(1/3) = 9.39024 and (9.6·9.46·9.0)^(1/3) = 9.34979,
+    // ratio 0.995692 → −0.431 % (python3: math.prod(runs) ** (1 / 3)).
+    const r = compareFigures(
+      { metric: "tcp.throughput", unit: "Gbit/s", value: 9.2, samples: [9.0, 10.0, 9.2] },
+      { metric: "tcp.throughput", unit: "Gbit/s", value: 9.46, samples: [9.6, 9.46, 9.0] },
+    );
+    expect(r.delta?.percent).toBeCloseTo(2.826, 3);
+    expect(judgedPercent(r)).toBeCloseTo(-0.4308, 3);
+    expect(judgedPercentBasis(r)).toBe("ratio of the runs' geometric means");
+  });
+
+  it("takes the values' change from single runs", () => {
+    const r = compareFigures(
+      { metric: "tcp.throughput", unit: "Gbit/s", value: 10 },
+      { metric: "tcp.throughput", unit: "Gbit/s", value: 12 },
+    );
+    expect(judgedPercent(r)).toBeCloseTo(20, 10);
+    expect(judgedPercentBasis(r)).toBe("change of the values");
   });
 });

@@ -1,5 +1,7 @@
-import { formatCount, verdictWords } from "./format.ts";
-import { type Verdict, verdicts } from "./verdict.ts";
+import { findMetric, metricCatalogue } from "@cnibench/schema";
+import { formatChange, formatCount, formatParams, verdictWords } from "./format.ts";
+import type { Params } from "./types.ts";
+import { type Verdict, type VerdictResult, verdicts } from "./verdict.ts";
 
 export type VerdictCounts = Record<Verdict, number>;
 
@@ -9,13 +11,186 @@ export function countVerdicts(items: readonly (Verdict | { verdict: Verdict })[]
   return counts;
 }
 
-/**
- * "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent, 2 inconclusive". Better,
- * worse and equivalent are always said (a zero is information); the others only when present.
- */
-export function formatVerdictSummary(candidateLabel: string, baselineLabel: string, counts: VerdictCounts): string {
-  const parts = verdicts
+/** Better, worse and equivalent always (a zero is information), the others when present: "9 better, 6 worse, 14 equivalent". */
+const countWords = (counts: VerdictCounts): string =>
+  verdicts
     .filter((v) => counts[v] > 0 || v === "better" || v === "worse" || v === "equivalent")
-    .map((v) => `${formatCount(counts[v])} ${verdictWords[v]}`);
-  return `${candidateLabel} vs ${baselineLabel}: ${parts.join(", ")}`;
+    .map((v) => `${formatCount(counts[v])} ${verdictWords[v]}`)
+    .join(", ");
+
+/** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent, 2 inconclusive". */
+export function formatVerdictSummary(candidateLabel: string, baselineLabel: string, counts: VerdictCounts): string {
+  return `${candidateLabel} vs ${baselineLabel}: ${countWords(counts)}`;
+}
+
+/**
+ * The change the verdict judged, in % of the baseline (issue 40): with runs on both sides the ratio of
+ * their geometric means (or means, on the linear scale) the interval test decided on, not the change
+ * of medians beside it; with a single run the headline values' change; null with nothing to compare.
+ */
+export function judgedPercent(r: Pick<VerdictResult, "evidence" | "delta">): number | null {
+  const e = r.evidence;
+  if (e.method === "interval") return (e.ratio - 1) * 100;
+  if (e.method === "noise-band") return e.deltaPercent;
+  return r.delta?.percent ?? null;
+}
+
+/** What the judged change is of, for a label or a tooltip beside it. */
+export function judgedPercentBasis(r: Pick<VerdictResult, "evidence">): string {
+  const e = r.evidence;
+  if (e.method === "interval")
+    return e.scale === "log" ? "ratio of the runs' geometric means" : "ratio of the runs' means";
+  return "change of the values";
+}
+
+/** The params that say which node a node-level figure is of; the rest name the test it was read during. */
+const nodeParams = ["component", "role", "node"];
+
+/**
+ * A node-level fact's key, or null for a figure of one test: a node's memory (and BPF map memory) is
+ * one fact of the node and its role, read again during every test; idle CPU is one per role already.
+ * Counting it per test × role made "18 worse" of one +20 % (issue 40).
+ */
+export function nodeLevelKey(metric: string, params: Params): string | null {
+  const idleCpu = metric === "cpu.usage" && params.test === "idle";
+  if (metric !== "memory.usage" && metric !== "bpf.map.memory" && !idleCpu) return null;
+  const node = nodeParams.filter((k) => k in params).map((k) => `${k}=${String(params[k])}`);
+  return `${metric}${idleCpu ? " idle" : ""} ${node.join(" ")}`;
+}
+
+/** Resources and tool-specific (x.…) figures come with the primary ones; they are not what a setup is chosen by. */
+const secondaryMetrics = new Set(["cpu.usage", "memory.usage", "bpf.map.memory"]);
+export const isPrimaryMetric = (metric: string): boolean =>
+  !secondaryMetrics.has(metric) && !metric.startsWith("x.") && findMetric(metric)?.better !== "none";
+
+/** One compared figure as the summary reads it. */
+export type JudgedFigure = { metric: string; params: Params; verdict: Verdict; percent: number | null };
+
+export type FamilyCount = {
+  metric: string;
+  /** "TCP throughput"; node-level families say so: "Memory usage, per node and role". */
+  label: string;
+  nodeLevel: boolean;
+  counts: VerdictCounts;
+};
+
+export type ComparisonSummary = {
+  /** Decided (better/worse) effects on primary figures, largest first. */
+  effects: (JudgedFigure & { percent: number })[];
+  /** Verdicts counted per figure family (metric), node-level facts once per node and role, in catalogue order. */
+  families: FamilyCount[];
+};
+
+/** The family of every x.… metric. */
+const toolSpecific = "x.";
+
+/** The verdict a node-level fact read during several tests stands for: the one most of its readings got. */
+function mostCommon(list: readonly Verdict[]): Verdict {
+  const counts = countVerdicts(list);
+  return verdicts.reduce((best, v) => (counts[v] > counts[best] ? v : best), list[0]!);
+}
+
+/**
+ * A compare's verdicts in an order an engineer can act on (issue 40): the decided effects on primary
+ * figures first, largest first, then counts per figure family, with a node-level fact (memory, idle
+ * CPU) counted once per node and role rather than once per test it was read during.
+ */
+export function summariseComparison(figures: readonly JudgedFigure[]): ComparisonSummary {
+  const effects = figures
+    .filter(
+      (f): f is JudgedFigure & { percent: number } =>
+        isPrimaryMetric(f.metric) && (f.verdict === "better" || f.verdict === "worse") && f.percent !== null,
+    )
+    .sort((a, b) => Math.abs(b.percent) - Math.abs(a.percent));
+
+  // Per-test figures count once each; a node-level fact once per node and role, by the verdict most
+  // of its readings got. A family is a metric, idle CPU apart from CPU under load.
+  const nodeFacts = new Map<string, { family: string; verdicts: Verdict[] }>();
+  const families = new Map<string, { metric: string; nodeLevel: boolean; idle: boolean; verdicts: Verdict[] }>();
+  const familyOf = (metric: string, nodeLevel: boolean, idle: boolean) => {
+    const key = `${metric}${idle ? " idle" : ""}${nodeLevel ? " node" : ""}`;
+    if (!families.has(key)) families.set(key, { metric, nodeLevel, idle, verdicts: [] });
+    return key;
+  };
+  for (const f of figures) {
+    const key = nodeLevelKey(f.metric, f.params);
+    if (key === null) {
+      // Tool-specific figures (x.tcp.retransmits, x.udp.jitter…) are one family: counted, not itemised.
+      families
+        .get(familyOf(f.metric.startsWith("x.") ? toolSpecific : f.metric, false, false))!
+        .verdicts.push(f.verdict);
+      continue;
+    }
+    const fact = nodeFacts.get(key) ?? {
+      family: familyOf(f.metric, true, f.metric === "cpu.usage" && f.params.test === "idle"),
+      verdicts: [],
+    };
+    fact.verdicts.push(f.verdict);
+    nodeFacts.set(key, fact);
+  }
+  for (const fact of nodeFacts.values()) families.get(fact.family)!.verdicts.push(mostCommon(fact.verdicts));
+  const label = (metric: string) =>
+    metric === toolSpecific ? "tool-specific figures (x.…)" : (findMetric(metric)?.label ?? metric);
+  return {
+    effects,
+    families: [...families.values()]
+      .sort(
+        (a, b) =>
+          Number(a.nodeLevel) - Number(b.nodeLevel) ||
+          order(a.metric) - order(b.metric) ||
+          Number(a.idle) - Number(b.idle),
+      )
+      .map((f) => ({
+        metric: f.metric,
+        label: f.nodeLevel ? `${label(f.metric)}${f.idle ? " at idle" : ""}, per node and role` : label(f.metric),
+        nodeLevel: f.nodeLevel,
+        counts: countVerdicts(f.verdicts),
+      })),
+  };
+}
+
+const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
+const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
+
+/** "TCP throughput · path pod-pod · streams 1 −50.1 %, worse". */
+export function formatEffect(e: JudgedFigure & { percent: number }): string {
+  const params = formatParams(e.params, { empty: "" });
+  const name = findMetric(e.metric)?.label ?? e.metric;
+  return `${params ? `${name} · ${params}` : name} ${formatChange(e.percent)}, ${verdictWords[e.verdict]}`;
+}
+
+/** "9 better, 6 worse" of a family, its zeros left out: a family line is read for what moved. */
+const familyWords = (counts: VerdictCounts): string =>
+  verdicts
+    .filter((v) => counts[v] > 0)
+    .map((v) => `${formatCount(counts[v])} ${verdictWords[v]}`)
+    .join(", ");
+
+export type ComparisonWording = {
+  /** The most decided effects said by name; 3 by default, the rest counted. */
+  limit?: number;
+};
+
+/**
+ * "kubeovn vs cilium: TCP throughput · path pod-pod · streams 1 −50.1 %, worse; … By family: TCP
+ * throughput 1 worse, 2 equivalent; …; Memory usage, per node and role 2 better". Without a decided
+ * primary effect it says so first: "no decided change on throughput, rate or latency figures".
+ */
+export function formatComparisonSummary(
+  candidateLabel: string,
+  baselineLabel: string,
+  summary: ComparisonSummary,
+  wording: ComparisonWording = {},
+): string {
+  const limit = wording.limit ?? 3;
+  const named = summary.effects.slice(0, limit).map(formatEffect);
+  const left = summary.effects.length - named.length;
+  const effects =
+    named.length === 0
+      ? "no decided change on a primary figure"
+      : `${named.join("; ")}${left > 0 ? `; and ${formatCount(left)} more decided` : ""}`;
+  const families = summary.families
+    .filter((f) => Object.values(f.counts).some((n) => n > 0))
+    .map((f) => `${f.label} ${familyWords(f.counts)}`);
+  return `${candidateLabel} vs ${baselineLabel}: ${effects}.${families.length > 0 ? ` By family: ${families.join("; ")}.` : ""}`;
 }

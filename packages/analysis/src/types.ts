@@ -50,6 +50,8 @@ export type Point = {
   qualifier?: Qualifier | null;
   low?: number | null;
   high?: number | null;
+  /** The runs the value is the median of: with them (or a single run's value) a crossing's order is judged. */
+  samples?: readonly number[];
 };
 
 /** A chart line: one scenario (or one cluster) across a varied param. */

@@ -21,6 +21,7 @@ import {
 } from "recharts";
 import type { ChartState } from "./chart-frame";
 import { runsWords } from "./format";
+import { ruleSides } from "./geometry";
 import { colorAt } from "./palette";
 import { Gridlines, Rule, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
@@ -90,9 +91,9 @@ export default function BarPlot({
         />
         <YAxis {...valueAxis(props.yLabel)} domain={highestLine > 0 ? [lowestOf, topOf] : undefined} />
         <ActiveGroup count={rows.length} onChange={setActive} />
-        {rules.map((r) => (
+        {ruleSides(rules).map(({ rule: r, side }) => (
           // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
-          <Rule key={r.label} y={r.y} label={r.label.split(" (")[0]} dash="6 3" />
+          <Rule key={r.label} y={r.y} label={r.label.split(" (")[0]} dash="6 3" labelSide={side} />
         ))}
         <GroupReferences data={props.data} />
         {props.series.map((s) => {

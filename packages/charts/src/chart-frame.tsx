@@ -4,7 +4,7 @@ import { formatFigure, formatParams } from "@cnibench/analysis/format";
 import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from "react";
 import { runsWords } from "./format";
 import { colorAt, dashAt, markerAt, markerPath } from "./palette";
-import { inScope, topCount } from "./top";
+import { inScope, scopeWords, topCount } from "./top";
 import type { ChartPoint, SeriesInfo } from "./types";
 
 export type Selected = { series: string; point: ChartPoint; unit: string } | null;
@@ -174,7 +174,7 @@ export function useChartState(ranked: readonly string[], series: readonly Series
   const style = styleIndexes(ranked, series);
   /** A series' colour, marker and dash (palette.ts): by its colorIndex, else its rank. */
   const styleOf = (id: string): number => style.get(id) ?? 0;
-  return { hidden, toggle, selected, setSelected, all, setAll, shown, visible, styleOf, total: ranked.length };
+  return { hidden, toggle, selected, setSelected, all, setAll, shown, visible, styleOf, ranked, total: ranked.length };
 }
 
 /**
@@ -224,10 +224,15 @@ function Legend(props: { about: ChartAbout; state: ChartState; mark: "point" | "
           <span>
             {state.all
               ? `All ${state.total} series.`
-              : `The ${topCount} best of ${state.total}${props.rankedBy ? ` by ${props.rankedBy}` : ""}; the CSV has all.`}
+              : scopeWords(
+                  state.ranked,
+                  state.shown,
+                  (id) => about.series.find((s) => s.id === id)?.label ?? id,
+                  props.rankedBy,
+                )}
           </span>
           <button type="button" className={button} onClick={() => state.setAll(!state.all)}>
-            {state.all ? `Show the top ${topCount}` : `Show all ${state.total}`}
+            {state.all ? `Show ${topCount} (best and worst)` : `Show all ${state.total}`}
           </button>
         </p>
       ) : null}

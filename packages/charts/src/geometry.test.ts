@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { barGeometry, lineGeometry, logTicks, niceTicks } from "./geometry";
+import { barGeometry, lineGeometry, logTicks, niceTicks, ruleSides } from "./geometry";
 import { palette } from "./palette";
 
 // Every expected pixel below is worked out by hand from the frame: a plot 500 (lines) or 400 (bars)
@@ -162,5 +162,20 @@ describe("barGeometry", () => {
     // Ticks −10 to 30 (step 10) over 200 px: zero at 216 − 200 · 10 / 40 = 166.
     const [neg] = g.groups[0]?.bars ?? [];
     expect([neg?.id, neg?.y, neg?.height]).toEqual(["s1", 166, 50]);
+  });
+});
+
+describe("ruleSides: NIC lines' labels never print over each other", () => {
+  it("alternates sides in order of value, the highest on the right", () => {
+    const rules = [
+      { y: 10, label: "NIC 10 Gbit/s" },
+      { y: 40, label: "NIC 40 Gbit/s" },
+      { y: 12.5, label: "NIC 12.5 Gbit/s" },
+    ];
+    expect(ruleSides(rules).map((r) => [r.rule.y, r.side])).toEqual([
+      [40, "right"],
+      [12.5, "left"],
+      [10, "right"],
+    ]);
   });
 });

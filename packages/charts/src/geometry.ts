@@ -236,3 +236,13 @@ export function barGeometry(input: {
     hidden: Math.max(0, input.series.length - series.length),
   };
 }
+
+/**
+ * The side each horizontal rule's label sits on: in order of value, alternately right and left, so two
+ * NIC lines close together (10 and 12.5 Gbit/s) never print their labels over each other (issue 40).
+ */
+export function ruleSides<R extends { y: number }>(rules: readonly R[]): { rule: R; side: "right" | "left" }[] {
+  return [...rules]
+    .sort((a, b) => b.y - a.y)
+    .map((rule, i) => ({ rule, side: i % 2 === 0 ? ("right" as const) : ("left" as const) }));
+}

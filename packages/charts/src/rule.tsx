@@ -28,7 +28,15 @@ const inside = (v: number | undefined, from: number, size: number): v is number 
  * ReferenceLine, which was one more module on every chart page (issue 12's 250 kB budget). Like
  * ReferenceLine by default, a value outside the axis is not drawn.
  */
-export function Rule(props: { x?: number; y?: number; label?: string; dash: string; opacity?: number }) {
+export function Rule(props: {
+  x?: number;
+  y?: number;
+  label?: string;
+  dash: string;
+  opacity?: number;
+  /** Where the label sits; neighbouring rules alternate sides so their labels never print over each other. */
+  labelSide?: "right" | "left";
+}) {
   const plot = usePlotArea();
   const xScale = useXAxisScale();
   const yScale = useYAxisScale();
@@ -45,7 +53,13 @@ export function Rule(props: { x?: number; y?: number; label?: string; dash: stri
     <g>
       <line x1={plot.x} x2={plot.x + plot.width} y1={y} y2={y} {...line} />
       {props.label ? (
-        <text x={plot.x + plot.width - 4} y={y - 6} textAnchor="end" fill="currentColor" fontSize={12}>
+        <text
+          x={props.labelSide === "left" ? plot.x + 4 : plot.x + plot.width - 4}
+          y={y - 6}
+          textAnchor={props.labelSide === "left" ? "start" : "end"}
+          fill="currentColor"
+          fontSize={12}
+        >
           {props.label}
         </text>
       ) : null}

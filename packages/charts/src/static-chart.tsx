@@ -7,7 +7,7 @@
 
 import { formatCompact } from "@cnibench/analysis/format";
 import type { ReactNode } from "react";
-import { barGeometry, type Frame, lineGeometry, niceTicks, type Tick, valueAxisWidth } from "./geometry";
+import { barGeometry, type Frame, lineGeometry, niceTicks, ruleSides, type Tick, valueAxisWidth } from "./geometry";
 import type { Better } from "./top";
 import type { BarDatum, ChartMarker, ChartRule, ChartSeries, SeriesInfo } from "./types";
 
@@ -269,13 +269,18 @@ export function StaticBarChart(props: {
               />
             ) : null,
           )}
-          {rules.map((r) => (
+          {ruleSides(rules).map(({ rule: r, side }) => (
             <div
               key={r.label}
               className="absolute inset-x-0 border-t border-dashed border-current"
               style={{ top: pct(r.at) }}
             >
-              <span className="absolute right-1 bottom-full pb-0.5">{r.label.split(" (")[0]}</span>
+              <span
+                data-rule-label=""
+                className={`absolute bottom-full pb-0.5 ${side === "left" ? "left-1" : "right-1"}`}
+              >
+                {r.label.split(" (")[0]}
+              </span>
             </div>
           ))}
           {g.groups.map((group) => (

@@ -28,24 +28,30 @@ export function rankByScore(
 }
 
 /**
- * Bars: a series' mean rank over the groups it has a bar in (1 = the best bar of its group), so a
- * chart of groups on different scales (1 stream and 8) counts each group once. Ranked "lower".
+ * Bars: a series' mean place over every group of the chart, fairly (issue 40). In a group of n bars the
+ * best is at 0 and the worst at 1; a group with one bar tells nothing and is skipped; a group a series
+ * has no bar in counts as the middle (0.5), so no series wins for being absent: a cloud setup best of
+ * the 2 bars in a group of its own no longer outranks setups measured in every group. Ranked "lower".
  */
 export function barScores(
   data: readonly { values: Readonly<Record<string, { y: number } | null | undefined>> }[],
   better: Better | undefined,
 ): Map<string, number> {
-  const sums = new Map<string, { total: number; count: number }>();
   if (better !== "higher" && better !== "lower") return new Map();
-  for (const d of data) {
-    const bars = Object.entries(d.values).flatMap(([id, v]) => (v ? [{ id, y: v.y }] : []));
+  const places = new Map<string, number[]>();
+  const groups = data
+    .map((d) => Object.entries(d.values).flatMap(([id, v]) => (v ? [{ id, y: v.y }] : [])))
+    .filter((bars) => bars.length > 1);
+  for (const bars of groups) {
     bars.sort((a, b) => (better === "higher" ? b.y - a.y : a.y - b.y));
-    for (const [i, bar] of bars.entries()) {
-      const s = sums.get(bar.id) ?? { total: 0, count: 0 };
-      sums.set(bar.id, { total: s.total + i + 1, count: s.count + 1 });
-    }
+    for (const [i, bar] of bars.entries()) places.set(bar.id, [...(places.get(bar.id) ?? []), i / (bars.length - 1)]);
   }
-  return new Map([...sums].map(([id, s]) => [id, s.total / s.count]));
+  return new Map(
+    [...places].map(([id, own]) => [
+      id,
+      (own.reduce((s, p) => s + p, 0) + (groups.length - own.length) * 0.5) / groups.length,
+    ]),
+  );
 }
 
 /** Lines: a line's value at its largest x, where lines part most (e.g. at the most Services). */
@@ -58,7 +64,35 @@ export function lineScores(series: readonly ChartSeries[]): Map<string, number> 
   return out;
 }
 
-/** The series drawn unless hidden from the legend: all of them, or the first `count` ranked. */
+/**
+ * How many of the drawn series are the worst: the best alone hide the contrast a chart is often about
+ * (the encrypted setups of a throughput chart, issue 40), so the top keeps the two worst in view.
+ */
+export const worstCount = 2;
+
+/**
+ * The series drawn unless hidden from the legend: all of them, or of the ranked ones the best
+ * `count − worstCount` and the `worstCount` worst.
+ */
 export function inScope(ranked: readonly string[], all: boolean, count = topCount): Set<string> {
-  return new Set(all ? ranked : ranked.slice(0, count));
+  if (all || ranked.length <= count) return new Set(ranked);
+  const worst = Math.min(worstCount, Math.max(0, count - 1));
+  return new Set([...ranked.slice(0, count - worst), ...ranked.slice(ranked.length - worst)]);
+}
+
+/** "The 6 best and the 2 worst of 24 by mean rank; not drawn: a, b, c, d, e, f and 10 more". */
+export function scopeWords(
+  ranked: readonly string[],
+  shown: ReadonlySet<string>,
+  labelOf: (id: string) => string,
+  by?: string,
+): string {
+  const hidden = ranked.filter((id) => !shown.has(id));
+  const worst = Math.min(worstCount, shown.size);
+  const names = hidden.slice(0, 6).map(labelOf);
+  const more = hidden.length - names.length;
+  return (
+    `The ${shown.size - worst} best and the ${worst} worst of ${ranked.length}${by ? ` by ${by}` : ""}; ` +
+    `not drawn: ${names.join(", ")}${more > 0 ? ` and ${more} more` : ""} (the CSV has all).`
+  );
 }

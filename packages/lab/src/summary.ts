@@ -78,15 +78,20 @@ export function labSummary(bundles: readonly BundleInput[]): string {
       const verdicts = at.slice(1).map((r) => verdictCell(at[0], r));
       lines.push(`| ${formatNumber(n)} | ${[...at.map(cell), ...verdicts].join(" | ")} |`);
     }
-    // Where one mode's curve overtakes another's, from the medians (as the crossover chart finds it).
+    // Where one mode's curve overtakes another's (as the crossover chart finds it): only where the runs
+    // decide the order on both sides, else what is known ("within noise at 0, nftables ahead from …").
     const series: Series[] = per.map((rs, i) => ({
       id: modes[i] ?? String(i),
       label: modes[i] ?? String(i),
-      points: rs.map((r) => ({ x: servicesOf(r), value: r.value })),
+      points: rs.map((r) => ({ x: servicesOf(r), value: r.value, ...(r.samples ? { samples: r.samples } : {}) })),
     }));
     const better = resolveBetter(f.metric, per.flat()[0]?.better);
-    const crossings = summariseCrossovers(findCrossovers(series, better), { along: "services", significantDigits: 5 });
+    const crossings = summariseCrossovers(findCrossovers(series, better, { metric: f.metric }), {
+      along: "services",
+      significantDigits: 5,
+    });
     if (crossings.sentences.length > 0) lines.push("", `Crossover: ${crossings.sentences.join("; ")}.`);
+    if (crossings.withinNoise.length > 0) lines.push("", `No crossover: ${crossings.withinNoise.join("; ")}.`);
   }
   return `${lines.join("\n")}\n`;
 }

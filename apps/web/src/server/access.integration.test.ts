@@ -82,6 +82,7 @@ const reads: Record<string, (ids: Ids) => unknown[]> = {
     { filters: {}, metric: "http.rps", x: "services", where: { connection: "short" }, y: "absolute" },
     { filters: {}, scenarioIds: [ids.victimScenario], metric: "http.rps", x: "services", where: {}, y: "absolute" },
   ],
+  "charts.testbeds": (ids) => [{ filters: {} }, { filters: {}, scenarioIds: [ids.victimScenario] }],
   "charts.bars": (ids) => [
     { filters: {}, view: "throughput", percentile: "p99" },
     { filters: {}, scenarioIds: [ids.victimScenario], view: "latency", percentile: "p50" },

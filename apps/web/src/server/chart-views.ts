@@ -26,6 +26,8 @@ type BarViewWords = {
   groups: string;
   /** The value axis' unit when the view computes its own (overheads in %); else each metric's. */
   unit?: string;
+  /** Metrics read for a derived chart but not drawn as bars of their own. */
+  reads?: readonly string[];
 };
 
 /** The bar-chart views, with the metrics each draws and its axes' words. */
@@ -43,9 +45,29 @@ export const barViews = {
   resources: {
     title: "Resources",
     metrics: ["cpu.usage", "memory.usage", "bpf.map.memory", "bpf.map.count"],
-    groups: "params",
+    // Read, not drawn as bars: what each test moved, for CPU per Gbit/s (chart-data/bars.ts).
+    reads: ["tcp.throughput", "udp.throughput"],
+    groups: "test",
   },
-  overheads: { title: "Overheads", metrics: ["http.rps"], groups: "feature", unit: "%" },
+  // The feature pairs within a scenario are of http.rps; the pairs of setups one setting apart
+  // (chart-data/bars.ts, settingCostsOf) read the primary figures both measured.
+  overheads: {
+    title: "Overheads",
+    metrics: [
+      "http.rps",
+      "tcp.throughput",
+      "udp.throughput",
+      "udp.loss",
+      "tcp.rr.rate",
+      "tcp.rr.latency",
+      "tcp.crr.latency",
+      "http.latency",
+      "pod.rtt",
+      "dns.latency",
+    ],
+    groups: "feature or params",
+    unit: "%",
+  },
 } as const satisfies Record<string, BarViewWords>;
 
 export type BarView = keyof typeof barViews;

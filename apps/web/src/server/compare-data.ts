@@ -3,12 +3,14 @@
 import {
   type ComparisonRow,
   compareMeasurementSets,
-  countVerdicts,
   explainVerdict,
   figureKey,
-  formatVerdictSummary,
+  formatComparisonSummary,
+  judgedPercent,
+  judgedPercentBasis,
   marginPercent,
   type NoiseSource,
+  summariseComparison,
   type Verdict,
   type VerdictEvidence,
 } from "@cnibench/analysis";
@@ -129,6 +131,7 @@ function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): strin
  */
 const noVerdict = (figure: Shown | null): CompareCell => ({
   delta: null,
+  change: null,
   verdict: null,
   indicative: false,
   caveat: null,
@@ -136,6 +139,13 @@ const noVerdict = (figure: Shown | null): CompareCell => ({
   evidence: null,
   figure,
 });
+
+/** The change the verdict judged and what it is of; none where no verdict was reached on values. */
+function changeOf(cmp: ComparisonRow): CompareCell["change"] {
+  if (cmp.result.verdict === "missing") return null;
+  const percent = judgedPercent(cmp.result);
+  return percent === null ? null : { percent, basis: judgedPercentBasis(cmp.result) };
+}
 
 const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
 const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
@@ -196,6 +206,7 @@ export function compareRows(
       r.cells[i + 1] = {
         figure: cmp.candidate ? pick(cmp.candidate as Figure) : null,
         delta: cmp.result.delta,
+        change: changeOf(cmp),
         verdict: cmp.result.verdict,
         indicative: cmp.result.evidence.method === "noise-band",
         caveat: caveatOf(cmp, compared),
@@ -238,16 +249,27 @@ export function marginsInForce(
     }));
 }
 
-/** "Cilium Overlay vs kube-proxy iptables: 9 better, 6 worse, 14 equivalent" per candidate. */
+/**
+ * Per candidate, its decided effects on primary figures (largest first) and its verdicts counted per
+ * figure family, node-level facts once per node and role (summariseComparison): "kubeovn vs cilium:
+ * TCP throughput · path pod-pod · streams 1 −50.1 %, worse; … By family: …".
+ */
 export function compareSummaries(scenarios: readonly ScenarioSummary[], rows: readonly CompareRow[]): string[] {
   const labels = seriesLabels(scenarios);
   const [baseline, ...candidates] = scenarios;
   if (!baseline) return [];
   return candidates.map((c, i) =>
-    formatVerdictSummary(
+    formatComparisonSummary(
       labels.get(c.id) ?? c.label,
       labels.get(baseline.id) ?? baseline.label,
-      countVerdicts(rows.flatMap((r) => (r.cells[i + 1]?.verdict ? [r.cells[i + 1]!.verdict as Verdict] : []))),
+      summariseComparison(
+        rows.flatMap((r) => {
+          const cell = r.cells[i + 1];
+          return cell?.verdict
+            ? [{ metric: r.metric, params: r.params, verdict: cell.verdict, percent: cell.change?.percent ?? null }]
+            : [];
+        }),
+      ),
     ),
   );
 }

@@ -3,3 +3,4 @@
 export * from "./facets.ts";
 export * from "./figure-groups.ts";
 export * from "./key-figures.ts";
+export * from "./testbed.ts";

@@ -14,6 +14,7 @@ import { historyByTestbed, historyScenarios } from "~/server/history-charts";
 import type { HistoryView as SeriesHistoryView } from "~/server/routers/history.types";
 import { api } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
+import { chosen, seriesOf } from "../scenarios/[id]/history";
 import { seriesKey } from "../scenarios/[id]/history-params";
 import { HistorySeries } from "../scenarios/[id]/history-series";
 import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "./embed-snippets";
@@ -92,7 +93,25 @@ export async function HistoryView({ params }: { params: ChartParams }) {
       </EmptyState>
     );
   }
-  const { series, ids, more, testbeds, missing } = await loadHistory(await api(), params);
+  const trpc = await api();
+  let { series, ids, more, testbeds, missing } = await loadHistory(trpc, params);
+  // No chosen scenario has a campaign of the address' series, and that series is the crossover's default
+  // (short-connection RPS), not one the reader chose: follow the first scenario's series with the most
+  // campaigns instead, as its page does, and say so. A series the reader chose stays, with its empty state.
+  let replaced: string | null = null;
+  const defaults = params.metric === "http.rps" && params.where.join("&") === "connection=short";
+  if (defaults && testbeds.length > 0 && testbeds.every((t) => t.view.campaigns.length === 0) && ids[0]) {
+    const own = await trpc.scenarios.byId({ id: ids[0] }).catch(() => null);
+    const best = own ? chosen(seriesOf(own.groups), null) : undefined;
+    if (best && best.key !== seriesKey(series.metric, series.params)) {
+      replaced = series.words;
+      ({ series, ids, more, testbeds, missing } = await loadHistory(trpc, {
+        ...params,
+        metric: best.metric,
+        where: Object.entries(best.params).map(([k, v]) => `${k}=${v}`),
+      }));
+    }
+  }
   // The badge follows the first drawn chart's series from its first chosen scenario.
   const badgeFrom = testbeds.find((t) => t.view.campaigns.length > 0)?.scenarioIds[0];
 
@@ -103,6 +122,12 @@ export async function HistoryView({ params }: { params: ChartParams }) {
         median with the min–max of its runs, across every scenario of the chosen scenario’s testbed (each CNI version,
         kernel, node image or Kubernetes version it ran on), one chart per testbed.
       </Muted>
+      {replaced ? (
+        <Notice tone="warning" role="note">
+          No chosen scenario has a campaign of {replaced}: showing {series.words}, the series with the most campaigns of
+          the first one.
+        </Notice>
+      ) : null}
       {more > 0 ? (
         <Notice tone="warning" role="note">
           Showing the first {historyView.maxScenarios} of {ids.length + more} chosen scenarios; {more} more are not
@@ -119,7 +144,12 @@ export async function HistoryView({ params }: { params: ChartParams }) {
           const { scenarioIds, view } = testbed;
           const [first = ""] = scenarioIds;
           const name = testbedName(testbed);
-          const href = scenarioHistoryHref(first, series.metric, series.params);
+          // With no campaign of this series (the address' metric and params, perhaps the crossover's
+          // defaults rather than the reader's choice), the scenario page's History picks a series it has.
+          const href =
+            view.campaigns.length === 0
+              ? `/scenarios/${encodeURIComponent(first)}#history-heading`
+              : scenarioHistoryHref(first, series.metric, series.params);
           return (
             <section
               key={first}
@@ -140,7 +170,7 @@ export async function HistoryView({ params }: { params: ChartParams }) {
               )}
               <p className="text-sm">
                 <TextLink href={href}>
-                  {view.campaigns.length === 0 ? "Its series" : "This history"} on the scenario page
+                  {view.campaigns.length === 0 ? "The series it has, on its page" : "This history on the scenario page"}
                 </TextLink>
                 {view.testbed.scenarios.length > 1 ? (
                   <span className="text-zinc-600 dark:text-zinc-400">

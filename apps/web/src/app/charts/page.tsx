@@ -128,16 +128,51 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     { label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` },
     ...(p.sourceUrl ? [{ label: p.sourceTitle ?? "source", href: p.sourceUrl }] : []),
   ];
+  // One testbed at a time (cloud, instance type, NIC), the others one choice away; "all" mixes them.
+  const testbeds = params.view === "history" ? null : await trpc.charts.testbeds(scope);
+  const testbedControls: Control[] =
+    testbeds && testbeds.testbeds.length > 1
+      ? [
+          {
+            kind: "select",
+            label: "Testbed",
+            value: testbeds.chosen,
+            choices: [
+              ...testbeds.testbeds.map((t) => ({
+                value: t.key,
+                label: `${t.label} (${t.scenarios})`,
+                href: chartsHref("/charts", { ...params, testbed: t.key, baseline: null }),
+              })),
+              {
+                value: "all",
+                label: `All ${testbeds.testbeds.length} testbeds, mixed`,
+                href: chartsHref("/charts", { ...params, testbed: "all", baseline: null }),
+              },
+            ],
+          },
+        ]
+      : [];
+  const testbedWords =
+    testbeds && testbeds.testbeds.length > 1
+      ? testbeds.chosen === "all"
+        ? ` All ${testbeds.testbeds.length} testbeds drawn together: compare bars only within one NIC.`
+        : ` Drawn: ${testbeds.testbeds.find((t) => t.key === testbeds.chosen)?.label ?? testbeds.chosen}; ${testbeds.testbeds.length - 1} other testbed${testbeds.testbeds.length > 2 ? "s" : ""} one choice away.`
+      : "";
   const scopeWords = [
     ...facetKeys.flatMap((k) => (params[k]?.length ? [`${facetDefinitions[k].title}: ${params[k].join(", ")}`] : [])),
-    ...(params.scenario?.length ? [`${params.scenario.length} chosen scenarios`] : []),
   ];
+  const chosen = params.scenario?.length ?? 0;
+  const chosenWords = chosen > 0 ? `${chosen} chosen scenario${chosen === 1 ? "" : "s"}` : "";
 
   return (
     <div className="space-y-5">
       <PageHeader title="Charts">
-        {scopeWords.length > 0 ? `Scenarios where ${scopeWords.join(" · ")}.` : "All scenarios."}{" "}
-        <TextLink href={exploreHref("/", params)}>Change in Explore</TextLink>
+        {scopeWords.length > 0
+          ? `Scenarios where ${scopeWords.join(" · ")}${chosenWords ? `, of ${chosenWords}` : ""}.`
+          : chosenWords
+            ? `The ${chosenWords}.`
+            : "All scenarios."}
+        {testbedWords} <TextLink href={exploreHref("/", params)}>Change in Explore</TextLink>
       </PageHeader>
       <nav aria-label="Chart views" className="border-b border-zinc-200 dark:border-zinc-800">
         <ul className="-mb-px flex flex-wrap gap-1">
@@ -192,7 +227,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     if (data.series.length === 0) {
       return (
         <>
-          <ChartControls controls={controlsOf(props.params)} />
+          <ChartControls controls={[...testbedControls, ...controlsOf(props.params)]} />
           <EmptyState>
             {/* Along a category (streams, percentile…) the server says why nothing is drawn. */}
             {data.notice ?? (
@@ -216,8 +251,19 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             ))}
           </ul>
         ) : (
-          <p>No line overtakes another within the measured range.</p>
+          <p>
+            {data.withinNoise.length > 0
+              ? "No line clearly overtakes another: where the medians cross, the order is within noise on a side."
+              : "No line overtakes another within the measured range."}
+          </p>
         )}
+        {data.withinNoise.length > 0 ? (
+          <ul className="text-zinc-600 dark:text-zinc-400">
+            {data.withinNoise.map((s) => (
+              <li key={s}>{s}.</li>
+            ))}
+          </ul>
+        ) : null}
         {data.hiddenLines > 0 ? (
           <p role="note" className="text-amber-800 dark:text-amber-300">
             Showing the first {data.series.length} lines; {data.hiddenLines} more match. Narrow the scenarios in{" "}
@@ -234,6 +280,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
         ))}
         <p className="text-xs text-zinc-500">
           Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
+          One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
+          single run beyond the metric&apos;s margin); the whiskers show the runs&apos; spread.
           {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
         </p>
         {whereChips.length > 0 ? (
@@ -243,7 +291,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     );
     return (
       <>
-        <ChartControls controls={[...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]} />
+        <ChartControls
+          controls={[...testbedControls, ...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]}
+        />
         <BaselineNote params={props.params} drawn={data.scenarios} />
         <LineSeriesChart
           title={`${data.title} by ${crossoverAxisWords(data.xParam)}`}
@@ -290,7 +340,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     linksOf: (p: PointSource) => LinkRef[];
   }) {
     const charts = await trpc.charts.bars({ ...props.scope, view: props.view, percentile: props.percentile });
-    const controls = controlsOf(props.params);
+    const controls = [...testbedControls, ...controlsOf(props.params)];
     if (charts.length === 0) {
       return (
         <>
@@ -318,13 +368,16 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
       <>
         <ChartControls controls={[...controls, ...compareWith(props.params, drawn)]} />
         <BaselineNote params={props.params} drawn={drawn} />
-        <div className="grid gap-5 xl:grid-cols-2">
+        {/* Two charts a row on wide screens, but resources' many groups of two dozen setups take the width. */}
+        <div className={`grid gap-5 ${props.view === "resources" ? "" : "xl:grid-cols-2"}`}>
           {charts.map((c) => (
             <GroupedBarChart
-              key={c.metric}
+              key={c.key ?? c.metric}
               title={props.view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${props.percentile}` : c.title}
               summary={
-                props.view === "overheads" ? (
+                c.note ? (
+                  <p className="text-xs text-zinc-500">{c.note}</p>
+                ) : props.view === "overheads" ? (
                   <p className="text-xs text-zinc-500">
                     (RPS without the feature − RPS with it) ÷ RPS without it, from the raw figures; positive means the
                     feature costs.
@@ -347,7 +400,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               yLabel={`${c.unit}`}
               unit={c.unit}
               references={c.references}
-              filename={`cnibench-${props.view}-${c.metric}`}
+              filename={`cnibench-${props.view}-${(c.key ?? c.metric).replace(/[^\w.-]+/g, "-")}`}
             />
           ))}
         </div>

@@ -26,6 +26,8 @@ export const chartParams = {
   percentile: parseAsStringLiteral(["p50", "p90", "p99"] as const).withDefault("p99"),
   /** The scenario every other point's tooltip is judged against (its id); none by default. */
   baseline: parseAsString,
+  /** The testbed drawn ("provider/sku/nic"), or "all"; by default the one with the most scenarios. */
+  testbed: parseAsString,
   /** "1": every chart draws all its series, not only the top ones (ShowAllScope). */
   all: parseAsStringLiteral(["1"] as const),
 };
@@ -50,7 +52,12 @@ export function parseWhere(entries: readonly string[]): Record<string, string | 
 /** What every view of the address reads: the explorer's filters (or exact scenarios) and the baseline. */
 export function chartScope(params: ChartParams) {
   const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));
-  return { filters, scenarioIds: params.scenario ?? undefined, baseline: params.baseline ?? undefined };
+  return {
+    filters,
+    scenarioIds: params.scenario ?? undefined,
+    baseline: params.baseline ?? undefined,
+    testbed: params.testbed ?? undefined,
+  };
 }
 
 /** charts.crossover's input for the address: the page, its embed and its link card ask the same. */

@@ -41,11 +41,18 @@ export function CompareReport({
   return (
     <div className="space-y-6">
       <section aria-label="Summary" className="space-y-1">
-        {data.summaries.map((s) => (
-          <p key={s} className="text-lg font-medium">
-            {s}
-          </p>
-        ))}
+        {/* The decided effects read first and large; the counts per figure family after them, smaller. */}
+        {data.summaries.map((s) => {
+          const at = s.indexOf(" By family: ");
+          return (
+            <p key={s} className="text-lg font-medium">
+              {at < 0 ? s : s.slice(0, at)}
+              {at < 0 ? null : (
+                <span className="block text-sm font-normal text-zinc-600 dark:text-zinc-400">{s.slice(at + 1)}</span>
+              )}
+            </p>
+          );
+        })}
       </section>
 
       <Card as="section" aria-labelledby="env-heading">
@@ -64,7 +71,8 @@ export function CompareReport({
         {data.environment.differing.length > 0 ? (
           <div className="mt-3 overflow-x-auto">
             {/* A plain table, not Table (w-full): this one is only as wide as its columns. */}
-            <table className="text-left text-sm">
+            {/* Below md it takes the screen's width and its cells wrap (fixed layout), so four scenarios fit at 390 px. */}
+            <table className="text-left text-sm max-md:w-full max-md:table-fixed max-md:[&_td]:[overflow-wrap:anywhere] max-md:[&_th]:[overflow-wrap:anywhere]">
               <TableHead look="plain">
                 <tr>
                   <Th look="plain" className="py-1 pr-4 text-xs">
@@ -131,14 +139,35 @@ export function CompareReport({
             data-testid and their <tr>. */}
         <TableFrame className="mt-2">
           <Table data-testid="compare-table" className="max-md:block max-md:[&>tbody]:block max-md:[&>thead]:hidden">
+            {/* Two header rows: each scenario's name centred over its own value and verdict columns, with a
+                rule on its left, then what each column holds, so no name reads as its neighbour's header. */}
             <TableHead>
               <tr>
-                <Th>Metric · params</Th>
-                <Th numeric>{data.labels[0]}</Th>
-                {candidates.map((l) => (
-                  <Th key={l} numeric colSpan={2}>
+                <Th rowSpan={2} className="align-bottom">
+                  Metric · params
+                </Th>
+                <Th numeric rowSpan={2} className="align-bottom" data-scenario-header={0}>
+                  {data.labels[0]} <span className="font-normal text-zinc-500">(baseline)</span>
+                </Th>
+                {candidates.map((l, i) => (
+                  <Th
+                    key={l}
+                    colSpan={2}
+                    className="border-l border-zinc-200 text-center dark:border-zinc-800"
+                    data-scenario-header={i + 1}
+                  >
                     {l}
                   </Th>
+                ))}
+              </tr>
+              <tr>
+                {candidates.map((l) => (
+                  <Fragment key={l}>
+                    <Th numeric className="border-l border-zinc-200 pt-0 text-xs font-normal dark:border-zinc-800">
+                      value (change)
+                    </Th>
+                    <Th className="pt-0 text-xs font-normal">verdict</Th>
+                  </Fragment>
                 ))}
               </tr>
             </TableHead>
@@ -166,18 +195,31 @@ export function CompareReport({
                         </Td>
                       );
                     }
-                    const pct = c.delta?.percent;
+                    // The % is the change the verdict judged (with runs, of their geometric means), so
+                    // the number and the badge beside it never disagree; its basis is in the tooltip.
+                    const change = c.change;
                     return (
                       <Fragment key={id}>
-                        <Td numeric dense className={valueCell} data-label={label}>
+                        <Td
+                          numeric
+                          dense
+                          className={`md:border-l md:border-zinc-200 md:dark:border-zinc-800 ${valueCell}`}
+                          data-label={label}
+                        >
                           <span>
                             <FigureValue figure={c.figure} apiUrl={apiUrl} />
-                            {pct !== null && pct !== undefined ? (
-                              <span className="ml-1 text-xs text-zinc-500">({formatChange(pct)})</span>
+                            {change ? (
+                              <span
+                                className="ml-1 text-xs text-zinc-500"
+                                title={`${change.basis}, as the verdict judged it`}
+                              >
+                                ({formatChange(change.percent)})
+                              </span>
                             ) : null}
                           </span>
                         </Td>
-                        <td className="whitespace-nowrap px-2 py-1.5 max-md:block max-md:whitespace-normal max-md:px-3 max-md:pt-0 max-md:text-right">
+                        {/* Wraps: a caveat ("while moving 62.5 % less traffic") under its badge, not past the box. */}
+                        <td className="min-w-[7rem] px-2 py-1.5 max-md:block max-md:px-3 max-md:pt-0 max-md:text-right">
                           {c.verdict ? (
                             <Evidence why={c.why}>
                               <span className={`rounded px-1.5 py-0.5 text-xs ${verdictStyle[c.verdict]}`}>
@@ -186,7 +228,7 @@ export function CompareReport({
                             </Evidence>
                           ) : null}
                           {c.caveat ? (
-                            <span className="ml-1 text-xs text-amber-800 dark:text-amber-300">{c.caveat}</span>
+                            <span className="block text-xs text-amber-800 dark:text-amber-300">{c.caveat}</span>
                           ) : null}
                         </td>
                       </Fragment>

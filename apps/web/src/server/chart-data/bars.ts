@@ -1,13 +1,20 @@
 // Bars read scenarios side by side per params; a node-to-node reference and the NIC line rate are what
 // they are read against, so those are drawn as lines, never as bars.
-import { featureOverheads } from "@cnibench/analysis";
-import { natural } from "@cnibench/analysis/format";
+import {
+  featureOverheads,
+  isPrimaryMetric,
+  type SettingFamily,
+  settingCosts,
+  settingFamilyWords,
+  settingPairs,
+} from "@cnibench/analysis";
+import { formatChange, natural } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint } from "@cnibench/db/read-models";
-import { findMetric, isReferenceCni } from "@cnibench/schema";
+import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";
-import { paramsLabel, seriesLabels } from "./labels";
+import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Figure, Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";
 
@@ -39,6 +46,10 @@ export type GroupReference = { y: number; label: string; scenarioId: string; sce
 
 export type BarsData = {
   metric: string;
+  /** Tells two charts of one metric apart (the overheads of two settings on TCP throughput). */
+  key?: string;
+  /** What the chart's bars are, when the title cannot say it all. */
+  note?: string;
   title: string;
   unit: string;
   series: SeriesInfo[];
@@ -60,6 +71,8 @@ export function barsOf(
   options: {
     fixed?: Params;
     hideKeys?: readonly string[];
+    /** A group's name from its params (less the hidden keys); paramsLabel's "key value · …" by default. */
+    label?: (params: Params) => string;
     /** Each bar against the baseline (versusOf); none without. */
     versus?: (f: Figure) => Versus | undefined;
   } = {},
@@ -85,8 +98,9 @@ export function barsOf(
     .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
   const versus = options.versus ?? (() => undefined);
   const categories = new Map<string, BarsData["data"][number]>();
+  const labelOf = options.label ?? ((p: Params) => paramsLabel(p, hide));
   for (const f of bars) {
-    const category = paramsLabel(f.params, hide);
+    const category = labelOf(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
     entry.values[f.scenarioId] = barValue(f, versus(f));
     categories.set(category, entry);
@@ -99,7 +113,7 @@ export function barsOf(
       if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
     for (const f of bars) {
       const r = referenceOf.get(unpathed(f));
-      const entry = categories.get(paramsLabel(f.params, hide))!;
+      const entry = categories.get(labelOf(withoutKeys(f.params, hide)))!;
       if (r && !entry.reference) {
         const name = labels.get(r.scenarioId) ?? scenarios.find((x) => x.id === r.scenarioId)?.label ?? "no CNI";
         entry.reference = {
@@ -179,11 +193,85 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
   if (categories.size === 0) return null;
   return {
     metric: "http.rps",
+    key: "feature:http.rps",
     title: "Feature overhead on HTTP requests per second",
     unit: barViews.overheads.unit,
     series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
     data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
   };
+}
+
+/**
+ * What one setting costs, from pairs of setups one setting apart on one testbed (settingPairs:
+ * Hubble, encryption, kube-proxy replacement, encapsulation): a chart per setting and primary metric,
+ * a group per params, a bar per pair ("cilium-wg vs cilium") whose height is the cost in % of the
+ * setup without it (positive: the setting costs), its tooltip the pair's verdict.
+ */
+export function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData[] {
+  const labels = seriesLabels(scenarios);
+  const label = (s: ScenarioSummary) => labels.get(s.id) ?? s.label;
+  const of = new Map<string, Figure[]>();
+  for (const f of figures) of.set(f.scenarioId, [...(of.get(f.scenarioId) ?? []), f]);
+  const charts = new Map<string, BarsData & { family: SettingFamily }>();
+  for (const pair of settingPairs(scenarios)) {
+    const id = `${pair.with.id}\u0000${pair.base.id}`;
+    const pairLabel = `${label(pair.with)} vs ${label(pair.base)}`;
+    for (const cost of settingCosts(of.get(pair.base.id) ?? [], of.get(pair.with.id) ?? [])) {
+      // A cost in % of a percentage (UDP loss 0.3 % → 0.9 % is "+200 %") misleads: rates and times only.
+      if (!isPrimaryMetric(cost.metric) || cost.base.unit === "%") continue;
+      const key = `${pair.family}:${cost.metric}`;
+      let chart = charts.get(key);
+      if (!chart) {
+        const def = findMetric(cost.metric);
+        chart = {
+          family: pair.family,
+          key,
+          metric: cost.metric,
+          title: `Cost of ${settingFamilyWords[pair.family]} on ${def?.label ?? cost.metric}`,
+          note:
+            "Each bar: a setup against the same CNI without the setting, on the same testbed; the change the verdict " +
+            "judged, in % of the setup without it (positive: the setting costs).",
+          unit: "%",
+          series: [],
+          data: [],
+        };
+        charts.set(key, chart);
+      }
+      if (!chart.series.some((x) => x.id === id)) chart.series.push({ id, label: pairLabel });
+      const category = paramsLabel(cost.params as Params, []);
+      let entry = chart.data.find((d) => d.category === category);
+      if (!entry) {
+        entry = { category, values: {} };
+        chart.data.push(entry);
+      }
+      const withFigure = cost.with as Figure;
+      entry.values[id] = {
+        ...barValue(withFigure),
+        versus: {
+          baseline: label(pair.base),
+          verdict: cost.verdict,
+          indicative: cost.indicative,
+          percent: cost.costPercent,
+          words: `${pair.words}; costs ${formatChange(cost.costPercent)}`,
+        },
+        y: cost.costPercent,
+        qualifier: cost.base.qualifier || cost.with.qualifier ? "approx" : null,
+        low: null,
+        high: null,
+        // A change between two setups' runs: neither side's runs are its spread.
+        summary: null,
+        whisker: null,
+      };
+    }
+  }
+  const order = Object.keys(settingFamilyWords);
+  const metricOrder = (m: string) => metricCatalogue.findIndex((d) => d.key === m);
+  return [...charts.values()]
+    .sort((a, b) => order.indexOf(a.family) - order.indexOf(b.family) || metricOrder(a.metric) - metricOrder(b.metric))
+    .map(({ family: _family, ...c }) => ({
+      ...c,
+      data: c.data.sort((a, b) => natural(a.category, b.category)),
+    }));
 }
 
 /**
@@ -199,15 +287,111 @@ export function barView(
 ): (BarsData & { references: { y: number; label: string }[] })[] {
   if (view === "overheads") {
     const o = overheadsOf(scenarios, figures);
-    return o ? [{ ...o, references: [] }] : [];
+    return [...(o ? [o] : []), ...settingCostsOf(scenarios, figures)].map((c) => ({ ...c, references: [] }));
   }
   const fixed: Params = view === "latency" ? { percentile: options.percentile } : {};
   const labels = seriesLabels(scenarios);
   const versus = versusOf(scenarios, figures, options, (id) => labels.get(id) ?? id);
-  return barViews[view].metrics.flatMap((metric) => {
-    const bars = barsOf(metric, scenarios, figures, { fixed, versus });
-    if (!bars) return [];
-    const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
-    return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
-  });
+  const resources = view === "resources";
+  const perGbit = resources ? cpuPerGbitOf(scenarios, figures) : null;
+  return [
+    ...(perGbit ? [{ ...perGbit, references: [] }] : []),
+    ...barViews[view].metrics.flatMap((metric) => {
+      // Resources: keys every figure shares (component "node") say nothing; groups get short names.
+      const bars = barsOf(metric, scenarios, figures, {
+        fixed,
+        versus,
+        ...(resources
+          ? { hideKeys: sharedKeys(figures.filter((f) => f.metric === metric)), label: shortTestLabel }
+          : {}),
+      });
+      if (!bars) return [];
+      const shown = scenarios.filter((s) => bars.series.some((b) => b.id === s.id));
+      return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
+    }),
+  ];
+}
+
+/** The params keys every figure has with one value: a group name need not say them. */
+function sharedKeys(figures: readonly Figure[]): string[] {
+  const [first, ...rest] = figures;
+  if (!first) return [];
+  return Object.keys(first.params).filter((k) => rest.every((f) => f.params[k] === first.params[k]));
+}
+
+/**
+ * A test as a resource chart's group says it, in short lines of a few characters: "tcp ×8 · pod-pod ·
+ * client", "idle · server" (paramsLabel's "path pod-pod · protocol tcp · role client · streams 8" took
+ * six long lines that printed over their neighbours at 18 groups, issue 40). Other keys follow as
+ * paramsLabel says them.
+ */
+export function shortTestLabel(params: Params): string {
+  const { protocol, path, streams, test, role, ...rest } = params;
+  const what = [test, protocol, streams !== undefined ? `×${streams}` : undefined]
+    .filter((v) => v !== undefined)
+    .join(" ");
+  const others = Object.keys(rest).length > 0 ? paramsLabel(rest, []) : "";
+  return (
+    [what, path !== undefined ? String(path) : "", role !== undefined ? String(role) : "", others]
+      .filter(Boolean)
+      .join(" · ") || "—"
+  );
+}
+
+/**
+ * CPU per Gbit/s moved (issue 40): a node's CPU during a throughput test over that test's throughput,
+ * per scenario, so a setup that moved an eighth of the traffic no longer reads as the "best CPU". A
+ * cpu.usage figure with a `protocol` is matched with the same scenario's `<protocol>.throughput` of the
+ * same path and streams; its unit names the CPU accounting ("millicores per Gbit/s").
+ */
+export function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+  const labels = seriesLabels(scenarios);
+  const references = new Set(scenarios.filter((s) => isReferenceCni(s.cni.name)).map((s) => s.id));
+  const throughput = new Map<string, Figure>();
+  const key = (scenarioId: string, protocol: unknown, path: unknown, streams: unknown) =>
+    `${scenarioId}\u0000${String(protocol)}\u0000${String(path)}\u0000${String(streams)}`;
+  for (const f of figures) {
+    if (f.metric !== "tcp.throughput" && f.metric !== "udp.throughput") continue;
+    throughput.set(key(f.scenarioId, f.metric.split(".")[0], f.params.path, f.params.streams), f);
+  }
+  const cpu = figures.filter((f) => f.metric === "cpu.usage" && typeof f.params.protocol === "string");
+  const hide = sharedKeys(cpu);
+  const categories = new Map<string, BarsData["data"][number]>();
+  const present = new Set<string>();
+  let unit = "";
+  for (const f of cpu) {
+    if (references.has(f.scenarioId)) continue;
+    const moved = throughput.get(key(f.scenarioId, f.params.protocol, f.params.path, f.params.streams));
+    if (!moved || moved.value <= 0) continue;
+    unit = `${f.unit} per ${moved.unit}`;
+    const category = shortTestLabel(withoutKeys(f.params, hide));
+    const entry = categories.get(category) ?? { category, values: {} };
+    entry.values[f.scenarioId] = {
+      ...barValue(f),
+      y: f.value / moved.value,
+      low: null,
+      high: null,
+      // A ratio of two medians: neither side's runs are its spread.
+      summary: null,
+      whisker: null,
+    };
+    categories.set(category, entry);
+    present.add(f.scenarioId);
+  }
+  if (categories.size === 0) return null;
+  const component = cpu[0]?.params.component;
+  return {
+    metric: "cpu.usage",
+    key: "cpu.usage:per-gbit",
+    title: "CPU per Gbit/s moved",
+    note:
+      `${component ? `The ${String(component)}'s` : "The"} CPU during each throughput test, in ${cpu[0]?.unit ?? ""} ` +
+      `as the source accounts it${component === "node" ? " (user + system time of the whole node, per role)" : ""}, ` +
+      "over the throughput that test " +
+      "moved; lower is better. " +
+      "Raw CPU follows: a setup that moved less traffic uses less CPU without being cheaper.",
+    unit,
+    series: scenarios.filter((s) => present.has(s.id)).map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label })),
+    data: [...categories.values()].sort((a, b) => natural(a.category, b.category)),
+  };
 }

@@ -49,6 +49,11 @@ export type CrossoverData = {
   sentences: string[];
   /** Crossings that rest on approximate or bounded figures: said (as briefly), never marked. */
   undecided: string[];
+  /**
+   * Where the medians cross but the order is not decided on a side (within the metric's margin or
+   * the runs' noise): said as what is known, never marked.
+   */
+  withinNoise: string[];
   /** Every crossing and undecided crossing, in order of x: the details behind the summary. */
   allSentences: string[];
   /** Why nothing is drawn when x is not a scale (streams, percentile…); null otherwise. */
@@ -102,6 +107,7 @@ export function crossoverOf(
       markers: [],
       sentences: [],
       undecided: [],
+      withinNoise: [],
       allSentences: [],
       notice: categoryNotice(query.metric, query.x, title),
       hiddenLines: 0,
@@ -159,9 +165,11 @@ export function crossoverOf(
       qualifier: f.qualifier,
       low: f.low,
       high: f.high,
+      // The runs judge the order at each step: a crossing claimed between noise and a decided gap is none.
+      ...(f.samples.length > 1 ? { samples: f.samples } : {}),
     })),
   }));
-  const result = crossingsOfLike(lines, absolute, better, query.x);
+  const result = crossingsOfLike(lines, absolute, better, query.x, query.metric);
   // Five significant digits: a crossing between steps of thousands reads "≈19,650", not "≈19,650.0".
   const words = { along: query.x, significantDigits: 5 };
   // The summary says first the crossings of the baseline's lines, else of the first line's scenario.
@@ -222,6 +230,7 @@ export function crossoverOf(
     }),
     sentences: summary.sentences,
     undecided: summary.undecided,
+    withinNoise: summary.withinNoise,
     allSentences: summary.all,
     notice: null,
     hiddenLines: candidates.length - lines.length,
@@ -245,16 +254,18 @@ function crossingsOfLike(
   absolute: readonly Series[],
   better: ReturnType<typeof resolveBetter>,
   along: string,
+  metric: string,
 ): CrossoverResult {
   const alike = new Map<string, Series[]>();
   for (const [i, l] of lines.entries()) {
     const key = canonicalJson(l.rest);
     alike.set(key, [...(alike.get(key) ?? []), absolute[i]!]);
   }
-  const results = [...alike.values()].map((group) => findCrossovers(group, better, { along }));
+  const results = [...alike.values()].map((group) => findCrossovers(group, better, { along, metric }));
   return {
     crossovers: results.flatMap((r) => r.crossovers).sort((c, d) => c.x - d.x),
     undecided: results.flatMap((r) => r.undecided).sort((c, d) => c.from.x - d.from.x),
+    withinNoise: results.flatMap((r) => r.withinNoise).sort((c, d) => c.x - d.x),
     pairs: results.flatMap((r) => r.pairs),
   };
 }

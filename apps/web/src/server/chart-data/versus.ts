@@ -1,5 +1,11 @@
 // A chart's tooltip must never judge a point otherwise than the compare table does: it is the table's own comparison.
-import { type ComparisonRow, compareMeasurementSets, figureKey, type VerdictEvidence } from "@cnibench/analysis";
+import {
+  type ComparisonRow,
+  compareMeasurementSets,
+  figureKey,
+  judgedPercent,
+  type VerdictEvidence,
+} from "@cnibench/analysis";
 import { formatRatio } from "@cnibench/analysis/format";
 import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
 import type { ScenarioSummary } from "@cnibench/db";
@@ -79,7 +85,8 @@ export function versusOf(
       baseline,
       verdict: row.result.verdict,
       indicative: e.method === "noise-band",
-      percent: row.result.delta?.percent ?? null,
+      // The change the verdict judged, as the compare table's row shows it.
+      percent: judgedPercent(row.result),
       words: evidenceWords(e, { baseline: (row.baseline as Figure).n, candidate: f.n }),
     };
   };

@@ -1,3 +1,4 @@
+import { scopeToTestbed } from "@cnibench/analysis";
 import { chartView } from "@cnibench/db";
 import type { z } from "zod";
 import { barView } from "../chart-data/bars";
@@ -9,9 +10,10 @@ import { type Context, createTRPCRouter, publicProcedure } from "../trpc";
 import {
   barsInputSchema,
   barsOutputSchema,
-  type chartScopeSchema,
+  chartScopeSchema,
   crossoverInputSchema,
   crossoverOutputSchema,
+  testbedsOutputSchema,
 } from "./charts.types";
 
 /**
@@ -29,10 +31,37 @@ async function chartFigures(
     ...query,
     history: scope.baseline !== undefined,
   });
-  return { scenarios, figures: withHistory(figures, earlier) };
+  // One testbed at a time unless "all" is asked for: bars of a 40 G and a 12.5 G NIC are no comparison.
+  const scoped = scopeToTestbed(scenarios, scope.testbed);
+  const drawn = new Set(scoped.scenarios.map((s) => s.id));
+  return {
+    scenarios: scoped.scenarios,
+    figures: withHistory(
+      figures.filter((f) => drawn.has(f.scenarioId)),
+      earlier,
+    ),
+  };
 }
 
+const chartScopeInput = chartScopeSchema;
+
 export const chartsRouter = createTRPCRouter({
+  /** The testbeds of the scope's scenarios, and the one the charts draw. */
+  testbeds: publicProcedure
+    .input(chartScopeInput)
+    .output(testbedsOutputSchema)
+    .query(({ ctx, input }) =>
+      keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.testbeds", input }, async () => {
+        const { scenarios } = await chartView(ctx.db, ctx.access.readable, {
+          filters: input.filters,
+          scenarioIds: input.scenarioIds,
+          metrics: [],
+        });
+        const { chosen, testbeds } = scopeToTestbed(scenarios, input.testbed);
+        return { chosen, testbeds };
+      }),
+    ),
+
   /** A metric along a numeric param, one line per scenario, with the crossovers between lines. */
   crossover: publicProcedure
     .input(crossoverInputSchema)
@@ -53,7 +82,10 @@ export const chartsRouter = createTRPCRouter({
     .output(barsOutputSchema)
     .query(({ ctx, input }) =>
       keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.bars", input }, async () => {
-        const { scenarios, figures } = await chartFigures(ctx, input, { metrics: barViews[input.view].metrics });
+        const view: { metrics: readonly string[]; reads?: readonly string[] } = barViews[input.view];
+        const { scenarios, figures } = await chartFigures(ctx, input, {
+          metrics: [...view.metrics, ...(view.reads ?? [])],
+        });
         return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
       }),
     ),

@@ -26,6 +26,17 @@ export const chartScopeSchema = z.object({
   scenarioIds: z.array(z.string().max(100)).max(50).optional(),
   /** The scenario the others are judged against (its id); none when absent or outside the scope. */
   baseline: z.string().max(100).optional(),
+  /**
+   * The testbed drawn ("provider/sku/nic", testbedKey), or "all" to mix them on purpose; by default the
+   * testbed with the most scenarios, so no chart mixes testbeds silently (issue 40).
+   */
+  testbed: z.string().max(300).optional(),
+});
+
+export const testbedsOutputSchema = z.object({
+  /** The testbed drawn, or "all". */
+  chosen: z.string(),
+  testbeds: z.array(z.object({ key: z.string(), label: z.string(), scenarios: z.number().int() })),
 });
 
 export const crossoverInputSchema = chartScopeSchema.extend({
@@ -56,6 +67,7 @@ export const crossoverOutputSchema = z.object({
   markers: z.array(z.object({ x: z.number(), y: z.number(), label: z.string() })),
   sentences: z.array(z.string()),
   undecided: z.array(z.string()),
+  withinNoise: z.array(z.string()),
   allSentences: z.array(z.string()),
   notice: z.string().nullable(),
   hiddenLines: z.number().int(),
@@ -69,6 +81,8 @@ export const barsInputSchema = chartScopeSchema.extend({
 export const barsOutputSchema = z.array(
   z.object({
     metric: z.string(),
+    key: z.string().optional(),
+    note: z.string().optional(),
     title: z.string(),
     unit: z.string(),
     series: z.array(z.object({ id: z.string(), label: z.string() })),

@@ -77,6 +77,11 @@ export const compareCellSchema = z.object({
     .nullable(),
   /** Against the baseline; null for the baseline itself or when a side is missing. */
   delta: z.object({ absolute: z.number(), percent: z.number().nullable() }).nullable(),
+  /**
+   * The change the verdict judged, in %, and what it is of: with runs the ratio of their geometric
+   * means, which can differ from the change of the medians shown beside it (issue 40).
+   */
+  change: z.object({ percent: z.number(), basis: z.string() }).nullable(),
   verdict: z.enum(verdicts).nullable(),
   /** A single run on a side: the verdict comes from the margin alone. */
   indicative: z.boolean(),

@@ -26,7 +26,7 @@ type Group = {
 type Series = SeriesOption & { metric: string; params: Params; metricLabel: string; unit: string; campaigns: number };
 
 /** Every series of the scenario, with how many of its campaigns the page knows of. */
-function seriesOf(groups: readonly Group[]): Series[] {
+export function seriesOf(groups: readonly Group[]): Series[] {
   return groups.flatMap((g) =>
     g.rows.map((r) => ({
       key: seriesKey(g.metric, r.params),
@@ -42,7 +42,7 @@ function seriesOf(groups: readonly Group[]): Series[] {
 }
 
 /** The series asked for in the URL, else the one with the most campaigns (the first of those). */
-function chosen(series: readonly Series[], asked: string | null): Series | undefined {
+export function chosen(series: readonly Series[], asked: string | null): Series | undefined {
   const found = asked === null ? undefined : series.find((s) => s.key === asked);
   return (
     found ??
@@ -66,8 +66,11 @@ export async function HistorySection(props: {
   });
   const title = `${current.metricLabel} · ${current.label}`;
 
-  return (
-    <Section title="History" titleId="history-heading" size="lg" className="space-y-3">
+  // One campaign is one point: a chart of it would fill the first screen and say nothing over time.
+  // Folded then, unless a series was asked for in the address.
+  const folded = view.campaigns.length <= 1 && asked === null;
+  const body = (
+    <>
       <Muted>
         This series across the campaigns of the scenario’s testbed
         {view.testbed.scenarios.length > 1
@@ -86,6 +89,25 @@ export async function HistorySection(props: {
         unit={current.unit}
         filename={`history-${current.metric}-${props.scenarioId}`}
       />
+    </>
+  );
+  if (folded) {
+    return (
+      <Section title="History" titleId="history-heading" size="lg" className="space-y-3">
+        <details data-testid="history-folded">
+          <summary className="cursor-pointer text-sm text-zinc-600 dark:text-zinc-400">
+            {view.campaigns.length === 0 ? "No campaign yet" : "One campaign so far"}: nothing to follow over time yet.
+            Open to see it.
+          </summary>
+          <div className="mt-3 space-y-3">{body}</div>
+        </details>
+      </Section>
+    );
+  }
+
+  return (
+    <Section title="History" titleId="history-heading" size="lg" className="space-y-3">
+      {body}
       {view.campaigns.length > 0 ? (
         <EmbedSnippets
           path={chartsHref("/charts", {

@@ -72,6 +72,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
     ["kube-proxy", vocabularyLabel("kubeProxy", s.cni.kubeProxy) ?? s.cni.kubeProxy],
   ];
   const settings = Object.entries(s.cni.settings);
+  const figureCount = view.groups.reduce((n, g) => n + g.rows.length, 0);
 
   return (
     <article className="space-y-8">
@@ -84,7 +85,12 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
         </nav>
         <h1 className="mt-1 text-2xl font-semibold">{s.label}</h1>
         <Muted className="mt-1">
-          {view.measurementCount} figures from {view.bundles.length} {view.bundles.length === 1 ? "bundle" : "bundles"}
+          {/* Figures are (metric, params) rows; runs are every stored value of them (3 runs: 3 values a figure). */}
+          {formatNumber(figureCount)} {figureCount === 1 ? "figure" : "figures"}
+          {view.measurementCount !== figureCount
+            ? ` (${formatNumber(view.measurementCount)} values of their runs)`
+            : ""}{" "}
+          from {view.bundles.length} {view.bundles.length === 1 ? "bundle" : "bundles"}
           {" · "}
           <TextAnchor href={`/scenarios/${s.id}/figures.csv`} download>
             Download CSV
@@ -208,8 +214,16 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                             </div>
                           ) : null}
                         </Td>
-                        <Td className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
-                          {formatNumber(f.publishedValue)} {f.publishedUnit}
+                        <Td className="text-zinc-600 dark:text-zinc-400">
+                          <span className="whitespace-nowrap">
+                            {formatNumber(f.publishedValue)} {f.publishedUnit}
+                          </span>
+                          {/* Beside a median of several runs, the value as published is one run's: say so. */}
+                          {row.summary.n > 1 ? (
+                            <div className="text-xs text-zinc-500" data-testid="published-run">
+                              one run's, of {formatDate(f.measuredAt)}
+                            </div>
+                          ) : null}
                           {f.aggregate ? <div className="text-xs text-zinc-500">{f.aggregate}</div> : null}
                         </Td>
                         <Td className="text-zinc-600 dark:text-zinc-400">

@@ -89,8 +89,9 @@ describe("settingPairs: setups one setting apart, within one testbed (issue 40)"
 
   it("finds InfraBuilder's Hubble, encryption, kube-proxy and encapsulation pairs", () => {
     // By hand from the setups' cni objects: the pairs whose every difference is of one family.
-    // antrea-wg (mode overlay) differs from antrea (overlay-geneve) in mode too; cilium-custom in
-    // kube-proxy, bpf.masquerade and ipv4.enabled; calico vs calico-ebpf in mode and kube-proxy.
+    // antrea-wg is Geneve with WireGuard (the importer reads Antrea's default encapsulation for it), one
+    // setting from antrea; cilium-custom differs in kube-proxy, bpf.masquerade and ipv4.enabled; calico
+    // vs calico-ebpf in mode and kube-proxy.
     const pairs = settingPairs(scenarios).map((p) => [p.family, p.base.id, p.with.id, p.words]);
     expect(pairs).toEqual([
       ["observability", "cilium-nohubble", "cilium", "Hubble at its default (on)"],
@@ -107,6 +108,7 @@ describe("settingPairs: setups one setting apart, within one testbed (issue 40)"
         "hubble.relay.enabled, hubble.ui.enabled, hubble.tls.auto.enabled",
       ],
       ["encryption", "antrea", "antrea-ipsec", "ipsec"],
+      ["encryption", "antrea", "antrea-wg", "wireguard"],
       ["encryption", "calico-ebpf", "calico-ebpf-wg", "wireguard"],
       ["encryption", "calico-vpp", "calico-vpp-ipsec", "ipsec"],
       ["encryption", "calico-vpp", "calico-vpp-wg", "wireguard"],

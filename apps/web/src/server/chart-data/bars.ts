@@ -282,9 +282,10 @@ export function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: r
 export function barView(
   view: BarView,
   scenarios: readonly ScenarioSummary[],
-  figures: readonly Figure[],
+  allFigures: readonly Figure[],
   options: { percentile: string } & Against,
 ): (BarsData & { references: { y: number; label: string }[] })[] {
+  const figures = view === "resources" ? wholeCpuOnly(allFigures) : allFigures;
   if (view === "overheads") {
     const o = overheadsOf(scenarios, figures);
     return [...(o ? [o] : []), ...settingCostsOf(scenarios, figures)].map((c) => ({ ...c, references: [] }));
@@ -293,6 +294,7 @@ export function barView(
   const labels = seriesLabels(scenarios);
   const versus = versusOf(scenarios, figures, options, (id) => labels.get(id) ?? id);
   const resources = view === "resources";
+  // Resources: node CPU counted one way for every setup drawn (wholeCpuOnly).
   const perGbit = resources ? cpuPerGbitOf(scenarios, figures) : null;
   return [
     ...(perGbit ? [{ ...perGbit, references: [] }] : []),
@@ -310,6 +312,23 @@ export function barView(
       return [{ ...bars, references: bars.unit === "Gbit/s" ? nicCeilings(shown) : [] }];
     }),
   ];
+}
+
+/**
+ * Node CPU counted one way in a chart: every mode (statexec's samples, `accounting: "all-modes"`) where
+ * any setup has it, else what there is; one mode's share (`accounting: "mode"`) never. A setup whose
+ * CPU counts user + system only beside setups counted on every mode would look cheapest for leaving out
+ * softirq (issue 39); the `accounting` key itself is dropped, as every figure then shares it.
+ */
+export function wholeCpuOnly(figures: readonly Figure[]): Figure[] {
+  const isCpu = (f: Figure) => f.metric === "cpu.usage" && f.params.accounting !== undefined;
+  const whole = figures.some((f) => isCpu(f) && f.params.accounting === "all-modes");
+  return figures.flatMap((f) => {
+    if (!isCpu(f)) return [f];
+    if (f.params.accounting === "mode" || (whole && f.params.accounting !== "all-modes")) return [];
+    const { accounting: _accounting, ...params } = f.params;
+    return [{ ...f, params }];
+  });
 }
 
 /** The params keys every figure has with one value: a group name need not say them. */
@@ -386,7 +405,7 @@ export function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: rea
     title: "CPU per Gbit/s moved",
     note:
       `${component ? `The ${String(component)}'s` : "The"} CPU during each throughput test, in ${cpu[0]?.unit ?? ""} ` +
-      `as the source accounts it${component === "node" ? " (user + system time of the whole node, per role)" : ""}, ` +
+      `as the source accounts it${component === "node" ? " (the whole node, per role: every CPU mode where statexec's samples were imported, softirq included, and then only setups so counted; else the collector's user + system time)" : ""}, ` +
       "over the throughput that test " +
       "moved; lower is better. " +
       "Raw CPU follows: a setup that moved less traffic uses less CPU without being cheaper.",

@@ -790,3 +790,33 @@ export function hostileDocuments(
 
   return variants(schema, "");
 }
+
+/** Words of PostgreSQL's, Prisma's or a stack trace's that must never reach a client. */
+export const driverWords = /invalid byte sequence|prisma|postgres|0x00|\bat \w+ \(/i;
+
+type Procedure = { _def: { type: "query" | "mutation" | "subscription"; inputs: unknown[] } };
+
+/**
+ * Every tRPC procedure of a router (its `_def.procedures`) with each hostile string in each string
+ * field of its input, one field at a time (and as the whole input), from its input's JSON Schema
+ * (`toJsonSchema`: zod's z.toJSONSchema, which the caller has; this package does not depend on zod).
+ */
+export function procedureProbes(
+  router: { _def: { procedures: object } },
+  toJsonSchema: (input: unknown) => JsonSchema,
+): { path: string; type: string; field: string; input: unknown }[] {
+  return Object.entries(router._def.procedures as Record<string, Procedure>).flatMap(([path, procedure]) => {
+    const schemas = procedure._def.inputs.map(toJsonSchema);
+    // Inputs chained with .input() merge: their properties side by side.
+    const schema: JsonSchema =
+      schemas.length === 1
+        ? schemas[0]!
+        : { type: "object", properties: Object.assign({}, ...schemas.map((s) => s.properties ?? {})) };
+    return hostileTextValues.flatMap((hostile) =>
+      [
+        { field: "input", input: hostile as unknown },
+        ...hostileDocuments(schema, hostile).map(({ field, document }) => ({ field, input: document })),
+      ].map((probe) => ({ path, type: procedure._def.type, ...probe })),
+    );
+  });
+}

@@ -1,4 +1,5 @@
 import type { Access, Db } from "@cnibench/db";
+import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
@@ -29,19 +30,45 @@ export type Context = {
   publicWebUrl?: string;
 };
 
+/** What a client reads of an unexpected error: never the driver's or PostgreSQL's own words. */
+export const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
+
 const t = initTRPC.context<Context>().create({
-  errorFormatter: ({ shape, error }) => ({
-    ...shape,
-    data: {
-      ...shape.data,
-      zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
-    },
-  }),
+  errorFormatter: ({ shape, error }) => {
+    // Our own refusals (4xx) say what was wrong; anything else (a bug, a database error) would echo
+    // the driver's message ('invalid byte sequence for encoding "UTF8"') and a stack: say neither.
+    const internal = error.code === "INTERNAL_SERVER_ERROR";
+    const { stack: _stack, ...data } = shape.data;
+    return {
+      ...shape,
+      message: internal ? INTERNAL_MESSAGE : shape.message,
+      data: {
+        ...data,
+        zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
+      },
+    };
+  },
 });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/**
+ * Every procedure first refuses input holding U+0000 or a lone UTF-16 surrogate (PostgreSQL's text
+ * refuses both, and no id, slug or label can hold them), naming the field: one guard here instead of
+ * a 500 from each query that would pass such a string on.
+ */
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  const issues = unstorableValues(await getRawInput());
+  if (issues.length > 0) {
+    const [first] = issues;
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `input${first!.path ? ` ${first!.path}` : ""} ${first!.message}`,
+    });
+  }
+  return next();
+});
 
 async function spend(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
   try {
@@ -59,7 +86,7 @@ async function spend(limiter: RateLimiterMemory, key: string, what: string): Pro
  * Procedures that write: signed-in users only (ctx.userId is theirs), within a budget per user and
  * per client address, so neither a script nor a crowd of throwaway accounts writes without bound.
  */
-export const signedInProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const userId = ctx.access.userId;
   if (!userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
   if (ctx.limits) {

@@ -1,7 +1,7 @@
 import type { Access, Db } from "@cnibench/db";
 import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
 
 /** Budgets of writes (mutations) a minute: per signed-in user, and per client address. */
@@ -70,15 +70,26 @@ export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => 
   return next();
 });
 
+/** A write past its budget: 429, with the seconds to wait, which the route handler sends as Retry-After. */
+export class WriteLimitError extends TRPCError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super({ code: "TOO_MANY_REQUESTS", message });
+  }
+}
+
 async function spend(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
-    throw new TRPCError({
-      code: "TOO_MANY_REQUESTS",
-      message: `More than ${limiter.points} changes a minute ${what}; retry in ${Math.ceil(error.msBeforeNext / 1000)} s.`,
-    });
+    // The limiter rejects with a RateLimiterRes; the production bundle may hold two copies of its
+    // class (instanceof failed there and the write answered 500), so recognise it by its shape.
+    const refusal = error as Partial<RateLimiterRes> | undefined;
+    if (typeof refusal?.msBeforeNext !== "number" || error instanceof Error) throw error;
+    const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    throw new WriteLimitError(`More than ${limiter.points} changes a minute ${what}; retry in ${seconds} s.`, seconds);
   }
 }
 

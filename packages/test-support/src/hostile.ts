@@ -36,6 +36,8 @@ export type NastyCase = {
     status: number;
     /** The `error` of a 4xx body. */
     error?: string;
+    /** Words the answer must contain somewhere (in its message or an issue's): the check that failed. */
+    says?: string;
     /** A path (dotted, as in "issues.0.path") of the answer and the value it must hold there. */
     answer?: Record<string, unknown>;
     /**
@@ -125,6 +127,14 @@ function importCase(
     body: request.body,
     expect,
   };
+}
+
+/** A gzip archive with one byte of its 8-byte trailer (CRC-32 at 0, ISIZE at 4) changed by `delta`. */
+function withTrailer(gz: Uint8Array, at: number, delta: number): Uint8Array {
+  const out = gz.slice();
+  const i = out.length - 8 + at;
+  out[i] = (out[i]! + delta) & 0xff;
+  return out;
 }
 
 const refused = (status: number, error: string, answer?: Record<string, unknown>) => ({ status, error, answer });
@@ -565,6 +575,39 @@ export const nastyCases: NastyCase[] = [
       },
     },
     refused(422, "import_failed"),
+  ),
+  importCase(
+    "a tar.gz whose gzip trailer has a wrong CRC-32",
+    "RFC 1952's CRC-32 of the data: fflate's streaming Gunzip never checks it, and the archive was imported (201)",
+    {
+      headers: gzip,
+      body: () => withTrailer(gzipSync(tar([{ name: "results/iperf3.json", bytes: iperf3Fixture() }])), 0, 1),
+    },
+    { ...refused(422, "import_failed"), says: "fails its CRC-32 check" },
+  ),
+  importCase(
+    "a .gz whose gzip trailer has a wrong length (ISIZE)",
+    "RFC 1952's ISIZE, the data's length mod 2^32: unchecked, the file was imported (200)",
+    {
+      headers: gzip,
+      query: environmentQuery({ filename: "iperf3.json.gz" }),
+      body: () => withTrailer(gzipSync(iperf3Fixture()), 4, 1),
+    },
+    { ...refused(422, "import_failed"), says: "fails its length check" },
+  ),
+  importCase(
+    "a .gz of two gzip members",
+    "RFC 1952 allows members one after another (gzip a >> f.gz; gzip b >> f.gz): each trailer checks its own member",
+    {
+      headers: gzip,
+      query: environmentQuery({ filename: "iperf3.json.gz", label: "two-members" }),
+      body: () => {
+        const file = iperf3Fixture();
+        const half = Math.floor(file.length / 2);
+        return concat([gzipSync(file.subarray(0, half)), gzipSync(file.subarray(half))]);
+      },
+    },
+    { status: 201 },
   ),
   importCase(
     "64 KiB of noise",

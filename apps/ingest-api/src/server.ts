@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Db, databaseReady, isDatabaseOutage } from "@cnibench/db";
+import { type Db, databaseReady, isCommitInDoubt, isDatabaseOutage } from "@cnibench/db";
 import type { ArchiveLimits } from "@cnibench/importers";
 import { unstorableValues } from "@cnibench/schema";
 import rateLimit from "@fastify/rate-limit";
@@ -154,6 +154,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(req, reply, error.statusCode, "bad_request", error.message);
     }
+    if (isCommitInDoubt(error)) {
+      // The one 503 that may have written: the database went silent after COMMIT was sent.
+      req.log.warn({ err: error }, "database unreachable during commit");
+      reply.header("retry-after", "5");
+      return sendError(req, reply, 503, "database_unavailable", COMMIT_IN_DOUBT_MESSAGE, { stored: "unknown" });
+    }
     // Anything unexpected while PostgreSQL is away is an outage, not a bug: ask the caller to retry.
     if (isDatabaseOutage(error) || !(await databaseReady(db))) {
       req.log.warn({ err: error }, "database unreachable");
@@ -199,6 +205,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   return app;
 }
+
+/** README's API table: a 503 writes nothing, but for this one, which says so. */
+export const COMMIT_IN_DOUBT_MESSAGE =
+  "The database stopped answering while the change was being committed: it may have been stored. Send the same request again once the database is back: an upload already stored answers 200 with its id and is never stored twice.";
 
 /** The JSON document a non-upload route reads from its body (the gate's request); uploads are checked later. */
 function requestDocument(req: FastifyRequest): unknown {

@@ -34,7 +34,7 @@ export {
   type GateSides,
   gateSides,
 } from "./gate.ts";
-export { databaseReady, isDatabaseOutage } from "./health.ts";
+export { CommitInDoubtError, databaseReady, isCommitInDoubt, isDatabaseOutage } from "./health.ts";
 export {
   type AnnotationChange,
   type CampaignAnnotations,

@@ -1,4 +1,4 @@
-import type { Access, Db } from "@cnibench/db";
+import { type Access, type Db, isCommitInDoubt } from "@cnibench/db";
 import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
@@ -32,6 +32,9 @@ export type Context = {
 
 /** What a client reads of an unexpected error: never the driver's or PostgreSQL's own words. */
 export const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
+/** The one failure that may have written: the database went silent after COMMIT was sent (packages/db health.ts). */
+const COMMIT_IN_DOUBT_MESSAGE =
+  "The database stopped answering while the change was being committed: it may have been stored. Reload once the database is back to see.";
 
 const t = initTRPC.context<Context>().create({
   errorFormatter: ({ shape, error }) => {
@@ -41,7 +44,7 @@ const t = initTRPC.context<Context>().create({
     const { stack: _stack, ...data } = shape.data;
     return {
       ...shape,
-      message: internal ? INTERNAL_MESSAGE : shape.message,
+      message: isCommitInDoubt(error) ? COMMIT_IN_DOUBT_MESSAGE : internal ? INTERNAL_MESSAGE : shape.message,
       data: {
         ...data,
         zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,

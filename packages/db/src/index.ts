@@ -61,6 +61,7 @@ export {
   getPermalink,
   listWorkspacePermalinks,
   type Pin,
+  pinnedLabels,
   revokePermalink,
   setPermalinkPublished,
 } from "./permalinks.ts";

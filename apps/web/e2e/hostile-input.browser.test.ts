@@ -95,6 +95,17 @@ describe("hostile values on every page, download and procedure of the built app"
     expect(failures).toEqual([]);
   }, 900_000);
 
+  it("answers a raw U+0000 in a procedure's address in tRPC's error shape, and one in a page's with a page", async () => {
+    const call = await fetch(`${webUrl}/api/trpc/scenarios.byId?input=%7B%22id%22%3A%22x%00%22%7D`);
+    expect(call.status).toBe(400);
+    expect(await call.json()).toMatchObject({ error: { data: { code: "BAD_REQUEST", httpStatus: 400 } } });
+    const page = await fetch(`${webUrl}/?provider=x%00`);
+    expect(page.status).toBe(400);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toMatch(/The query parameter (&#34;|")provider(&#34;|") is not valid text/);
+    expect((await fetch(`${webUrl}/scenarios/x%00`)).status).toBe(404);
+  });
+
   it("answers every procedure's hostile input with a 4xx, never a 5xx or a driver's message", async () => {
     const page = await signedIn(browser, webUrl, "hostile");
     const probes = procedureProbes(appRouter, inputSchema);

@@ -1,6 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { inDevelopment, webEnv } from "~/env";
-import { databaseAnswers, refusedAddressPage, unavailablePage } from "~/server/outage";
+import { databaseAnswers, refusedAddress, unavailablePage } from "~/server/outage";
 import { unreadableAddress } from "~/server/request-guard";
 
 /**
@@ -13,7 +13,7 @@ export async function proxy(request: NextRequest) {
   // An address whose path or query cannot be text (U+0000, a lone surrogate, a broken %-escape) names
   // nothing: answered here, for every page, download and procedure, before anything reads it.
   const refused = unreadableAddress(new URL(request.url));
-  if (refused) return refusedAddressPage(refused.status, refused.message);
+  if (refused) return refusedAddress(request.nextUrl.pathname, refused.status, refused.message);
 
   // While PostgreSQL is unreachable a page would fail and Next.js answer 500: answer 503 with
   // Retry-After and a page that retries by itself instead. Route handlers (tRPC, probes, downloads)

@@ -39,8 +39,20 @@ database is back.</p>
   );
 }
 
-/** The page of an address no view can read (proxy.ts): its status and why, in plain words. */
-export function refusedAddressPage(status: number, message: string): Response {
+/**
+ * The answer to an address no view can read (proxy.ts): for the API routes, JSON in tRPC's error
+ * shape (what its clients parse); for pages and downloads, a page saying why.
+ */
+export function refusedAddress(path: string, status: number, message: string): Response {
+  if (!path.startsWith("/api/")) return refusedAddressPage(status, message);
+  const code = status === 404 ? "NOT_FOUND" : "BAD_REQUEST";
+  return Response.json(
+    { error: { message, code: status === 404 ? -32004 : -32600, data: { code, httpStatus: status } } },
+    { status, headers: { "cache-control": "no-store" } },
+  );
+}
+
+function refusedAddressPage(status: number, message: string): Response {
   const title = status === 404 ? "Page not found" : "Bad address";
   return plainPage(
     status,

@@ -44,6 +44,7 @@ describe("the corpus of nasty inputs", () => {
       if (res.status >= 400) {
         expect(answer).toMatchObject({ error: c.expect.error ?? expect.any(String), message: expect.any(String) });
       }
+      if (c.expect.says) expect(text).toContain(c.expect.says);
       for (const [path, value] of Object.entries(c.expect.answer ?? {}))
         expect(atPath(answer, path), path).toEqual(value);
 

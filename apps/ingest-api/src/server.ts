@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type Db, databaseReady, isDatabaseOutage } from "@cnibench/db";
+import { type Db, databaseReady, isCommitInDoubt, isDatabaseOutage } from "@cnibench/db";
 import type { ArchiveLimits } from "@cnibench/importers";
+import { unstorableValues } from "@cnibench/schema";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { sendError } from "./errors.ts";
@@ -61,6 +62,15 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       headersTimeout: timeouts.headersMs,
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(timeouts.headersMs / 4)),
     },
+    // The router's own refusals (a path that is no valid %-escaped text, a parameter over its length)
+    // answer in our error shape; such a path can name nothing, so it is an unknown one: 404.
+    frameworkErrors: (error, req, reply) => {
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+        return sendError(req, reply, 414, "uri_too_long", "A path parameter is longer than any id or slug can be.");
+      }
+      if (error.code === "FST_ERR_BAD_URL") return sendError(req, reply, 404, "not_found", "No such path.");
+      return sendError(req, reply, error.statusCode ?? 400, "bad_request", error.message);
+    },
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -119,6 +129,21 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     overBudget("token", req, reply).then((refused) => refused || done(null, payload), done);
   });
 
+  // U+0000 and lone surrogates in a path segment, query value or request document (a gate request) can
+  // never name anything stored (PostgreSQL's text refuses them, with an error that used to surface as a
+  // 500): refuse them once here, 404 in a path and 400 naming the field elsewhere. Upload bodies are
+  // left to readStorableBundle, which answers 422 with the path inside the bundle (docs/security.md).
+  app.addHook("preValidation", async (req, reply) => {
+    const issues = unstorableValues({ path: req.params ?? {}, query: req.query ?? {}, body: requestDocument(req) });
+    const [first] = issues;
+    if (!first) return;
+    // A path names a thing none can be named so: 404 like any unknown id or slug.
+    if (first.path.startsWith("path")) return sendError(req, reply, 404, "not_found", `No ${req.url.split("?")[0]}`);
+    return sendError(req, reply, 400, "bad_request", `${first.path} ${first.message}.`, {
+      issues: issues.map((i) => ({ path: i.path, message: i.message })),
+    });
+  });
+
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", req.id);
   });
@@ -129,6 +154,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     if (error.statusCode === 429) return sendError(req, reply, 429, "rate_limited", error.message);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(req, reply, error.statusCode, "bad_request", error.message);
+    }
+    if (isCommitInDoubt(error)) {
+      // The one 503 that may have written: the database went silent after COMMIT was sent.
+      req.log.warn({ err: error }, "database unreachable during commit");
+      reply.header("retry-after", "5");
+      return sendError(req, reply, 503, "database_unavailable", COMMIT_IN_DOUBT_MESSAGE, { stored: "unknown" });
     }
     // Anything unexpected while PostgreSQL is away is an outage, not a bug: ask the caller to retry.
     if (isDatabaseOutage(error) || !(await databaseReady(db))) {
@@ -177,6 +208,20 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   return app;
 }
 
+/** README's API table: a 503 writes nothing, but for this one, which says so. */
+export const COMMIT_IN_DOUBT_MESSAGE =
+  "The database stopped answering while the change was being committed: it may have been stored. Send the same request again once the database is back: an upload already stored answers 200 with its id and is never stored twice.";
+
+/** The JSON document a non-upload route reads from its body (the gate's request); uploads are checked later. */
+function requestDocument(req: FastifyRequest): unknown {
+  if (req.routeOptions.config.upload || typeof req.body !== "string") return undefined;
+  try {
+    return JSON.parse(req.body);
+  } catch {
+    return undefined; // the route answers malformed_json itself
+  }
+}
+
 declare module "fastify" {
   interface FastifyInstance {
     /** The alerts' worker: its `settled()` lets a test wait for deliveries. */
@@ -185,6 +230,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The setting of the route's own body limit, named when a body is refused (default CNIBENCH_MAX_BUNDLE_BYTES). */
     bodyLimitSetting?: string;
+    /** The body is an upload: readStorableBundle checks its strings, naming paths inside the bundle. */
+    upload?: boolean;
   }
 }
 

@@ -31,7 +31,8 @@ describe("PostgreSQL frozen or killed under the web app", () => {
   let webUrl: string;
   let output = "";
 
-  const get = (p: string) => fetch(`${webUrl}${p}`, { signal: AbortSignal.timeout(20_000), redirect: "manual" });
+  const get = (p: string, headers: Record<string, string> = {}) =>
+    fetch(`${webUrl}${p}`, { headers, signal: AbortSignal.timeout(20_000), redirect: "manual" });
   const trpc = () => get(`/api/trpc/scenarios.explore?input=${encodeURIComponent("{}")}`);
 
   beforeAll(async () => {
@@ -73,6 +74,10 @@ describe("PostgreSQL frozen or killed under the web app", () => {
 
   async function expectAllUnavailable() {
     const page = await expectUnavailable("a page", () => get("/"));
+    // Prefetches render the page too: Next's own (next-router-prefetch, with its RSC header) and a
+    // browser's (Purpose: prefetch) once skipped the gate and answered 500 after 10–20 s.
+    await expectUnavailable("Next's prefetch", () => get("/", { "next-router-prefetch": "1", rsc: "1" }));
+    await expectUnavailable("a browser's prefetch", () => get("/charts", { purpose: "prefetch" }));
     const call = await expectUnavailable("a tRPC call", trpc);
     const ready = await expectUnavailable("/readyz", () => get("/readyz"));
     return `page ${page} ms, tRPC ${call} ms, /readyz ${ready} ms`;

@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { inDevelopment, webEnv } from "~/env";
-import { databaseAnswers, unavailablePage } from "~/server/outage";
+import { databaseAnswers, refusedAddress, unavailablePage } from "~/server/outage";
+import { unreadableAddress } from "~/server/request-guard";
 
 /**
  * Security headers on every page, and a Content-Security-Policy whose script-src allows only this
@@ -9,10 +10,18 @@ import { databaseAnswers, unavailablePage } from "~/server/outage";
  * 'unsafe-inline' for the style attributes charts draw with.
  */
 export async function proxy(request: NextRequest) {
+  // An address whose path or query cannot be text (U+0000, a lone surrogate, a broken %-escape) names
+  // nothing: answered here, for every page, download and procedure, before anything reads it.
+  const refused = unreadableAddress(new URL(request.url));
+  if (refused) return refusedAddress(request.nextUrl.pathname, refused.status, refused.message);
+
   // While PostgreSQL is unreachable a page would fail and Next.js answer 500: answer 503 with
   // Retry-After and a page that retries by itself instead. Route handlers (tRPC, probes, downloads)
-  // answer for themselves.
+  // answer for themselves. Prefetches too (Next's own, and browsers' Purpose: prefetch): they render
+  // the page as well, and used to hang on the database and answer 500.
   if (gated(request) && !(await databaseAnswers())) return unavailablePage();
+  // A prefetch carries no HTML for a nonce to protect: pass it on as it came.
+  if (prefetch(request)) return NextResponse.next();
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   // Signing in posts a form whose answer redirects to the identity provider: allow its origin.
@@ -49,6 +58,9 @@ export async function proxy(request: NextRequest) {
 /** /embed/…: the pages other sites may frame (docs/security.md). */
 const embeddablePath = (path: string): boolean => path.startsWith("/embed/");
 
+const prefetch = (request: NextRequest): boolean =>
+  request.headers.has("next-router-prefetch") || request.headers.get("purpose") === "prefetch";
+
 function gated(request: NextRequest): boolean {
   const path = request.nextUrl.pathname;
   return (
@@ -60,14 +72,6 @@ function gated(request: NextRequest): boolean {
 }
 
 export const config = {
-  // Pages only: not static files, images or the API routes (which answer JSON and files).
-  matcher: [
-    {
-      source: "/((?!_next/static|_next/image|favicon.ico|icon.svg).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  // Every request but static files and images, prefetches included (they used to skip the outage gate).
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

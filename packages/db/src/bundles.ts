@@ -9,6 +9,7 @@ import {
 import { customAlphabet } from "nanoid";
 import type pg from "pg";
 import { type Db, inWriteTurn } from "./client.ts";
+import { CommitInDoubtError, isDatabaseOutage } from "./health.ts";
 
 export type StoreBundleInput = {
   workspaceId: string;
@@ -90,13 +91,20 @@ export async function storeBundles(db: Db, inputs: StoreBundleInput[]): Promise<
 function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return inWriteTurn(db, async (pool) => {
     const client = await pool.connect();
+    let committing = false;
     try {
       await client.query("BEGIN");
       const result = await fn(client);
+      committing = true;
       await client.query("COMMIT");
       client.release();
       return result;
     } catch (error) {
+      // No answer to COMMIT itself: the server may have written it, or may once it continues.
+      if (committing && isDatabaseOutage(error)) {
+        client.release(true);
+        throw new CommitInDoubtError(error);
+      }
       // A connection that cannot even roll back is broken: the pool drops it instead of reusing it.
       const broken = await client.query("ROLLBACK").then(
         () => false,

@@ -41,3 +41,31 @@ export function isDatabaseOutage(error: unknown): boolean {
   };
   return visit(error, 0);
 }
+
+/**
+ * The database stopped answering after COMMIT was sent (a frozen server, a lost connection): the
+ * transaction may have been written or not, and nobody can tell until the server answers again. A
+ * frozen PostgreSQL that continues commits what it had received, so an upload answered "nothing was
+ * stored" was found stored (issue 43). Callers answer 503 saying the outcome is unknown.
+ */
+export class CommitInDoubtError extends Error {
+  readonly commitInDoubt = true;
+  constructor(cause: unknown) {
+    super("The database stopped answering while committing: the change may or may not have been written.", {
+      cause,
+    });
+    this.name = "CommitInDoubtError";
+  }
+}
+
+/** True when `error` (or a cause of it) is a CommitInDoubtError, judged by shape: bundles may hold two copies of the class. */
+export function isCommitInDoubt(error: unknown): boolean {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === "object" && depth < 6;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    if ((e as { commitInDoubt?: unknown }).commitInDoubt === true) return true;
+  }
+  return false;
+}

@@ -34,7 +34,7 @@ export {
   type GateSides,
   gateSides,
 } from "./gate.ts";
-export { databaseReady, isDatabaseOutage } from "./health.ts";
+export { CommitInDoubtError, databaseReady, isCommitInDoubt, isDatabaseOutage } from "./health.ts";
 export {
   type AnnotationChange,
   type CampaignAnnotations,
@@ -61,6 +61,7 @@ export {
   getPermalink,
   listWorkspacePermalinks,
   type Pin,
+  pinnedLabels,
   revokePermalink,
   setPermalinkPublished,
 } from "./permalinks.ts";

@@ -3,8 +3,19 @@ import { type Access, atLeast } from "./access.ts";
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 
-/** A bundle a permalink pinned, with a label that still says what it was if it is deleted later. */
-export type Pin = { bundleId: string; scenarioId: string; label: string };
+/**
+ * A bundle a permalink pinned, with a label that still says what it was if it is deleted later, and
+ * its scenario's name as it was then (`scenarioLabel`; absent in permalinks made before it was kept):
+ * a later upload that renames the scenario does not rename what was shared (issue 43).
+ */
+export type Pin = { bundleId: string; scenarioId: string; label: string; scenarioLabel?: string | null };
+
+/** The scenarios' names as they were pinned; a scenario of a permalink made before they were kept is left out. */
+export function pinnedLabels(pins: readonly Pin[]): Record<string, string | null> {
+  const labels: Record<string, string | null> = {};
+  for (const pin of pins) if (pin.scenarioLabel !== undefined) labels[pin.scenarioId] = pin.scenarioLabel;
+  return labels;
+}
 
 const pinLabel = (b: { sourceTitle: string | null; sourceSection: string | null; clusterName: string }) =>
   [b.sourceTitle ?? "uploaded bundle", b.sourceSection].filter(Boolean).join(" — ") || b.clusterName;
@@ -25,13 +36,14 @@ export async function createPermalink(
     select: {
       id: true,
       workspaceId: true,
+      label: true,
       bundles: { select: { id: true, sourceTitle: true, sourceSection: true, clusterName: true } },
     },
   });
   if (scenarios.length === 0 || scenarios.length !== new Set(input.scenarioIds).size) return null;
   const workspaceIds = [...new Set(scenarios.map((s) => s.workspaceId))].sort();
   const pins = scenarios.flatMap((s) =>
-    s.bundles.map((b) => ({ bundleId: b.id, scenarioId: s.id, label: pinLabel(b) })),
+    s.bundles.map((b) => ({ bundleId: b.id, scenarioId: s.id, label: pinLabel(b), scenarioLabel: s.label })),
   );
   for (let attempt = 0; ; attempt++) {
     const slug = randomBytes(6).toString("base64url");

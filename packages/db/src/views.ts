@@ -18,7 +18,7 @@ import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
 import type { FigureWarning, Provenance, RunFigure, UploadWarning } from "./read-models.ts";
-import { getScenarioSummary, listScenarios, scopeIds } from "./scenarios.ts";
+import { getScenarioSummary, listScenarios, scenarioLabel, scopeIds } from "./scenarios.ts";
 
 /**
  * The explorer: facets with counts, and the matching scenarios with their figure in each of the
@@ -193,17 +193,28 @@ export async function chartView(
 export async function compareView(
   db: Db,
   workspaceIds: readonly string[],
-  query: { scenarioIds: readonly string[]; bundleIds?: readonly string[] },
+  query: {
+    scenarioIds: readonly string[];
+    bundleIds?: readonly string[];
+    /** A permalink's scenario names as they were pinned (permalinks.ts pinnedLabels). */
+    labels?: Readonly<Record<string, string | null>>;
+  },
 ) {
   const [found, pinned] = await Promise.all([
     listScenarios(db, { workspaceIds, ids: query.scenarioIds }),
     query.bundleIds ? pinnedStats(db, query.bundleIds) : undefined,
   ]);
-  // A permalink says nothing of what came after its pins: counts, dates and sources of those only.
+  // A permalink says nothing of what came after its pins: counts, dates, sources and names of those only.
   const byId = new Map(
     found.map((s) => [
       s.id,
-      pinned ? { ...s, ...(pinned.get(s.id) ?? { bundleCount: 0, lastRunAt: null, sources: [] }) } : s,
+      pinned
+        ? {
+            ...s,
+            ...(pinned.get(s.id) ?? { bundleCount: 0, lastRunAt: null, sources: [] }),
+            ...(query.labels && s.id in query.labels ? named(s.cni, query.labels[s.id] ?? null) : {}),
+          }
+        : s,
     ]),
   );
   const scenarios = query.scenarioIds.flatMap((id) => byId.get(id) ?? []);
@@ -216,6 +227,11 @@ export async function compareView(
     query.bundleIds ? read.then((pins) => earlierCampaigns(db, pins)) : earlierCampaigns(db, { scenarios: ids }),
   ]);
   return { scenarios, figures, earlier, unknownIds: query.scenarioIds.filter((id) => !byId.has(id)) };
+}
+
+/** A scenario's name and given label as a permalink pinned them (scenarios.ts names it the same way). */
+function named<C extends Parameters<typeof scenarioLabel>[0]>(cni: C, label: string | null) {
+  return { label: scenarioLabel({ ...cni, label }), cni: { ...cni, label } };
 }
 
 /**

@@ -6,6 +6,7 @@
  * .prom) go through their reader and only its summary is kept, so a 175 MB tree of them costs a few
  * MB of memory; their bytes count against a budget of their own (maxStreamedBytes).
  */
+import { crc32 } from "node:zlib";
 import { Gunzip, Inflate, strFromU8 } from "fflate";
 import { type StreamedReader, streamedReader } from "./streamed.ts";
 import { ArchiveLimitError, type ArchiveLimits, ImportError } from "./types.ts";
@@ -92,7 +93,30 @@ function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBud
   let tar: TarStream | undefined;
   let decided = false;
   let ended = false;
+  // fflate's streaming Gunzip does not check a member's trailer (RFC 1952 §2.3.1: CRC-32 and ISIZE,
+  // the length mod 2^32), so a corrupted archive was imported: check each member's here.
+  const member = { crc: 0, size: 0 };
+  const checkTrailer = (end: number) => {
+    // A member is a 10-byte header, its data and the 8-byte trailer.
+    if (end < 18) throw new ImportError(`${archiveName}: the gzip data is truncated (no trailer)`);
+    const trailer = new DataView(bytes.buffer, bytes.byteOffset + end - 8, 8);
+    const [crc, isize] = [trailer.getUint32(0, true), trailer.getUint32(4, true)];
+    if (crc !== member.crc >>> 0) {
+      throw new ImportError(
+        `${archiveName}: the gzip data fails its CRC-32 check (the trailer says ${hex(crc)}, the data gives ${hex(member.crc)}); the archive is corrupt`,
+      );
+    }
+    if (isize !== member.size % 2 ** 32) {
+      throw new ImportError(
+        `${archiveName}: the gzip data fails its length check (the trailer's ISIZE says ${isize} bytes, the data holds ${member.size}); the archive is corrupt`,
+      );
+    }
+    member.crc = 0;
+    member.size = 0;
+  };
   const stream = new Gunzip((chunk, final) => {
+    member.crc = crc32(chunk, member.crc);
+    member.size += chunk.length;
     if (final) ended = true;
     if (tar) return tar.push(chunk);
     budget.addBytes(archiveName, chunk.length);
@@ -109,6 +133,8 @@ function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBud
     tar = new TarStream(archiveName, budget);
     tar.push(start);
   });
+  // Called as the next member begins, at its first byte: the previous one's data is all out.
+  stream.onmember = checkTrailer;
   try {
     // In slices: fflate inflates all it is given before calling back, so one push of a 500 KiB
     // single-member gzip held 512 MiB before the budget saw any of it. A slice inflates to 16 MiB at most.
@@ -118,11 +144,14 @@ function gunzipWithin(archiveName: string, bytes: Uint8Array, budget: ArchiveBud
     throw new ImportError(`${archiveName}: the gzip data is corrupt or truncated (${(error as Error).message})`);
   }
   if (!ended) throw new ImportError(`${archiveName}: the gzip data is truncated`);
+  checkTrailer(bytes.length);
   if (tar) return tar.end();
   budget.addEntry(archiveName);
   const base = archiveName.split("/").pop() ?? archiveName;
   return [{ name: base.replace(/\.gz$/i, "") || "content", bytes: joined(held, size) }];
 }
+
+const hex = (n: number) => `0x${(n >>> 0).toString(16).padStart(8, "0")}`;
 
 /** The inflated chunks as one array of `size` bytes (Uint8Array, not Buffer: the parsers are plain JS). */
 function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {

@@ -40,6 +40,8 @@ export type NastyCase = {
     status: number;
     /** The `error` of a 4xx body. */
     error?: string;
+    /** Words the answer must contain somewhere (in its message or an issue's): the check that failed. */
+    says?: string;
     /** A path (dotted, as in "issues.0.path") of the answer and the value it must hold there. */
     answer?: Record<string, unknown>;
     /**
@@ -129,6 +131,14 @@ function importCase(
     body: request.body,
     expect,
   };
+}
+
+/** A gzip archive with one byte of its 8-byte trailer (CRC-32 at 0, ISIZE at 4) changed by `delta`. */
+function withTrailer(gz: Uint8Array, at: number, delta: number): Uint8Array {
+  const out = gz.slice();
+  const i = out.length - 8 + at;
+  out[i] = (out[i]! + delta) & 0xff;
+  return out;
 }
 
 const refused = (status: number, error: string, answer?: Record<string, unknown>) => ({ status, error, answer });
@@ -573,6 +583,38 @@ export const nastyCases: NastyCase[] = [
     refused(422, "import_failed"),
   ),
   importCase(
+    "a tar.gz whose gzip trailer has a wrong CRC-32",
+    "RFC 1952's CRC-32 of the data: fflate's streaming Gunzip never checks it, and the archive was imported (201)",
+    {
+      headers: gzip,
+      body: () => withTrailer(gzipSync(tar([{ name: "results/iperf3.json", bytes: iperf3Fixture() }])), 0, 1),
+    },
+    { ...refused(422, "import_failed"), says: "fails its CRC-32 check" },
+  ),
+  importCase(
+    "a .gz whose gzip trailer has a wrong length (ISIZE)",
+    "RFC 1952's ISIZE, the data's length mod 2^32: unchecked, the file was imported (200)",
+    {
+      headers: gzip,
+      query: environmentQuery({ filename: "iperf3.json.gz" }),
+      body: () => withTrailer(gzipSync(iperf3Fixture()), 4, 1),
+    },
+    { ...refused(422, "import_failed"), says: "fails its length check" },
+  ),
+  {
+    name: "a .gz of two gzip members",
+    why: "RFC 1952 allows members one after another (gzip a >> f.gz; gzip b >> f.gz): each trailer checks its own member",
+    method: "POST",
+    endpoint: "/v1/import?format=bundle&filename=bundle.json.gz",
+    headers: gzip,
+    body: () => {
+      const file = encode(JSON.stringify(exampleFor("gzip-two-members")));
+      const half = Math.floor(file.length / 2);
+      return concat([gzipSync(file.subarray(0, half)), gzipSync(file.subarray(half))]);
+    },
+    expect: { status: 201 },
+  },
+  importCase(
     "64 KiB of noise",
     "bytes of no format",
     { headers: octets, body: () => noise(64 * 1024) },
@@ -631,9 +673,9 @@ export const nastyCases: NastyCase[] = [
   ),
   importCase(
     "import with U+0000 in the cluster name",
-    "%00 decodes to U+0000, which PostgreSQL cannot store (was a 500)",
+    "%00 decodes to U+0000, which PostgreSQL cannot store (was a 500); refused with every query value's",
     { headers: octets, body: iperf3Fixture, query: environmentQuery({ cluster: "lab\u0000x" }) },
-    refused(422, "import_failed", { "issues.0.path": "upload: cluster.name" }),
+    refused(400, "bad_request", { "issues.0.path": "query.cluster" }),
   ),
   {
     name: "import of a bundle file nesting 100,000 arrays deep",
@@ -674,4 +716,155 @@ export function atPath(value: unknown, dotted: string): unknown {
     current = record[parts[i]!];
   }
   return current;
+}
+
+// --- Hostile values for every path, query and input field (the enumerated no-5xx tests) ----------
+
+/**
+ * Path segments and query values as they go on the wire (already %-escaped): U+0000, its over-long
+ * form, a lone surrogate's UTF-8 form (CESU-8), bytes that are no UTF-8 at all, broken escapes, a
+ * traversal, and an over-long value (8,000 characters, under Node's 16 KiB header limit).
+ */
+export const hostileUrlValues: readonly string[] = [
+  "x%00",
+  "%00",
+  "%C0%80", // over-long U+0000
+  "%ED%A0%80", // U+D800 encoded as if it were a character
+  "%ED%B0%80x", // U+DC00
+  "%FF%FE",
+  "%E2%82", // a truncated 3-byte sequence
+  "%",
+  "%zz",
+  "..%2F..%2Fetc%2Fpasswd",
+  "%uD800",
+  "x".repeat(8_000),
+];
+
+/** Strings for JSON inputs: what JSON text can carry but no id, slug or label can. */
+export const hostileTextValues: readonly string[] = ["x\u0000", "\u0000", "\ud800", "a\udc00b", "x".repeat(10_000)];
+
+/** The parts of a JSON Schema the enumerated tests read (OpenAPI's components, zod's toJSONSchema). */
+export type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  prefixItems?: JsonSchema[];
+  minLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  default?: unknown;
+};
+
+/**
+ * Documents valid for `schema` but for one string (a value, or a key of a map) replaced by `hostile`,
+ * one document per such place, each with the place's dotted name; plus, when the schema is a string,
+ * the hostile value itself. `resolve` follows "$ref"s (OpenAPI's "#/components/schemas/…").
+ */
+export function hostileDocuments(
+  schema: JsonSchema,
+  hostile: string,
+  resolve: (ref: string) => JsonSchema = () => ({}),
+): { field: string; document: unknown }[] {
+  const deref = (s: JsonSchema): JsonSchema => (s.$ref ? deref(resolve(s.$ref)) : s);
+  const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type);
+
+  const sample = (raw: JsonSchema, depth = 0): unknown => {
+    const s = deref(raw);
+    if (depth > 8) return null;
+    if (s.const !== undefined) return s.const;
+    if (s.enum) return s.enum[0];
+    if (s.default !== undefined) return s.default;
+    const branch = s.anyOf?.[0] ?? s.oneOf?.[0] ?? s.allOf?.[0];
+    if (branch) return sample(branch, depth + 1);
+    switch (typeOf(s)) {
+      case "object":
+        return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v, depth + 1)]));
+      case "array":
+        if (s.prefixItems) return s.prefixItems.map((item) => sample(item, depth + 1));
+        return s.items ? [sample(s.items, depth + 1)] : [];
+      case "string":
+        return "x".repeat(Math.max(1, s.minLength ?? 1));
+      case "number":
+      case "integer":
+        return s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
+      case "boolean":
+        return true;
+      case "null":
+        return null;
+      default:
+        return "x";
+    }
+  };
+
+  const variants = (raw: JsonSchema, at: string, depth = 0): { field: string; document: unknown }[] => {
+    const s = deref(raw);
+    if (depth > 8 || s.const !== undefined) return [];
+    const branches = s.anyOf ?? s.oneOf ?? s.allOf;
+    if (branches) return branches.flatMap((b) => variants(b, at, depth + 1));
+    const type = typeOf(s);
+    if (s.enum) return s.enum.some((e) => typeof e === "string") ? [{ field: at, document: hostile }] : [];
+    if (type === "string" || type === undefined) return [{ field: at, document: hostile }];
+    if (type === "array") {
+      const items = s.prefixItems ?? (s.items ? [s.items] : []);
+      return items.flatMap((item, i) =>
+        variants(item, `${at}[${i}]`, depth + 1).map((v) => {
+          const document = items.map((other) => sample(other, depth + 1));
+          document[i] = v.document;
+          return { field: v.field, document };
+        }),
+      );
+    }
+    if (type !== "object") return [];
+    const base = sample(s, depth) as Record<string, unknown>;
+    const out = Object.entries(s.properties ?? {}).flatMap(([key, property]) =>
+      variants(property, at ? `${at}.${key}` : key, depth + 1).map((v) => ({
+        field: v.field,
+        document: { ...base, [key]: v.document },
+      })),
+    );
+    // A map (record) takes any key: a hostile one too.
+    if (typeof s.additionalProperties === "object") {
+      out.push({ field: `${at || "input"}[key]`, document: { ...base, [hostile]: sample(s.additionalProperties) } });
+    }
+    return out;
+  };
+
+  return variants(schema, "");
+}
+
+/** Words of PostgreSQL's, Prisma's or a stack trace's that must never reach a client. */
+export const driverWords = /invalid byte sequence|prisma|postgres|0x00|\bat \w+ \(/i;
+
+type Procedure = { _def: { type: "query" | "mutation" | "subscription"; inputs: unknown[] } };
+
+/**
+ * Every tRPC procedure of a router (its `_def.procedures`) with each hostile string in each string
+ * field of its input, one field at a time (and as the whole input), from its input's JSON Schema
+ * (`toJsonSchema`: zod's z.toJSONSchema, which the caller has; this package does not depend on zod).
+ */
+export function procedureProbes(
+  router: { _def: { procedures: object } },
+  toJsonSchema: (input: unknown) => JsonSchema,
+): { path: string; type: string; field: string; input: unknown }[] {
+  return Object.entries(router._def.procedures as Record<string, Procedure>).flatMap(([path, procedure]) => {
+    const schemas = procedure._def.inputs.map(toJsonSchema);
+    // Inputs chained with .input() merge: their properties side by side.
+    const schema: JsonSchema =
+      schemas.length === 1
+        ? schemas[0]!
+        : { type: "object", properties: Object.assign({}, ...schemas.map((s) => s.properties ?? {})) };
+    return hostileTextValues.flatMap((hostile) =>
+      [
+        { field: "input", input: hostile as unknown },
+        ...hostileDocuments(schema, hostile).map(({ field, document }) => ({ field, input: document })),
+      ].map((probe) => ({ path, type: procedure._def.type, ...probe })),
+    );
+  });
 }

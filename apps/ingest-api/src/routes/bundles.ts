@@ -62,7 +62,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
   app.post(
     "/v1/bundles",
     // Authenticate before the body is read: a stranger's 5 MiB upload is refused unread.
-    { onRequest: requireUploadToken(db) },
+    { onRequest: requireUploadToken(db), config: { upload: true } },
     async (req, reply) => {
       const uploader = req.uploader!;
       if (typeof req.body !== "string" || req.body.length === 0) {
@@ -116,7 +116,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
 
   app.delete<{ Params: { id: string } }>(
     "/v1/bundles/:id",
-    { onRequest: requireUploadToken(db) },
+    { onRequest: requireUploadToken(db), config: { upload: true } },
     async (req, reply) => {
       const uploader = req.uploader!;
       const found = await db.bundle.findUnique({ where: { id: req.params.id }, select: { workspaceId: true } });

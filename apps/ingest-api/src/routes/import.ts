@@ -64,7 +64,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
   const route = {
     onRequest: requireUploadToken(db),
     bodyLimit: opts.maxImportBytes,
-    config: { bodyLimitSetting: "CNIBENCH_IMPORT_MAX_BYTES" },
+    config: { bodyLimitSetting: "CNIBENCH_IMPORT_MAX_BYTES", upload: true },
   };
   app.post("/v1/import", route, async (req, reply) => {
     const uploader = req.uploader!;

@@ -234,8 +234,13 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app
    */
   async function feed(req: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply, format: string) {
     const { slug } = req.params;
-    const found = await db.workspace.findUnique({ where: { slug }, select: { id: true, visibility: true } });
-    if (!found || !(await readableWorkspaces(db, req)).includes(found.id)) {
+    // The readable workspaces are read whether or not the slug exists: answering an unknown slug before
+    // reading them made a private workspace's 404 measurably slower than a made-up one's (issue 43).
+    const [found, readable] = await Promise.all([
+      db.workspace.findUnique({ where: { slug }, select: { id: true, visibility: true } }),
+      readableWorkspaces(db, req),
+    ]);
+    if (!found || !readable.includes(found.id)) {
       sendError(req, reply, 404, "not_found", `No workspace ${slug}.`);
       return null;
     }

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
-import { api } from "~/trpc/server";
+import { pageApi } from "~/trpc/server";
 import { ColumnPicker } from "./_explore/column-picker";
 import { FacetPanel } from "./_explore/facet-panel";
 import { exploreInput } from "./_explore/input";
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Explore" };
 export default async function ExplorePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadExploreParams(searchParams);
   const { input, filters, sort, order } = exploreInput(params);
-  const view = await (await api()).scenarios.explore(input);
+  const view = await (await pageApi()).scenarios.explore(input);
   const filtered = view.scenarios.length !== view.total;
   const shown = pageOf(sortScenarios(view.scenarios, sort, order), params.page);
   const shownColumns = view.columns.map((c) => c.key);

@@ -34,13 +34,28 @@ const withCluster = (bundle: object, cluster: object) => ({
 // Words only the victim's private rows hold. Pinned ones a published permalink may show to anyone;
 // the rest never leave the victim's readers.
 const pinnedSecrets = ["zz-pinned-cluster", "ZZ Pinned CNI", "ZZ pinned source"];
-const neverSecrets = ["zz-newer-cluster", "ZZ newer source", "ZZ Victim team", "victim-team", "zz-token", "zz-hook"];
+// "ZZ Renamed CNI" renames the victim's scenario after its permalink was published: the permalink
+// keeps the pinned name (issue 43: its embed, CSV, badge and tRPC showed the new one signed out).
+const neverSecrets = [
+  "zz-newer-cluster",
+  "ZZ newer source",
+  "ZZ Renamed CNI",
+  "ZZ Victim team",
+  "victim-team",
+  "zz-token",
+  "zz-hook",
+];
 const victimPinned = withCluster(
   { ...overlay, cni: { ...(overlay.cni as object), label: "ZZ Pinned CNI" }, source: { title: "ZZ pinned source" } },
   { name: "zz-pinned-cluster", region: "zz-region" },
 );
 const victimNewer = withCluster(
-  { ...victimPinned, source: { title: "ZZ newer source" }, runAt: "2026-10-01T00:00:00Z" },
+  {
+    ...victimPinned,
+    cni: { ...(overlay.cni as object), label: "ZZ Renamed CNI" },
+    source: { title: "ZZ newer source" },
+    runAt: "2026-10-01T00:00:00Z",
+  },
   { name: "zz-newer-cluster", region: "zz-region" },
 );
 

@@ -26,13 +26,58 @@ export function databaseAnswers(): Promise<boolean> {
  * back into the view once PostgreSQL is back.
  */
 export function unavailablePage(): Response {
+  return plainPage(
+    503,
+    "Database unavailable",
+    `<h1>The database is unavailable</h1>
+<p>cnibench cannot reach its PostgreSQL database right now, so this page cannot be shown. Nothing is lost:
+this page tries again by itself every ${RETRY_AFTER_SECONDS} seconds and shows the view as soon as the
+database is back.</p>
+<p><a href="">Try again now</a></p>`,
+    { "retry-after": String(RETRY_AFTER_SECONDS) },
+    `<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}">`,
+  );
+}
+
+/**
+ * The answer to an address no view can read (proxy.ts): for the API routes, JSON in tRPC's error
+ * shape (what its clients parse); for pages and downloads, a page saying why.
+ */
+export function refusedAddress(path: string, status: number, message: string): Response {
+  if (!path.startsWith("/api/")) return refusedAddressPage(status, message);
+  const code = status === 404 ? "NOT_FOUND" : "BAD_REQUEST";
+  return Response.json(
+    { error: { message, code: status === 404 ? -32004 : -32600, data: { code, httpStatus: status } } },
+    { status, headers: { "cache-control": "no-store" } },
+  );
+}
+
+function refusedAddressPage(status: number, message: string): Response {
+  const title = status === 404 ? "Page not found" : "Bad address";
+  return plainPage(
+    status,
+    title,
+    `<h1>${title}</h1>\n<p>${escapeHtml(message)} Start from the <a href="/">explorer</a>.</p>`,
+  );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A page that needs neither the database nor scripts (the layout's pages need both). */
+function plainPage(
+  status: number,
+  title: string,
+  body: string,
+  headers: Record<string, string> = {},
+  head = "",
+): Response {
   const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}">
-<title>Database unavailable · cnibench</title>
+${head}
+<title>${title} · cnibench</title>
 <style>
 body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #fafafa; color: #18181b; }
 main { max-width: 34rem; margin: 15vh auto; padding: 2rem; border: 1px dashed #d4d4d8; border-radius: .5rem; }
@@ -43,21 +88,13 @@ a { color: #1d4ed8; }
 </head>
 <body>
 <main>
-<h1>The database is unavailable</h1>
-<p>cnibench cannot reach its PostgreSQL database right now, so this page cannot be shown. Nothing is lost:
-this page tries again by itself every ${RETRY_AFTER_SECONDS} seconds and shows the view as soon as the
-database is back.</p>
-<p><a href="">Try again now</a></p>
+${body}
 </main>
 </body>
 </html>
 `;
   return new Response(html, {
-    status: 503,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "retry-after": String(RETRY_AFTER_SECONDS),
-      "cache-control": "no-store",
-    },
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers },
   });
 }

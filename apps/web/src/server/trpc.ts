@@ -1,6 +1,7 @@
-import type { Access, Db, TargetPolicy } from "@cnibench/db";
+import { type Access, type Db, isCommitInDoubt, type TargetPolicy } from "@cnibench/db";
+import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
 
 /** Budgets of writes (mutations) a minute: per signed-in user, and per client address. */
@@ -31,29 +32,69 @@ export type Context = {
   webhookPolicy?: TargetPolicy;
 };
 
+/** What a client reads of an unexpected error: never the driver's or PostgreSQL's own words. */
+export const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
+/** The one failure that may have written: the database went silent after COMMIT was sent (packages/db health.ts). */
+const COMMIT_IN_DOUBT_MESSAGE =
+  "The database stopped answering while the change was being committed: it may have been stored. Reload once the database is back to see.";
+
 const t = initTRPC.context<Context>().create({
-  errorFormatter: ({ shape, error }) => ({
-    ...shape,
-    data: {
-      ...shape.data,
-      zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
-    },
-  }),
+  errorFormatter: ({ shape, error }) => {
+    // Our own refusals (4xx) say what was wrong; anything else (a bug, a database error) would echo
+    // the driver's message ('invalid byte sequence for encoding "UTF8"') and a stack: say neither.
+    const internal = error.code === "INTERNAL_SERVER_ERROR";
+    const { stack: _stack, ...data } = shape.data;
+    return {
+      ...shape,
+      message: isCommitInDoubt(error) ? COMMIT_IN_DOUBT_MESSAGE : internal ? INTERNAL_MESSAGE : shape.message,
+      data: {
+        ...data,
+        zodError: error.cause instanceof ZodError ? z.flattenError(error.cause) : null,
+      },
+    };
+  },
 });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/**
+ * Every procedure first refuses input holding U+0000 or a lone UTF-16 surrogate (PostgreSQL's text
+ * refuses both, and no id, slug or label can hold them), naming the field: one guard here instead of
+ * a 500 from each query that would pass such a string on.
+ */
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  const issues = unstorableValues(await getRawInput());
+  if (issues.length > 0) {
+    const [first] = issues;
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `input${first!.path ? ` ${first!.path}` : ""} ${first!.message}`,
+    });
+  }
+  return next();
+});
+
+/** A write past its budget: 429, with the seconds to wait, which the route handler sends as Retry-After. */
+export class WriteLimitError extends TRPCError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super({ code: "TOO_MANY_REQUESTS", message });
+  }
+}
 
 async function spend(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
-    throw new TRPCError({
-      code: "TOO_MANY_REQUESTS",
-      message: `More than ${limiter.points} changes a minute ${what}; retry in ${Math.ceil(error.msBeforeNext / 1000)} s.`,
-    });
+    // The limiter rejects with a RateLimiterRes; the production bundle may hold two copies of its
+    // class (instanceof failed there and the write answered 500), so recognise it by its shape.
+    const refusal = error as Partial<RateLimiterRes> | undefined;
+    if (typeof refusal?.msBeforeNext !== "number" || error instanceof Error) throw error;
+    const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    throw new WriteLimitError(`More than ${limiter.points} changes a minute ${what}; retry in ${seconds} s.`, seconds);
   }
 }
 
@@ -61,7 +102,7 @@ async function spend(limiter: RateLimiterMemory, key: string, what: string): Pro
  * Procedures that write: signed-in users only (ctx.userId is theirs), within a budget per user and
  * per client address, so neither a script nor a crowd of throwaway accounts writes without bound.
  */
-export const signedInProcedure = t.procedure.use(async ({ ctx, next }) => {
+export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const userId = ctx.access.userId;
   if (!userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
   if (ctx.limits) {

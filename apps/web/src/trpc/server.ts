@@ -20,3 +20,24 @@ export async function orNotFound<T>(read: Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * The caller of a page whose procedures read its address's query (the explorer, the charts): a
+ * refusal of a value there (BAD_REQUEST: too long, not one of the choices; NOT_FOUND) is the page's
+ * 404, as orNotFound does for one read, instead of a 500 from the render (issue 43). Pages that
+ * explain a refusal themselves (compare) keep `api()`.
+ */
+export const pageApi = cache(async () => refusalsAsNotFound(await api()));
+
+function refusalsAsNotFound<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(t, key) {
+      const value = Reflect.get(t, key);
+      return typeof value === "function" ? refusalsAsNotFound(value) : value;
+    },
+    apply(t, self, args) {
+      const result = Reflect.apply(t as (...a: unknown[]) => unknown, self, args);
+      return result instanceof Promise ? orNotFound(result) : result;
+    },
+  });
+}

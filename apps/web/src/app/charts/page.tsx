@@ -20,7 +20,7 @@ import {
   crossoverValueLabel,
   viewTitle,
 } from "~/server/chart-views";
-import { api } from "~/trpc/server";
+import { pageApi } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
 import { EmbedSnippets, seriesBadgePath } from "./embed-snippets";
@@ -122,7 +122,7 @@ function compareWith(params: ChartParams, drawn: readonly { id: string; label: s
 export default async function ChartsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadChartParams(searchParams);
   const scope = chartScope(params);
-  const trpc = await api();
+  const trpc = await pageApi();
   const apiUrl = webEnv().publicApiUrl;
   const linksOf = (p: PointSource): LinkRef[] => [
     { label: "bundle", href: `${apiUrl}/v1/bundles/${p.bundleId}` },

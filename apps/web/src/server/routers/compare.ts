@@ -3,6 +3,7 @@ import {
   createPermalink,
   type Db,
   getPermalink,
+  pinnedLabels,
   revokePermalink,
   setPermalinkPublished,
 } from "@cnibench/db";
@@ -45,8 +46,9 @@ export async function comparison(
   scenarioIds: readonly string[],
   margins: Readonly<Record<string, number>>,
   bundleIds?: readonly string[],
+  pinnedNames?: Readonly<Record<string, string | null>>,
 ) {
-  const view = await compareView(db, workspaceIds, { scenarioIds, bundleIds });
+  const view = await compareView(db, workspaceIds, { scenarioIds, bundleIds, labels: pinnedNames });
   const { scenarios, unknownIds } = view;
   const figures = withHistory(view.figures, view.earlier);
   const diffs = candidateDiffs(scenarios, figures, margins);
@@ -106,7 +108,9 @@ export const compareRouter = createTRPCRouter({
       // The margins it was shared with, so its verdicts recompute as they were (none: the catalogue's).
       const margins = marginsSchema.safeParse(link.view.margins ?? {}).data ?? {};
       // A published permalink reads the pinned bundles from its workspaces whoever the visitor is.
-      const comparisonOf = await comparison(ctx.db, link.workspaceIds, link.scenarioIds, margins, pinned);
+      // Its scenarios named as they were pinned, not as a later upload renamed them.
+      const labels = pinnedLabels(link.pins);
+      const comparisonOf = await comparison(ctx.db, link.workspaceIds, link.scenarioIds, margins, pinned, labels);
       return { ...link, comparison: comparisonOf };
     }),
 

@@ -3,6 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { createContext } from "~/server/context";
 import { RETRY_AFTER_SECONDS } from "~/server/outage";
 import { appRouter } from "~/server/root";
+import type { WriteLimitError } from "~/server/trpc";
 
 const handler = (req: Request) =>
   fetchRequestHandler({
@@ -14,10 +15,14 @@ const handler = (req: Request) =>
     maxBatchSize: 10,
     // A call that failed because PostgreSQL is unreachable is an outage, not a bug: 503 with
     // Retry-After, as the ingest API answers, instead of tRPC's 500.
-    responseMeta: ({ errors }) =>
-      errors.length > 0 && errors.every((e) => isDatabaseOutage(e))
-        ? { status: 503, headers: new Headers({ "retry-after": String(RETRY_AFTER_SECONDS) }) }
-        : {},
+    responseMeta: ({ errors }) => {
+      if (errors.length > 0 && errors.every((e) => isDatabaseOutage(e))) {
+        return { status: 503, headers: new Headers({ "retry-after": String(RETRY_AFTER_SECONDS) }) };
+      }
+      // A write past its budget: 429 (tRPC's own status) with Retry-After, as the ingest API answers.
+      const wait = Math.max(0, ...errors.map((e) => (e as Partial<WriteLimitError>).retryAfterSeconds ?? 0));
+      return wait > 0 ? { headers: new Headers({ "retry-after": String(wait) }) } : {};
+    },
   });
 
 export { handler as GET, handler as POST };

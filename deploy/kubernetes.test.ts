@@ -397,6 +397,8 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
   fs.cpSync(k8sDir, work, { recursive: true });
   const envFile = path.join(work, "overlays/managed-postgres/database.env");
   if (!fs.existsSync(envFile)) fs.copyFileSync(`${envFile}.example`, envFile);
+  const authFile = path.join(work, "components/sign-in/auth.env");
+  if (!fs.existsSync(authFile)) fs.copyFileSync(`${authFile}.example`, authFile);
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it.each(["base", "overlays/cloudnative-pg", "overlays/managed-postgres"])(
@@ -424,15 +426,51 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
         expect(docs.map((d) => d.kind)).toContain("Namespace");
       }
       if (target.endsWith("managed-postgres")) {
-        expect(docs.find((d) => d.kind === "Secret")?.metadata.name).toBe("cnibench-db-app");
+        expect(docs.find((d) => d.kind === "Secret" && d.metadata.name.startsWith("cnibench-db"))?.metadata.name).toBe(
+          "cnibench-db-app",
+        );
       }
+    },
+  );
+
+  // Without the OpenID Connect settings nobody signs in: no owners, private workspaces, webhooks or
+  // permalinks. Both overlays must hand the web app all of them, and only the web app.
+  it.each(["overlays/cloudnative-pg", "overlays/managed-postgres"])(
+    "%s gives the web app the sign-in settings from the Secret cnibench-auth",
+    (target) => {
+      const docs = parseAllDocuments(
+        execFileSync("kubectl", ["kustomize", path.join(work, target)], { encoding: "utf8" }),
+      ).map((d) => d.toJS() as Doc);
+      const secret = docs.find((d) => d.kind === "Secret" && d.metadata.name.startsWith("cnibench-auth-"));
+      expect(secret, "Secret cnibench-auth").toBeDefined();
+      const settings = Object.fromEntries(
+        Object.entries(secret!.data as Record<string, string>).map(([k, v]) => [
+          k,
+          Buffer.from(v.replace(/\s+/g, ""), "base64").toString("utf8"),
+        ]),
+      );
+      const signIn = ["CNIBENCH_OIDC_ISSUER", "CNIBENCH_OIDC_CLIENT_ID", "CNIBENCH_OIDC_CLIENT_SECRET", "AUTH_SECRET"];
+      expect(Object.keys(settings)).toEqual(expect.arrayContaining([...signIn, "CNIBENCH_ADMIN_EMAIL"]));
+      for (const key of Object.keys(settings)) expect(envKeys.web, key).toContain(key);
+      expect(URL.canParse(settings.CNIBENCH_OIDC_ISSUER!)).toBe(true);
+      expect(settings.AUTH_SECRET!.length).toBeGreaterThanOrEqual(32);
+      const deployments = Object.fromEntries(
+        docs.filter((d) => d.kind === "Deployment").map((d) => [d.metadata.name, d.spec.template.spec.containers[0]]),
+      );
+      const secretRefs = (c: Doc) => (c.envFrom ?? []).flatMap((e: Doc) => (e.secretRef ? [e.secretRef.name] : []));
+      expect(secretRefs(deployments["cnibench-web"]!)).toEqual([secret!.metadata.name]);
+      expect(secretRefs(deployments["cnibench-ingest-api"]!)).toEqual([]);
     },
   );
 
   it("adds the Ingress and the public URLs with the ingress component", () => {
     const overlay = path.join(work, "overlays/cloudnative-pg");
     const file = path.join(overlay, "kustomization.yaml");
-    fs.writeFileSync(file, `${fs.readFileSync(file, "utf8")}\ncomponents:\n  - ../../components/ingress\n`);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text, "the overlay offers the ingress component as a commented line").toContain(
+      "#  - ../../components/ingress",
+    );
+    fs.writeFileSync(file, text.replace("#  - ../../components/ingress", "  - ../../components/ingress"));
     const docs = parseAllDocuments(execFileSync("kubectl", ["kustomize", overlay], { encoding: "utf8" })).map(
       (d) => d.toJS() as Doc,
     );

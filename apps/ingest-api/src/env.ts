@@ -36,6 +36,18 @@ export const ingestEnvSchema = sharedEnvSchema
     CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
     /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */
     CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: requestsPerMinute().optional(),
+    /** GET /v1/workspaces/{slug}/metrics and figures.json: most series (figures) one response holds. */
+    CNIBENCH_FEED_MAX_SERIES: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(50_000),
+    /** The same feeds leave out scenarios not run for this many days. */
+    CNIBENCH_FEED_MAX_AGE_DAYS: z.coerce
+      .number({ error: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1")
+      .default(365),
     /** Alerts: a failed webhook delivery is retried after this, then 4, 16, 64 times it (5 tries in all). */
     CNIBENCH_WEBHOOK_RETRY_BASE_MS: milliseconds(1_000, 1),
   })

@@ -28,6 +28,7 @@ const app = buildServer({
   },
   logLevel: env.LOG_LEVEL,
   webhooks: { retryBaseMs: env.CNIBENCH_WEBHOOK_RETRY_BASE_MS },
+  feed: { maxSeries: env.CNIBENCH_FEED_MAX_SERIES, maxAgeDays: env.CNIBENCH_FEED_MAX_AGE_DAYS },
 });
 
 // SIGTERM (Kubernetes, `docker stop`, the launcher) drains: the listening socket closes, idle

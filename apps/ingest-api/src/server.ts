@@ -31,6 +31,8 @@ export type ServerOptions = {
   logLevel?: string;
   /** Alerts' delivery: retry backoff, timeouts (webhooks.ts). */
   webhooks?: WebhookOptions;
+  /** The metrics feeds' bounds (CNIBENCH_FEED_MAX_SERIES, CNIBENCH_FEED_MAX_AGE_DAYS). */
+  feed?: { maxSeries?: number; maxAgeDays?: number };
 };
 
 /**
@@ -163,7 +165,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   app.register(campaignRoutes, { db });
   app.register(gateRoutes, { db });
-  app.register(metricsRoutes, { db });
+  app.register(metricsRoutes, { db, ...options.feed });
   app.register(importRoutes, {
     db,
     maxImportBytes,

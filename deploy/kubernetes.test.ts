@@ -142,7 +142,9 @@ describe.each(resourceFiles.map((f) => [rel(f), f]))("%s", (_name, file) => {
       const problem = await validate(doc);
       if (problem === "no-schema") {
         // Custom resources: kubernetes-models has no schema for them; see the CloudNativePG test below.
-        expect(doc.apiVersion, `${doc.kind} has no schema here`).toBe("postgresql.cnpg.io/v1");
+        expect(doc.apiVersion, `${doc.kind} has no schema here`).toMatch(
+          /^(postgresql\.cnpg\.io|monitoring\.coreos\.com)\/v1$/,
+        );
       } else {
         expect(problem, `${doc.kind} ${doc.metadata?.name}`).toBeUndefined();
       }
@@ -166,8 +168,13 @@ function labelsMatch(selector: Record<string, string>, labels: Record<string, st
 }
 
 const apps = [
-  { deployment: "cnibench-ingest-api", image: "cnibench-ingest-api", portVar: "CNIBENCH_API_PORT" },
-  { deployment: "cnibench-web", image: "cnibench-web", portVar: "CNIBENCH_WEB_PORT" },
+  {
+    deployment: "cnibench-ingest-api",
+    image: "cnibench-ingest-api",
+    portVar: "CNIBENCH_API_PORT",
+    metricsPortVar: "CNIBENCH_API_METRICS_PORT",
+  },
+  { deployment: "cnibench-web", image: "cnibench-web", portVar: "CNIBENCH_WEB_PORT", metricsPortVar: undefined },
 ] as const;
 
 describe.each(apps)("$deployment", (app) => {
@@ -186,7 +193,18 @@ describe.each(apps)("$deployment", (app) => {
   it("listens on the port its configuration names, and probes it", () => {
     expect(pod.containers).toHaveLength(1);
     expect(container.image).toBe(app.image);
-    expect(container.ports).toEqual([{ name: "http", containerPort: Number(config[app.portVar]) }]);
+    expect(container.ports).toEqual([
+      { name: "http", containerPort: Number(config[app.portVar]) },
+      ...(app.metricsPortVar ? [{ name: "metrics", containerPort: Number(config[app.metricsPortVar]) }] : []),
+    ]);
+    if (app.metricsPortVar) {
+      // Annotation-based discovery scrapes the same port.
+      expect(deployment.spec.template.metadata.annotations).toEqual({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": config[app.metricsPortVar],
+        "prometheus.io/path": "/metrics",
+      });
+    }
     for (const probe of ["startupProbe", "livenessProbe", "readinessProbe"]) {
       const p = container[probe];
       expect(p, probe).toBeDefined();
@@ -232,7 +250,9 @@ describe.each(apps)("$deployment", (app) => {
 
   it("has a Service, a PodDisruptionBudget and an autoscaler that select or target it", () => {
     const service = byKind("Service").find((s) => labelsMatch(s.spec.selector, podLabels))!;
-    expect(service.spec.ports.map((p: Doc) => p.targetPort)).toEqual(["http"]);
+    expect(service.spec.ports.map((p: Doc) => p.targetPort)).toEqual(
+      app.metricsPortVar ? ["http", "metrics"] : ["http"],
+    );
     const pdb = byKind("PodDisruptionBudget").find((p) => labelsMatch(p.spec.selector.matchLabels, podLabels))!;
     expect(pdb.spec.minAvailable).toBe(1);
     const hpa = byKind("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === app.deployment)!;
@@ -432,6 +452,40 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
       }
     },
   );
+
+  // The ServiceMonitor is a custom resource (no offline schema): checked field by field against what it
+  // must find — the ingest-api Service by its labels, that Service's metrics port, the container's port.
+  it("adds a ServiceMonitor that finds ingest-api's metrics port with the prometheus component", () => {
+    const overlay = path.join(work, "overlays/managed-postgres");
+    const file = path.join(overlay, "kustomization.yaml");
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).toContain("#  - ../../components/prometheus");
+    fs.writeFileSync(file, text.replace("#  - ../../components/prometheus", "  - ../../components/prometheus"));
+    const docs = parseAllDocuments(execFileSync("kubectl", ["kustomize", overlay], { encoding: "utf8" })).map(
+      (d) => d.toJS() as Doc,
+    );
+    fs.writeFileSync(file, text);
+    const monitors = docs.filter((d) => d.kind === "ServiceMonitor");
+    expect(monitors).toHaveLength(1);
+    const monitor = monitors[0]!;
+    expect(monitor.apiVersion).toBe("monitoring.coreos.com/v1");
+    expect(monitor.metadata.namespace).toBe("cnibench");
+    const services = docs.filter(
+      (d) => d.kind === "Service" && labelsMatch(monitor.spec.selector.matchLabels, d.metadata.labels),
+    );
+    expect(services.map((d) => d.metadata.name)).toEqual(["cnibench-ingest-api"]);
+    const [endpoint] = monitor.spec.endpoints;
+    expect(endpoint).toMatchObject({ port: "metrics", path: "/metrics" });
+    const servicePort = services[0]!.spec.ports.find((p: Doc) => p.name === endpoint.port);
+    const deployment = docs.find((d) => d.kind === "Deployment" && d.metadata.name === "cnibench-ingest-api")!;
+    const containerPort = deployment.spec.template.spec.containers[0].ports.find(
+      (p: Doc) => p.name === servicePort.targetPort,
+    );
+    const configMap = docs.find((d) => d.kind === "ConfigMap")!;
+    expect(containerPort.containerPort).toBe(Number(configMap.data.CNIBENCH_API_METRICS_PORT));
+    // The Ingress never routes it.
+    expect(configMap.data.CNIBENCH_API_METRICS_PORT).not.toBe(configMap.data.CNIBENCH_API_PORT);
+  });
 
   // Without the OpenID Connect settings nobody signs in: no owners, private workspaces, webhooks or
   // permalinks. Both overlays must hand the web app all of them, and only the web app.

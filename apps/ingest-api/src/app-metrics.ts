@@ -3,10 +3,12 @@
 // memory, event loop: prom-client's defaults), the read pool, the uploads waiting for a write turn,
 // and the alert deliveries by status. prom-client rather than hand-written text: it keeps the
 // histogram buckets and the exposition format right.
-import http from "node:http";
 import { type Db, poolStats } from "@cnibench/db";
+import { processRegistry, registerPoolGauge, startMetricsServer } from "@cnibench/db/app-metrics";
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Gauge, Histogram, type Registry } from "prom-client";
+
+export { startMetricsServer };
 
 export type AppMetrics = { registry: Registry; requestSeconds: Histogram<"method" | "route" | "status_code"> };
 
@@ -16,13 +18,7 @@ export type AppMetrics = { registry: Registry; requestSeconds: Histogram<"method
  * replica, so sum nothing over replicas but take one: `max without (instance, pod)`).
  */
 export function createAppMetrics(db: Db | null): AppMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  // Gauges that prom-client names like counters, which promtool rejects; their twins without
-  // the suffix (nodejs_active_handles, …) hold the same numbers and are kept.
-  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
-    registry.removeSingleMetric(name);
-  }
+  const registry = processRegistry();
   const requestSeconds = new Histogram({
     name: "cnibench_http_request_duration_seconds",
     help: "Time from a request's arrival to its answer, by method, route pattern and status code",
@@ -32,19 +28,7 @@ export function createAppMetrics(db: Db | null): AppMetrics {
     registers: [registry],
   });
   if (!db) return { registry, requestSeconds };
-  new Gauge({
-    name: "cnibench_db_pool_connections",
-    help: "Connections of the read pool (views and uploads): open in all, idle, and requests waiting for one",
-    labelNames: ["state"] as const,
-    registers: [registry],
-    collect() {
-      const stats = poolStats(db);
-      if (!stats) return;
-      this.set({ state: "open" }, stats.total);
-      this.set({ state: "idle" }, stats.idle);
-      this.set({ state: "waiting" }, stats.waiting);
-    },
-  });
+  registerPoolGauge(registry, db);
   new Gauge({
     name: "cnibench_store_queue_uploads",
     help: "Uploads and imports storing now (at most 2 a process) and waiting for their turn",
@@ -85,25 +69,4 @@ export function instrument(app: FastifyInstance, metrics: AppMetrics): void {
       reply.elapsedTime / 1000,
     );
   });
-}
-
-/** Serves GET /metrics of the registry on its own port; anything else is 404. */
-export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<http.Server> {
-  const server = http.createServer(async (req, res) => {
-    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
-      res.writeHead(404, { "content-type": "text/plain" }).end("Only GET /metrics is served here.\n");
-      return;
-    }
-    try {
-      const text = await registry.metrics();
-      res.writeHead(200, { "content-type": registry.contentType }).end(text);
-    } catch (error) {
-      res.writeHead(500, { "content-type": "text/plain" }).end(`Metrics failed: ${(error as Error).message}\n`);
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  return server;
 }

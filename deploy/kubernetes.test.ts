@@ -174,7 +174,12 @@ const apps = [
     portVar: "CNIBENCH_API_PORT",
     metricsPortVar: "CNIBENCH_API_METRICS_PORT",
   },
-  { deployment: "cnibench-web", image: "cnibench-web", portVar: "CNIBENCH_WEB_PORT", metricsPortVar: undefined },
+  {
+    deployment: "cnibench-web",
+    image: "cnibench-web",
+    portVar: "CNIBENCH_WEB_PORT",
+    metricsPortVar: "CNIBENCH_WEB_METRICS_PORT",
+  },
 ] as const;
 
 describe.each(apps)("$deployment", (app) => {
@@ -455,7 +460,7 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
 
   // The ServiceMonitor is a custom resource (no offline schema): checked field by field against what it
   // must find — the ingest-api Service by its labels, that Service's metrics port, the container's port.
-  it("adds a ServiceMonitor that finds ingest-api's metrics port with the prometheus component", () => {
+  it("adds a ServiceMonitor that finds both apps' metrics ports with the prometheus component", () => {
     const overlay = path.join(work, "overlays/managed-postgres");
     const file = path.join(overlay, "kustomization.yaml");
     const text = fs.readFileSync(file, "utf8");
@@ -470,21 +475,27 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
     const monitor = monitors[0]!;
     expect(monitor.apiVersion).toBe("monitoring.coreos.com/v1");
     expect(monitor.metadata.namespace).toBe("cnibench");
+    const [endpoint] = monitor.spec.endpoints;
+    expect(endpoint).toMatchObject({ port: "metrics", path: "/metrics" });
+    const configMap = docs.find((d) => d.kind === "ConfigMap")!;
     const services = docs.filter(
       (d) => d.kind === "Service" && labelsMatch(monitor.spec.selector.matchLabels, d.metadata.labels),
     );
-    expect(services.map((d) => d.metadata.name)).toEqual(["cnibench-ingest-api"]);
-    const [endpoint] = monitor.spec.endpoints;
-    expect(endpoint).toMatchObject({ port: "metrics", path: "/metrics" });
-    const servicePort = services[0]!.spec.ports.find((p: Doc) => p.name === endpoint.port);
-    const deployment = docs.find((d) => d.kind === "Deployment" && d.metadata.name === "cnibench-ingest-api")!;
-    const containerPort = deployment.spec.template.spec.containers[0].ports.find(
-      (p: Doc) => p.name === servicePort.targetPort,
-    );
-    const configMap = docs.find((d) => d.kind === "ConfigMap")!;
-    expect(containerPort.containerPort).toBe(Number(configMap.data.CNIBENCH_API_METRICS_PORT));
-    // The Ingress never routes it.
-    expect(configMap.data.CNIBENCH_API_METRICS_PORT).not.toBe(configMap.data.CNIBENCH_API_PORT);
+    expect(services.map((d) => d.metadata.name).sort()).toEqual(["cnibench-ingest-api", "cnibench-web"]);
+    for (const [name, portVar] of [
+      ["cnibench-ingest-api", "CNIBENCH_API_METRICS_PORT"],
+      ["cnibench-web", "CNIBENCH_WEB_METRICS_PORT"],
+    ] as const) {
+      // Service port named by the endpoint → container port it targets → the port the app is told.
+      const servicePort = services
+        .find((d) => d.metadata.name === name)!
+        .spec.ports.find((p: Doc) => p.name === endpoint.port);
+      const deployment = docs.find((d) => d.kind === "Deployment" && d.metadata.name === name)!;
+      const containerPort = deployment.spec.template.spec.containers[0].ports.find(
+        (p: Doc) => p.name === servicePort.targetPort,
+      );
+      expect(containerPort.containerPort, name).toBe(Number(configMap.data[portVar]));
+    }
   });
 
   // Without the OpenID Connect settings nobody signs in: no owners, private workspaces, webhooks or
@@ -530,7 +541,11 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
     );
     const ingress = docs.find((d) => d.kind === "Ingress")!;
     const services = docs.filter((d) => d.kind === "Service").map((s) => s.metadata.name);
-    for (const p of ingress.spec.rules[0].http.paths) expect(services).toContain(p.backend.service.name);
+    for (const p of ingress.spec.rules[0].http.paths) {
+      expect(services).toContain(p.backend.service.name);
+      // The apps' own metrics ports stay inside the cluster.
+      expect(p.backend.service.port).toEqual({ name: "http" });
+    }
     expect(docs.find((d) => d.kind === "ConfigMap")!.data).toMatchObject({
       CNIBENCH_PUBLIC_API_URL: "https://cnibench.example.com",
       CNIBENCH_PUBLIC_WEB_URL: "https://cnibench.example.com",

@@ -130,6 +130,9 @@ describe("GET /v1/workspaces/{slug}/metrics", () => {
     const samples = samplesOf(families);
     expect(samples).toHaveLength(figures.length);
     const byId = new Map(scenarios.map((s) => [s.id, s]));
+    const keys = new Map(
+      (await api.db.scenario.findMany({ select: { id: true, testbedKey: true } })).map((s) => [s.id, s.testbedKey]),
+    );
     for (const f of figures) {
       const found = sampleOf(samples, f);
       expect(found, `${f.scenarioId} ${f.metric} ${JSON.stringify(f.params)}`).toHaveLength(1);
@@ -144,6 +147,7 @@ describe("GET /v1/workspaces/{slug}/metrics", () => {
         kernel: scenario.kernel,
         cni: scenario.cni.name,
         cni_version: scenario.cni.version,
+        testbed: keys.get(f.scenarioId)!.slice(0, 12),
         mode: scenario.cni.mode,
         kube_proxy: scenario.cni.kubeProxy,
       });

@@ -375,9 +375,10 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app
     const rank = new Map(chosen.map((id, i) => [id, i]));
     figures.sort((a, b) => rank.get(a.scenarioId)! - rank.get(b.scenarioId)!);
     const measuredAt = await bundleTimes(db, [...new Set(figures.map((f) => f.bundleId))]);
+    // Scenario.testbedKey is a SHA-256 in hex; within one workspace (a feed's) 12 digits tell testbeds apart.
     const testbeds = new Map(
       (await db.scenario.findMany({ where: { id: { in: chosen } }, select: { id: true, testbedKey: true } })).map(
-        (s) => [s.id, s.testbedKey],
+        (s) => [s.id, s.testbedKey.slice(0, 12)],
       ),
     );
     const feedCounts: FeedCounts = { total, expired, maxSeries, maxAgeDays };

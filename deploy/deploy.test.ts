@@ -2,6 +2,7 @@
 // Dockerfile copies exists in the build context, every script and workspace it names exists, every
 // module the ingest-api image runs is a production dependency, every variable is one the apps'
 // environment schemas know, and the ports agree. CI also runs `docker-compose config -q`.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,6 +45,14 @@ const known = {
   web: new Set([...envKeys.web, "CNIBENCH_WEB_PORT", "NODE_ENV", "NEXT_TELEMETRY_DISABLED"]),
   migrate: new Set(["DATABASE_URL", "NODE_ENV", "HOME"]),
 };
+const hasDockerCompose = (() => {
+  try {
+    execFileSync("docker-compose", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const buildOnly = new Set(["CHECKPOINT_DISABLE", "NEXT_TELEMETRY_DISABLED"]);
 
 describe.each(Object.entries(dockerfiles))("%s: %s", (_app, dockerfile) => {
@@ -343,6 +352,46 @@ describe("docker-compose.yml", () => {
     expect(services["ingest-api"]?.tmpfs).toEqual(["/tmp:mode=1777"]);
     expect(services.web?.read_only).toBe(true);
     expect(services.web?.tmpfs).toEqual(["/tmp:mode=1777", "/app/apps/web/.next/cache:mode=1777"]);
+  });
+
+  it("passes the web app the sign-in settings, and both apps their public addresses", () => {
+    const signIn = [
+      "CNIBENCH_OIDC_ISSUER",
+      "CNIBENCH_OIDC_CLIENT_ID",
+      "CNIBENCH_OIDC_CLIENT_SECRET",
+      "AUTH_SECRET",
+      "CNIBENCH_ADMIN_EMAIL",
+    ];
+    for (const key of signIn) {
+      expect(services.web?.environment, `web: ${key}`).toHaveProperty(key);
+      expect(services["ingest-api"]?.environment ?? {}, `ingest-api: ${key}`).not.toHaveProperty(key);
+    }
+    for (const app of ["ingest-api", "web"]) {
+      // Not 0.0.0.0, the address the apps listen on, which no browser can open.
+      expect(env(app).CNIBENCH_PUBLIC_WEB_URL, app).toBe("http://localhost:3000");
+      expect(env(app).CNIBENCH_PUBLIC_API_URL, app).toBe("http://localhost:4000");
+    }
+  });
+
+  // Compose's own reading of the file, with the sign-in settings in the shell as an operator sets them.
+  it.runIf(hasDockerCompose)("hands the shell's sign-in settings to the web app (docker-compose config)", () => {
+    const shell = {
+      CNIBENCH_OIDC_ISSUER: "https://dex.example.com/dex",
+      CNIBENCH_OIDC_CLIENT_ID: "cnibench",
+      CNIBENCH_OIDC_CLIENT_SECRET: "s3cret",
+      AUTH_SECRET: "a".repeat(32),
+      CNIBENCH_ADMIN_EMAIL: "admin@example.com",
+      CNIBENCH_PUBLIC_WEB_URL: "https://cnibench.example.com",
+    };
+    const out = execFileSync("docker-compose", ["-f", "docker-compose.yml", "config"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, ...shell },
+    });
+    const rendered = (parse(out) as { services: Record<string, ComposeService> }).services;
+    expect(rendered.web?.environment).toMatchObject(shell);
+    expect(rendered["ingest-api"]?.environment?.CNIBENCH_PUBLIC_WEB_URL).toBe(shell.CNIBENCH_PUBLIC_WEB_URL);
+    expect(rendered["ingest-api"]?.environment).not.toHaveProperty("AUTH_SECRET");
   });
 
   it("is checked by CI with docker-compose config", () => {

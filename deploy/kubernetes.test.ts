@@ -142,7 +142,9 @@ describe.each(resourceFiles.map((f) => [rel(f), f]))("%s", (_name, file) => {
       const problem = await validate(doc);
       if (problem === "no-schema") {
         // Custom resources: kubernetes-models has no schema for them; see the CloudNativePG test below.
-        expect(doc.apiVersion, `${doc.kind} has no schema here`).toBe("postgresql.cnpg.io/v1");
+        expect(doc.apiVersion, `${doc.kind} has no schema here`).toMatch(
+          /^(postgresql\.cnpg\.io|monitoring\.coreos\.com)\/v1$/,
+        );
       } else {
         expect(problem, `${doc.kind} ${doc.metadata?.name}`).toBeUndefined();
       }
@@ -166,8 +168,18 @@ function labelsMatch(selector: Record<string, string>, labels: Record<string, st
 }
 
 const apps = [
-  { deployment: "cnibench-ingest-api", image: "cnibench-ingest-api", portVar: "CNIBENCH_API_PORT" },
-  { deployment: "cnibench-web", image: "cnibench-web", portVar: "CNIBENCH_WEB_PORT" },
+  {
+    deployment: "cnibench-ingest-api",
+    image: "cnibench-ingest-api",
+    portVar: "CNIBENCH_API_PORT",
+    metricsPortVar: "CNIBENCH_API_METRICS_PORT",
+  },
+  {
+    deployment: "cnibench-web",
+    image: "cnibench-web",
+    portVar: "CNIBENCH_WEB_PORT",
+    metricsPortVar: "CNIBENCH_WEB_METRICS_PORT",
+  },
 ] as const;
 
 describe.each(apps)("$deployment", (app) => {
@@ -186,7 +198,18 @@ describe.each(apps)("$deployment", (app) => {
   it("listens on the port its configuration names, and probes it", () => {
     expect(pod.containers).toHaveLength(1);
     expect(container.image).toBe(app.image);
-    expect(container.ports).toEqual([{ name: "http", containerPort: Number(config[app.portVar]) }]);
+    expect(container.ports).toEqual([
+      { name: "http", containerPort: Number(config[app.portVar]) },
+      ...(app.metricsPortVar ? [{ name: "metrics", containerPort: Number(config[app.metricsPortVar]) }] : []),
+    ]);
+    if (app.metricsPortVar) {
+      // Annotation-based discovery scrapes the same port.
+      expect(deployment.spec.template.metadata.annotations).toEqual({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": config[app.metricsPortVar],
+        "prometheus.io/path": "/metrics",
+      });
+    }
     for (const probe of ["startupProbe", "livenessProbe", "readinessProbe"]) {
       const p = container[probe];
       expect(p, probe).toBeDefined();
@@ -232,7 +255,9 @@ describe.each(apps)("$deployment", (app) => {
 
   it("has a Service, a PodDisruptionBudget and an autoscaler that select or target it", () => {
     const service = byKind("Service").find((s) => labelsMatch(s.spec.selector, podLabels))!;
-    expect(service.spec.ports.map((p: Doc) => p.targetPort)).toEqual(["http"]);
+    expect(service.spec.ports.map((p: Doc) => p.targetPort)).toEqual(
+      app.metricsPortVar ? ["http", "metrics"] : ["http"],
+    );
     const pdb = byKind("PodDisruptionBudget").find((p) => labelsMatch(p.spec.selector.matchLabels, podLabels))!;
     expect(pdb.spec.minAvailable).toBe(1);
     const hpa = byKind("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === app.deployment)!;
@@ -397,6 +422,8 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
   fs.cpSync(k8sDir, work, { recursive: true });
   const envFile = path.join(work, "overlays/managed-postgres/database.env");
   if (!fs.existsSync(envFile)) fs.copyFileSync(`${envFile}.example`, envFile);
+  const authFile = path.join(work, "components/sign-in/auth.env");
+  if (!fs.existsSync(authFile)) fs.copyFileSync(`${authFile}.example`, authFile);
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
   it.each(["base", "overlays/cloudnative-pg", "overlays/managed-postgres"])(
@@ -424,21 +451,101 @@ describe.runIf(kubectl)("kubectl kustomize", () => {
         expect(docs.map((d) => d.kind)).toContain("Namespace");
       }
       if (target.endsWith("managed-postgres")) {
-        expect(docs.find((d) => d.kind === "Secret")?.metadata.name).toBe("cnibench-db-app");
+        expect(docs.find((d) => d.kind === "Secret" && d.metadata.name.startsWith("cnibench-db"))?.metadata.name).toBe(
+          "cnibench-db-app",
+        );
       }
+    },
+  );
+
+  // The ServiceMonitor is a custom resource (no offline schema): checked field by field against what it
+  // must find — the ingest-api Service by its labels, that Service's metrics port, the container's port.
+  it("adds a ServiceMonitor that finds both apps' metrics ports with the prometheus component", () => {
+    const overlay = path.join(work, "overlays/managed-postgres");
+    const file = path.join(overlay, "kustomization.yaml");
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).toContain("#  - ../../components/prometheus");
+    fs.writeFileSync(file, text.replace("#  - ../../components/prometheus", "  - ../../components/prometheus"));
+    const docs = parseAllDocuments(execFileSync("kubectl", ["kustomize", overlay], { encoding: "utf8" })).map(
+      (d) => d.toJS() as Doc,
+    );
+    fs.writeFileSync(file, text);
+    const monitors = docs.filter((d) => d.kind === "ServiceMonitor");
+    expect(monitors).toHaveLength(1);
+    const monitor = monitors[0]!;
+    expect(monitor.apiVersion).toBe("monitoring.coreos.com/v1");
+    expect(monitor.metadata.namespace).toBe("cnibench");
+    const [endpoint] = monitor.spec.endpoints;
+    expect(endpoint).toMatchObject({ port: "metrics", path: "/metrics" });
+    const configMap = docs.find((d) => d.kind === "ConfigMap")!;
+    const services = docs.filter(
+      (d) => d.kind === "Service" && labelsMatch(monitor.spec.selector.matchLabels, d.metadata.labels),
+    );
+    expect(services.map((d) => d.metadata.name).sort()).toEqual(["cnibench-ingest-api", "cnibench-web"]);
+    for (const [name, portVar] of [
+      ["cnibench-ingest-api", "CNIBENCH_API_METRICS_PORT"],
+      ["cnibench-web", "CNIBENCH_WEB_METRICS_PORT"],
+    ] as const) {
+      // Service port named by the endpoint → container port it targets → the port the app is told.
+      const servicePort = services
+        .find((d) => d.metadata.name === name)!
+        .spec.ports.find((p: Doc) => p.name === endpoint.port);
+      const deployment = docs.find((d) => d.kind === "Deployment" && d.metadata.name === name)!;
+      const containerPort = deployment.spec.template.spec.containers[0].ports.find(
+        (p: Doc) => p.name === servicePort.targetPort,
+      );
+      expect(containerPort.containerPort, name).toBe(Number(configMap.data[portVar]));
+    }
+  });
+
+  // Without the OpenID Connect settings nobody signs in: no owners, private workspaces, webhooks or
+  // permalinks. Both overlays must hand the web app all of them, and only the web app.
+  it.each(["overlays/cloudnative-pg", "overlays/managed-postgres"])(
+    "%s gives the web app the sign-in settings from the Secret cnibench-auth",
+    (target) => {
+      const docs = parseAllDocuments(
+        execFileSync("kubectl", ["kustomize", path.join(work, target)], { encoding: "utf8" }),
+      ).map((d) => d.toJS() as Doc);
+      const secret = docs.find((d) => d.kind === "Secret" && d.metadata.name.startsWith("cnibench-auth-"));
+      expect(secret, "Secret cnibench-auth").toBeDefined();
+      const settings = Object.fromEntries(
+        Object.entries(secret!.data as Record<string, string>).map(([k, v]) => [
+          k,
+          Buffer.from(v.replace(/\s+/g, ""), "base64").toString("utf8"),
+        ]),
+      );
+      const signIn = ["CNIBENCH_OIDC_ISSUER", "CNIBENCH_OIDC_CLIENT_ID", "CNIBENCH_OIDC_CLIENT_SECRET", "AUTH_SECRET"];
+      expect(Object.keys(settings)).toEqual(expect.arrayContaining([...signIn, "CNIBENCH_ADMIN_EMAIL"]));
+      for (const key of Object.keys(settings)) expect(envKeys.web, key).toContain(key);
+      expect(URL.canParse(settings.CNIBENCH_OIDC_ISSUER!)).toBe(true);
+      expect(settings.AUTH_SECRET!.length).toBeGreaterThanOrEqual(32);
+      const deployments = Object.fromEntries(
+        docs.filter((d) => d.kind === "Deployment").map((d) => [d.metadata.name, d.spec.template.spec.containers[0]]),
+      );
+      const secretRefs = (c: Doc) => (c.envFrom ?? []).flatMap((e: Doc) => (e.secretRef ? [e.secretRef.name] : []));
+      expect(secretRefs(deployments["cnibench-web"]!)).toEqual([secret!.metadata.name]);
+      expect(secretRefs(deployments["cnibench-ingest-api"]!)).toEqual([]);
     },
   );
 
   it("adds the Ingress and the public URLs with the ingress component", () => {
     const overlay = path.join(work, "overlays/cloudnative-pg");
     const file = path.join(overlay, "kustomization.yaml");
-    fs.writeFileSync(file, `${fs.readFileSync(file, "utf8")}\ncomponents:\n  - ../../components/ingress\n`);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text, "the overlay offers the ingress component as a commented line").toContain(
+      "#  - ../../components/ingress",
+    );
+    fs.writeFileSync(file, text.replace("#  - ../../components/ingress", "  - ../../components/ingress"));
     const docs = parseAllDocuments(execFileSync("kubectl", ["kustomize", overlay], { encoding: "utf8" })).map(
       (d) => d.toJS() as Doc,
     );
     const ingress = docs.find((d) => d.kind === "Ingress")!;
     const services = docs.filter((d) => d.kind === "Service").map((s) => s.metadata.name);
-    for (const p of ingress.spec.rules[0].http.paths) expect(services).toContain(p.backend.service.name);
+    for (const p of ingress.spec.rules[0].http.paths) {
+      expect(services).toContain(p.backend.service.name);
+      // The apps' own metrics ports stay inside the cluster.
+      expect(p.backend.service.port).toEqual({ name: "http" });
+    }
     expect(docs.find((d) => d.kind === "ConfigMap")!.data).toMatchObject({
       CNIBENCH_PUBLIC_API_URL: "https://cnibench.example.com",
       CNIBENCH_PUBLIC_WEB_URL: "https://cnibench.example.com",

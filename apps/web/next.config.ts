@@ -4,7 +4,8 @@ const config: NextConfig = {
   // Workspace packages ship TypeScript source (see their exports maps).
   transpilePackages: ["@cnibench/schema", "@cnibench/db", "@cnibench/charts", "@cnibench/analysis"],
   // Prisma's runtime loads its wasm query compiler at run time; leave it and pg unbundled.
-  serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg"],
+  // prom-client (the server's own metrics) reads process internals at run time: unbundled too.
+  serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "prom-client"],
   poweredByHeader: false,
   // Container images (apps/web/Dockerfile) ship .next/standalone: the server and only the files it needs.
   // `next start`, which `npm start` runs, still serves this build (it warns that standalone exists).

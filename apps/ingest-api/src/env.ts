@@ -36,10 +36,33 @@ export const ingestEnvSchema = sharedEnvSchema
     CNIBENCH_RATE_LIMIT_PER_MINUTE: requestsPerMinute().default(600),
     /** Requests a minute per client address, whatever token they carry (unset: twice the token's). */
     CNIBENCH_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: requestsPerMinute().optional(),
+    /** GET /v1/workspaces/{slug}/metrics and figures.json: most series (figures) one response holds. */
+    CNIBENCH_FEED_MAX_SERIES: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(50_000),
+    /** The same feeds leave out scenarios not run for this many days. */
+    CNIBENCH_FEED_MAX_AGE_DAYS: z.coerce
+      .number({ error: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1")
+      .default(365),
+    /** The port of ingest-api's own metrics (GET /metrics, Prometheus text), at CNIBENCH_HOST; 0: none. */
+    CNIBENCH_API_METRICS_PORT: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(0, "must be between 0 and 65535")
+      .max(65535, "must be between 0 and 65535")
+      .default(9464),
     /** Alerts: a failed webhook delivery is retried after this, then 4, 16, 64 times it (5 tries in all). */
     CNIBENCH_WEBHOOK_RETRY_BASE_MS: milliseconds(1_000, 1),
     /** Alerts: a campaign without a new bundle for this long is complete and judged (unless closed sooner). */
     CNIBENCH_ALERT_QUIET_MS: milliseconds(10 * 60_000, 100),
+  })
+  .refine((env) => env.CNIBENCH_API_METRICS_PORT !== env.CNIBENCH_API_PORT, {
+    message: "must differ from CNIBENCH_API_PORT: the metrics are not served on the public API",
+    path: ["CNIBENCH_API_METRICS_PORT"],
   })
   .refine((env) => env.CNIBENCH_HEADERS_TIMEOUT_MS <= env.CNIBENCH_REQUEST_TIMEOUT_MS, {
     message: "must not exceed CNIBENCH_REQUEST_TIMEOUT_MS",

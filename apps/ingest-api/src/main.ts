@@ -1,4 +1,6 @@
+import type http from "node:http";
 import { createDb, ensureDefaultWorkspace, webhookPolicy } from "@cnibench/db";
+import { createAppMetrics, instrument, startMetricsServer } from "./app-metrics.ts";
 import { readIngestEnv } from "./env.ts";
 import { buildServer } from "./server.ts";
 
@@ -32,7 +34,10 @@ const app = buildServer({
     quietMs: env.CNIBENCH_ALERT_QUIET_MS,
     policy: webhookPolicy(env),
   },
+  feed: { maxSeries: env.CNIBENCH_FEED_MAX_SERIES, maxAgeDays: env.CNIBENCH_FEED_MAX_AGE_DAYS },
 });
+const metrics = createAppMetrics(db);
+instrument(app, metrics);
 
 // SIGTERM (Kubernetes, `docker stop`, the launcher) drains: the listening socket closes, idle
 // keep-alive connections are dropped, requests in flight run to the end and are answered, then the
@@ -41,6 +46,7 @@ const app = buildServer({
 // 30 s grace period.
 const DRAIN_DEADLINE_MS = 25_000;
 let stopping = false;
+let metricsServer: http.Server | undefined;
 async function stop(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
@@ -54,6 +60,7 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
   await app.close();
   clearInterval(reaper);
+  metricsServer?.close();
   await db.$disconnect();
   app.log.info("drained; exiting");
   process.exit(0);
@@ -62,3 +69,13 @@ process.on("SIGINT", () => void stop("SIGINT"));
 process.on("SIGTERM", () => void stop("SIGTERM"));
 
 await app.listen({ host: env.CNIBENCH_HOST, port: env.CNIBENCH_API_PORT });
+
+// A taken metrics port costs the metrics, not the API: it is logged, and the API serves on.
+if (env.CNIBENCH_API_METRICS_PORT > 0) {
+  try {
+    metricsServer = await startMetricsServer(metrics.registry, env.CNIBENCH_HOST, env.CNIBENCH_API_METRICS_PORT);
+    app.log.info(`own metrics at http://${env.CNIBENCH_HOST}:${env.CNIBENCH_API_METRICS_PORT}/metrics`);
+  } catch (error) {
+    app.log.error({ err: error }, `own metrics not served: port ${env.CNIBENCH_API_METRICS_PORT} is not free`);
+  }
+}

@@ -2,6 +2,7 @@
 // back with an exposition parser from npm (parse-prometheus-text-format), every figure equal to the read
 // model's; the JSON rows equal the samples; private workspaces need a token of their own; a read token
 // reads and never writes.
+import { spawnSync } from "node:child_process";
 import { createToken, type LatestFigure, latestFigures, listScenarios } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
 import { freshDatabase } from "@cnibench/test-support/database";
@@ -12,6 +13,28 @@ import Fastify from "fastify";
 import parsePrometheusTextFormat, { type ParsedFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedFamily, metricsRoutes, openMetricsContentType } from "./routes/metrics.ts";
+
+/**
+ * A figure in the feed's base unit, written out independently of the feed's own table: Prometheus wants
+ * seconds, bytes, ratios and bytes (not bits) per second.
+ */
+const baseValue: Record<string, (v: number) => number> = {
+  ms: (v) => v / 1000,
+  µs: (v) => v / 1e6,
+  "Gbit/s": (v) => (v * 1e9) / 8,
+  "Mbit/s": (v) => (v * 1e6) / 8,
+  Mbps: (v) => (v * 1e6) / 8,
+  MiB: (v) => v * 1048576,
+  "%": (v) => v / 100,
+  millicores: (v) => v / 1000,
+};
+const inBase = (f: LatestFigure) => baseValue[f.unit]?.(f.value) ?? f.value;
+/** A param name as a label: snake case (`sameNode` → `same_node`, `msg-size` → `msg_size`). */
+const labelName = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_");
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let api: Awaited<ReturnType<typeof startIngest>>;
@@ -76,7 +99,7 @@ async function readModel(workspaceId: string) {
 type Sample = { family: string; labels: Record<string, string>; value: number };
 const samplesOf = (families: ParsedFamily[]): Sample[] =>
   families
-    .filter((f) => f.name !== feedFamily)
+    .filter((f) => f.name !== feedFamily && !f.name.endsWith("_timestamp_seconds"))
     .flatMap((f) => f.metrics.map((m) => ({ family: f.name, labels: m.labels ?? {}, value: Number(m.value) })));
 
 /** The samples of a figure: same scenario, metric, qualifier and params (the demo's param names are label names). */
@@ -86,8 +109,8 @@ function sampleOf(samples: Sample[], f: LatestFigure): Sample[] {
       s.labels.scenario_id === f.scenarioId &&
       s.labels.metric === f.metric &&
       s.labels.qualifier === (f.qualifier ?? undefined) &&
-      Object.keys(s.labels).length === 9 + Object.keys(f.params).length + (f.qualifier ? 1 : 0) &&
-      Object.entries(f.params).every(([k, v]) => s.labels[k] === String(v)),
+      Object.keys(s.labels).length === 11 + Object.keys(f.params).length + (f.qualifier ? 1 : 0) &&
+      Object.entries(f.params).every(([k, v]) => s.labels[labelName(k)] === String(v)),
   );
 }
 
@@ -107,34 +130,44 @@ describe("GET /v1/workspaces/{slug}/metrics", () => {
     const samples = samplesOf(families);
     expect(samples).toHaveLength(figures.length);
     const byId = new Map(scenarios.map((s) => [s.id, s]));
+    const keys = new Map(
+      (await api.db.scenario.findMany({ select: { id: true, testbedKey: true } })).map((s) => [s.id, s.testbedKey]),
+    );
     for (const f of figures) {
       const found = sampleOf(samples, f);
       expect(found, `${f.scenarioId} ${f.metric} ${JSON.stringify(f.params)}`).toHaveLength(1);
       const [sample] = found;
       const scenario = byId.get(f.scenarioId)!;
-      // Exactly the read model's number: JavaScript's shortest round-trip form, parsed back.
-      expect(sample!.value).toBe(f.value);
+      // The read model's number in the base unit: JavaScript's shortest round-trip form, parsed back.
+      expect(sample!.value, `${f.metric} ${f.value} ${f.unit}`).toBe(inBase(f));
       expect(sample!.labels).toMatchObject({
         scenario: scenario.label,
         provider: scenario.provider,
         sku: scenario.sku,
         kernel: scenario.kernel,
         cni: scenario.cni.name,
+        cni_version: scenario.cni.version,
+        testbed: keys.get(f.scenarioId)!.slice(0, 12),
         mode: scenario.cni.mode,
         kube_proxy: scenario.cni.kubeProxy,
       });
     }
-    // Names follow OpenMetrics: the catalogue key in snake case, the unit as suffix, gauges, HELP from the label.
-    const tcp = families.find((f) => f.name === "cnibench_tcp_throughput_gbit_per_second");
+    // Names follow OpenMetrics: the catalogue key in snake case, the base unit as suffix, gauges, HELP from the label.
+    const tcp = families.find((f) => f.name === "cnibench_tcp_throughput_bytes_per_second");
     expect(tcp).toMatchObject({ type: "GAUGE" });
     expect(tcp!.help).toContain(findMetric("tcp.throughput")!.label);
-    expect(text).toContain("# UNIT cnibench_tcp_throughput_gbit_per_second gbit_per_second\n");
+    expect(text).toContain("# UNIT cnibench_tcp_throughput_bytes_per_second bytes_per_second\n");
     expect(families.map((f) => f.name)).toContain("cnibench_http_rps_requests_per_second");
-    expect(families.map((f) => f.name)).toContain("cnibench_http_latency_milliseconds");
+    expect(families.map((f) => f.name)).toContain("cnibench_http_latency_seconds");
+    expect(families.map((f) => f.name)).toContain("cnibench_http_latency_timestamp_seconds");
     for (const f of families) expect(f.name).toMatch(/^cnibench_[a-z0-9_]+$/);
+    // Every series has its measurement time, with the same labels.
+    const times = families.filter((f) => f.name.endsWith("_timestamp_seconds")).flatMap((f) => f.metrics);
+    expect(times).toHaveLength(figures.length);
+    for (const t of times) expect(Number(t.value)).toBeGreaterThan(Date.parse("2020-01-01") / 1000);
     const feed = families.find((f) => f.name === feedFamily)!;
     expect(feed.help).not.toMatch(/truncated/i);
-    expect(feed.metrics.map((m) => Number(m.value))).toEqual([figures.length, figures.length]);
+    expect(feed.metrics.map((m) => Number(m.value))).toEqual([figures.length, figures.length, 0]);
   });
 
   it("answers 304 to the ETag it gave while nothing changes, and a new tag after an upload", async () => {
@@ -181,13 +214,14 @@ describe("GET /v1/workspaces/{slug}/metrics", () => {
     expect(figures).toHaveLength(1);
     expect(figures[0]!.value).toBeCloseTo(9.3, 12);
     expect(samples).toHaveLength(1);
-    expect(samples[0]!.value).toBe(figures[0]!.value);
+    // 9.3 Gbit/s = 9.3e9 / 8 bytes a second (up to the median's last bit).
+    expect(samples[0]!.value).toBeCloseTo(1_162_500_000, 3);
     expect(samples[0]!.labels).toMatchObject({
       scenario: 'Team "B" \\ overlay\nsecond line',
       path: "pod-pod",
       msg_size: "64",
       param_scenario: "clashes",
-      sameNode: "false",
+      same_node: "false",
       metric: "tcp.throughput",
     });
     expect(text).toContain('scenario="Team \\"B\\" \\\\ overlay\\nsecond line"');
@@ -203,12 +237,45 @@ describe("GET /v1/workspaces/{slug}/metrics", () => {
     expect(samplesOf(families)).toHaveLength(7);
     const feed = families.find((f) => f.name === feedFamily)!;
     expect(feed.help).toMatch(/^Truncated: 7 of the workspace's \d+ series/);
-    expect(feed.metrics.map((m) => Number(m.value))).toEqual([7, figures.length]);
+    expect(feed.metrics.map((m) => Number(m.value))).toEqual([7, figures.length, 0]);
     const json = (await app.inject("/v1/workspaces/public/figures.json")).json();
-    expect(json).toMatchObject({ truncated: true, total: figures.length, maxSeries: 7 });
+    expect(json).toMatchObject({ truncated: true, total: figures.length, expired: 0, maxSeries: 7 });
     expect(json.rows).toHaveLength(7);
     await app.close();
   });
+});
+
+describe("the feed's bounds and Prometheus' linter", () => {
+  it("leaves out scenarios not run within maxAgeDays, and counts them as expired", async () => {
+    const app = Fastify({ logger: false });
+    // 2030: every scenario with a run time is more than 30 days old; those without one stay.
+    app.register(metricsRoutes, { db: api.db, maxAgeDays: 30, now: () => new Date("2030-01-01T00:00:00Z") });
+    await app.ready();
+    const { scenarios, figures } = await readModel(api.workspaceId);
+    const old = new Set(scenarios.filter((s) => s.lastRunAt !== null).map((s) => s.id));
+    const expired = figures.filter((f) => old.has(f.scenarioId)).length;
+    expect(expired).toBeGreaterThan(0);
+    const families = parsePrometheusTextFormat((await app.inject("/v1/workspaces/public/metrics")).body);
+    const samples = samplesOf(families);
+    expect(samples).toHaveLength(figures.length - expired);
+    expect(samples.some((s) => old.has(s.labels.scenario_id!))).toBe(false);
+    const feed = families.find((f) => f.name === feedFamily)!;
+    expect(feed.metrics.map((m) => Number(m.value))).toEqual([figures.length - expired, figures.length, expired]);
+    expect(feed.help).toMatch(/not run in 30 days/);
+    const json = (await app.inject("/v1/workspaces/public/figures.json")).json();
+    expect(json).toMatchObject({ truncated: false, total: figures.length, expired, maxAgeDays: 30 });
+    await app.close();
+  });
+
+  it.skipIf(spawnSync("promtool", ["--version"]).status !== 0)(
+    "passes `promtool check metrics` on the demo data's feed (skipped without promtool: apt-get install prometheus)",
+    async () => {
+      const text = await (await get("/v1/workspaces/public/metrics")).text();
+      const out = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+      expect(`${out.stdout}${out.stderr}`).toBe("");
+      expect(out.status).toBe(0);
+    },
+  );
 });
 
 describe("GET /v1/workspaces/{slug}/figures.json", () => {

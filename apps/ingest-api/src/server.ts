@@ -33,6 +33,8 @@ export type ServerOptions = {
   logLevel?: string;
   /** Alerts: quiet period, retry backoff, timeouts, where deliveries may go (webhooks.ts). */
   webhooks?: WebhookOptions;
+  /** The metrics feeds' bounds (CNIBENCH_FEED_MAX_SERIES, CNIBENCH_FEED_MAX_AGE_DAYS). */
+  feed?: { maxSeries?: number; maxAgeDays?: number };
 };
 
 /**
@@ -196,7 +198,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.register(campaignRoutes, { db });
   app.register(webhookRoutes, { db, alerts, policy: { ...defaultWebhookOptions.policy, ...options.webhooks?.policy } });
   app.register(gateRoutes, { db });
-  app.register(metricsRoutes, { db });
+  app.register(metricsRoutes, { db, ...options.feed });
   app.register(importRoutes, {
     db,
     maxImportBytes,

@@ -23,6 +23,13 @@ const schema = sharedEnvSchema
       .int("must be a whole number")
       .min(0, "must be 0 or more")
       .default(0),
+    /** The port of the web server's own metrics (GET /metrics, Prometheus text), at CNIBENCH_HOST; 0: none. */
+    CNIBENCH_WEB_METRICS_PORT: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(0, "must be between 0 and 65535")
+      .max(65535, "must be between 0 and 65535")
+      .default(9465),
     /** Who becomes the administrator (once the provider says the address is verified); else the first user to sign in. */
     CNIBENCH_ADMIN_EMAIL: z.email({ error: "must be an e-mail address" }).optional(),
   })
@@ -40,6 +47,10 @@ const schema = sharedEnvSchema
       path: ["CNIBENCH_OIDC_ISSUER"],
     },
   )
+  .refine((env) => env.CNIBENCH_WEB_METRICS_PORT !== env.CNIBENCH_WEB_PORT, {
+    message: "must differ from CNIBENCH_WEB_PORT: the metrics are not served with the pages",
+    path: ["CNIBENCH_WEB_METRICS_PORT"],
+  })
   .transform((env) => {
     const { CNIBENCH_OIDC_ISSUER: issuer, CNIBENCH_OIDC_CLIENT_ID: clientId } = env;
     const clientSecret = env.CNIBENCH_OIDC_CLIENT_SECRET;
@@ -69,3 +80,6 @@ export function webEnv(): WebEnv {
 
 /** `next dev` (Next.js sets NODE_ENV; the build inlines it). */
 export const inDevelopment = process.env.NODE_ENV === "development";
+
+/** Code running in Next.js's Node.js runtime (not the edge one); Next.js sets NEXT_RUNTIME per runtime. */
+export const inNodeRuntime = process.env.NEXT_RUNTIME === "nodejs";

@@ -64,6 +64,24 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
 }
 
 /**
+ * The read pool's connections (in use, idle, requests waiting for one) and the uploads storing or
+ * waiting for a write turn (WRITERS): read by the apps' own metrics. Null for a client not made by createDb.
+ */
+export function poolStats(
+  db: Db,
+): { total: number; idle: number; waiting: number; storing: number; queued: number } | null {
+  const { [readPool]: pool, [writeTurns]: turn } = db as WithPools;
+  if (!pool || !turn) return null;
+  return {
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    storing: turn.activeCount,
+    queued: turn.pendingCount,
+  };
+}
+
+/**
  * Rows of a read-only query, straight through node-postgres. Prisma's raw-query path through the
  * driver adapter cost about 0.2 ms a row, which made the scenario and explore views 5–100× slower
  * than their SQL at a million measurements (npm run bench:explore).

@@ -26,7 +26,7 @@ export {
   storeBundle,
   storeBundles,
 } from "./bundles.ts";
-export { createDb, type Db } from "./client.ts";
+export { createDb, type Db, poolStats } from "./client.ts";
 export {
   type GateBaseline,
   type GateRefusal,

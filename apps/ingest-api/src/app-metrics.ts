@@ -1,0 +1,72 @@
+// ingest-api's own metrics, for Prometheus, on a port of their own (CNIBENCH_API_METRICS_PORT) so
+// that the public API never exposes them: request rate and latency by route, the process (CPU,
+// memory, event loop: prom-client's defaults), the read pool, the uploads waiting for a write turn,
+// and the alert deliveries by status. prom-client rather than hand-written text: it keeps the
+// histogram buckets and the exposition format right.
+import { type Db, poolStats } from "@cnibench/db";
+import { processRegistry, registerPoolGauge, startMetricsServer } from "@cnibench/db/app-metrics";
+import type { FastifyInstance } from "fastify";
+import { Gauge, Histogram, type Registry } from "prom-client";
+
+export { startMetricsServer };
+
+export type AppMetrics = { registry: Registry; requestSeconds: Histogram<"method" | "route" | "status_code"> };
+
+/**
+ * A registry with the process's metrics and gauges read at each scrape. `db` gives the pool and the
+ * deliveries (one grouped count of WebhookDelivery: the whole installation's, the same from every
+ * replica, so sum nothing over replicas but take one: `max without (instance, pod)`).
+ */
+export function createAppMetrics(db: Db | null): AppMetrics {
+  const registry = processRegistry();
+  const requestSeconds = new Histogram({
+    name: "cnibench_http_request_duration_seconds",
+    help: "Time from a request's arrival to its answer, by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    // From a cached feed (~1 ms) to an import of a large archive (tens of seconds).
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  if (!db) return { registry, requestSeconds };
+  registerPoolGauge(registry, db);
+  new Gauge({
+    name: "cnibench_store_queue_uploads",
+    help: "Uploads and imports storing now (at most 2 a process) and waiting for their turn",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const stats = poolStats(db);
+      if (!stats) return;
+      this.set({ state: "storing" }, stats.storing);
+      this.set({ state: "queued" }, stats.queued);
+    },
+  });
+  new Gauge({
+    name: "cnibench_alert_deliveries",
+    help: "Webhook alert deliveries of the installation by status: pending (queued or retrying), delivered, failed (gave up)",
+    labelNames: ["status"] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await db.webhookDelivery.groupBy({ by: ["status"], _count: { _all: true } });
+      for (const status of ["pending", "delivered", "failed"] as const) {
+        this.set({ status }, rows.find((r) => r.status === status)?._count._all ?? 0);
+      }
+    },
+  });
+  return { registry, requestSeconds };
+}
+
+/** Times every answered request of `app` into the histogram, by the route's pattern (not its URL). */
+export function instrument(app: FastifyInstance, metrics: AppMetrics): void {
+  app.addHook("onResponse", async (req, reply) => {
+    metrics.requestSeconds.observe(
+      {
+        method: req.method,
+        // Unmatched URLs (404s, scanners) share one label value, so they cannot grow the series.
+        route: req.routeOptions.url ?? "unmatched",
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+}

@@ -183,8 +183,9 @@ describe("short-lived connections with 30,000 Services on TKE", () => {
     expect(extrapolated[0]!.kind).toBe("extrapolated");
     expect(Math.abs(crossingAt(extrapolated[0]!.text) - expected)).toBeLessThan(1);
     expect(extrapolated[0]!.text).toContain("the measurements stop at 20,000");
-    // The measured overlay crossing is still a measured one.
-    expect(find(option(r2, ids.overlay).reasons, /^Cilium Overlay overtakes/)[0]!.kind).toBe("measured");
+    // Without the 30,000 step overlay is within 5 % of iptables at 20,000: the crossing at ≈19,649 is
+    // not decided on its far side, so it is not claimed (issue 40: no crossover inside the noise).
+    expect(find(option(r2, ids.overlay).reasons, /^Cilium Overlay overtakes/)).toHaveLength(0);
   });
 
   it("does not compute a crossover from an approximate figure, and says why", () => {

@@ -37,9 +37,11 @@ export function testbedLines(ctx: GuideContext, t: Testbed): Line[] {
 
 export function crossingsOf(lines: readonly Line[]): CrossoverResult {
   return keptIn(keptCrossings, lines, () =>
+    // With the metric, a crossing counts only where the order is decided on both sides (issue 40).
     findCrossovers(
       lines.map((l) => l.series),
       "higher",
+      { along: "services", metric: "http.rps" },
     ),
   );
 }
@@ -65,6 +67,7 @@ function scaleLines(ctx: GuideContext, t: Testbed): Line[] {
       x: servicesOf(f),
       value: f.value,
       qualifier: f.qualifier ?? null,
+      ...(f.samples && f.samples.length > 1 ? { samples: f.samples } : {}),
     }));
     return {
       scenario,

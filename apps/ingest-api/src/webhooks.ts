@@ -24,6 +24,7 @@ import {
   type ClaimedDelivery,
   campaignBundleIds,
   campaignJudged,
+  campaignJudgingFailed,
   campaignSeriesHistories,
   claimCompleteCampaigns,
   claimDueDeliveries,
@@ -300,6 +301,8 @@ export function startAlerts(
   const { log } = options;
   let closed = false;
 
+  // A campaign whose judging failed is tried again after this long.
+  const judgeRetryMs = 5_000;
   // Judging: one pass at a time; a wake-up during a pass runs one more pass after it.
   let judging: Promise<void> | null = null;
   let judgeAgain = false;
@@ -320,8 +323,12 @@ export function startAlerts(
           queued += await queueCampaignAlerts(db, c.workspaceId, await judgeCampaign(db, c, options.publicWebUrl));
           await campaignJudged(db, c);
         } catch (error) {
-          // Left claimed: judged again once its lease is over.
+          // Held a few seconds, then judged again: a failure under load must not hold the alert for the
+          // whole lease (5 minutes), which is for a worker that died mid-judgement.
           log.warn({ err: error, scenarioId: c.scenarioId, campaign: c.campaign }, "alerts: judging a campaign failed");
+          await campaignJudgingFailed(db, c, new Date(Date.now() + judgeRetryMs)).catch((e: unknown) =>
+            log.warn({ err: e }, "alerts: releasing a campaign failed"),
+          );
         }
       }
       if (queued > 0) {

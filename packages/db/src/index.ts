@@ -129,6 +129,7 @@ export {
   type ClaimedDelivery,
   campaignBundleIds,
   campaignJudged,
+  campaignJudgingFailed,
   campaignSeriesHistories,
   checkWebhookUrl,
   claimCompleteCampaigns,

@@ -9,6 +9,7 @@ import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import {
   campaignJudged,
+  campaignJudgingFailed,
   claimCompleteCampaigns,
   closeCampaign,
   createWebhook,
@@ -90,6 +91,25 @@ describe("campaigns waiting to be judged", () => {
     await campaignJudged(db, claimed!);
     const again = await claim(new Date(Date.now() + 5_000));
     expect(again).toMatchObject([{ campaign: "nightly-03", version: 2 }]);
+    await campaignJudged(db, again[0]!);
+  });
+
+  it("lets a campaign whose judging failed be claimed again after the retry time, not the lease", async () => {
+    await store("nightly-04");
+    await closeCampaign(db, workspaceId, "nightly-04");
+    const now = Date.now();
+    const [claimed] = await claimCompleteCampaigns(db, {
+      now: new Date(now),
+      quietMs: 60_000,
+      limit: 10,
+      leaseMs: 300_000,
+    });
+    expect(claimed).toMatchObject({ campaign: "nightly-04" });
+    // Held for the whole lease (5 minutes) had the worker died; failed, it is free again 5 s on.
+    await campaignJudgingFailed(db, claimed!, new Date(now + 5_000));
+    expect(await claim(new Date(now + 4_000))).toEqual([]);
+    const again = await claim(new Date(now + 6_000));
+    expect(again).toMatchObject([{ campaign: "nightly-04" }]);
     await campaignJudged(db, again[0]!);
   });
 

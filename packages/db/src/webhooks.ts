@@ -236,6 +236,17 @@ export async function campaignJudged(db: Db, c: ClaimedCampaign): Promise<void> 
 }
 
 /**
+ * A campaign whose judging failed (a statement cancelled on a busy database, say): held only until
+ * `retryAt` rather than its whole lease, so it is judged again within seconds, not minutes.
+ */
+export async function campaignJudgingFailed(db: Db, c: ClaimedCampaign, retryAt: Date): Promise<void> {
+  await db.alertCampaign.updateMany({
+    where: { scenarioId: c.scenarioId, campaign: c.campaign, version: c.version },
+    data: { claimedUntil: retryAt },
+  });
+}
+
+/**
  * When a campaign waiting to be judged is next due: closed ones at once, others when their quiet
  * period ends, and one held by a worker when its hold ends. Null when none waits.
  */

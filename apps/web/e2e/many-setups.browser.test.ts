@@ -30,7 +30,8 @@ beforeAll(async () => {
     body: Buffer.from(tar(infrabuilderSetups())),
   });
   const answer = (await res.json()) as { bundles: { scenarioId: string }[] };
-  expect(res.status, JSON.stringify(answer).slice(0, 2000)).toBe(201);
+  // 200 "already there" when another browser test file uploaded the same tree first (same product).
+  expect([200, 201], JSON.stringify(answer).slice(0, 2000)).toContain(res.status);
   expect(answer.bundles).toHaveLength(75);
   scenarioIds = [...new Set(answer.bundles.map((b) => b.scenarioId))];
   expect(scenarioIds).toHaveLength(25);

@@ -30,7 +30,8 @@ beforeAll(async () => {
     body: Buffer.from(tar(infrabuilderSetups())),
   });
   const answer = (await res.json()) as { bundles: { id: string; scenarioId: string }[] };
-  expect(res.status, JSON.stringify(answer).slice(0, 2000)).toBe(201);
+  // 200 "already there" when another browser test file uploaded the same tree first (same product).
+  expect([200, 201], JSON.stringify(answer).slice(0, 2000)).toContain(res.status);
   // Each imported scenario's label and testbed, from one of its bundles as the API serves it.
   const firstOf = new Map(answer.bundles.map((b) => [b.scenarioId, b.id]));
   for (const [scenarioId, bundleId] of firstOf) {
@@ -49,7 +50,7 @@ beforeAll(async () => {
       body: JSON.stringify(bundle),
     });
     const stored = (await up.json()) as { scenarioId: string };
-    expect(up.status, JSON.stringify(stored).slice(0, 500)).toBe(201);
+    expect([200, 201], JSON.stringify(stored).slice(0, 500)).toContain(up.status);
     ids.set(`${bundle.cni.label}@${bundle.node.sku}`, stored.scenarioId);
   }
 }, 180_000);

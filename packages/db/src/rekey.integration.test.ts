@@ -89,15 +89,15 @@ describe("re-keying scenarios and bundles stored while labels were part of the i
       copy.scenarioId,
     ]);
     await q(`DELETE FROM "Workspace" WHERE id = $1`, [aside.id]);
-    await q(`DROP INDEX "Bundle_workspaceId_campaign_idx"`);
-    await q(`ALTER TABLE "Scenario" DROP COLUMN label`);
-    await q(`DELETE FROM "_prisma_migrations" WHERE migration_name = '20261126120000_scenario_labels'`);
-
+    // The permalink is made before the label column goes: it reads the labels it pins (issue 43).
     const link = await createPermalink(db, await accessFor(db, null), {
       scenarioIds: [first.scenarioId, copy.scenarioId],
       view: {},
     });
     ids.link = link?.slug ?? "";
+    await q(`DROP INDEX "Bundle_workspaceId_campaign_idx"`);
+    await q(`ALTER TABLE "Scenario" DROP COLUMN label`);
+    await q(`DELETE FROM "_prisma_migrations" WHERE migration_name = '20261126120000_scenario_labels'`);
   });
   afterAll(async () => {
     await client.end();

@@ -79,7 +79,7 @@ export function OptionCard(props: { option: Option; apiUrl: string; top: boolean
       ) : null}
       <details className="mt-1.5 text-sm">
         <summary className="cursor-pointer text-xs text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
-          Evidence: {formatCount(rest.length + o.moreReasons)} reasons, where it was measured, its features
+          All {formatCount(rest.length + o.moreReasons)} reasons, where it was measured, its features
         </summary>
         <p className="mt-2 text-xs text-zinc-500">
           {here.length > 0 ? (

@@ -92,6 +92,32 @@ export type Effect = {
   spread?: { baseline: SideStatistics["spread"]; candidate: SideStatistics["spread"] };
 };
 
+/**
+ * Welch's t for a difference of means with each side's squared standard error and df: the p-value, the
+ * Welch–Satterthwaite df (the pooled one when neither side has spread), the 95 % and 90 % (TOST)
+ * intervals mapped through `toRatio`, and the difference these would detect 80 % of the time. Shared by
+ * the effect from runs and the effect from summary statistics.
+ */
+function welch(diff: number, b: { se2: number; df: number; n: number }, c: { se2: number; df: number; n: number }) {
+  const se = Math.sqrt(b.se2 + c.se2);
+  const df = se === 0 ? b.n + c.n - 2 : se ** 4 / (b.se2 ** 2 / b.df + c.se2 ** 2 / c.df);
+  const p = se === 0 ? (diff === 0 ? 1 : 0) : Math.min(1, 2 * tCdf(-Math.abs(diff / se), df));
+  const t95 = tQuantile(0.975, df);
+  const t90 = tQuantile(0.95, df);
+  return {
+    detectable: (t95 + tQuantile(0.8, df)) * se,
+    interval: (toRatio: (d: number) => number) => ({
+      ratio: toRatio(diff),
+      low: toRatio(diff - t95 * se),
+      high: toRatio(diff + t95 * se),
+      tostLow: toRatio(diff - t90 * se),
+      tostHigh: toRatio(diff + t90 * se),
+      p,
+      df,
+    }),
+  };
+}
+
 /** Runs a side needs for the rank-based view to say anything (its smallest p at 5 vs 5 is 0.008). */
 export const minRunsForRanks = 6;
 
@@ -128,28 +154,14 @@ export function effectOf(
   const sc = side(c, history.candidate);
   const vb = sb.variance;
   const vc = sc.variance;
-  const seB = vb / b.length;
-  const seC = vc / c.length;
-  const se = Math.sqrt(seB + seC);
-  // Welch–Satterthwaite, each side with its variance's df; with no spread at all, the pooled df.
-  const df = se === 0 ? b.length + c.length - 2 : se ** 4 / (seB ** 2 / sb.df + seC ** 2 / sc.df);
-  const p = se === 0 ? (diff === 0 ? 1 : 0) : Math.min(1, 2 * tCdf(-Math.abs(diff / se), df));
+  const w = welch(diff, { se2: vb / b.length, df: sb.df, n: b.length }, { se2: vc / c.length, df: sc.df, n: c.length });
   const toRatio = (d: number) => (positive ? Math.exp(d) : 1 + d / baseMean);
-  const t95 = tQuantile(0.975, df);
-  const t90 = tQuantile(0.95, df);
-  const detectable = (t95 + tQuantile(0.8, df)) * se;
   return {
     scale,
-    ratio: toRatio(diff),
-    low: toRatio(diff - t95 * se),
-    high: toRatio(diff + t95 * se),
-    tostLow: toRatio(diff - t90 * se),
-    tostHigh: toRatio(diff + t90 * se),
-    p,
-    df,
+    ...w.interval(toRatio),
     baselineRuns: b.length,
     candidateRuns: c.length,
-    detectablePercent: (toRatio(detectable) - 1) * 100,
+    detectablePercent: (toRatio(w.detectable) - 1) * 100,
     runSd: Math.sqrt((vb + vc) / 2),
     noise: { baseline: sb.source, candidate: sc.source },
     ranks:
@@ -267,30 +279,19 @@ export function runStatistics(runs: readonly number[]): SideStatistics | null {
  */
 export function effectFromSummaries(baseline: SideStatistics, candidate: SideStatistics): Effect | null {
   if (baseline.mean === 0) return null;
-  const seB = baseline.sd ** 2 / baseline.n;
-  const seC = candidate.sd ** 2 / candidate.n;
-  const se = Math.sqrt(seB + seC);
-  const diff = candidate.mean - baseline.mean;
-  const dfB = baseline.n - 1;
-  const dfC = candidate.n - 1;
-  const df = se === 0 ? baseline.n + candidate.n - 2 : se ** 4 / (seB ** 2 / dfB + seC ** 2 / dfC);
-  const p = se === 0 ? (diff === 0 ? 1 : 0) : Math.min(1, 2 * tCdf(-Math.abs(diff / se), df));
+  const w = welch(
+    candidate.mean - baseline.mean,
+    { se2: baseline.sd ** 2 / baseline.n, df: baseline.n - 1, n: baseline.n },
+    { se2: candidate.sd ** 2 / candidate.n, df: candidate.n - 1, n: candidate.n },
+  );
   const scaleOf = Math.abs(baseline.mean);
   const toRatio = (d: number) => 1 + d / scaleOf;
-  const t95 = tQuantile(0.975, df);
-  const t90 = tQuantile(0.95, df);
   return {
     scale: "linear",
-    ratio: toRatio(diff),
-    low: toRatio(diff - t95 * se),
-    high: toRatio(diff + t95 * se),
-    tostLow: toRatio(diff - t90 * se),
-    tostHigh: toRatio(diff + t90 * se),
-    p,
-    df,
+    ...w.interval(toRatio),
     baselineRuns: baseline.n,
     candidateRuns: candidate.n,
-    detectablePercent: (((t95 + tQuantile(0.8, df)) * se) / scaleOf) * 100,
+    detectablePercent: (w.detectable / scaleOf) * 100,
     // Relative to the baseline's mean, like the estimate runsToDecide compares it with.
     runSd: Math.sqrt((baseline.sd ** 2 + candidate.sd ** 2) / 2) / scaleOf,
     noise: { baseline: { from: "runs" }, candidate: { from: "runs" } },

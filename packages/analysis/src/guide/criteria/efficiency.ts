@@ -258,8 +258,8 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
         });
       }
       for (const e of table.entries) {
-        if (result.scores.has(e.item.id) || (!ranked && result.reasons.has(e.item.id))) continue;
-        if (ranked) result.scores.set(e.item.id, e.score);
+        // One reason per option, from the first table that has it.
+        if (result.reasons.has(e.item.id)) continue;
         const s = e.derived.scenario;
         const standing = !ranked
           ? "not ranked on"

@@ -195,6 +195,8 @@ export function encryptionCriterion(ctx: GuideContext, weight: number): Criterio
 
   const testbeds = [...new Set(costs.map((c) => c.pair.testbed))];
   const scoredAll: Scored<string>[] = [];
+  // The options a pair costed: the others are told why none did.
+  const costed = new Set<string>();
   for (const t of testbeds) {
     const here = costs.filter((c) => c.pair.testbed === t).sort((a, b) => b.kept.value - a.kept.value);
     // Each option by its setup that keeps the most.
@@ -228,7 +230,7 @@ export function encryptionCriterion(ctx: GuideContext, weight: number): Criterio
       const o = optionOf(c.pair.encrypted);
       if (!o) continue;
       const s = scoreOf.get(o.id)!;
-      if (!result.scores.has(o.id)) result.scores.set(o.id, s.score);
+      costed.add(o.id);
       const effect = best.get(o.id) === c ? scoreEffect(s.score, scored.length) : "neutral";
       addTo(result.reasons, o.id, reason("measured", effect, costWords(c), costEvidence(ctx, c)));
     }
@@ -237,7 +239,7 @@ export function encryptionCriterion(ctx: GuideContext, weight: number): Criterio
   result.level = scoredAll.every((s) => s.levelWithBest);
   result.levelWords = wordsOf(result.level ? levelTie(scoredAll) : null);
   for (const option of ctx.options) {
-    if (result.scores.has(option.id)) continue;
+    if (costed.has(option.id)) continue;
     const measured = option.scenarios.filter((s) => encryptionOf(s) !== null && inAny(ctx, s));
     addTo(
       result.reasons,

@@ -177,7 +177,7 @@ export function closestCaveat(ctx: GuideContext, what: string, testbeds: readonl
 }
 
 /**
- * A criterion from one figure per option: scores, one reason per option, a summary per testbed.
+ * A criterion from one figure per option: its tests, one reason per option, a summary per testbed.
  * `describe` words an option's reason; the summary lists the range and says whether it separates.
  */
 export function figureCriterion(
@@ -238,7 +238,6 @@ export function figureCriterion(
       addTo(result.reasons, option.id, caveat(`${capitalise(spec.what)}: not measured for this datapath.`));
       continue;
     }
-    result.scores.set(option.id, a.entry.score);
     // One reason for its first table; with `every`, one for each test of that testbed it was measured in.
     const own = spec.every ? tables.filter((t) => t.testbed === a.table.testbed) : [a.table];
     for (const table of own) {

@@ -191,7 +191,6 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
       continue;
     }
     const s = scoreOf.get(r.line.series.id)!;
-    result.scores.set(option.id, s.score);
     const base = r.line.series.points[0]!;
     const baseFigure = r.line.figs.get(base.x)!;
     const change = percentDelta(r.reading.value, base.value).percent;

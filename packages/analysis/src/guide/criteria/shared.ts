@@ -43,7 +43,6 @@ export type CriterionResult = {
   closest: boolean;
   /** What it compares, for the lead sentence: "TCP throughput", "the cost of encryption". */
   what: string;
-  scores: Map<string, number>;
   /** The tests the ranking compares options in (ranking.ts): in scope only, never the closest evidence. */
   tests: RankTest[];
   reasons: Map<string, Reason[]>;
@@ -60,7 +59,6 @@ export function emptyCriterion(key: string, weight: number, what = key): Criteri
     levelWords: null,
     closest: false,
     what,
-    scores: new Map(),
     tests: [],
     reasons: new Map(),
     summary: [],

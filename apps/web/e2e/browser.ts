@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tar } from "@cnibench/test-support/archives";
+import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const screenshotDir = path.join(repoRoot, "test-artifacts", "screenshots");
@@ -142,6 +144,29 @@ export async function uploadExample(
   });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { scenarioId: string }).scenarioId;
+}
+
+/**
+ * InfraBuilder's 25-setup tree (test-support's infrabuilder-setups) imported as one archive; the
+ * import's answer. 200 "already there" as well as 201: browser files share one product, and another
+ * may have imported the same runs first.
+ */
+export async function importInfrabuilderTree(
+  apiUrl: string,
+  token: string,
+): Promise<{ bundles: { id: string; scenarioId: string }[] }> {
+  const res = await fetch(`${apiUrl}/v1/import`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/x-tar",
+      "x-cnibench-environment": JSON.stringify(infrabuilderEnvironment),
+    },
+    body: Buffer.from(tar(infrabuilderSetups())),
+  });
+  const answer = (await res.json()) as { bundles: { id: string; scenarioId: string }[] };
+  expect([200, 201], JSON.stringify(answer).slice(0, 2000)).toContain(res.status);
+  return answer;
 }
 
 /** Shares the comparison of `scenarioIds` from /compare as a permalink; its slug. */

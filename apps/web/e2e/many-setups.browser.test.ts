@@ -1,13 +1,6 @@
-// Twenty-five setups of one benchmark on one screen: InfraBuilder 2024's result tree (3 real setups,
-// 22 synthetic ones derived from flannel's runs: @cnibench/test-support/infrabuilder-setups), three
-// runs each, uploaded as one archive. Explorer, charts, compare and guide at 1440 and 390 px: no ids
-// in names, like compared with like, no crossover along a category, every figure on a phone.
-
-import { tar } from "@cnibench/test-support/archives";
-import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { browserPerFile, interact, screenshot } from "./browser.ts";
+import { browserPerFile, importInfrabuilderTree, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -20,18 +13,7 @@ const idSuffix = /\((?=[a-z0-9]*\d)[a-z0-9]{6}\)/;
 let scenarioIds: string[] = [];
 
 beforeAll(async () => {
-  const res = await fetch(`${apiUrl}/v1/import`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/x-tar",
-      "x-cnibench-environment": JSON.stringify(infrabuilderEnvironment),
-    },
-    body: Buffer.from(tar(infrabuilderSetups())),
-  });
-  const answer = (await res.json()) as { bundles: { scenarioId: string }[] };
-  // 200 "already there" when another browser test file uploaded the same tree first (same product).
-  expect([200, 201], JSON.stringify(answer).slice(0, 2000)).toContain(res.status);
+  const answer = await importInfrabuilderTree(apiUrl, token);
   expect(answer.bundles).toHaveLength(75);
   scenarioIds = [...new Set(answer.bundles.map((b) => b.scenarioId))];
   expect(scenarioIds).toHaveLength(25);

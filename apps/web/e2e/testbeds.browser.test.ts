@@ -1,15 +1,7 @@
-// Views that read right with many setups on several testbeds (issue 40): InfraBuilder's 25 setups on
-// 40 G bare metal, 4 on an older 10 G bench and 2 on a 12.5 G cloud instance (test-support's
-// other-testbeds, derived from InfraBuilder's runs), beside the demo data. Every page fits 390 px; the
-// compare table's names sit over their own columns; chart labels never overprint; the compare summary
-// says the largest decided primary effect first.
-
-import { tar } from "@cnibench/test-support/archives";
-import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { otherTestbedBundles } from "@cnibench/test-support/other-testbeds";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { browserPerFile, interact, screenshot } from "./browser.ts";
+import { browserPerFile, importInfrabuilderTree, interact, screenshot } from "./browser.ts";
 
 const webUrl = inject("webUrl");
 const apiUrl = inject("apiUrl");
@@ -20,18 +12,7 @@ const { open } = browserPerFile(webUrl);
 const ids = new Map<string, string>();
 
 beforeAll(async () => {
-  const res = await fetch(`${apiUrl}/v1/import`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/x-tar",
-      "x-cnibench-environment": JSON.stringify(infrabuilderEnvironment),
-    },
-    body: Buffer.from(tar(infrabuilderSetups())),
-  });
-  const answer = (await res.json()) as { bundles: { id: string; scenarioId: string }[] };
-  // 200 "already there" when another browser test file uploaded the same tree first (same product).
-  expect([200, 201], JSON.stringify(answer).slice(0, 2000)).toContain(res.status);
+  const answer = await importInfrabuilderTree(apiUrl, token);
   // Each imported scenario's label and testbed, from one of its bundles as the API serves it.
   const firstOf = new Map(answer.bundles.map((b) => [b.scenarioId, b.id]));
   for (const [scenarioId, bundleId] of firstOf) {

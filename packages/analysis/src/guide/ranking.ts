@@ -1,3 +1,11 @@
+// How the guide orders the datapaths (issue 39; docs/guide.md is the rule book). Each criterion hands
+// over its tests: one figure (metric + params) on one testbed, a figure per option. Two options are
+// compared test by test with the verdict the compare page gives; a test where both sit at the ceiling
+// (the NIC's line rate or the bare-metal reference, within the metric's margin) does not separate
+// them, whatever the verdict. The options no other beats across the board (at least as good on every
+// test both were measured in and better on one) come first — the not-beaten set — then the next such
+// set among the rest; only within a set do the answers' weights order them, and each option below the
+// first says what puts it there.
 import { formatNumber, withUnit } from "../format.ts";
 import { marginPercent } from "../noise-bands.ts";
 import type { Better, Measurement } from "../types.ts";

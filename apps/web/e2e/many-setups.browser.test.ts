@@ -1,3 +1,7 @@
+// Twenty-five setups of one benchmark on one screen: InfraBuilder 2024's result tree (3 real setups,
+// 22 synthetic ones derived from flannel's runs: @cnibench/test-support/infrabuilder-setups), three
+// runs each, uploaded as one archive. Explorer, charts, compare and guide at 1440 and 390 px: no ids
+// in names, like compared with like, no crossover along a category, every figure on a phone.
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { browserPerFile, importInfrabuilderTree, interact, screenshot } from "./browser.ts";

@@ -1,3 +1,8 @@
+// Views that read right with many setups on several testbeds (issue 40): InfraBuilder's 25 setups on
+// 40 G bare metal, 4 on an older 10 G bench and 2 on a 12.5 G cloud instance (test-support's
+// other-testbeds, derived from InfraBuilder's runs), beside the demo data. Every page fits 390 px; the
+// compare table's names sit over their own columns; chart labels never overprint; the compare summary
+// says the largest decided primary effect first.
 import { otherTestbedBundles } from "@cnibench/test-support/other-testbeds";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";

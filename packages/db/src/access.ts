@@ -8,6 +8,7 @@
 //   public workspace; any signed-in user may create workspaces and owns those.
 import type { Db } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
+import { workspaceIdBySlug } from "./workspace.ts";
 
 export const roles = ["viewer", "member", "owner"] as const;
 export type Role = (typeof roles)[number];
@@ -79,10 +80,10 @@ export async function listWorkspaces(db: Db, access: Access) {
 export async function getWorkspace(db: Db, access: Access, slug: string) {
   // Access first, by one lookup of the id that costs the same for an unknown slug: counting a private
   // workspace's bundles before refusing made its "not found" measurably slower (issue 43).
-  const exists = await db.workspace.findUnique({ where: { slug }, select: { id: true } });
-  if (!exists || !access.readable.includes(exists.id)) return null;
+  const id = await workspaceIdBySlug(db, slug);
+  if (!id || !access.readable.includes(id)) return null;
   const found = await db.workspace.findUniqueOrThrow({
-    where: { id: exists.id },
+    where: { id },
     select: { id: true, slug: true, name: true, visibility: true, _count: { select: { bundles: true } } },
   });
   const role = access.roles[found.id] ?? null;
@@ -153,8 +154,27 @@ async function keepAnOwner(tx: Prisma.TransactionClient, workspaceId: string, us
 }
 
 /**
- * Adds someone who has signed in before, by their verified address, or changes their role. The last
+ * Makes a user a member with `role`, or changes the role they hold, inside a transaction: the last
  * owner cannot step down; a member made viewer loses the upload tokens they created.
+ */
+export async function putMember(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  userId: string,
+  role: Role,
+): Promise<{ revokedTokens: number }> {
+  if (role !== "owner") await keepAnOwner(tx, workspaceId, userId);
+  await tx.membership.upsert({
+    where: { workspaceId_userId: { workspaceId, userId } },
+    update: { role },
+    create: { workspaceId, userId, role },
+  });
+  return { revokedTokens: role === "viewer" ? await revokeTokensOf(tx, workspaceId, userId) : 0 };
+}
+
+/**
+ * Adds someone who has signed in before, by their verified address, without asking them: fixtures
+ * (tests) only. The web app invites (invitations.ts): nobody joins a workspace without accepting.
  */
 export async function setMember(
   db: Db,
@@ -164,14 +184,19 @@ export async function setMember(
 ): Promise<{ revokedTokens: number }> {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
   if (!user) throw new UnknownUserError(email);
+  return db.$transaction((tx) => putMember(tx, workspaceId, user.id, role));
+}
+
+/** Changes a member's role (owners); null when the user is not a member, who only joins by invitation. */
+export async function setRole(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  role: Role,
+): Promise<{ revokedTokens: number } | null> {
   return db.$transaction(async (tx) => {
-    if (role !== "owner") await keepAnOwner(tx, workspaceId, user.id);
-    await tx.membership.upsert({
-      where: { workspaceId_userId: { workspaceId, userId: user.id } },
-      update: { role },
-      create: { workspaceId, userId: user.id, role },
-    });
-    return { revokedTokens: role === "viewer" ? await revokeTokensOf(tx, workspaceId, user.id) : 0 };
+    const member = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
+    return member ? putMember(tx, workspaceId, userId, role) : null;
   });
 }
 

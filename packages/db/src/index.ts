@@ -10,6 +10,7 @@ export {
   removeMember,
   roles,
   setMember,
+  setRole,
   setVisibility,
   UnknownUserError,
   type Visibility,
@@ -46,6 +47,14 @@ export {
   testbedOf,
 } from "./history.ts";
 export { type IngestOutcome, ingestBundle } from "./ingest.ts";
+export {
+  acceptInvitation,
+  declineInvitation,
+  invitationsFor,
+  invite,
+  listInvitations,
+  withdrawInvitation,
+} from "./invitations.ts";
 export {
   type EarlierCampaign,
   type Figure,
@@ -151,4 +160,10 @@ export {
   type WebhookSummary,
   WebhookUrlError,
 } from "./webhooks.ts";
-export { DEFAULT_WORKSPACE, ensureDefaultWorkspace } from "./workspace.ts";
+export {
+  DEFAULT_WORKSPACE,
+  ensureDefaultWorkspace,
+  workspaceIdBySlug,
+  workspaceOfBundle,
+  workspaceOfScenario,
+} from "./workspace.ts";

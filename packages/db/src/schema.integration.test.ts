@@ -31,6 +31,7 @@ describe("migrations from an empty database", () => {
       "Cluster",
       "CniConfig",
       "CurrentFigure",
+      "Invitation",
       "Kernel",
       "Measurement",
       "Membership",

@@ -11,3 +11,20 @@ export async function ensureDefaultWorkspace(db: Db): Promise<{ id: string; slug
     select: { id: true, slug: true },
   });
 }
+
+/** A workspace's id by its slug, or null: one lookup, the same cost for a private slug as a made-up one. */
+export async function workspaceIdBySlug(db: Db, slug: string): Promise<string | null> {
+  return (await db.workspace.findUnique({ where: { slug }, select: { id: true } }))?.id ?? null;
+}
+
+/** The workspace a bundle belongs to, or null for an unknown bundle. */
+export async function workspaceOfBundle(db: Db, bundleId: string): Promise<string | null> {
+  return (await db.bundle.findUnique({ where: { id: bundleId }, select: { workspaceId: true } }))?.workspaceId ?? null;
+}
+
+/** The workspace a scenario belongs to, or null for an unknown scenario. */
+export async function workspaceOfScenario(db: Db, scenarioId: string): Promise<string | null> {
+  return (
+    (await db.scenario.findUnique({ where: { id: scenarioId }, select: { workspaceId: true } }))?.workspaceId ?? null
+  );
+}

@@ -14,6 +14,7 @@ import {
   deleteBundle,
   ensureDefaultWorkspace,
   ingestBundle,
+  invite,
   recordSignIn,
   setMember,
   setPermalinkPublished,
@@ -106,6 +107,8 @@ const reads: Record<string, (ids: Ids) => unknown[]> = {
   "compare.permalink": (ids) => [{ slug: ids.victimLink }, { slug: ids.viewerLink }],
   "guide.recommend": () => [{ cloud: null, sku: null, services: 30000, connections: "short", needs: [] }],
   "workspaces.list": () => [undefined],
+  // The signed-in user's own invitations: the victim's throwaway ones go to addresses no actor holds.
+  "workspaces.invitations": () => [undefined],
   "workspaces.bySlug": () => [{ slug: "victim-team" }],
   // Owners only (a viewer or member is FORBIDDEN): checked apart below.
   "webhooks.list": () => [{ slug: "victim-team" }],
@@ -114,9 +117,13 @@ const reads: Record<string, (ids: Ids) => unknown[]> = {
 
 /**
  * Write procedures: the least role on the victim's workspace that may call it ("signed in": any
- * signed-in user), and a fresh input aimed at the victim's workspace for each call.
+ * signed-in user; "the invitee": only the holder of the invited address, none of the actors), and a
+ * fresh input aimed at the victim's workspace for each call.
  */
-type WriteCase = { needs: Role | "signed in"; input: (ids: Ids, n: number) => Promise<unknown> | unknown };
+type WriteCase = {
+  needs: Role | "signed in" | "the invitee";
+  input: (ids: Ids, n: number) => Promise<unknown> | unknown;
+};
 let fixtures: {
   db: Db;
   victimId: string;
@@ -125,6 +132,8 @@ let fixtures: {
   throwawayBundle: () => Promise<string>;
   throwawayCampaign: () => Promise<{ scenarioId: string; campaign: string }>;
   throwawayMember: () => Promise<string>;
+  /** An invitation into the victim's workspace for an address none of the actors holds. */
+  throwawayInvitation: () => Promise<{ id: string; email: string }>;
   throwawayLink: () => Promise<string>;
   throwawayWebhook: () => Promise<string>;
 };
@@ -134,9 +143,25 @@ const writes: Record<string, WriteCase> = {
     input: (_, n) => ({ slug: `new-${n}`, name: "New", visibility: "private" }),
   },
   "workspaces.setVisibility": { needs: "owner", input: () => ({ slug: "victim-team", visibility: "private" }) },
-  "workspaces.setMember": {
+  "workspaces.invite": {
     needs: "owner",
-    input: () => ({ slug: "victim-team", email: "viewer@example.test", role: "viewer" }),
+    input: (_, n) => ({ slug: "victim-team", email: `invitee-${n}@example.test`, role: "member" }),
+  },
+  "workspaces.withdrawInvitation": {
+    needs: "owner",
+    input: async () => ({ slug: "victim-team", email: (await fixtures.throwawayInvitation()).email }),
+  },
+  "workspaces.acceptInvitation": {
+    needs: "the invitee",
+    input: async () => ({ id: (await fixtures.throwawayInvitation()).id }),
+  },
+  "workspaces.declineInvitation": {
+    needs: "the invitee",
+    input: async () => ({ id: (await fixtures.throwawayInvitation()).id }),
+  },
+  "workspaces.setRole": {
+    needs: "owner",
+    input: async () => ({ slug: "victim-team", userId: await fixtures.throwawayMember(), role: "viewer" }),
   },
   "workspaces.removeMember": {
     needs: "owner",
@@ -206,7 +231,16 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
       await Promise.all([
         db.bundle.findMany({ where: { workspaceId: victimId }, select: { id: true }, orderBy: { id: "asc" } }),
         db.apiToken.findMany({ where: { workspaceId: victimId }, select: { name: true, revokedAt: true } }),
-        db.membership.findMany({ where: { workspaceId: victimId }, select: { userId: true, role: true } }),
+        db.membership.findMany({
+          where: { workspaceId: victimId },
+          select: { userId: true, role: true },
+          orderBy: { userId: "asc" },
+        }),
+        db.invitation.findMany({
+          where: { workspaceId: victimId },
+          select: { email: true, role: true, declinedAt: true },
+          orderBy: { email: "asc" },
+        }),
         db.workspace.findUnique({ where: { id: victimId }, select: { visibility: true, name: true } }),
         db.permalink.findMany({ select: { slug: true, approvals: true }, orderBy: { slug: "asc" } }),
         db.webhook.findMany({ where: { workspaceId: victimId }, select: { id: true }, orderBy: { id: "asc" } }),
@@ -295,6 +329,15 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
         const id = await signIn(`throwaway-${++counter}`);
         await setMember(db, victimId, `throwaway-${counter}@example.test`, "member");
         return id;
+      },
+      throwawayInvitation: async () => {
+        const email = `throwaway-invitee-${++counter}@example.test`;
+        await invite(db, { workspaceId: victimId, email, role: "member", invitedById: ownerId });
+        const { id } = await db.invitation.findUniqueOrThrow({
+          where: { workspaceId_email: { workspaceId: victimId, email } },
+          select: { id: true },
+        });
+        return { id, email };
       },
       throwawayWebhook: async () =>
         (
@@ -390,11 +433,14 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
     it.each(actors)("writes as %s: exactly what the role allows", async (actor) => {
       for (const [path, spec] of Object.entries(writes)) {
         const allowed =
-          spec.needs === "signed in"
-            ? userIds[actor] !== null
-            : userIds[actor] !== null && rank(roleOf[actor]) >= rank(spec.needs);
-        const before = await victimState();
+          spec.needs === "the invitee"
+            ? false
+            : spec.needs === "signed in"
+              ? userIds[actor] !== null
+              : userIds[actor] !== null && rank(roleOf[actor]) >= rank(spec.needs);
+        // Throwaway fixtures first: a refused write must then leave everything as it was.
         const input = await spec.input(ids, ++counter);
+        const before = await victimState();
         const answer = callAs(actor, path, input);
         if (allowed) {
           await expect(answer, `${actor}: ${path}`).resolves.toBeDefined();
@@ -402,22 +448,8 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
           await expect(answer, `${actor}: ${path}`).rejects.toMatchObject({
             code: expect.stringMatching(/^(NOT_FOUND|FORBIDDEN|UNAUTHORIZED)$/),
           });
-          // A refused write leaves the victim's workspace as it was (throwaway fixtures aside).
-          const after = await victimState();
-          if (
-            ![
-              "workspaces.removeMember",
-              "workspaces.revokeToken",
-              "workspaces.deleteBundle",
-              "workspaces.deleteCampaign",
-              "webhooks.delete",
-              "webhooks.pause",
-              "compare.publish",
-              "compare.revoke",
-            ].includes(path)
-          ) {
-            expect(after, `${actor}: ${path} changed the victim's workspace`).toBe(before);
-          }
+          // A refused write leaves the victim's workspace as it was.
+          expect(await victimState(), `${actor}: ${path} changed the victim's workspace`).toBe(before);
         }
       }
     });
@@ -488,27 +520,99 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
   });
 
   it("keeps the last owner, and revokes a member's tokens when they leave or become a viewer", async () => {
+    const slug = "victim-team";
     await expect(
-      callAs("owner", "workspaces.setMember", { slug: "victim-team", email: "owner@example.test", role: "member" }),
+      callAs("owner", "workspaces.setRole", { slug, userId: userIds.owner, role: "member" }),
     ).rejects.toMatchObject({ code: "CONFLICT" });
+    // Someone who is not a member joins by invitation only, never by a role given to them.
+    await expect(
+      callAs("owner", "workspaces.setRole", { slug, userId: userIds.stranger, role: "viewer" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     const memberId = userIds.member as string;
     await createToken(db, victimId, "member-ci", memberId);
     const live = () => db.apiToken.count({ where: { workspaceId: victimId, createdById: memberId, revokedAt: null } });
     expect(await live()).toBeGreaterThan(0);
-    await callAs("owner", "workspaces.setMember", {
-      slug: "victim-team",
-      email: "member@example.test",
-      role: "viewer",
-    });
+    await callAs("owner", "workspaces.setRole", { slug, userId: memberId, role: "viewer" });
     expect(await live()).toBe(0);
-    await callAs("owner", "workspaces.setMember", {
-      slug: "victim-team",
-      email: "member@example.test",
-      role: "member",
-    });
+    await callAs("owner", "workspaces.setRole", { slug, userId: memberId, role: "member" });
     await createToken(db, victimId, "member-ci-2", memberId);
-    await callAs("owner", "workspaces.removeMember", { slug: "victim-team", userId: memberId });
+    await callAs("owner", "workspaces.removeMember", { slug, userId: memberId });
     expect(await live()).toBe(0);
+  });
+
+  it("makes a member only of an invitee who accepts; the owner sees the address, invited, until then", async () => {
+    const slug = "victim-team";
+    const signIn = async (subject: string) =>
+      (await recordSignIn(db, { issuer: "t", subject, email: `${subject}@example.test`, name: `ZZ ${subject}` })).id;
+    const joiner = await signIn("joiner");
+    const decliner = await signIn("decliner");
+    const as = async (userId: string, path: string, input?: unknown) => {
+      const caller = createCaller({ db, access: await accessFor(db, userId) });
+      const procedure = path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], caller);
+      return (procedure as (input: unknown) => Promise<unknown>)(input);
+    };
+    // A known address, an unknown one and a mixed-case one: the same answer, and nobody joins.
+    for (const email of ["joiner@example.test", "nobody-yet@example.test", "Decliner@Example.test"]) {
+      expect(await callAs("owner", "workspaces.invite", { slug, email, role: "member" })).toEqual({
+        slug,
+        role: "member",
+        status: "invited",
+      });
+    }
+    for (const userId of [joiner, decliner]) {
+      await expect(as(userId, "workspaces.bySlug", { slug })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      expect(JSON.stringify(await as(userId, "workspaces.list"))).not.toContain(slug);
+    }
+    const ownerView = async () => (await callAs("owner", "workspaces.bySlug", { slug })) as Record<string, unknown>;
+    const shown = await ownerView();
+    expect((shown.invitations as { email: string }[]).map((i) => i.email)).toEqual(
+      expect.arrayContaining(["joiner@example.test", "nobody-yet@example.test", "decliner@example.test"]),
+    );
+    // Nothing of the invitees' accounts: not their ids nor their names.
+    for (const secret of [joiner, decliner, "ZZ joiner", "ZZ decliner"]) {
+      expect(JSON.stringify(shown)).not.toContain(secret);
+    }
+
+    // Each invitee sees theirs: the workspace, the role, who invited them. Nobody else can answer it.
+    const [waiting] = (await as(joiner, "workspaces.invitations")) as { id: string; workspace: { name: string } }[];
+    expect(waiting).toMatchObject({ role: "member", workspace: { slug, name: "ZZ Victim team" } });
+    expect(waiting).toMatchObject({ invitedBy: "owner@example.test" });
+    for (const actor of ["stranger", "owner", "other team's owner"] as const) {
+      await expect(callAs(actor, "workspaces.acceptInvitation", { id: waiting!.id })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
+    }
+    await expect(as(decliner, "workspaces.acceptInvitation", { id: waiting!.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect(await as(joiner, "workspaces.acceptInvitation", { id: waiting!.id })).toEqual({ slug });
+    expect(await as(joiner, "workspaces.bySlug", { slug })).toMatchObject({ role: "member" });
+    expect(await as(joiner, "workspaces.invitations")).toEqual([]);
+
+    // Declining: out of the invitee's list, never a member, and still "invited" to the owners.
+    const [declined] = (await as(decliner, "workspaces.invitations")) as { id: string }[];
+    expect(await as(decliner, "workspaces.declineInvitation", { id: declined!.id })).toEqual({ id: declined!.id });
+    expect(await as(decliner, "workspaces.invitations")).toEqual([]);
+    await expect(as(decliner, "workspaces.acceptInvitation", { id: declined!.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(as(decliner, "workspaces.bySlug", { slug })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    // The matrix above left throwaway invitations: only these three addresses are this test's.
+    const mine = async () =>
+      ((await ownerView()).invitations as { email: string }[])
+        .map((i) => i.email)
+        .filter((e) => /^(joiner|decliner|nobody-yet)@/.test(e))
+        .sort();
+    expect(await mine()).toEqual(["decliner@example.test", "nobody-yet@example.test"]);
+    const after = await ownerView();
+    expect((after.members as { id: string; role: string }[]).find((m) => m.id === joiner)?.role).toBe("member");
+
+    // Withdrawn: gone for both sides.
+    await callAs("owner", "workspaces.withdrawInvitation", { slug, email: "nobody-yet@example.test" });
+    await expect(
+      callAs("owner", "workspaces.withdrawInvitation", { slug, email: "nobody-yet@example.test" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await mine()).toEqual(["decliner@example.test"]);
   });
 });
 

@@ -60,14 +60,51 @@ export async function setVisibilityAction(_: ActionState, form: FormData): Promi
   });
 }
 
-export async function setMemberAction(_: ActionState, form: FormData): Promise<ActionState> {
+export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
   const slug = field(form, "slug");
   return attempt(async () => {
     const role = field(form, "role") as "viewer" | "member" | "owner";
-    const { revokedTokens } = await (await api()).workspaces.setMember({ slug, email: field(form, "email"), role });
+    await (await api()).workspaces.invite({ slug, email: field(form, "email"), role });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: `${field(form, "email")} is invited as a ${role}: they join once they accept.` };
+  });
+}
+
+export async function withdrawInvitationAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    await (await api()).workspaces.withdrawInvitation({ slug, email: field(form, "email") });
+    revalidatePath(`/workspaces/${slug}`);
+    return { done: `Withdrew the invitation of ${field(form, "email")}.` };
+  });
+}
+
+export async function setRoleAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const slug = field(form, "slug");
+  return attempt(async () => {
+    const role = field(form, "role") as "viewer" | "member" | "owner";
+    const { revokedTokens } = await (await api()).workspaces.setRole({ slug, userId: field(form, "userId"), role });
     revalidatePath(`/workspaces/${slug}`);
     const revoked = revokedTokens > 0 ? `; ${revokedTokens} upload token(s) they created revoked` : "";
-    return { done: `${field(form, "email")} is a ${role}${revoked}.` };
+    return { done: `Now a ${role}${revoked}.` };
+  });
+}
+
+/** The invitee joins: on to the workspace's page, as a member. */
+export async function acceptInvitationAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const result = await attempt(async () => {
+    const { slug } = await (await api()).workspaces.acceptInvitation({ id: field(form, "id") });
+    return { done: slug };
+  });
+  if (result?.done) redirect(`/workspaces/${result.done}`);
+  return result;
+}
+
+export async function declineInvitationAction(_: ActionState, form: FormData): Promise<ActionState> {
+  return attempt(async () => {
+    await (await api()).workspaces.declineInvitation({ id: field(form, "id") });
+    revalidatePath("/workspaces");
+    return { done: "Declined." };
   });
 }
 

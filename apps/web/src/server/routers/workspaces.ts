@@ -1,24 +1,32 @@
 import {
   type Access,
+  acceptInvitation,
   atLeast,
   createToken,
   createWorkspace,
   type Db,
+  declineInvitation,
   deleteBundle,
   deleteBundles,
   getWorkspace,
   ingestBundle,
+  invitationsFor,
+  invite,
   LastOwnerError,
+  listInvitations,
   listWorkspacePermalinks,
   listWorkspaces,
   type Role,
   removeMember,
   revokeToken,
-  setMember,
+  setRole,
   setVisibility,
   TokenNameTakenError,
-  UnknownUserError,
   WorkspaceSlugTakenError,
+  withdrawInvitation,
+  workspaceIdBySlug,
+  workspaceOfBundle,
+  workspaceOfScenario,
 } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -28,11 +36,16 @@ import {
   campaignRefSchema,
   createTokenInputSchema,
   createWorkspaceInputSchema,
-  memberInputSchema,
+  invitationRefSchema,
+  invitationSchema,
+  invitedSchema,
+  inviteInputSchema,
   removeMemberInputSchema,
+  setRoleInputSchema,
   tokenInputSchema,
   uploadInputSchema,
   visibilityInputSchema,
+  withdrawInvitationInputSchema,
   workspaceDetailSchema,
   workspaceRefSchema,
   workspaceSummarySchema,
@@ -43,21 +56,20 @@ import {
  * NOT_FOUND, as if it did not exist; one they read without the role is FORBIDDEN.
  */
 async function workspaceAs(db: Db, access: Access, slug: string, role: Role): Promise<{ id: string; slug: string }> {
-  const found = await db.workspace.findUnique({ where: { slug }, select: { id: true, slug: true } });
-  if (!found || !access.readable.includes(found.id)) {
+  const id = await workspaceIdBySlug(db, slug);
+  if (!id || !access.readable.includes(id)) {
     throw new TRPCError({ code: "NOT_FOUND", message: `no workspace ${slug}` });
   }
-  if (!atLeast(access, found.id, role)) {
+  if (!atLeast(access, id, role)) {
     throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${role} role in ${slug}` });
   }
-  return found;
+  return { id, slug };
 }
 
 const conflict = (error: unknown): never => {
   if (
     error instanceof WorkspaceSlugTakenError ||
     error instanceof TokenNameTakenError ||
-    error instanceof UnknownUserError ||
     error instanceof LastOwnerError
   ) {
     throw new TRPCError({ code: "CONFLICT", message: error.message });
@@ -70,8 +82,8 @@ export const workspacesRouter = createTRPCRouter({
   list: publicProcedure.output(z.array(workspaceSummarySchema)).query(({ ctx }) => listWorkspaces(ctx.db, ctx.access)),
 
   /**
-   * One readable workspace; members see its members, members and owners its tokens, owners every
-   * permalink that pins its bundles.
+   * One readable workspace; members see its members, members and owners its tokens, owners its
+   * pending invitations and every permalink that pins its bundles.
    */
   bySlug: publicProcedure
     .input(workspaceRefSchema)
@@ -80,7 +92,10 @@ export const workspacesRouter = createTRPCRouter({
       const found = await getWorkspace(ctx.db, ctx.access, input.slug);
       if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `no workspace ${input.slug}` });
       const owner = atLeast(ctx.access, found.id, "owner");
-      return { ...found, permalinks: owner ? await listWorkspacePermalinks(ctx.db, found.id) : [] };
+      const [invitations, permalinks] = owner
+        ? await Promise.all([listInvitations(ctx.db, found.id), listWorkspacePermalinks(ctx.db, found.id)])
+        : [[], []];
+      return { ...found, invitations, permalinks };
     }),
 
   /** A new workspace owned by the signed-in user. */
@@ -95,13 +110,56 @@ export const workspacesRouter = createTRPCRouter({
   }),
 
   /**
-   * Adds someone who has signed in before (by verified e-mail), or changes their role; a member made
-   * viewer loses the upload tokens they created. The last owner cannot step down.
+   * Invites an address (owners). Nobody joins until the user holding it accepts; the answer is the
+   * same whether or not anyone has signed in with it, and no user is read to give it.
    */
-  setMember: signedInProcedure.input(memberInputSchema).mutation(async ({ ctx, input }) => {
+  invite: signedInProcedure
+    .input(inviteInputSchema)
+    .output(invitedSchema)
+    .mutation(async ({ ctx, input }) => {
+      const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
+      await invite(ctx.db, { workspaceId: w.id, email: input.email, role: input.role, invitedById: ctx.userId });
+      return { slug: w.slug, role: input.role, status: "invited" as const };
+    }),
+
+  /** Withdraws a pending invitation (owners). */
+  withdrawInvitation: signedInProcedure.input(withdrawInvitationInputSchema).mutation(async ({ ctx, input }) => {
     const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
-    const { revokedTokens } = await setMember(ctx.db, w.id, input.email, input.role).catch(conflict);
-    return { slug: w.slug, email: input.email, role: input.role, revokedTokens };
+    if (!(await withdrawInvitation(ctx.db, w.id, input.email))) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `no invitation for ${input.email}` });
+    }
+    return { slug: w.slug, email: input.email };
+  }),
+
+  /** The invitations waiting for the signed-in user (to their verified address); none when signed out. */
+  invitations: publicProcedure
+    .output(z.array(invitationSchema))
+    .query(({ ctx }) => (ctx.access.userId ? invitationsFor(ctx.db, ctx.access.userId) : [])),
+
+  /** The invitee accepts: a member from now on. Anyone else's invitation is NOT_FOUND, as a made-up id. */
+  acceptInvitation: signedInProcedure.input(invitationRefSchema).mutation(async ({ ctx, input }) => {
+    const joined = await acceptInvitation(ctx.db, ctx.userId, input.id).catch(conflict);
+    if (!joined) throw new TRPCError({ code: "NOT_FOUND", message: "no such invitation" });
+    return joined;
+  }),
+
+  /** The invitee declines: the invitation is gone, they never joined. */
+  declineInvitation: signedInProcedure.input(invitationRefSchema).mutation(async ({ ctx, input }) => {
+    if (!(await declineInvitation(ctx.db, ctx.userId, input.id))) {
+      throw new TRPCError({ code: "NOT_FOUND", message: "no such invitation" });
+    }
+    return { id: input.id };
+  }),
+
+  /**
+   * Changes a member's role (owners); a member made viewer loses the upload tokens they created, and
+   * the last owner cannot step down. Someone who is not a member joins by invitation only.
+   */
+  setRole: signedInProcedure.input(setRoleInputSchema).mutation(async ({ ctx, input }) => {
+    const w = await workspaceAs(ctx.db, ctx.access, input.slug, "owner");
+    const changed = await setRole(ctx.db, w.id, input.userId, input.role).catch(conflict);
+    if (!changed) throw new TRPCError({ code: "NOT_FOUND", message: `no member ${input.userId}` });
+    return { slug: w.slug, userId: input.userId, role: input.role, revokedTokens: changed.revokedTokens };
   }),
 
   /** Removes a member and revokes the upload tokens they created; the last owner stays. */
@@ -128,12 +186,12 @@ export const workspacesRouter = createTRPCRouter({
 
   /** Deletes a bundle and its figures (owners); permalinks that pinned it then name it as deleted. */
   deleteBundle: signedInProcedure.input(bundleRefSchema).mutation(async ({ ctx, input }) => {
-    const found = await ctx.db.bundle.findUnique({ where: { id: input.bundleId }, select: { workspaceId: true } });
+    const workspaceId = await workspaceOfBundle(ctx.db, input.bundleId);
     // A bundle of a workspace the visitor may not read is as unknown as a made-up id: its workspace is not named.
-    if (!found || !ctx.access.readable.includes(found.workspaceId)) {
+    if (!workspaceId || !ctx.access.readable.includes(workspaceId)) {
       throw new TRPCError({ code: "NOT_FOUND", message: `no bundle ${input.bundleId}` });
     }
-    if (!atLeast(ctx.access, found.workspaceId, "owner")) {
+    if (!atLeast(ctx.access, workspaceId, "owner")) {
       throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of its workspace may delete a bundle" });
     }
     const done = await deleteBundle(ctx.db, input.bundleId);
@@ -146,14 +204,14 @@ export const workspacesRouter = createTRPCRouter({
    * /v1/campaigns/:campaign does: what one import or CLI run stored, in whichever scenarios it went.
    */
   deleteCampaign: signedInProcedure.input(campaignRefSchema).mutation(async ({ ctx, input }) => {
-    const found = await ctx.db.scenario.findUnique({ where: { id: input.scenarioId }, select: { workspaceId: true } });
-    if (!found || !ctx.access.readable.includes(found.workspaceId)) {
+    const workspaceId = await workspaceOfScenario(ctx.db, input.scenarioId);
+    if (!workspaceId || !ctx.access.readable.includes(workspaceId)) {
       throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.scenarioId}` });
     }
-    if (!atLeast(ctx.access, found.workspaceId, "owner")) {
+    if (!atLeast(ctx.access, workspaceId, "owner")) {
       throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of its workspace may delete a campaign" });
     }
-    const deleted = await deleteBundles(ctx.db, { workspaceId: found.workspaceId, campaign: input.campaign });
+    const deleted = await deleteBundles(ctx.db, { workspaceId, campaign: input.campaign });
     if (deleted.bundleIds.length === 0) {
       throw new TRPCError({ code: "NOT_FOUND", message: `no bundle of campaign ${input.campaign}` });
     }

@@ -21,8 +21,25 @@ export const createWorkspaceInputSchema = z.object({
   visibility,
 });
 export const visibilityInputSchema = workspaceRefSchema.extend({ visibility });
-export const memberInputSchema = workspaceRefSchema.extend({ email: z.email().max(254), role });
+const email = z.email().max(254);
+/** An address invited with a role; it joins only once the user holding it accepts. */
+export const inviteInputSchema = workspaceRefSchema.extend({ email, role });
+export const withdrawInvitationInputSchema = workspaceRefSchema.extend({ email });
 export const removeMemberInputSchema = workspaceRefSchema.extend({ userId: z.string().min(1).max(100) });
+export const setRoleInputSchema = removeMemberInputSchema.extend({ role });
+export const invitationRefSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** The answer to an invitation: byte for byte the same whether or not anyone holds the address. */
+export const invitedSchema = z.object({ slug: z.string(), role, status: z.literal("invited") });
+
+/** An invitation waiting for the signed-in user: the workspace, the role offered, who invited them. */
+export const invitationSchema = z.object({
+  id: z.string(),
+  role,
+  createdAt: z.date(),
+  workspace: z.object({ slug: z.string(), name: z.string() }),
+  invitedBy: z.string().nullable(),
+});
 export const tokenInputSchema = workspaceRefSchema.extend({
   name: z
     .string()
@@ -66,6 +83,8 @@ export const workspaceDetailSchema = workspaceSummarySchema.extend({
       createdBy: z.string().nullable(),
     }),
   ),
+  /** Pending invitations: the address invited (lower-cased) and the role offered (owners only; empty for anyone else). */
+  invitations: z.array(z.object({ email: z.string(), role, createdAt: z.date() })),
   /** Every permalink that pins the workspace's bundles (owners only; empty for anyone else). */
   permalinks: z.array(
     z.object({

@@ -8,11 +8,13 @@ import { Muted, PageHeader, Section } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import { api, orNotFound } from "~/trpc/server";
 import {
+  inviteAction,
   removeMemberAction,
   revokePermalinkAction,
   revokeTokenAction,
-  setMemberAction,
+  setRoleAction,
   setVisibilityAction,
+  withdrawInvitationAction,
 } from "../actions";
 import { ActionForm, TokenForm, UploadDrop } from "../forms";
 import { Webhooks } from "./webhooks";
@@ -77,42 +79,73 @@ export default async function WorkspacePage({ params }: Props) {
         <Section title="Members" className="space-y-2">
           <ul className="divide-y divide-zinc-100 text-sm dark:divide-zinc-900">
             {w.members.map((m) => (
-              <li key={m.id} className="flex items-center gap-3 py-1">
+              <li key={m.id} className="flex flex-wrap items-center gap-3 py-1">
                 <span>{m.email ?? m.name}</span>
-                <span className="text-zinc-500">{m.role}</span>
                 {role >= rank.owner ? (
-                  <div className="ml-auto">
-                    <RowAction
-                      action={removeMemberAction}
-                      label={`Remove ${m.email ?? m.name}`}
-                      slug={w.slug}
-                      field="userId"
-                      value={m.id}
-                    >
-                      Remove
-                    </RowAction>
-                  </div>
-                ) : null}
+                  <>
+                    <ActionForm action={setRoleAction} label={`Role of ${m.email ?? m.name}`}>
+                      {hidden}
+                      <input type="hidden" name="userId" value={m.id} />
+                      <RoleSelect label={`Role of ${m.email ?? m.name}`} value={m.role} />
+                      <Button type="submit" look="small">
+                        Change
+                      </Button>
+                    </ActionForm>
+                    <div className="ml-auto">
+                      <RowAction
+                        action={removeMemberAction}
+                        label={`Remove ${m.email ?? m.name}`}
+                        slug={w.slug}
+                        field="userId"
+                        value={m.id}
+                      >
+                        Remove
+                      </RowAction>
+                    </div>
+                  </>
+                ) : (
+                  <span className="text-zinc-500">{m.role}</span>
+                )}
+              </li>
+            ))}
+            {/* Until they accept, an owner sees only the address they invited: not whether it has an account. */}
+            {w.invitations.map((i) => (
+              <li key={i.email} className="flex flex-wrap items-center gap-3 py-1">
+                <span>{i.email}</span>
+                <span className="text-zinc-500">invited as {i.role}</span>
+                <div className="ml-auto">
+                  <RowAction
+                    action={withdrawInvitationAction}
+                    label={`Withdraw the invitation of ${i.email}`}
+                    slug={w.slug}
+                    field="email"
+                    value={i.email}
+                  >
+                    Withdraw
+                  </RowAction>
+                </div>
               </li>
             ))}
           </ul>
           {role >= rank.owner ? (
-            <ActionForm action={setMemberAction} label="Add a member">
-              {hidden}
-              <Field label="E-mail (they must have signed in once)">
-                <input name="email" type="email" required className={inputClass} />
-              </Field>
-              <Field label="Role">
-                <select name="role" defaultValue="member" className={inputClass}>
-                  <option value="viewer">viewer — browse</option>
-                  <option value="member">member — browse, tokens, upload</option>
-                  <option value="owner">owner — everything</option>
-                </select>
-              </Field>
-              <Button type="submit" look="primary">
-                Add or change
-              </Button>
-            </ActionForm>
+            <>
+              <ActionForm action={inviteAction} label="Invite someone">
+                {hidden}
+                <Field label="E-mail">
+                  <input name="email" type="email" required maxLength={254} className={inputClass} />
+                </Field>
+                <Field label="Role">
+                  <RoleSelect value="member" />
+                </Field>
+                <Button type="submit" look="primary">
+                  Invite
+                </Button>
+              </ActionForm>
+              <Muted>
+                They join once they accept, signed in with that verified address (now or later); you see whether they
+                have, not whether the address has an account.
+              </Muted>
+            </>
           ) : null}
         </Section>
       ) : null}
@@ -235,7 +268,18 @@ export default async function WorkspacePage({ params }: Props) {
   );
 }
 
-/** A row's one destructive action (remove, revoke, delete): a small red button posting one field. */
+/** The three roles, each with what it may do. */
+function RoleSelect({ value, label }: { value: string; label?: string }) {
+  return (
+    <select name="role" defaultValue={value} aria-label={label} className={inputClass}>
+      <option value="viewer">viewer — browse</option>
+      <option value="member">member — browse, tokens, upload</option>
+      <option value="owner">owner — everything</option>
+    </select>
+  );
+}
+
+/** A row's one destructive action (remove, withdraw, revoke, delete): a small red button posting one field. */
 function RowAction(props: {
   action: Parameters<typeof ActionForm>[0]["action"];
   label: string;

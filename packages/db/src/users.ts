@@ -1,6 +1,6 @@
 // Who signed in, and their sessions. A user is an identity at a provider (issuer, subject): memberships
 // and the administrator are bound to that, never to an e-mail address, which is only how owners name
-// someone to add — so an address is kept only when the provider says it is verified, and for one user.
+// someone to invite — so an address is kept only when the provider says it is verified, and for one user.
 import { randomBytes } from "node:crypto";
 import type { Db } from "./client.ts";
 import { DEFAULT_WORKSPACE } from "./workspace.ts";
@@ -12,7 +12,7 @@ export type Identity = { issuer: string; subject: string; email: string | null; 
  * Records a sign-in. The first user of an installation, or the one whose verified address is
  * `adminEmail`, becomes its administrator and owner of the public workspace. Serialised by an advisory
  * lock so two first sign-ins at once make one administrator. An address another user holds already
- * is not taken over: this user keeps none (`emailTaken`), and owners cannot add them by it.
+ * is not taken over: this user keeps none (`emailTaken`), and invitations to it never reach them.
  */
 export async function recordSignIn(
   db: Db,

@@ -4,7 +4,7 @@
  * string field of its input — one field at a time, the others valid (hostileDocuments over the
  * input's JSON Schema) — over HTTP through tRPC's fetch adapter, as a signed-in user, so writes pass
  * authentication. Every answer is a 4xx or a 2xx and no driver's message reaches the client. The
- * pages and downloads, and the same procedures in the built app, are apps/web/e2e/hostile.browser.test.ts's.
+ * pages and downloads, and the same procedures in the built app, are apps/web/e2e/hostile-input.browser.test.ts's.
  */
 import { accessFor, createDb, type Db, recordSignIn } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";

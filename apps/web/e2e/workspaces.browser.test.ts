@@ -100,13 +100,17 @@ describe("workspaces, sign-in and sharing", () => {
     const bob = await signedIn(browser(), "bob");
     expect(await notFound(bob, `/scenarios/${scenarioId}`)).toBe(true);
 
-    // Alice adds Bob as a viewer: now he sees it.
+    // Alice invites Bob as a viewer; once he accepts, he sees it (invitations.browser.test.ts for the rest).
     await alice.goto(`${webUrl}/workspaces/pre-prod`);
-    await alice.getByLabel("E-mail (they must have signed in once)").fill("bob@example.test");
-    await alice.getByLabel("Role").selectOption("viewer");
-    await alice.getByRole("button", { name: "Add or change" }).click();
-    await alice.getByText("bob@example.test is a viewer.").waitFor();
-    await bob.reload();
+    await alice.getByLabel("E-mail").fill("bob@example.test");
+    await alice.getByRole("form", { name: "Invite someone" }).getByLabel("Role").selectOption("viewer");
+    await alice.getByRole("button", { name: "Invite", exact: true }).click();
+    await alice.getByText("bob@example.test is invited as a viewer: they join once they accept.").waitFor();
+    expect(await notFound(bob, `/scenarios/${scenarioId}`)).toBe(true);
+    await bob.goto(`${webUrl}/workspaces`);
+    await bob.getByRole("button", { name: "Accept" }).click();
+    await bob.waitForURL(`${webUrl}/workspaces/pre-prod`);
+    await bob.goto(`${webUrl}/scenarios/${scenarioId}`);
     expect(await bob.getByRole("heading", { level: 1 }).innerText()).toContain("Pre-prod Cilium");
 
     // Compare it with a public scenario, share, and publish that one permalink.

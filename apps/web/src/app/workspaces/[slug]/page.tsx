@@ -76,7 +76,7 @@ export default async function WorkspacePage({ params }: Props) {
       ) : null}
 
       {role >= rank.viewer ? (
-        <Section title="Members" className="space-y-2">
+        <Section title="Members" titleId="members" className="space-y-2">
           <ul className="divide-y divide-zinc-100 text-sm dark:divide-zinc-900">
             {w.members.map((m) => (
               <li key={m.id} className="flex flex-wrap items-center gap-3 py-1">

@@ -460,6 +460,8 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
       "workspaces.deleteBundle",
       "workspaces.deleteCampaign",
       "workspaces.bySlug",
+      "workspaces.acceptInvitation",
+      "workspaces.declineInvitation",
       "compare.permalink",
     ]) {
       const input =
@@ -469,10 +471,17 @@ describe("access matrix: every tRPC procedure × every actor × every state", ()
             ? await fixtures.throwawayCampaign()
             : path === "workspaces.bySlug"
               ? { slug: "victim-team" }
-              : { slug: ids.viewerLink };
+              : path.endsWith("Invitation")
+                ? { id: (await fixtures.throwawayInvitation()).id }
+                : { slug: ids.viewerLink };
       const error = await callAs("stranger", path, input).catch((e: Error) => e);
+      expect(error, path).toMatchObject({ code: "NOT_FOUND" });
       const message = (error as Error).message;
-      for (const secret of ["ZZ Victim team", "viewer-team", "Viewer's team"]) expect(message).not.toContain(secret);
+      // The slug too, where the stranger did not send it.
+      const named = JSON.stringify(input).includes("victim-team") ? [] : ["victim-team"];
+      for (const secret of ["ZZ Victim team", "viewer-team", "Viewer's team", ...named]) {
+        expect(message, path).not.toContain(secret);
+      }
     }
   });
 

@@ -9,7 +9,10 @@ import type { Db } from "./client.ts";
 /** Addresses are matched as users' verified ones are kept: trimmed and lower-cased. */
 const normalise = (email: string) => email.trim().toLowerCase();
 
-/** Invites an address into a workspace with a role; inviting it again changes the role offered. */
+/**
+ * Invites an address into a workspace with a role; inviting it again changes the role offered. A
+ * declined invitation stays declined (the owner cannot tell it was): withdraw it to ask anew.
+ */
 export async function invite(
   db: Db,
   invitation: { workspaceId: string; email: string; role: Role; invitedById: string },

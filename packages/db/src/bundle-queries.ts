@@ -25,6 +25,16 @@ export async function getBundle(db: Db, workspaceIds: readonly string[], id: str
   };
 }
 
+/** The id of the workspace a bundle belongs to, or null for an unknown bundle. */
+export async function bundleWorkspaceId(db: Db, id: string): Promise<string | null> {
+  return (await db.bundle.findUnique({ where: { id }, select: { workspaceId: true } }))?.workspaceId ?? null;
+}
+
+/** How many bundles of a campaign a workspace holds. */
+export function campaignBundleCount(db: Db, workspaceId: string, campaign: string): Promise<number> {
+  return db.bundle.count({ where: { workspaceId, campaign } });
+}
+
 export type BundleFilter = { scenarioId?: string; metric?: string; page: number; pageSize: number };
 
 /** Bundles of the given workspaces, newest first, optionally of one scenario and/or holding one metric. */

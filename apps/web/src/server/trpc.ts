@@ -3,6 +3,7 @@ import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
+import { keptAnswer } from "./answer-cache";
 
 /** Budgets of writes (mutations) a minute: per signed-in user, and per client address. */
 export type WriteLimits = { perUser: RateLimiterMemory; perAddress: RateLimiterMemory };
@@ -56,6 +57,8 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const createTRPCRouter = t.router;
+/** One namespace from routers kept in separate files (scenarios and their history). */
+export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
@@ -111,3 +114,17 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
   }
   return next({ ctx: { ...ctx, userId } });
 });
+
+/**
+ * A read answered from memory until the data the visitor may read changes (answer-cache.ts): put
+ * after `.input()`, it keys the answer by the procedure's path and parsed input, so no procedure names
+ * itself. The answer is kept after its output schema checked it; a refusal or failure is never kept.
+ */
+export const keptUntilChange = t.middleware(({ ctx, path, input, next }) =>
+  keptAnswer(ctx.db, ctx.access.readable, { name: path, input }, async () => {
+    const result = await next();
+    if (!result.ok) throw result.error;
+    // The answer alone: the result's ctx holds the first visitor's request.
+    return { marker: result.marker, ok: result.ok, data: result.data };
+  }),
+);

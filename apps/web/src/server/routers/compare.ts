@@ -20,8 +20,7 @@ import {
   marginsInForce,
   withHistory,
 } from "../compare-data";
-import { keptUntilChange } from "../kept";
-import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
   compareOutputSchema,
@@ -79,12 +78,9 @@ export const compareRouter = createTRPCRouter({
   /** 2–4 scenarios side by side against the first, with verdicts and the environment diff. */
   view: publicProcedure
     .input(compareInputSchema)
+    .use(keptUntilChange)
     .output(compareOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "compare.view", input }, () =>
-        comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins),
-      ),
-    ),
+    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins)),
 
   /**
    * Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. Its view

@@ -17,5 +17,4 @@ export const appRouter = createTRPCRouter({
   workspaces: workspacesRouter,
 });
 
-export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);

@@ -34,7 +34,7 @@ export type Context = {
 };
 
 /** What a client reads of an unexpected error: never the driver's or PostgreSQL's own words. */
-export const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
+const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
 /** The one failure that may have written: the database went silent after COMMIT was sent (packages/db health.ts). */
 const COMMIT_IN_DOUBT_MESSAGE =
   "The database stopped answering while the change was being committed: it may have been stored. Reload once the database is back to see.";

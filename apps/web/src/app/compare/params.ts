@@ -9,7 +9,7 @@ import { allRowsParams } from "../../server/rows-per-metric";
  * (&margin=tcp.throughput:3&margin=http.latency:15); `all` shows every row of metrics the table folds
  * (see CompareReport).
  */
-export const compareParams = {
+const compareParams = {
   s: parseAsNativeArrayOf(parseAsString),
   margin: parseAsNativeArrayOf(parseAsString),
   ...allRowsParams,

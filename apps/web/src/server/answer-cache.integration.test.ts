@@ -72,6 +72,7 @@ describe("answers kept until the data changes", () => {
     let answered = 0;
     const answer = publicProcedure
       .input(z.object({ n: z.number() }))
+      .output(z.object({ n: z.number(), answered: z.number() }))
       .use(keptUntilChange)
       .query(({ input }) => {
         answered += 1;
@@ -81,8 +82,11 @@ describe("answers kept until the data changes", () => {
     const router = createTRPCRouter({ one: answer, other: answer });
     const caller = createCallerFactory(router)({ db, access: { userId: null, readable: [workspaceId], roles: {} } });
     const first = await caller.one({ n: 1 });
-    expect(await caller.one({ n: 1 })).toEqual(first);
+    const again = await caller.one({ n: 1 });
+    expect(again).toEqual(first);
     expect(answered).toBe(1);
+    // Each caller gets its own copy (the output schema parses the kept answer), free to change it.
+    expect(again).not.toBe(first);
     // Another procedure with the same input, and the same procedure with another input, are asked.
     expect((await caller.other({ n: 1 })).answered).toBe(2);
     expect((await caller.one({ n: 2 })).answered).toBe(3);

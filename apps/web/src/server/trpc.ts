@@ -117,8 +117,9 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
 
 /**
  * A read answered from memory until the data the visitor may read changes (answer-cache.ts): put
- * after `.input()`, it keys the answer by the procedure's path and parsed input, so no procedure names
- * itself. The answer is kept after its output schema checked it; a refusal or failure is never kept.
+ * after `.input()` and `.output()`, it keys the answer by the procedure's path and parsed input, so no
+ * procedure names itself. The output schema parses the kept answer on every call, so each caller gets
+ * its own copy to change. A refusal or failure is never kept.
  */
 export const keptUntilChange = t.middleware(({ ctx, path, input, next }) =>
   keptAnswer(ctx.db, ctx.access.readable, { name: path, input }, async () => {

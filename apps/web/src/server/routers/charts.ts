@@ -48,8 +48,8 @@ export const chartsRouter = createTRPCRouter({
   /** The testbeds of the scope's scenarios, and the one the charts draw. */
   testbeds: publicProcedure
     .input(chartScopeInput)
-    .use(keptUntilChange)
     .output(testbedsOutputSchema)
+    .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
       const { scenarios } = await chartView(ctx.db, ctx.access.readable, {
         filters: input.filters,
@@ -63,8 +63,8 @@ export const chartsRouter = createTRPCRouter({
   /** A metric along a numeric param, one line per scenario, with the crossovers between lines. */
   crossover: publicProcedure
     .input(crossoverInputSchema)
-    .use(keptUntilChange)
     .output(crossoverOutputSchema)
+    .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
       const { scenarios, figures } = await chartFigures(ctx, input, {
         metrics: [input.metric],
@@ -76,8 +76,8 @@ export const chartsRouter = createTRPCRouter({
   /** The bar charts of one view (latency, throughput, resources, overheads). */
   bars: publicProcedure
     .input(barsInputSchema)
-    .use(keptUntilChange)
     .output(barsOutputSchema)
+    .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
       const view: { metrics: readonly string[]; reads?: readonly string[] } = barViews[input.view];
       const { scenarios, figures } = await chartFigures(ctx, input, {

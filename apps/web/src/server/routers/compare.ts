@@ -78,8 +78,8 @@ export const compareRouter = createTRPCRouter({
   /** 2–4 scenarios side by side against the first, with verdicts and the environment diff. */
   view: publicProcedure
     .input(compareInputSchema)
-    .use(keptUntilChange)
     .output(compareOutputSchema)
+    .use(keptUntilChange)
     .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins)),
 
   /**

@@ -44,7 +44,7 @@ export async function recommend(db: Db, workspaceIds: readonly string[], answers
 export const guideRouter = createTRPCRouter({
   recommend: publicProcedure
     .input(guideInputSchema)
-    .use(keptUntilChange)
     .output(guideOutputSchema)
+    .use(keptUntilChange)
     .query(({ ctx, input }) => recommend(ctx.db, ctx.access.readable, input)),
 });

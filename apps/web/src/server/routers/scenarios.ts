@@ -15,8 +15,8 @@ export const scenariosRouter = createTRPCRouter({
    */
   explore: publicProcedure
     .input(exploreInputSchema)
-    .use(keptUntilChange)
     .output(exploreOutputSchema)
+    .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
       const { columns, ...filters } = input;
       const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
@@ -37,8 +37,8 @@ export const scenariosRouter = createTRPCRouter({
    */
   byId: publicProcedure
     .input(z.object({ id: z.string().min(1).max(100), history: z.enum(["recent", "all"]).default("recent") }))
-    .use(keptUntilChange)
     .output(scenarioViewSchema)
+    .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
       const olderRuns = input.history === "all" ? undefined : recentOlderRuns;
       const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);

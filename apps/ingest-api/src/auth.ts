@@ -1,4 +1,4 @@
-import { authenticateToken, type Db } from "@cnibench/db";
+import { accessFor, authenticateToken, type Db, workspaceSlug } from "@cnibench/db";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { sendError } from "./errors.ts";
 
@@ -42,14 +42,14 @@ export function requireUploadToken(db: Db) {
     }
     const named = (req.query as { workspace?: unknown }).workspace;
     if (named !== undefined) {
-      const own = await db.workspace.findUnique({ where: { id: uploader.workspaceId }, select: { slug: true } });
-      if (named !== own?.slug) {
+      const own = await workspaceSlug(db, uploader.workspaceId);
+      if (named !== own) {
         return sendError(
           req,
           reply,
           403,
           "wrong_workspace",
-          `This token uploads into the workspace "${own?.slug}" only, not "${String(named)}".`,
+          `This token uploads into the workspace "${own}" only, not "${String(named)}".`,
         );
       }
     }
@@ -64,11 +64,9 @@ export function requireUploadToken(db: Db) {
  */
 export async function readableWorkspaces(db: Db, req: FastifyRequest): Promise<string[]> {
   const token = bearer(req);
-  const [open, uploader] = await Promise.all([
-    db.workspace.findMany({ where: { visibility: "public" }, select: { id: true } }),
-    token ? authenticateToken(db, token) : null,
-  ]);
-  return [...open.map((w) => w.id), ...(uploader ? [uploader.workspaceId] : [])];
+  // A stranger's access (accessFor with no user) reads exactly the public workspaces.
+  const [open, uploader] = await Promise.all([accessFor(db, null), token ? authenticateToken(db, token) : null]);
+  return [...open.readable, ...(uploader ? [uploader.workspaceId] : [])];
 }
 
 export type PublicUrls = { publicApiUrl: string; publicWebUrl: string };

@@ -18,7 +18,7 @@ type Reply = ({ ok: true } & ResultReply) | { ok: false; message: string; stack?
 const workerUrl = new URL("./import-worker.mjs", import.meta.url);
 
 /** One core stays with the event loop; imports queue for the others (at least one, at most four). */
-export const defaultImportWorkers = Math.max(1, Math.min(4, availableParallelism() - 1));
+const defaultImportWorkers = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 export class ImportPool {
   private readonly idle: Worker[] = [];

@@ -10,7 +10,7 @@ import type { ChartPoint, SeriesInfo } from "./types";
 export type Selected = { series: string; point: ChartPoint; unit: string } | null;
 
 /** What a chart shows, as its caller gave it: the frame's title, finding, legend and export name. */
-export type ChartAbout = {
+type ChartAbout = {
   title: string;
   /** The finding in words, next to the chart (e.g. the crossover). */
   summary?: ReactNode;

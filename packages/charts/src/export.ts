@@ -15,7 +15,7 @@ function download(blob: Blob, filename: string): void {
 }
 
 /** The chart's SVG as a standalone file, with computed colours inlined so it renders anywhere. */
-export function svgMarkup(svg: SVGSVGElement): string {
+function svgMarkup(svg: SVGSVGElement): string {
   const clone = svg.cloneNode(true) as SVGSVGElement;
   clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   const { width, height } = svg.getBoundingClientRect();

@@ -70,7 +70,7 @@ export const lineHeight = 14;
  */
 const unmeasuredWidth = 360;
 /** About how wide a character of a 12 px label is, to keep labels apart before they are drawn. */
-export const charWidth = 6.6;
+const charWidth = 6.6;
 
 /** A verdict's colour on a change point: the palette's vermilion-red and green, 3:1 on both backgrounds. */
 export const shiftColor = (verdict: Verdict): string =>

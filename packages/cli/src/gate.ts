@@ -20,9 +20,9 @@ import { type GateResult, gateExitCode, gateHeadline, junitXml, markdownSummary 
 import { postJson } from "./upload.ts";
 
 /** sysexits.h: what the exit codes besides 0, 1 and 2 say. */
-export const EX_USAGE = 64;
-export const EX_DATAERR = 65;
-export const EX_UNAVAILABLE = 69;
+const EX_USAGE = 64;
+const EX_DATAERR = 65;
+const EX_UNAVAILABLE = 69;
 
 // A function: cli.ts imports this module, so DEFAULT_SERVER is not there yet while it loads.
 const gateUsage = () => `Usage: cnibench gate [options] <file or directory>…

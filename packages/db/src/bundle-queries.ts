@@ -25,6 +25,11 @@ export async function getBundle(db: Db, workspaceIds: readonly string[], id: str
   };
 }
 
+/** How many bundles of a campaign a workspace holds. */
+export function campaignBundleCount(db: Db, workspaceId: string, campaign: string): Promise<number> {
+  return db.bundle.count({ where: { workspaceId, campaign } });
+}
+
 export type BundleFilter = { scenarioId?: string; metric?: string; page: number; pageSize: number };
 
 /** Bundles of the given workspaces, newest first, optionally of one scenario and/or holding one metric. */

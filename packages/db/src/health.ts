@@ -1,3 +1,4 @@
+import pg from "pg";
 import type { Db } from "./client.ts";
 
 /** True when the database answers a trivial query. */
@@ -68,4 +69,22 @@ export function isCommitInDoubt(error: unknown): boolean {
     if ((e as { commitInDoubt?: unknown }).commitInDoubt === true) return true;
   }
   return false;
+}
+
+/**
+ * What keeps a server from answering `SELECT 1` on a connection of its own (bounded at 5 s), or
+ * undefined when it answers: the launcher's watch on DATABASE_URL, which has no client of its own.
+ */
+export async function serverUnreachable(url: string): Promise<unknown> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
+  client.on("error", () => {});
+  const error = await client
+    .connect()
+    .then(() => client.query("SELECT 1"))
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  void client.end().catch(() => {});
+  return error;
 }

@@ -16,7 +16,12 @@ export {
   type Visibility,
   WorkspaceSlugTakenError,
 } from "./access.ts";
-export { type BundleFilter, getBundle, listBundles } from "./bundle-queries.ts";
+export {
+  type BundleFilter,
+  campaignBundleCount,
+  getBundle,
+  listBundles,
+} from "./bundle-queries.ts";
 export {
   type BundleSelection,
   type DeletedBundles,
@@ -28,6 +33,7 @@ export {
   storeBundles,
 } from "./bundles.ts";
 export { createDb, type Db, poolStats } from "./client.ts";
+export { bundleTimes, currentFigureCounts, testbedKeys } from "./feed.ts";
 export {
   type GateBaseline,
   type GateRefusal,
@@ -35,7 +41,13 @@ export {
   type GateSides,
   gateSides,
 } from "./gate.ts";
-export { CommitInDoubtError, databaseReady, isCommitInDoubt, isDatabaseOutage } from "./health.ts";
+export {
+  CommitInDoubtError,
+  databaseReady,
+  isCommitInDoubt,
+  isDatabaseOutage,
+  serverUnreachable,
+} from "./health.ts";
 export {
   type AnnotationChange,
   type CampaignAnnotations,
@@ -148,6 +160,7 @@ export {
   type DeliveryStatus,
   type DeliverySummary,
   deleteWebhook,
+  deliveryCounts,
   listDeliveries,
   listWebhooks,
   nextCampaignDueAt,
@@ -159,11 +172,14 @@ export {
   type WebhookFormat,
   type WebhookSummary,
   WebhookUrlError,
+  webhookExists,
 } from "./webhooks.ts";
 export {
   DEFAULT_WORKSPACE,
   ensureDefaultWorkspace,
+  workspaceBySlug,
   workspaceIdBySlug,
   workspaceOfBundle,
   workspaceOfScenario,
+  workspaceSlug,
 } from "./workspace.ts";

@@ -7,7 +7,7 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export function newTokenValue(): string {
+function newTokenValue(): string {
   return `cnb_${randomBytes(32).toString("base64url")}`;
 }
 
@@ -15,7 +15,7 @@ export function newTokenValue(): string {
  * What a token may do: `upload` stores, imports, gates and (an owner's) deletes in its workspace, and
  * reads it; `read` only reads it (GET routes, the metrics feed), for dashboards and scrapers.
  */
-export const tokenScopes = ["upload", "read"] as const;
+const tokenScopes = ["upload", "read"] as const;
 export type TokenScope = (typeof tokenScopes)[number];
 
 export type TokenSummary = {

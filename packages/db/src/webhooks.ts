@@ -196,6 +196,18 @@ export async function listDeliveries(
   return rows.map(deliverySummary);
 }
 
+/** Whether the workspace has a webhook of this id. */
+export async function webhookExists(db: Db, workspaceId: string, id: string): Promise<boolean> {
+  return (await db.webhook.count({ where: { id, workspaceId } })) > 0;
+}
+
+/** The installation's webhook deliveries by status (the apps' metrics). */
+export async function deliveryCounts(db: Db): Promise<Record<DeliveryStatus, number>> {
+  const rows = await db.webhookDelivery.groupBy({ by: ["status"], _count: { _all: true } });
+  const countOf = (status: DeliveryStatus) => rows.find((r) => r.status === status)?._count._all ?? 0;
+  return { pending: countOf("pending"), delivered: countOf("delivered"), failed: countOf("failed") };
+}
+
 /** A complete campaign of a scenario, claimed by one worker to be judged. */
 export type ClaimedCampaign = { scenarioId: string; campaign: string; workspaceId: string; version: number };
 

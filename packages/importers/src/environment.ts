@@ -183,7 +183,7 @@ function informative(value: unknown): boolean {
 }
 
 /** Keeps the informative values of environment fields read from a file. */
-export function cleanDerived(derived: EnvironmentFields): EnvironmentFields {
+function cleanDerived(derived: EnvironmentFields): EnvironmentFields {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(derived)) {
     if (informative(value)) out[key] = typeof value === "string" ? value.trim() : value;

@@ -36,13 +36,6 @@ export function finite(value: unknown): number | undefined {
   return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
-/** A number that must be there: names the JSON path when it is not. */
-export function requireNumber(doc: unknown, path: string, what: string): number {
-  const value = finite(at(doc, path));
-  if (value === undefined) throw new ImportError(`${what}: ${path} is missing or not a number`);
-  return value;
-}
-
 export function decodeText(bytes: Uint8Array): string {
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

@@ -15,7 +15,7 @@ export type DatabaseHandle = {
 };
 
 /** Where the default data folder goes when the checkout is hidden from the postgres user. */
-export function fallbackDataDir(env: LauncherEnv, repoRoot: string): string | undefined {
+function fallbackDataDir(env: LauncherEnv, repoRoot: string): string | undefined {
   if (env.CNIBENCH_DATA_DIR_SET) return undefined;
   return path.join("/var/lib/cnibench", createHash("sha256").update(repoRoot).digest("hex").slice(0, 12));
 }

@@ -3,10 +3,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, ensureDefaultWorkspace } from "@cnibench/db";
+import { createDb, ensureDefaultWorkspace, serverUnreachable } from "@cnibench/db";
 import { redactUrl } from "@cnibench/db/env";
 import type { LocalIdentityProvider } from "@cnibench/identity";
-import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "./database.ts";
 import { storeDemoData } from "./demo-data.ts";
 import { runningEmbeddedPostgres } from "./embedded-postgres.ts";
@@ -186,16 +185,7 @@ function ordinal(n: number): string {
 function watchExternalDatabase(url: string): void {
   let reachable = true;
   const check = async () => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
-    client.on("error", () => {});
-    const error = await client
-      .connect()
-      .then(() => client.query("SELECT 1"))
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    void client.end().catch(() => {});
+    const error = await serverUnreachable(url);
     if (stopping) return;
     if (error && reachable) {
       log(

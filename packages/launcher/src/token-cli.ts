@@ -11,6 +11,7 @@ import {
   listTokens,
   revokeToken,
   TokenNameTakenError,
+  workspaceBySlug,
 } from "@cnibench/db";
 import { openDatabase } from "./database.ts";
 import { readLauncherEnv } from "./env.ts";
@@ -51,9 +52,7 @@ const database = await openDatabase(env, repoRoot, (line) => console.error(`[cni
 const db = createDb(database.url, { maxConnections: 1 });
 let exitCode = 0;
 try {
-  const workspace = workspaceSlug
-    ? await db.workspace.findUnique({ where: { slug: workspaceSlug }, select: { id: true, slug: true } })
-    : await ensureDefaultWorkspace(db);
+  const workspace = workspaceSlug ? await workspaceBySlug(db, workspaceSlug) : await ensureDefaultWorkspace(db);
   if (!workspace) fail(`No workspace "${workspaceSlug}": create it in the web app first (Workspaces).`);
   if (command === "create") {
     try {

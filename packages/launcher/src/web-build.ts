@@ -6,7 +6,7 @@ import path from "node:path";
 const SKIP = new Set(["node_modules", ".next", "generated", "test-artifacts"]);
 
 /** A digest of everything a production build of the web app depends on. */
-export function webBuildInputsDigest(repoRoot: string): string {
+function webBuildInputsDigest(repoRoot: string): string {
   const hash = createHash("sha256");
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {

@@ -8,6 +8,7 @@ import {
   measurementSchema,
   type StoredBundle,
   tokenOfOwner,
+  workspaceOfBundle,
 } from "@cnibench/db";
 import { bundleSchema, bundleWarningSchema, toCsv } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
@@ -119,9 +120,8 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
     { onRequest: requireUploadToken(db), config: { upload: true } },
     async (req, reply) => {
       const uploader = req.uploader!;
-      const found = await db.bundle.findUnique({ where: { id: req.params.id }, select: { workspaceId: true } });
       // Another workspace's bundle is as unknown as a made-up id: its workspace is not named.
-      if (found?.workspaceId !== uploader.workspaceId) {
+      if ((await workspaceOfBundle(db, req.params.id)) !== uploader.workspaceId) {
         return sendError(req, reply, 404, "not_found", `No bundle with id ${req.params.id}.`);
       }
       if (!(await tokenOfOwner(db, uploader.tokenId))) return sendError(req, reply, 403, "not_owner", notOwnerMessage);

@@ -1,4 +1,4 @@
-import { type Db, deleteBundles, tokenOfOwner } from "@cnibench/db";
+import { campaignBundleCount, type Db, deleteBundles, tokenOfOwner } from "@cnibench/db";
 import type { FastifyPluginAsync } from "fastify";
 import { requireUploadToken } from "../auth.ts";
 import { sendError } from "../errors.ts";
@@ -17,7 +17,7 @@ export const campaignRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }
     async (req, reply) => {
       const uploader = req.uploader!;
       const campaign = req.params["*"];
-      const bundles = await db.bundle.count({ where: { workspaceId: uploader.workspaceId, campaign } });
+      const bundles = await campaignBundleCount(db, uploader.workspaceId, campaign);
       if (bundles === 0) {
         return sendError(
           req,

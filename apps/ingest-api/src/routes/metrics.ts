@@ -4,12 +4,16 @@
 // second query for them. Public workspaces need no token; a private one needs a token of its own (read
 // or upload scope) and is "not found" to anyone else, as every read of the API treats it.
 import {
+  bundleTimes,
+  currentFigureCounts,
   type Db,
   type LatestFigure,
   latestFigures,
   listScenarios,
   type ScenarioSummary,
   scenariosRevision,
+  testbedKeys,
+  workspaceBySlug,
 } from "@cnibench/db";
 import { findMetric } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
@@ -333,10 +337,7 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app
     const { slug } = req.params;
     // The readable workspaces are read whether or not the slug exists: answering an unknown slug before
     // reading them made a private workspace's 404 measurably slower than a made-up one's (issue 43).
-    const [found, readable] = await Promise.all([
-      db.workspace.findUnique({ where: { slug }, select: { id: true, visibility: true } }),
-      readableWorkspaces(db, req),
-    ]);
+    const [found, readable] = await Promise.all([workspaceBySlug(db, slug), readableWorkspaces(db, req)]);
     if (!found || !readable.includes(found.id)) {
       sendError(req, reply, 404, "not_found", `No workspace ${slug}.`);
       return null;
@@ -358,13 +359,11 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app
     const cutoff = now().getTime() - maxAgeDays * 86_400_000;
     const scenarios = all.filter((s) => s.lastRunAt === null || s.lastRunAt.getTime() >= cutoff);
     // Counted first, so no more figures are read than a response holds (one scenario's at most over).
-    const counts = await db.currentFigure.groupBy({
-      by: ["scenarioId"],
-      where: { scenarioId: { in: all.map((s) => s.id) } },
-      _count: { _all: true },
-    });
-    const countOf = new Map(counts.map((c) => [c.scenarioId, c._count._all]));
-    const total = counts.reduce((sum, c) => sum + c._count._all, 0);
+    const countOf = await currentFigureCounts(
+      db,
+      all.map((s) => s.id),
+    );
+    const total = [...countOf.values()].reduce((sum, n) => sum + n, 0);
     const expired = all.filter((s) => !scenarios.includes(s)).reduce((sum, s) => sum + (countOf.get(s.id) ?? 0), 0);
     const chosen: string[] = [];
     let planned = 0;
@@ -381,11 +380,7 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app
     figures.sort((a, b) => rank.get(a.scenarioId)! - rank.get(b.scenarioId)!);
     const measuredAt = await bundleTimes(db, [...new Set(figures.map((f) => f.bundleId))]);
     // Scenario.testbedKey is a SHA-256 in hex; within one workspace (a feed's) 12 digits tell testbeds apart.
-    const testbeds = new Map(
-      (await db.scenario.findMany({ where: { id: { in: chosen } }, select: { id: true, testbedKey: true } })).map(
-        (s) => [s.id, s.testbedKey.slice(0, 12)],
-      ),
-    );
+    const testbeds = new Map([...(await testbedKeys(db, chosen))].map(([id, key]) => [id, key.slice(0, 12)]));
     const feedCounts: FeedCounts = { total, expired, maxSeries, maxAgeDays };
     return { slug, counts: feedCounts, series: toSeries(scenarios, figures, measuredAt, maxSeries, testbeds) };
   }
@@ -417,12 +412,3 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app
     } satisfies z.input<typeof figureFeedSchema>);
   });
 };
-
-/** When each bundle's figures were measured: its runAt, else when it was received. */
-async function bundleTimes(db: Db, bundleIds: readonly string[]): Promise<Map<string, Date>> {
-  if (bundleIds.length === 0) return new Map();
-  const rows = await db.$queryRaw<{ id: string; ms: number }[]>`
-    SELECT id, (EXTRACT(EPOCH FROM COALESCE("runAt", "receivedAt")) * 1000)::float8 AS ms
-    FROM "Bundle" WHERE id = ANY(${[...bundleIds]}::text[])`;
-  return new Map(rows.map((r) => [r.id, new Date(r.ms)]));
-}

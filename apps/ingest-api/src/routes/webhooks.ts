@@ -6,6 +6,7 @@
  */
 import { alertEvents, verdicts } from "@cnibench/analysis";
 import {
+  campaignBundleCount,
   closeCampaign,
   createWebhook,
   type Db,
@@ -17,6 +18,7 @@ import {
   TooManyWebhooksError,
   tokenOfOwner,
   WebhookUrlError,
+  webhookExists,
 } from "@cnibench/db";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -184,7 +186,7 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; alerts: Alerts; policy:
     if (!body.ok) return body.sent;
     const { workspaceId } = req.uploader!;
     const { campaign } = body.data;
-    if ((await db.bundle.count({ where: { workspaceId, campaign } })) === 0) {
+    if ((await campaignBundleCount(db, workspaceId, campaign)) === 0) {
       return sendError(
         req,
         reply,
@@ -228,8 +230,7 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; alerts: Alerts; policy:
 
   /** A webhook of the token's workspace, else 404 (before the owner's check, as DELETE /v1/bundles/:id). */
   const ownedHook = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const found = await db.webhook.count({ where: { id: req.params.id, workspaceId: req.uploader!.workspaceId } });
-    if (found === 0)
+    if (!(await webhookExists(db, req.uploader!.workspaceId, req.params.id)))
       return sendError(req, reply, 404, "not_found", `No webhook ${req.params.id} in this token's workspace.`);
     return owner(req, reply);
   };

@@ -8,7 +8,7 @@ import { processRegistry, registerPoolGauge, startMetricsServer } from "@cnibenc
 import type { Registry } from "prom-client";
 
 /** The registry: prom-client's process metrics and the read pool of `db`. */
-export function webMetrics(db: Db): Registry {
+function webMetrics(db: Db): Registry {
   const registry = processRegistry();
   registerPoolGauge(registry, db);
   return registry;

@@ -18,7 +18,7 @@ export const cardFamilies = [
 export type CardFamily = (typeof cardFamilies)[number];
 
 /** The weights the cards use: regular and bold. */
-export const cardWeights = [400, 700] as const;
+const cardWeights = [400, 700] as const;
 
 /** A unicode.json: subset name ("latin", "[118]") → CSS unicode-range ("U+0000-00FF,U+0131,…"). */
 export type UnicodeRanges = Readonly<Record<string, string>>;

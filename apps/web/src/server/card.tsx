@@ -17,9 +17,9 @@ import type { scenarioViewSchema } from "./routers/scenarios.types";
 
 export const cardSize = { width: 1200, height: 630 } as const;
 /** Rows of figures or verdicts a card lists: more would not read at thumbnail size. */
-export const cardRows = 4;
+const cardRows = 4;
 /** Groups of bars a card draws: each keeps room for its name under it. */
-export const cardGroups = 4;
+const cardGroups = 4;
 
 const ink = "#18181b";
 const muted = "#52525b";

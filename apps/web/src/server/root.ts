@@ -5,17 +5,16 @@ import { historyRouter } from "./routers/history";
 import { scenariosRouter } from "./routers/scenarios";
 import { webhooksRouter } from "./routers/webhooks";
 import { workspacesRouter } from "./routers/workspaces";
-import { createCallerFactory, createTRPCRouter } from "./trpc";
+import { createCallerFactory, createTRPCRouter, mergeRouters } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   charts: chartsRouter,
   compare: compareRouter,
   guide: guideRouter,
   // scenarios.history lives in its own file (routers/history.ts), merged into the scenarios namespace.
-  scenarios: createTRPCRouter({ ...scenariosRouter._def.record, ...historyRouter._def.record }),
+  scenarios: mergeRouters(scenariosRouter, historyRouter),
   webhooks: webhooksRouter,
   workspaces: workspacesRouter,
 });
 
-export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);

@@ -3,6 +3,7 @@ import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
+import { keptAnswer } from "./answer-cache";
 
 /** Budgets of writes (mutations) a minute: per signed-in user, and per client address. */
 export type WriteLimits = { perUser: RateLimiterMemory; perAddress: RateLimiterMemory };
@@ -33,7 +34,7 @@ export type Context = {
 };
 
 /** What a client reads of an unexpected error: never the driver's or PostgreSQL's own words. */
-export const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
+const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.";
 /** The one failure that may have written: the database went silent after COMMIT was sent (packages/db health.ts). */
 const COMMIT_IN_DOUBT_MESSAGE =
   "The database stopped answering while the change was being committed: it may have been stored. Reload once the database is back to see.";
@@ -56,6 +57,8 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const createTRPCRouter = t.router;
+/** One namespace from routers kept in separate files (scenarios and their history). */
+export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
@@ -111,3 +114,18 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
   }
   return next({ ctx: { ...ctx, userId } });
 });
+
+/**
+ * A read answered from memory until the data the visitor may read changes (answer-cache.ts): put
+ * after `.input()` and `.output()`, it keys the answer by the procedure's path and parsed input, so no
+ * procedure names itself. The output schema parses the kept answer on every call, so each caller gets
+ * its own copy to change. A refusal or failure is never kept.
+ */
+export const keptUntilChange = t.middleware(({ ctx, path, input, next }) =>
+  keptAnswer(ctx.db, ctx.access.readable, { name: path, input }, async () => {
+    const result = await next();
+    if (!result.ok) throw result.error;
+    // The answer alone: the result's ctx holds the first visitor's request.
+    return { marker: result.marker, ok: result.ok, data: result.data };
+  }),
+);

@@ -16,7 +16,7 @@ export function providerName(slug: string): string {
   return shortProviders[slug] ?? vocabularyLabel("provider", slug) ?? slug;
 }
 
-export function testbedOf(s: GuideScenario): { key: string; label: string } {
+function testbedOf(s: GuideScenario): { key: string; label: string } {
   const sku = s.sku === "unknown" ? "instance type not published" : s.sku;
   return { key: `${s.provider}\u0000${s.sku}`, label: `${providerName(s.provider)} ${sku}` };
 }

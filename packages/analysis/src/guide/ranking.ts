@@ -16,7 +16,7 @@ import type { Evidence } from "./types.ts";
 /** Where a figure cannot go higher: the NIC's line rate or what bare metal moved in the same test. */
 export type Ceiling = { value: number; words: string };
 
-export type RankEntry = { optionId: string; figure: Measurement; evidence: Evidence[] };
+type RankEntry = { optionId: string; figure: Measurement; evidence: Evidence[] };
 
 export type RankTest = {
   /** Unique per answer: criterion, testbed and params. */
@@ -116,7 +116,7 @@ function pWords(v: VerdictResult): string {
  * "single-stream TCP −12 % (p = 0.004)": one test a winner takes, from the loser's side; a rate in %
  * (loss) in points, as 10 % against 88 % loss is not "+780 %".
  */
-export function outcomeWords(o: PairOutcome, side: "loser" | "winner" = "loser"): string {
+function outcomeWords(o: PairOutcome, side: "loser" | "winner" = "loser"): string {
   const entry = (id: string | null) => o.test.entries.find((e) => e.optionId === id)?.figure;
   const winner = entry(o.winner);
   const loser = entry(o.loser);
@@ -132,7 +132,7 @@ export function outcomeWords(o: PairOutcome, side: "loser" | "winner" = "loser")
 }
 
 /** The tests a winner takes from a loser, largest effect first. */
-export function winsOver(tests: readonly RankTest[], winner: string, loser: string): PairOutcome[] {
+function winsOver(tests: readonly RankTest[], winner: string, loser: string): PairOutcome[] {
   return tests
     .flatMap((t) => {
       const o = comparePair(t, winner, loser);
@@ -233,7 +233,7 @@ export function rankOptions(
 const namedAtMost = 2;
 
 /** "single-stream TCP −12 % (p = 0.004) and CPU per Gbit/s +30 % (…)" */
-export function outcomesWords(outcomes: readonly PairOutcome[], side: "loser" | "winner" = "loser"): string {
+function outcomesWords(outcomes: readonly PairOutcome[], side: "loser" | "winner" = "loser"): string {
   const named = outcomes.slice(0, namedAtMost).map((o) => outcomeWords(o, side));
   const more = outcomes.length - named.length;
   return `${listWords(named, namedAtMost)}${more > 0 ? ` and ${more} more figure${more === 1 ? "" : "s"}` : ""}`;

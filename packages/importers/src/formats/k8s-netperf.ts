@@ -59,7 +59,7 @@ export function parseK8sNetperf(text: string): ParsedRun {
   return text.trimStart().startsWith("[") ? parseK8sNetperfJson(text) : parseK8sNetperfCsv(text);
 }
 
-export function parseK8sNetperfCsv(text: string): ParsedRun {
+function parseK8sNetperfCsv(text: string): ParsedRun {
   if (!looksLikeK8sNetperfCsv(text)) {
     throw new ImportError(
       'not a k8s-netperf result CSV: the header does not start "Driver,Profile,Same node,Host Network"',
@@ -106,7 +106,7 @@ export function parseK8sNetperfCsv(text: string): ParsedRun {
   return build(rows, {}, undefined, "CSV");
 }
 
-export function parseK8sNetperfJson(text: string): ParsedRun {
+function parseK8sNetperfJson(text: string): ParsedRun {
   const docs = parseJson(text, "k8s-netperf JSON");
   if (!looksLikeK8sNetperfJson(docs)) {
     throw new ImportError(

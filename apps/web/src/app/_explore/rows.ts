@@ -3,7 +3,7 @@
 import { natural } from "@cnibench/analysis/format";
 import type { ScenarioRow } from "./scenario-table";
 
-export const pageSize = 50;
+const pageSize = 50;
 
 /** What a column sorts by; the figure columns by their value. */
 function sortValue(row: ScenarioRow, column: string): string | number | undefined {

@@ -1,7 +1,7 @@
 import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString } from "nuqs/server";
-// Relative paths: the unit tests run without the ~ alias.
-import { allRowsParams } from "../../server/fold";
 import { marginMetricSchema, marginPercentSchema, maxMargins } from "../../server/routers/compare.types";
+// Relative paths: the unit tests run without the ~ alias.
+import { allRowsParams } from "../../server/rows-per-metric";
 
 /**
  * The compared scenarios in order, the first being the baseline: /compare?s=<id>&s=<id>; `margin`
@@ -9,7 +9,7 @@ import { marginMetricSchema, marginPercentSchema, maxMargins } from "../../serve
  * (&margin=tcp.throughput:3&margin=http.latency:15); `all` shows every row of metrics the table folds
  * (see CompareReport).
  */
-export const compareParams = {
+const compareParams = {
   s: parseAsNativeArrayOf(parseAsString),
   margin: parseAsNativeArrayOf(parseAsString),
   ...allRowsParams,

@@ -15,8 +15,8 @@ import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";
 import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
 import { Muted } from "~/app/_ui/text";
-import { foldRows, rowsPerMetric } from "~/server/fold";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
+import { foldRows, rowsPerMetric } from "~/server/rows-per-metric";
 
 type Comparison = z.output<typeof compareOutputSchema>;
 

@@ -19,7 +19,7 @@ import type { Figure, Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";
 
 /** A bar: a plotted figure (its shape is declared with the read models, @cnibench/db/read-models). */
-export type BarValue = ChartPoint & { versus?: Versus };
+type BarValue = ChartPoint & { versus?: Versus };
 
 const barValue = (f: Figure, versus?: Versus): BarValue => {
   const summary = summaryOf(f);
@@ -42,7 +42,7 @@ const barValue = (f: Figure, versus?: Versus): BarValue => {
  * The reference scenario's figure for a group: no datapath, so a line to read bars against, never a
  * bar; with its scenario and params, which the chart's CSV gives on the reference's row.
  */
-export type GroupReference = { y: number; label: string; scenarioId: string; scenario: string; params: Params };
+type GroupReference = { y: number; label: string; scenarioId: string; scenario: string; params: Params };
 
 export type BarsData = {
   metric: string;
@@ -64,7 +64,7 @@ export type BarsData = {
  * One bar chart of a metric: a group per distinct params (less the keys already fixed by the view,
  * e.g. the chosen percentile), a bar per scenario. Empty when no scenario measured it.
  */
-export function barsOf(
+function barsOf(
   metric: string,
   scenarios: readonly ScenarioSummary[],
   figures: readonly Figure[],
@@ -207,7 +207,7 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
  * a group per params, a bar per pair ("cilium-wg vs cilium") whose height is the cost in % of the
  * setup without it (positive: the setting costs), its tooltip the pair's verdict.
  */
-export function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData[] {
+function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData[] {
   const labels = seriesLabels(scenarios);
   const label = (s: ScenarioSummary) => labels.get(s.id) ?? s.label;
   const of = new Map<string, Figure[]>();
@@ -320,7 +320,7 @@ export function barView(
  * CPU counts user + system only beside setups counted on every mode would look cheapest for leaving out
  * softirq (issue 39); the `accounting` key itself is dropped, as every figure then shares it.
  */
-export function wholeCpuOnly(figures: readonly Figure[]): Figure[] {
+function wholeCpuOnly(figures: readonly Figure[]): Figure[] {
   const isCpu = (f: Figure) => f.metric === "cpu.usage" && f.params.accounting !== undefined;
   const whole = figures.some((f) => isCpu(f) && f.params.accounting === "all-modes");
   return figures.flatMap((f) => {
@@ -344,7 +344,7 @@ function sharedKeys(figures: readonly Figure[]): string[] {
  * six long lines that printed over their neighbours at 18 groups, issue 40). Other keys follow as
  * paramsLabel says them.
  */
-export function shortTestLabel(params: Params): string {
+function shortTestLabel(params: Params): string {
   const { protocol, path, streams, test, role, ...rest } = params;
   const what = [test, protocol, streams !== undefined ? `×${streams}` : undefined]
     .filter((v) => v !== undefined)
@@ -363,7 +363,7 @@ export function shortTestLabel(params: Params): string {
  * cpu.usage figure with a `protocol` is matched with the same scenario's `<protocol>.throughput` of the
  * same path and streams; its unit names the CPU accounting ("millicores per Gbit/s").
  */
-export function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
   const labels = seriesLabels(scenarios);
   const references = new Set(scenarios.filter((s) => isReferenceCni(s.cni.name)).map((s) => s.id));
   const throughput = new Map<string, Figure>();

@@ -5,8 +5,7 @@ import { barView } from "../chart-data/bars";
 import { crossoverOf } from "../chart-data/crossover";
 import { barViews } from "../chart-views";
 import { withHistory } from "../compare-data";
-import { keptUntilChange } from "../kept";
-import { type Context, createTRPCRouter, publicProcedure } from "../trpc";
+import { type Context, createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
 import {
   barsInputSchema,
   barsOutputSchema,
@@ -50,43 +49,40 @@ export const chartsRouter = createTRPCRouter({
   testbeds: publicProcedure
     .input(chartScopeInput)
     .output(testbedsOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.testbeds", input }, async () => {
-        const { scenarios } = await chartView(ctx.db, ctx.access.readable, {
-          filters: input.filters,
-          scenarioIds: input.scenarioIds,
-          metrics: [],
-        });
-        const { chosen, testbeds } = scopeToTestbed(scenarios, input.testbed);
-        return { chosen, testbeds };
-      }),
-    ),
+    .use(keptUntilChange)
+    .query(async ({ ctx, input }) => {
+      const { scenarios } = await chartView(ctx.db, ctx.access.readable, {
+        filters: input.filters,
+        scenarioIds: input.scenarioIds,
+        metrics: [],
+      });
+      const { chosen, testbeds } = scopeToTestbed(scenarios, input.testbed);
+      return { chosen, testbeds };
+    }),
 
   /** A metric along a numeric param, one line per scenario, with the crossovers between lines. */
   crossover: publicProcedure
     .input(crossoverInputSchema)
     .output(crossoverOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.crossover", input }, async () => {
-        const { scenarios, figures } = await chartFigures(ctx, input, {
-          metrics: [input.metric],
-          params: { contains: input.where, numeric: input.x },
-        });
-        return crossoverOf(scenarios, figures, input);
-      }),
-    ),
+    .use(keptUntilChange)
+    .query(async ({ ctx, input }) => {
+      const { scenarios, figures } = await chartFigures(ctx, input, {
+        metrics: [input.metric],
+        params: { contains: input.where, numeric: input.x },
+      });
+      return crossoverOf(scenarios, figures, input);
+    }),
 
   /** The bar charts of one view (latency, throughput, resources, overheads). */
   bars: publicProcedure
     .input(barsInputSchema)
     .output(barsOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "charts.bars", input }, async () => {
-        const view: { metrics: readonly string[]; reads?: readonly string[] } = barViews[input.view];
-        const { scenarios, figures } = await chartFigures(ctx, input, {
-          metrics: [...view.metrics, ...(view.reads ?? [])],
-        });
-        return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
-      }),
-    ),
+    .use(keptUntilChange)
+    .query(async ({ ctx, input }) => {
+      const view: { metrics: readonly string[]; reads?: readonly string[] } = barViews[input.view];
+      const { scenarios, figures } = await chartFigures(ctx, input, {
+        metrics: [...view.metrics, ...(view.reads ?? [])],
+      });
+      return barView(input.view, scenarios, figures, { percentile: input.percentile, baseline: input.baseline });
+    }),
 });

@@ -20,8 +20,7 @@ import {
   marginsInForce,
   withHistory,
 } from "../compare-data";
-import { keptUntilChange } from "../kept";
-import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
   compareOutputSchema,
@@ -80,11 +79,8 @@ export const compareRouter = createTRPCRouter({
   view: publicProcedure
     .input(compareInputSchema)
     .output(compareOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "compare.view", input }, () =>
-        comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins),
-      ),
-    ),
+    .use(keptUntilChange)
+    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins)),
 
   /**
    * Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. Its view

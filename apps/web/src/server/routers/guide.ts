@@ -1,8 +1,7 @@
 import { isLab, recommendDatapaths } from "@cnibench/analysis";
 import type { Db } from "@cnibench/db";
 import { guideFigures } from "../guide-figures";
-import { keptUntilChange } from "../kept";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
 import { type GuideInput, guideInputSchema, guideOutputSchema } from "./guide.types";
 
 /** How many scenarios each value has, most first. */
@@ -46,9 +45,6 @@ export const guideRouter = createTRPCRouter({
   recommend: publicProcedure
     .input(guideInputSchema)
     .output(guideOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "guide.recommend", input }, () =>
-        recommend(ctx.db, ctx.access.readable, input),
-      ),
-    ),
+    .use(keptUntilChange)
+    .query(({ ctx, input }) => recommend(ctx.db, ctx.access.readable, input)),
 });

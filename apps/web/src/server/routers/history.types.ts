@@ -19,7 +19,6 @@ export const historyInputSchema = z.object({
     .refine((p) => Object.keys(p).length <= 20, "at most 20 params")
     .default({}),
 });
-export type HistoryInput = z.infer<typeof historyInputSchema>;
 
 /** Where a chart puts a campaign: x its time in ms since the epoch, y its runs' median. */
 const drawn = {
@@ -30,7 +29,7 @@ const drawn = {
 };
 
 /** A campaign as the chart draws it: a point at its median with min–max whiskers, its runs, what it ran on. */
-export const historyPointSchema = historyCampaignSchema.extend(drawn);
+const historyPointSchema = historyCampaignSchema.extend(drawn);
 
 /** The campaigns between two change points (or an end), by index in `campaigns`. */
 const segmentSchema = z.object({
@@ -44,7 +43,7 @@ const segmentSchema = z.object({
 });
 
 /** Where the series shifted (packages/analysis change-points.ts): at campaign `index`, the first after it. */
-export const changePointSchema = z.object({
+const changePointSchema = z.object({
   index: z.number().int().min(0),
   campaign: z.string(),
   scenarioId: z.string(),
@@ -67,7 +66,7 @@ export const changePointSchema = z.object({
 });
 
 /** A change of what the campaigns ran on (CNI version, kernel, OS, Kubernetes version): a marker on the chart. */
-export const annotationMarkerSchema = annotationChangeSchema.extend({
+const annotationMarkerSchema = annotationChangeSchema.extend({
   index: drawn.index,
   x: drawn.x,
   campaign: z.string(),

@@ -2,8 +2,7 @@ import { exploreView, scenarioView } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { summaryOf } from "../figure-summary";
-import { keptUntilChange } from "../kept";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
 import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 
 /** Older runs a scenario page shows per figure: enough to see a trend, bounded however often it is measured. */
@@ -17,21 +16,20 @@ export const scenariosRouter = createTRPCRouter({
   explore: publicProcedure
     .input(exploreInputSchema)
     .output(exploreOutputSchema)
-    .query(({ ctx, input }) =>
-      keptUntilChange(ctx.db, ctx.access.readable, { name: "scenarios.explore", input }, async () => {
-        const { columns, ...filters } = input;
-        const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
-        return {
-          ...view,
-          scenarios: view.scenarios.map((s) => ({
-            ...s,
-            keyFigures: Object.fromEntries(
-              Object.entries(s.keyFigures).map(([key, f]) => [key, { ...f, summary: summaryOf(f) }]),
-            ),
-          })),
-        };
-      }),
-    ),
+    .use(keptUntilChange)
+    .query(async ({ ctx, input }) => {
+      const { columns, ...filters } = input;
+      const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
+      return {
+        ...view,
+        scenarios: view.scenarios.map((s) => ({
+          ...s,
+          keyFigures: Object.fromEntries(
+            Object.entries(s.keyFigures).map(([key, f]) => [key, { ...f, summary: summaryOf(f) }]),
+          ),
+        })),
+      };
+    }),
 
   /**
    * One scenario with every figure, its recent history (all of it for downloads) and provenance;
@@ -40,24 +38,15 @@ export const scenariosRouter = createTRPCRouter({
   byId: publicProcedure
     .input(z.object({ id: z.string().min(1).max(100), history: z.enum(["recent", "all"]).default("recent") }))
     .output(scenarioViewSchema)
+    .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
       const olderRuns = input.history === "all" ? undefined : recentOlderRuns;
-      // Kept whether or not the scenario exists: a new scenario moves the revision, so it is asked again.
-      const { page } = await keptUntilChange(
-        ctx.db,
-        ctx.access.readable,
-        { name: "scenarios.byId", input },
-        async () => {
-          const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);
-          if (!view) return { page: null };
-          const groups = view.groups.map((g) => ({
-            ...g,
-            rows: g.rows.map(({ latest, ...row }) => ({ ...row, value: latest.value, summary: summaryOf(latest) })),
-          }));
-          return { page: { ...view, groups } };
-        },
-      );
-      if (!page) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
-      return page;
+      const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);
+      if (!view) throw new TRPCError({ code: "NOT_FOUND", message: `no scenario ${input.id}` });
+      const groups = view.groups.map((g) => ({
+        ...g,
+        rows: g.rows.map(({ latest, ...row }) => ({ ...row, value: latest.value, summary: summaryOf(latest) })),
+      }));
+      return { ...view, groups };
     }),
 });

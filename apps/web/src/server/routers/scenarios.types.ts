@@ -29,10 +29,10 @@ const keyFigureSchema = currentFigureSchema.pick({
   summary: true,
 });
 
-export const facetKeySchema = z.enum(["provider", "sku", "kernel", "k8s", "cni", "mode", "kubeProxy", "source"]);
+const facetKeySchema = z.enum(["provider", "sku", "kernel", "k8s", "cni", "mode", "kubeProxy", "source"]);
 
 const facetFilterSchema = z.array(z.string().max(200)).max(50).optional();
-export const columnKeySchema = z.enum(columnKeys);
+const columnKeySchema = z.enum(columnKeys);
 
 /** The facets' filters, and the table's columns (the default ones when left out). */
 export const exploreInputSchema = z.object({

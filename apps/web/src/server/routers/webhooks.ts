@@ -7,6 +7,7 @@ import {
   setWebhookPaused,
   TooManyWebhooksError,
   WebhookUrlError,
+  workspaceBySlug,
 } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -27,7 +28,7 @@ import {
  * NOT_FOUND, as if it did not exist; one they read without owning it is FORBIDDEN.
  */
 async function ownedWorkspaceId(ctx: Context, slug: string): Promise<string> {
-  const w = await ctx.db.workspace.findUnique({ where: { slug }, select: { id: true } });
+  const w = await workspaceBySlug(ctx.db, slug);
   const readable = w !== null && ctx.access.readable.includes(w.id);
   if (!readable) throw new TRPCError({ code: "NOT_FOUND", message: `no workspace ${slug}` });
   if (atLeast(ctx.access, w.id, "owner")) return w.id;

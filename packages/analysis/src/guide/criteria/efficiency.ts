@@ -28,7 +28,7 @@ import {
 import { referenceFigure, referenceName, throughputSelectors, throughputShort } from "./throughput.ts";
 
 /** The unit of CPU per Gbit/s moved: cores per Gbit/s, which is CPU seconds per Gbit. */
-export const cpuPerGbitUnit = "CPU s/Gbit";
+const cpuPerGbitUnit = "CPU s/Gbit";
 
 /**
  * How much of the CPU a figure counts: "all-modes" (every busy mode, softirq and irq included, as
@@ -37,7 +37,7 @@ export const cpuPerGbitUnit = "CPU s/Gbit";
  */
 export type CpuAccounting = "all-modes" | "user+system" | "unstated";
 
-export const accountingOf = (f: GuideFigure): CpuAccounting | "mode" => {
+const accountingOf = (f: GuideFigure): CpuAccounting | "mode" => {
   const a = f.params.accounting;
   return a === "all-modes" || a === "user+system" || a === "mode" ? a : "unstated";
 };
@@ -92,7 +92,7 @@ function nodeCpu(
  * paired by position, as a campaign lists every series of a scenario in the same bundle order; when
  * their counts differ the figure keeps its value alone (a single run, for the verdicts).
  */
-export function cpuPerGbit(ctx: GuideContext, tput: GuideFigure, want?: CpuAccounting): Derived | undefined {
+function cpuPerGbit(ctx: GuideContext, tput: GuideFigure, want?: CpuAccounting): Derived | undefined {
   if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
   const { cpu, accounting } = nodeCpu(ctx, tput, want);
   if (cpu.length === 0) return undefined;

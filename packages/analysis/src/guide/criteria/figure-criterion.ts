@@ -105,7 +105,7 @@ export function paramsSelectors(
  * comparison, every testbed (the caller says that this is a fallback). Each option is scored on the
  * testbed with the most options it appears on.
  */
-export function figureTables(
+function figureTables(
   ctx: GuideContext,
   selectors: readonly FigureSelector[],
   scenariosOf: (o: DatapathOption, t: Testbed) => readonly GuideScenario[] = optionScenarios,

@@ -14,17 +14,10 @@ import type { CriterionResult, GuideContext } from "./shared.ts";
 import { throughputCriterion } from "./throughput.ts";
 import { udpCriterion } from "./udp.ts";
 
-export { cpuPerGbit, efficiencyCriterion } from "./efficiency.ts";
-export { type EncryptionPair, encryptionCriterion, encryptionPairs } from "./encryption.ts";
-export { type FeatureCost, featureCost } from "./feature-cost.ts";
-export { type FigureSelector, type FigureTable, figureTables } from "./figure-criterion.ts";
-export { keepaliveCriterion } from "./keepalive.ts";
-export { latencyCriterion } from "./latency.ts";
+export type { FeatureCost } from "./feature-cost.ts";
 export { lineValueAt } from "./service-lines.ts";
-export { serviceScaleCriterion } from "./service-scale.ts";
 export { type CriterionResult, encryptionOf, type GuideContext, isReference } from "./shared.ts";
-export { throughputCriterion } from "./throughput.ts";
-export { hasBandwidthManager, udpCriterion } from "./udp.ts";
+export { hasBandwidthManager } from "./udp.ts";
 
 /**
  * The criteria the answers call for, in the order the guide reads them: the traffic first (weight 2),

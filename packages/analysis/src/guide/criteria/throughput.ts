@@ -94,7 +94,7 @@ export function referenceFigure(ctx: GuideContext, t: Testbed, f: GuideFigure): 
 }
 
 /** "28 % of bare metal" */
-export function shareOfReference(ctx: GuideContext, f: GuideFigure, ref: GuideFigure): string {
+function shareOfReference(ctx: GuideContext, f: GuideFigure, ref: GuideFigure): string {
   return `${formatPercent((f.value / ref.value) * 100, 0, false)} of ${referenceName(ctx.scenario(ref.scenarioId)!)}`;
 }
 
@@ -117,7 +117,7 @@ function rateWords(ctx: GuideContext, f: GuideFigure): string {
  * and what the reference (bare metal) moved in the same test, whichever is lower; null when neither is
  * known. Options within the metric's margin of it all "saturate" and the test cannot rank them.
  */
-export function throughputCeiling(ctx: GuideContext, table: FigureTable): Ceiling | null {
+function throughputCeiling(ctx: GuideContext, table: FigureTable): Ceiling | null {
   const first = table.entries[0]?.figure;
   if (first?.unit !== "Gbit/s") return null;
   const nics = new Set(table.entries.map((e) => ctx.scenario(e.figure.scenarioId)?.nicGbps ?? null));

@@ -20,7 +20,7 @@ import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { cardMetadata } from "~/server/card-meta";
-import { loadAllRows, rowsPerMetric } from "~/server/fold";
+import { loadAllRows, rowsPerMetric } from "~/server/rows-per-metric";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
 import { HistorySection } from "./history";

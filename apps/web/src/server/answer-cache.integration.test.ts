@@ -1,10 +1,13 @@
-// Kept answers (kept.ts) are reused only while nothing the visitor may read changed: every upload,
+// Kept answers (answer-cache.ts) are reused only while nothing the visitor may read changed: every upload,
 // deletion and new workspace in the readable set asks again.
 import { createDb, type Db, deleteBundle, ensureDefaultWorkspace, ingestBundle } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { tkeServiceScale } from "@cnibench/test-support/fixtures";
+import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keptUntilChange } from "./kept";
+import { z } from "zod";
+import { keptAnswer } from "./answer-cache";
+import { createCallerFactory, createTRPCRouter, keptUntilChange, publicProcedure } from "./trpc";
 
 const { overlay, iptables } = tkeServiceScale();
 
@@ -14,7 +17,7 @@ describe("answers kept until the data changes", () => {
   let workspaceId: string;
   let computed = 0;
   const ask = (input: unknown, readable = [workspaceId]) =>
-    keptUntilChange(db, readable, { name: "test", input }, async () => ({ answer: ++computed }));
+    keptAnswer(db, readable, { name: "test", input }, async () => ({ answer: ++computed }));
   const upload = async (bundle: object) => {
     const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text: JSON.stringify(bundle) });
     if (!outcome.ok) throw new Error("a seed bundle did not ingest");
@@ -63,5 +66,32 @@ describe("answers kept until the data changes", () => {
     const both = await ask({ c: 1 }, [other.id, workspaceId]);
     expect(both).not.toBe(mine);
     expect(await ask({ c: 1 }, [workspaceId, other.id])).toBe(both);
+  });
+
+  it("keeps a procedure's answer by its path and input, never a refusal", async () => {
+    let answered = 0;
+    const answer = publicProcedure
+      .input(z.object({ n: z.number() }))
+      .output(z.object({ n: z.number(), answered: z.number() }))
+      .use(keptUntilChange)
+      .query(({ input }) => {
+        answered += 1;
+        if (input.n < 0) throw new TRPCError({ code: "NOT_FOUND", message: "no such n" });
+        return { n: input.n, answered };
+      });
+    const router = createTRPCRouter({ one: answer, other: answer });
+    const caller = createCallerFactory(router)({ db, access: { userId: null, readable: [workspaceId], roles: {} } });
+    const first = await caller.one({ n: 1 });
+    const again = await caller.one({ n: 1 });
+    expect(again).toEqual(first);
+    expect(answered).toBe(1);
+    // Each caller gets its own copy (the output schema parses the kept answer), free to change it.
+    expect(again).not.toBe(first);
+    // Another procedure with the same input, and the same procedure with another input, are asked.
+    expect((await caller.other({ n: 1 })).answered).toBe(2);
+    expect((await caller.one({ n: 2 })).answered).toBe(3);
+    await expect(caller.one({ n: -1 })).rejects.toThrow("no such n");
+    await expect(caller.one({ n: -1 })).rejects.toThrow("no such n");
+    expect(answered).toBe(5);
   });
 });

@@ -8,11 +8,12 @@ import { LRUCache } from "lru-cache";
  * views are asked again and again between uploads (a shared permalink, a dashboard's embed, the guide's
  * popular answers); answering them again cost 30–100 ms of queries and analysis at 1M measurements.
  * lru-cache bounds the memory: at most `maxAnswers`, and any one for at most 10 minutes.
+ * Procedures ask for it with trpc.ts's `keptUntilChange` middleware, keyed by their path and input.
  */
 const maxAnswers = 64;
 const caches = new WeakMap<Db, LRUCache<string, object>>();
 
-export async function keptUntilChange<T extends object>(
+export async function keptAnswer<T extends object>(
   db: Db,
   workspaceIds: readonly string[],
   question: { name: string; input: unknown },

@@ -1,7 +1,7 @@
 import { loadSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { compareRows } from "./compare-data";
-import { foldRows } from "./fold";
+import { foldRows } from "./rows-per-metric";
 
 const tke = loadSeeds({
   a: ["tke-a-iptables-main.json", "tke-a-iptables-service-scale.json"],

@@ -2,6 +2,7 @@ export * from "./alerts.ts";
 export * from "./better.ts";
 export * from "./change-points.ts";
 export * from "./compare.ts";
+export * from "./comparison-table.ts";
 export * from "./crossover.ts";
 export * from "./degradation.ts";
 export * from "./delta.ts";

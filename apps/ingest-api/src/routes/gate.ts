@@ -6,10 +6,19 @@
  * (@cnibench/analysis) — and the answer says how many of the chosen metrics' figures are worse beyond
  * their margin, or undecided: what `npx cnibench gate` turns into its exit code.
  */
-import { type ComparisonRow, compareMeasurementSets, explainVerdict, verdicts, withHistory } from "@cnibench/analysis";
-import { formatChange, formatFigure, formatParams, natural, verdictLabel } from "@cnibench/analysis/format";
+import {
+  type ComparisonCell,
+  type ComparisonTableRow,
+  compareMeasurementSets,
+  comparisonTable,
+  median,
+  percentDelta,
+  verdicts,
+  withHistory,
+} from "@cnibench/analysis";
+import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibench/analysis/format";
 import { type Db, gateSides, type LatestFigure, paramsSchema } from "@cnibench/db";
-import { findMetric, metricCatalogue } from "@cnibench/schema";
+import { findMetric } from "@cnibench/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { readableWorkspaces, requireUploadToken } from "../auth.ts";
@@ -118,49 +127,41 @@ export type GateRequest = z.infer<typeof gateRequestSchema>;
 export type GateResult = z.infer<typeof gateResultSchema>;
 type Row = z.infer<typeof gateRowSchema>;
 
-/** The runs' median, or the figure's value when it has fewer than two. */
-function median(f: Pick<LatestFigure, "value" | "samples">): number {
-  if (f.samples.length < 2) return f.value;
-  const sorted = [...f.samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
+/** The runs' median, or the figure's value when it has fewer than two (a bundle's published figure). */
+const medianOf = (f: LatestFigure) => (f.samples.length < 2 ? f.value : median(f.samples));
 
-const runs = (f: Pick<LatestFigure, "samples"> | null) => Math.max(1, f?.samples.length ?? 0);
-const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
-const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
-
-function rowOf(cmp: ComparisonRow, gated: boolean): Row {
-  const base = cmp.baseline as LatestFigure | null;
-  const cand = cmp.candidate as LatestFigure | null;
-  const any = (cand ?? base)!;
-  const e = cmp.result.evidence;
-  const indicative = e.method === "noise-band";
-  const sideOf = (f: LatestFigure | null) => (f ? { n: f.n, median: median(f) } : null);
+/** A gate row from the comparison table's row of two sides: the baseline's cell, the candidate's judged. */
+function rowOf(r: ComparisonTableRow<LatestFigure, LatestFigure>, gated: boolean): Row {
+  // Every row of a two-sided table is judged: the diff holds the figures of both sides.
+  const [baseCell, judged] = r.cells as [ComparisonCell<LatestFigure>, ComparisonCell<LatestFigure>];
+  const base = baseCell.figure;
+  const cand = judged.figure;
+  const sideOf = (f: LatestFigure | null) => (f ? { n: f.n, median: medianOf(f) } : null);
   const words = (f: LatestFigure | null) =>
-    f ? `${formatFigure({ ...f, value: median(f) })}${f.n > 1 ? ` (n=${f.n})` : ""}` : "—";
+    f ? `${formatFigure({ ...f, value: medianOf(f) })}${f.n > 1 ? ` (n=${f.n})` : ""}` : "—";
   // Against the medians shown, which a bundle's own rounds may set apart from its published value.
-  const change =
-    base && cand && median(base) !== 0 ? ((median(cand) - median(base)) * 100) / Math.abs(median(base)) : null;
+  const change = base && cand ? percentDelta(medianOf(cand), medianOf(base)).percent : null;
+  const verdict = judged.verdict!;
+  const { indicative } = judged;
   return {
-    metric: cmp.metric,
-    label: findMetric(cmp.metric)?.label ?? cmp.metric,
-    params: any.params,
-    unit: any.unit,
+    metric: r.metric,
+    label: r.label,
+    params: r.params,
+    unit: (cand ?? base)!.unit,
     baseline: sideOf(base),
     candidate: sideOf(cand),
     changePercent: change,
-    verdict: cmp.result.verdict,
+    verdict,
     indicative,
-    why: explainVerdict(e, { baseline: runs(base), candidate: runs(cand) }),
-    marginPercent: "marginPercent" in e ? e.marginPercent : null,
+    why: judged.why!,
+    marginPercent: judged.evidence?.marginPercent ?? null,
     gated,
     text: {
-      params: formatParams(cmp.params),
+      params: formatParams(r.params),
       baseline: words(base),
       candidate: words(cand),
       change: change === null ? "—" : formatChange(change),
-      verdict: verdictLabel(cmp.result.verdict, indicative),
+      verdict: verdictLabel(verdict, indicative),
     },
   };
 }
@@ -179,12 +180,9 @@ export function gateReport(
 ): Pick<GateResult, "rows" | "metrics" | "unmeasured" | "compared" | "worse" | "inconclusive" | "outcome"> {
   const chosen = options.metrics ? new Set(options.metrics) : null;
   const compared = compareMeasurementSets(baseline, candidate, { margins: options.margins ?? {} });
-  const rows = compared
-    .map((cmp) => rowOf(cmp, chosen === null || chosen.has(cmp.metric)))
-    .sort(
-      (a, b) =>
-        order(a.metric) - order(b.metric) || natural(a.metric, b.metric) || natural(a.text.params, b.text.params),
-    );
+  const rows = comparisonTable(baseline, [compared], (f) => f).map((r) =>
+    rowOf(r, chosen === null || chosen.has(r.metric)),
+  );
   const both = rows.filter((r) => r.verdict !== "missing");
   const deciding = rows.filter((r) => r.gated);
   const unmeasured = chosen ? [...chosen].filter((m) => !both.some((r) => r.metric === m)) : [];

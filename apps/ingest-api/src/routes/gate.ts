@@ -13,119 +13,16 @@ import {
   comparisonTable,
   median,
   percentDelta,
-  verdicts,
   withHistory,
 } from "@cnibench/analysis";
 import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibench/analysis/format";
-import { type Db, gateSides, type LatestFigure, paramsSchema } from "@cnibench/db";
-import { findMetric } from "@cnibench/schema";
+import { type Db, gateSides, type LatestFigure } from "@cnibench/db";
+import { type GateResult, type GateRow, gateRequestSchema } from "@cnibench/schema";
 import type { FastifyPluginAsync } from "fastify";
-import { z } from "zod";
 import { readableWorkspaces, requireUploadToken } from "../auth.ts";
 import { sendError } from "../errors.ts";
 
-const id = z.string().min(1).max(100);
-const bundleIds = z.array(id).min(1).max(1000);
-/** A metric a gate may choose or set a margin for: a catalogue metric, or an x. metric. */
-const metricKey = z
-  .string()
-  .max(100)
-  .refine((k) => findMetric(k) !== undefined || /^x\.\S+$/.test(k), "a catalogue metric or x.…");
-
-/** POST /v1/gate's body; the OpenAPI document's GateRequest. */
-export const gateRequestSchema = z
-  .strictObject({
-    candidate: z
-      .strictObject({ bundleIds })
-      .meta({ description: "The candidate campaign: the bundle ids its upload or import answered with." }),
-    baseline: z
-      .union([
-        z
-          .strictObject({ previous: z.literal(true) })
-          .meta({ description: "The latest earlier campaign of the candidate's testbed." }),
-        z
-          .strictObject({ scenarioId: id })
-          .meta({ description: "A scenario's latest campaign, the candidate's aside." }),
-        z
-          .strictObject({ permalink: id })
-          .meta({ description: "A permalink's slug: the pinned bundles of its baseline (first) scenario." }),
-        z.strictObject({ bundleIds }).meta({ description: "These bundles, of one scenario." }),
-      ])
-      .meta({ description: "What the candidate is compared with." }),
-    metrics: z
-      .array(metricKey)
-      .min(1)
-      .max(100)
-      .optional()
-      .meta({ description: "Only these metrics' figures decide the outcome (all are compared and listed)." }),
-    margins: z
-      .record(metricKey, z.number().gt(0).max(100))
-      .refine((m) => Object.keys(m).length <= 100, "at most 100 margins")
-      .optional()
-      .meta({ description: "Practical margins δ in ± % by metric, overriding the catalogue's (docs/verdicts.md)." }),
-  })
-  .meta({ description: "A candidate campaign, its baseline, and what decides the gate." });
-
-const side = z
-  .object({
-    n: z.number().int().min(1).meta({ description: "Runs: the campaign's runs, or the bundle's rounds." }),
-    median: z.number().meta({ description: "The runs' median (a single run: its value), in `unit`." }),
-  })
-  .nullable()
-  .meta({ description: "null when this side did not measure the figure." });
-
-export const gateRowSchema = z
-  .object({
-    metric: z.string(),
-    label: z.string().meta({ description: "The metric's name in the catalogue." }),
-    params: paramsSchema,
-    unit: z.string(),
-    baseline: side,
-    candidate: side,
-    changePercent: z.number().nullable().meta({
-      description: "The candidate's median against the baseline's, in % (null: a side missing, or a baseline of 0).",
-    }),
-    verdict: z.enum(verdicts),
-    indicative: z.boolean().meta({ description: "A single run on a side: the change against the margin only." }),
-    why: z.string().meta({ description: "The evidence in words: runs, ratio and interval, test, p, noise." }),
-    marginPercent: z.number().nullable(),
-    gated: z.boolean().meta({ description: "Whether this figure decides the outcome (its metric was chosen)." }),
-    text: z
-      .object({
-        params: z.string(),
-        baseline: z.string(),
-        candidate: z.string(),
-        change: z.string(),
-        verdict: z.string(),
-      })
-      .meta({ description: "The same as people read it (units, Unicode minus), for summaries." }),
-  })
-  .meta({ description: "One figure (metric and params) of the gate." });
-
-const described = z.object({ description: z.string(), bundleIds: z.array(z.string()) });
-
-export const gateResultSchema = z
-  .object({
-    candidate: described,
-    baseline: described,
-    rows: z.array(gateRowSchema),
-    metrics: z.array(z.string()).nullable().meta({ description: "The metrics chosen; null: every one decides." }),
-    unmeasured: z
-      .array(z.string())
-      .meta({ description: "Chosen metrics with no figure measured by both sides (each counts as inconclusive)." }),
-    compared: z.number().int().meta({ description: "Figures measured by both sides." }),
-    worse: z.number().int().meta({ description: "Deciding figures worse beyond their margin." }),
-    inconclusive: z
-      .number()
-      .int()
-      .meta({ description: "Deciding figures left undecided, chosen metrics unmeasured, or 1 when nothing compared." }),
-    outcome: z.enum(["pass", "worse", "inconclusive"]),
-  })
-  .meta({ description: "The gate's verdicts, one row per figure, and its outcome." });
-
-export type GateRequest = z.infer<typeof gateRequestSchema>;
-export type GateResult = z.infer<typeof gateResultSchema>;
-type Row = z.infer<typeof gateRowSchema>;
+type Row = GateRow;
 
 /** The runs' median, or the figure's value when it has fewer than two (a bundle's published figure). */
 const medianOf = (f: LatestFigure) => (f.samples.length < 2 ? f.value : median(f.samples));

@@ -3,7 +3,7 @@
 // document gives for that status (packages/schema api.ts), errors included.
 import { createDb, createToken, type Db, ensureDefaultWorkspace } from "@cnibench/db";
 import { freshDatabase } from "@cnibench/test-support/database";
-import { exampleBundle } from "@cnibench/test-support/fixtures";
+import { exampleBundle, iperf3Fixture } from "@cnibench/test-support/fixtures";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -73,7 +73,7 @@ describe("the OpenAPI document against the server's routes", () => {
     expect([...new Set(registered)].sort()).toEqual([...documented.keys()].sort());
   });
 
-  it("answers as the document says: an upload, its reading, the list, a gate, a feed and errors", async () => {
+  it("answers as the document says: an upload, its reading, the list, a gate, a feed, an import and errors", async () => {
     const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const upload = await fetch(`${base}/v1/bundles`, {
       method: "POST",
@@ -91,17 +91,23 @@ describe("the OpenAPI document against the server's routes", () => {
         headers: auth,
         body: JSON.stringify({ candidate: { bundleIds: [id] }, baseline: { bundleIds: [id] } }),
       }),
+      await fetch(`${base}/v1/import?cluster=c&provider=on-prem&sku=x&kernel=6.1&cni=cilium&mode=native`, {
+        method: "POST",
+        headers: { authorization: auth.authorization, "content-type": "application/octet-stream" },
+        body: iperf3Fixture(),
+      }),
       await fetch(`${base}/v1/webhooks`, { headers: auth }),
       await fetch(`${base}/v1/bundles/no-such-bundle`),
       await fetch(`${base}/v1/gate`, { method: "POST", headers: auth, body: "{}" }),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 403, 404, 400]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 201, 403, 404, 400]);
     expect(checked.map((c) => `${c.status} ${c.route}`)).toEqual([
       "201 POST /v1/bundles",
       "200 GET /v1/bundles/:id",
       "200 GET /v1/bundles",
       "200 GET /v1/workspaces/:slug/figures.json",
       "200 POST /v1/gate",
+      "201 POST /v1/import",
       "403 GET /v1/webhooks",
       "404 GET /v1/bundles/:id",
       "400 POST /v1/gate",

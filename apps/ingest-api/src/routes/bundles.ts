@@ -14,6 +14,7 @@ import {
   bundleSummarySchema,
   type bundleWithMeasurementsSchema,
   toCsv,
+  type UploadResult,
 } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { z } from "zod";
@@ -75,7 +76,8 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
       );
       // Already there: the run stays in the campaign it was first stored in, which the answer names.
       const where = stored.created ? {} : { campaign: stored.campaign };
-      return reply.status(stored.created ? 201 : 200).send({ ...uploadResult(stored, warnings, opts), ...where });
+      const answer = { ...uploadResult(stored, warnings, opts), ...where } satisfies UploadResult;
+      return reply.status(stored.created ? 201 : 200).send(answer);
     },
   );
 

@@ -398,6 +398,10 @@ export const webhookPatchSchema = z
   .strictObject({ paused: z.boolean().meta({ description: "Paused: nothing is queued for it or sent to it." }) })
   .meta({ description: "Pause or resume a webhook." });
 
+export const webhookPausedSchema = z
+  .object({ id: z.string(), paused: z.boolean() })
+  .meta({ description: "The webhook, and whether it is paused now." });
+
 const deliveryStatus = z.enum(["pending", "delivered", "failed"]);
 export const webhookSummarySchema = z
   .object({

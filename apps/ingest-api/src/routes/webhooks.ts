@@ -21,6 +21,7 @@ import {
   type closeCampaignResultSchema,
   type webhookCreatedSchema,
   webhookPatchSchema,
+  type webhookPausedSchema,
   webhookRequestSchema,
   type webhookSummarySchema,
 } from "@cnibench/schema";
@@ -128,7 +129,7 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; alerts: Alerts; policy:
       const body = parseBody(webhookPatchSchema, req, reply);
       if (!body.ok) return body.sent;
       await setWebhookPaused(db, req.uploader!.workspaceId, req.params.id, body.data.paused);
-      return { id: req.params.id, paused: body.data.paused };
+      return { id: req.params.id, paused: body.data.paused } satisfies z.infer<typeof webhookPausedSchema>;
     },
   );
 

@@ -16,7 +16,7 @@ import type { Better, Delta, Measurement, Params } from "./types.ts";
 import type { Verdict, VerdictEvidence } from "./verdict.ts";
 
 /** The numbers behind a verdict, as the evidence CSV gives them; the interval test's are null for the others. */
-export type CellEvidence = {
+type CellEvidence = {
   test: "welch-log" | "welch-linear" | "single run" | "bounds";
   marginPercent: number;
   /** Candidate / baseline with its 95 % interval. */
@@ -64,7 +64,7 @@ export type ComparisonTableRow<F extends TableFigure, S> = {
 };
 
 /** Runs the verdict saw on a side: its samples, or the value alone. */
-export const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
+const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
 
 const noiseWords = (n: NoiseSource) =>
   n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
@@ -160,7 +160,7 @@ function changeOf(cmp: ComparisonRow): ComparisonCell<never>["change"] {
 }
 
 /** Catalogue order, then the figure key's natural order (params "streams 2" before "streams 16"). */
-export const byCatalogue = (a: { metric: string; key: string }, b: { metric: string; key: string }) =>
+const byCatalogue = (a: { metric: string; key: string }, b: { metric: string; key: string }) =>
   catalogueRank(a.metric) - catalogueRank(b.metric) || natural(a.key, b.key);
 
 /**

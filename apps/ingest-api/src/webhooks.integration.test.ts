@@ -23,13 +23,13 @@ import {
   listWebhooks,
   parseAllowList,
 } from "@cnibench/db";
+import { slackPayloadSchema, webhookPayloadSchema } from "@cnibench/schema";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { nightlyCampaigns } from "@cnibench/test-support/nightly";
 import { type Received, startReceiver } from "@cnibench/test-support/receivers";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readIngestEnv } from "./env.ts";
-import { slackPayloadSchema, webhookPayloadSchema } from "./routes/webhooks.ts";
 import { buildServer } from "./server.ts";
 import { verifySignature } from "./webhooks.ts";
 

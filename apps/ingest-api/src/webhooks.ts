@@ -15,6 +15,7 @@ import {
   type AlertFigure,
   type AlertPayload,
   alertPayload,
+  gateReport,
   newChangePoints,
   slackPayload,
   withHistory,
@@ -45,7 +46,6 @@ import {
   urlAllowed,
 } from "@cnibench/db";
 import type { FastifyBaseLogger } from "fastify";
-import { gateReport } from "./routes/gate.ts";
 
 export type WebhookOptions = {
   /** The first retry's delay; each next one is 4 times longer (CNIBENCH_WEBHOOK_RETRY_BASE_MS). */

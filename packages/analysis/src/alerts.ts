@@ -14,13 +14,14 @@
  * Pure: the database reads the histories (packages/db webhooks.ts), the ingest API sends the payloads
  * built here (generic JSON, or Slack-compatible text and blocks, escaped per Slack's rules).
  */
+import { type AlertEvent, alertEvents } from "@cnibench/schema";
 import { type AnnotationChange, type AnnotationValue, detectChangePoints } from "./change-points.ts";
 import { formatChange, formatNumber, formatParams, verdictWords, withUnit } from "./format.ts";
 import type { Better, Params } from "./types.ts";
 import type { Verdict } from "./verdict.ts";
 
-export const alertEvents = ["campaign-worse", "change-point"] as const;
-export type AlertEvent = (typeof alertEvents)[number];
+// The events' names are the API's (packages/schema api.ts).
+export { type AlertEvent, alertEvents };
 
 /** Most figures one alert lists; `total` says how many there were. */
 export const maxAlertFigures = 20;

@@ -48,7 +48,8 @@
  * project. The arithmetic is short; the t distribution comes from @stdlib as elsewhere here.
  */
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
-import { mean, median, sampleVariance } from "simple-statistics";
+import { mean, sampleVariance } from "simple-statistics";
+import { median } from "./distribution.ts";
 import type { Better, Measurement } from "./types.ts";
 import { compareFigures, type VerdictResult } from "./verdict.ts";
 

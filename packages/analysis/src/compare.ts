@@ -4,13 +4,13 @@ import type { Measurement, Params } from "./types.ts";
 import { compareFigures, type VerdictOptions, type VerdictResult, withAdjustedP } from "./verdict.ts";
 
 /** One (metric, params) of a scenario diff, with both figures and the verdict. */
-export type ComparisonRow = {
+export type ComparisonRow<F extends Measurement = Measurement> = {
   /** metric + canonical JSON of params: stable across key order, usable as a React key or URL part. */
   key: string;
   metric: string;
   params: Params;
-  baseline: Measurement | null;
-  candidate: Measurement | null;
+  baseline: F | null;
+  candidate: F | null;
   result: VerdictResult;
 };
 
@@ -18,8 +18,8 @@ export function figureKey(metric: string, params: Params | undefined): string {
   return `${metric} ${params ? paramsKey(params) : "{}"}`;
 }
 
-function index(side: string, measurements: readonly Measurement[]): Map<string, Measurement> {
-  const map = new Map<string, Measurement>();
+function index<F extends Measurement>(side: string, measurements: readonly F[]): Map<string, F> {
+  const map = new Map<string, F>();
   for (const m of measurements) {
     const key = figureKey(m.metric, m.params);
     // Two figures for one (metric, params) on one side mean the caller skipped the latest-figure pick.
@@ -35,15 +35,15 @@ function index(side: string, measurements: readonly Measurement[]): Map<string, 
  * the figures compared by their runs are adjusted together (Benjamini–Hochberg): with dozens of
  * figures, some would pass α by chance alone.
  */
-export function compareMeasurementSets(
-  baseline: readonly Measurement[],
-  candidate: readonly Measurement[],
+export function compareMeasurementSets<F extends Measurement>(
+  baseline: readonly F[],
+  candidate: readonly F[],
   options: VerdictOptions = {},
-): ComparisonRow[] {
+): ComparisonRow<F>[] {
   const b = index("baseline", baseline);
   const c = index("candidate", candidate);
   const keys = [...new Set([...b.keys(), ...c.keys()])].sort();
-  const rows = keys.map((key) => {
+  const rows = keys.map((key): ComparisonRow<F> => {
     const bm = b.get(key) ?? null;
     const cm = c.get(key) ?? null;
     const any = (cm ?? bm)!;

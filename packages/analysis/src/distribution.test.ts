@@ -1,6 +1,6 @@
 // Expected values computed by hand (and checked with Python's statistics module: median, mean, stdev).
 import { describe, expect, it } from "vitest";
-import { distributionOf } from "./distribution.ts";
+import { distributionOf, median } from "./distribution.ts";
 
 describe("distributionOf", () => {
   it("summarises an odd number of runs: three iperf3 TCP runs in Gbit/s", () => {
@@ -33,5 +33,14 @@ describe("distributionOf", () => {
     expect(distributionOf([2, 2, 8, Number.NaN])).toMatchObject({ n: 3, median: 2, mean: 4, min: 2, max: 8 });
     expect(distributionOf([])).toBeNull();
     expect(distributionOf([0, 0])).toMatchObject({ cv: null });
+  });
+});
+
+describe("median", () => {
+  it("sorts numerically, negatives included: the middle two of −3.5, −0.25, 7, 12", () => {
+    // (−0.25 + 7) / 2 = 3.375 by hand; a text sort would have put 12 before 7.
+    expect(median([12, -3.5, 7, -0.25])).toBe(3.375);
+    expect(median([9.41, 9.52, 9.37])).toBe(9.41);
+    expect(() => median([])).toThrow(RangeError);
   });
 });

@@ -1,4 +1,4 @@
-import { findMetric, metricCatalogue } from "@cnibench/schema";
+import { catalogueRank, findMetric } from "@cnibench/schema";
 import { formatChange, formatCount, formatParams, verdictWords } from "./format.ts";
 import type { Params } from "./types.ts";
 import { type Verdict, type VerdictResult, verdicts } from "./verdict.ts";
@@ -137,7 +137,7 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
       .sort(
         (a, b) =>
           Number(a.nodeLevel) - Number(b.nodeLevel) ||
-          order(a.metric) - order(b.metric) ||
+          catalogueRank(a.metric) - catalogueRank(b.metric) ||
           Number(a.idle) - Number(b.idle),
       )
       .map((f) => ({
@@ -148,9 +148,6 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
       })),
   };
 }
-
-const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
-const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
 
 /** "TCP throughput · path pod-pod · streams 1 −50.1 %, worse". */
 export function formatEffect(e: JudgedFigure & { percent: number }): string {

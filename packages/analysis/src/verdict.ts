@@ -1,3 +1,4 @@
+import { type Verdict, verdicts } from "@cnibench/schema";
 import { resolveBetter } from "./better.ts";
 import { percentDelta } from "./delta.ts";
 import {
@@ -42,24 +43,8 @@ import type { Better, Delta, Measurement } from "./types.ts";
  *    change of at most δ (inclusive) is "equivalent", else "better"/"worse". δ is relative to the
  *    baseline; against a baseline of 0 it is relative to the candidate (so 0 vs 0 is equivalent).
  */
-export type Verdict =
-  | "better"
-  | "worse"
-  | "equivalent"
-  | "small-but-real"
-  | "inconclusive"
-  | "not-comparable"
-  | "missing";
-
-export const verdicts: readonly Verdict[] = [
-  "better",
-  "worse",
-  "equivalent",
-  "small-but-real",
-  "inconclusive",
-  "not-comparable",
-  "missing",
-];
+// The verdicts' names are the API's (packages/schema api.ts); which one a figure gets is decided here.
+export { type Verdict, verdicts };
 
 /** Neither better nor worse by a clear margin: the ties the guide words as equivalent, small but real or inconclusive. */
 export const noClearDifference = (v: Verdict): boolean =>

@@ -210,6 +210,25 @@ describe("cnibench upload", () => {
     "--kernel=6.1",
   ];
 
+  it("gate: refuses an answer that is not a gate result (the API's contract) rather than reading it as one", async () => {
+    const { fake, urls } = scripted(
+      answer(201, { id: "b1" }),
+      answer(201, { id: "b2" }),
+      answer(200, { outcome: "pass" }),
+      answer(202, { campaign: "c", scenarios: 0 }),
+    );
+    const { io, err } = capture({ fetch: fake, env: { CNIBENCH_TOKEN: "t" } });
+    const code = await run(["gate", "--campaign=c", ...netperfArgs.slice(1), netperf], io);
+    expect(urls.map((u) => new URL(u).pathname)).toEqual([
+      "/v1/bundles",
+      "/v1/bundles",
+      "/v1/gate",
+      "/v1/campaigns/close",
+    ]);
+    expect(code).toBe(69);
+    expect(err()).toContain("cnibench gate: the answer is not a gate result (candidate: ");
+  });
+
   it("maps environment keys to flags", () => {
     expect(["kubeProxy", "memoryGiB", "nodeCount", "k8s", "cniVersion"].map(flagFor)).toEqual([
       "kube-proxy",

@@ -3,36 +3,10 @@
  * pull-request comment or $GITHUB_STEP_SUMMARY) and JUnit XML (one test case per figure, a failure for
  * each worse one). The server words the figures (units, Unicode minus: `text`); this only lays them out.
  */
+import type { GateResult, GateRow } from "@cnibench/schema";
 
-/** One figure of the answer (the OpenAPI document's GateRow). */
-export type GateRow = {
-  metric: string;
-  label: string;
-  params: Record<string, string | number | boolean>;
-  unit: string;
-  baseline: { n: number; median: number } | null;
-  candidate: { n: number; median: number } | null;
-  changePercent: number | null;
-  verdict: string;
-  indicative: boolean;
-  why: string;
-  marginPercent: number | null;
-  gated: boolean;
-  text: { params: string; baseline: string; candidate: string; change: string; verdict: string };
-};
-
-/** POST /v1/gate's answer (GateResult). */
-export type GateResult = {
-  candidate: { description: string; bundleIds: string[] };
-  baseline: { description: string; bundleIds: string[] };
-  rows: GateRow[];
-  metrics: string[] | null;
-  unmeasured: string[];
-  compared: number;
-  worse: number;
-  inconclusive: number;
-  outcome: "pass" | "worse" | "inconclusive";
-};
+// POST /v1/gate's answer and its rows, as the API's contract declares them.
+export type { GateResult, GateRow };
 
 export type GateExitCode = 0 | 1 | 2;
 

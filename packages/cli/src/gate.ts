@@ -6,6 +6,7 @@
  * 69 an upload or the gate request failed. Progress and the upload summary go to stderr.
  */
 import { appendFileSync, writeFileSync } from "node:fs";
+import { gateResultSchema } from "@cnibench/schema";
 import {
   closeUploaded,
   DEFAULT_SERVER,
@@ -185,7 +186,16 @@ export async function runGate(args: string[], io: Io): Promise<number> {
   await closeUploaded(prepared, uploads, io);
   let result: GateResult;
   if (answer.ok) {
-    result = answer.json as unknown as GateResult;
+    // Read as the API's contract declares it (packages/schema): another server's answer is no verdict.
+    const read = gateResultSchema.safeParse(answer.json);
+    if (!read.success) {
+      const [issue] = read.error.issues;
+      io.stderr(
+        `cnibench gate: the answer is not a gate result (${issue?.path.join(".") || "body"}: ${issue?.message}); is ${server} a cnibench ingest API?\n`,
+      );
+      return EX_UNAVAILABLE;
+    }
+    result = read.data;
   } else if (answer.status === 404 && answer.json?.error === "no_previous_campaign") {
     // The first campaign of a testbed: nothing to compare with yet, which is undecided, not a failure.
     result = {

@@ -1,3 +1,4 @@
+import { median } from "@cnibench/analysis";
 import { canonicalJson } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
@@ -41,10 +42,7 @@ function asDistribution(figure: LatestFigure & { campaignRuns?: CampaignRun[] | 
   }
   figure.samples = runs;
   figure.n = runs.length;
-  // A typed array sorts numbers natively, without calling a comparator per pair.
-  const sorted = Float64Array.from(runs).sort();
-  const mid = sorted.length >> 1;
-  figure.value = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  figure.value = median(runs);
 }
 
 // measuredAt comes as milliseconds since the epoch (see columns).

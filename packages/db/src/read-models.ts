@@ -1,12 +1,20 @@
 // The shapes the views read, declared once as zod schemas: the query functions' types are inferred from
 // them, the web server's output contracts reuse them (extending where a procedure adds fields), and its
 // pages see them through those contracts. Field order is the order outputs are written in.
-import { aggregates, betterValues, qualifiers } from "@cnibench/schema";
+import {
+  aggregates,
+  type BundleSummary,
+  betterValues,
+  bundleSummarySchema,
+  measurementSchema,
+  paramsSchema,
+  paramValueSchema,
+  qualifiers,
+} from "@cnibench/schema";
 import { z } from "zod";
 
-/** A figure's param value: what a bundle's measurement may be keyed by. */
-export const paramValueSchema = z.union([z.string(), z.number(), z.boolean()]);
-export const paramsSchema = z.record(z.string(), paramValueSchema);
+// A figure's params are the API's (packages/schema api.ts).
+export { paramsSchema, paramValueSchema };
 /** A CNI setting's value (null: set to nothing). */
 export const settingValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -126,49 +134,10 @@ export const provenanceSchema = z.object({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-/** A bundle as the ingest API lists it (GET /v1/bundles) and heads its reading (GET /v1/bundles/{id}). */
-const { id, clusterName, sourceTitle, sourceUrl, collectorName, runAt, receivedAt, measurementCount } =
-  provenanceSchema.shape;
-export const bundleSummarySchema = z
-  .object({
-    id,
-    scenarioId: z.string(),
-    clusterName,
-    sourceTitle,
-    sourceUrl,
-    collectorName,
-    runAt,
-    receivedAt,
-    measurementCount,
-  })
-  .meta({ description: "A stored bundle: where it came from and how many measurements it holds." });
-export type BundleSummary = z.infer<typeof bundleSummarySchema>;
-
-/** A bundle's stored figure as the ingest API returns it (GET /v1/bundles/{id}). */
-export const measurementSchema = figureSchema
-  .pick({
-    metric: true,
-    params: true,
-    value: true,
-    unit: true,
-    low: true,
-    high: true,
-    samples: true,
-    publishedValue: true,
-    publishedUnit: true,
-    qualifier: true,
-    aggregate: true,
-    better: true,
-  })
-  .extend({
-    position: z.number().int().min(0).meta({ description: "Index of the result in the bundle's results." }),
-    campaign: z.string().meta({
-      description:
-        "The bundle's campaign, or the bundle's id when it is a campaign of its own: runs of one campaign are summarised together.",
-    }),
-  })
-  .meta({ description: "A figure in the catalogue's unit, with the published value and unit beside it." });
+// The ingest API's answers are declared with its contract (packages/schema api.ts).
+export type { BundleSummary };
 export type Measurement = z.infer<typeof measurementSchema>;
+export { bundleSummarySchema, measurementSchema };
 
 /**
  * What every view says of a current figure besides its value: how many runs its series' latest

@@ -4,8 +4,8 @@
  * every place a reader looks (provider, cluster name, label, settings), so a lab curve is never taken
  * for a cluster measurement: it is evidence about a mechanism on one kernel, not about a cloud.
  */
+import { median } from "@cnibench/analysis";
 import { BUNDLE_SCHEMA, type BundleInput, bundleSchema } from "@cnibench/schema";
-import { median } from "./parse.ts";
 
 export type ProxyMode = "iptables" | "nftables";
 

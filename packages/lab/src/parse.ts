@@ -61,10 +61,6 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
-export function median(values: readonly number[]): number {
-  return percentile(values, 50);
-}
-
 /** "0,1k,5000,10k" → [0, 1000, 5000, 10000]. */
 export function parseCounts(text: string): number[] {
   const counts = text.split(",").map((part) => {

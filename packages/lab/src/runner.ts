@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import type { ProxyMode, StepMeasurement } from "./bundle.ts";
 import { iptablesRules } from "./iptables.ts";
 import { nftablesRules } from "./nftables.ts";
-import { median, parseIperf3Gbps, parseWrk, percentile } from "./parse.ts";
+import { parseIperf3Gbps, parseWrk, percentile } from "./parse.ts";
 import { CLIENT_IP, HTTP_PORT, IPERF_PORT, POD_CIDR, SERVER_IP, SERVICE_CIDR, targetOf } from "./plan.ts";
 
 const NAMESPACE_PREFIX = "cnb-lab-";
@@ -353,7 +353,7 @@ export class Lab {
           p99: short.latencyMs["99"] ?? Number.NaN,
         },
         keepaliveRps: keepalive.requestsPerSecond,
-        connectUs: { p50: median(samples), p90: percentile(samples, 90), p99: percentile(samples, 99) },
+        connectUs: { p50: percentile(samples, 50), p90: percentile(samples, 90), p99: percentile(samples, 99) },
         throughputGbps: parseIperf3Gbps(iperf.stdout),
         ...(load.counts ? { ruleCounts: load.counts } : {}),
       };

@@ -5,10 +5,26 @@
  */
 import { z } from "zod";
 import { findMetric, metricCatalogue, physicalRange } from "./catalogue.ts";
-import { bundleWarningSchema } from "./responses.ts";
 import { canConvert, convertValue } from "./units.ts";
 
 export const BUNDLE_SCHEMA = "cnibench/bundle@1";
+
+export const bundleIssueSchema = z
+  .object({
+    path: z.string().meta({ description: 'Where the problem is, e.g. "results[3].unit"; "" for the whole bundle.' }),
+    message: z.string().meta({ description: "What is wrong, in words." }),
+  })
+  .meta({ description: "A violation of the bundle contract; the bundle was rejected." });
+
+export const bundleWarningSchema = z
+  .object({
+    path: z.string().max(500).meta({ description: 'The field the warning is about, e.g. "cni.name".' }),
+    message: z.string().max(2000).meta({ description: "What was accepted but deserves a look." }),
+  })
+  .meta({ description: "Something accepted as given but worth checking, e.g. a slug outside the vocabulary." });
+
+export type BundleIssue = z.infer<typeof bundleIssueSchema>;
+export type BundleWarning = z.infer<typeof bundleWarningSchema>;
 
 const UNKNOWN = 'Write "unknown" when the source does not publish it, never a guess.';
 

@@ -309,6 +309,13 @@ export function findMetric(key: string): MetricDefinition | undefined {
   return byKey.get(key);
 }
 
+const rankByKey = new Map(metricCatalogue.map((metric, i) => [metric.key, i]));
+
+/** A metric's place in the catalogue, for sorting figures as the catalogue lists them; x. metrics come last. */
+export function catalogueRank(key: string): number {
+  return rankByKey.get(key) ?? Number.MAX_SAFE_INTEGER;
+}
+
 /**
  * What an x. figure is, by its unit's dimension, where no such figure can be negative. Percentages and
  * counts of x. metrics are left free: they may be deltas (an overhead of -0.3 %).

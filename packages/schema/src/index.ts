@@ -1,3 +1,4 @@
+export * from "./api.ts";
 export * from "./bundle.ts";
 export * from "./canonical.ts";
 export * from "./catalogue.ts";
@@ -6,7 +7,6 @@ export * from "./json-schema.ts";
 export * from "./json-text.ts";
 export * from "./normalise.ts";
 export * from "./params.ts";
-export * from "./responses.ts";
 export * from "./storable.ts";
 export * from "./units.ts";
 export * from "./vocabulary.ts";

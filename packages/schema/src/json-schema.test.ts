@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { errorResponseSchema, uploadResultSchema } from "./api.ts";
 import { bundleJsonSchema, generatedFiles } from "./json-schema.ts";
-import { errorResponseSchema, uploadResultSchema } from "./responses.ts";
 
 const generatedDir = join(import.meta.dirname, "..", "generated");
 

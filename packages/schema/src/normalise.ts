@@ -4,11 +4,18 @@
  * figure kept beside them), and the keys that say which scenario a bundle belongs to.
  */
 import type { z } from "zod";
-import { type aggregates, type Bundle, bundleSchema, type qualifiers, type samplesKinds } from "./bundle.ts";
+import {
+  type aggregates,
+  type Bundle,
+  type BundleIssue,
+  type BundleWarning,
+  bundleSchema,
+  type qualifiers,
+  type samplesKinds,
+} from "./bundle.ts";
 import { canonicalJson, contentHash } from "./canonical.ts";
 import { type Better, findMetric } from "./catalogue.ts";
 import { lineRateWarnings } from "./plausibility.ts";
-import type { BundleIssue, BundleWarning } from "./responses.ts";
 import { convertValue, storedUnitOf } from "./units.ts";
 import { resolveSlug, type VocabularyKind } from "./vocabulary.ts";
 

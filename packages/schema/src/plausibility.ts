@@ -2,8 +2,9 @@
  * Doubtful figures (docs/design.md, "What a figure means"): possible, but worth a look, so they are
  * stored with a warning instead of refused. Impossible ones are refused by the contract (bundle.ts).
  */
+
+import type { BundleWarning } from "./bundle.ts";
 import type { NormalisedBundle } from "./normalise.ts";
-import type { BundleWarning } from "./responses.ts";
 import { canConvert, convertValue } from "./units.ts";
 
 /** Published line rates are round numbers and tools count headers differently: 2 % passes as rounding. */

@@ -16,10 +16,11 @@
  * - integral figures from 2^53 to 1e21, which the measurement insert cannot serialise (see below);
  * - dates before year 1: PostgreSQL has no year 0.
  */
+
+import type { BundleIssue, BundleWarning } from "./bundle.ts";
 import { contentHash } from "./canonical.ts";
 import { parseJsonText } from "./json-text.ts";
 import { formatPath, type NormalisedBundle, parseBundle } from "./normalise.ts";
-import type { BundleIssue, BundleWarning } from "./responses.ts";
 
 /** Far above any bundle's real nesting (results → result → params is 4), far below the stack's limit. */
 export const MAX_DEPTH = 100;

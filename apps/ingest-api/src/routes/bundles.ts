@@ -1,49 +1,26 @@
 import {
-  bundleSummarySchema,
   type Db,
   deleteBundles,
   getBundle,
   ingestBundle,
   listBundles,
-  measurementSchema,
   type StoredBundle,
   tokenOfOwner,
   workspaceOfBundle,
 } from "@cnibench/db";
-import { bundleSchema, bundleWarningSchema, toCsv } from "@cnibench/schema";
+import {
+  bundleListQuerySchema,
+  type bundlePageSchema,
+  type bundleSchema,
+  bundleSummarySchema,
+  type bundleWithMeasurementsSchema,
+  toCsv,
+  type UploadResult,
+} from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { readableWorkspaces, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
-
-/** GET /v1/bundles' query; the OpenAPI document's parameters are generated from it. */
-export const listQuerySchema = z.object({
-  scenario: z.string().min(1).max(100).optional().meta({ description: "Only bundles of this scenario id." }),
-  metric: z.string().min(1).max(200).optional().meta({ description: "Only bundles holding this metric." }),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).default(50),
-  format: z.enum(["json", "csv"]).optional().meta({ description: "json by default; or send Accept: text/csv." }),
-});
-
-/** GET /v1/bundles as JSON. */
-export const bundlePageSchema = z
-  .object({
-    items: z.array(bundleSummarySchema),
-    page: z.number().int().min(1),
-    pageSize: z.number().int().min(1),
-    total: z.number().int().min(0),
-    nextPage: z.number().int().nullable().meta({ description: "null on the last page." }),
-  })
-  .meta({ description: "One page of bundles, newest first." });
-
-/** GET /v1/bundles/{id}. */
-export const bundleWithMeasurementsSchema = bundleSummarySchema
-  .extend({
-    warnings: z.array(bundleWarningSchema),
-    bundle: bundleSchema,
-    measurements: z.array(measurementSchema),
-  })
-  .meta({ description: "A stored bundle as uploaded, with its warnings and normalised measurements." });
 
 export type BundleRouteOptions = {
   db: Db;
@@ -100,7 +77,8 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
       );
       // Already there: the run stays in the campaign it was first stored in, which the answer names.
       const where = stored.created ? {} : { campaign: stored.campaign };
-      return reply.status(stored.created ? 201 : 200).send({ ...uploadResult(stored, warnings, opts), ...where });
+      const answer = { ...uploadResult(stored, warnings, opts), ...where } satisfies UploadResult;
+      return reply.status(stored.created ? 201 : 200).send(answer);
     },
   );
 
@@ -135,7 +113,7 @@ export const bundleRoutes: FastifyPluginAsync<BundleRouteOptions> = async (app, 
   );
 
   app.get("/v1/bundles", async (req, reply) => {
-    const query = listQuerySchema.safeParse(req.query);
+    const query = bundleListQuerySchema.safeParse(req.query);
     if (!query.success) {
       return sendError(req, reply, 400, "bad_query", "Some query parameters are invalid.", {
         issues: query.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),

@@ -21,6 +21,7 @@ import {
   refineEnvironment,
   scalarEnvironmentKeys,
 } from "@cnibench/importers";
+import type { ImportResult } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type PublicUrls, requireUploadToken, uploadResult } from "../auth.ts";
 import { sendError } from "../errors.ts";
@@ -143,7 +144,7 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
       },
       "import stored",
     );
-    return reply.status(created ? 201 : 200).send({
+    const answer = {
       campaign: job.campaign,
       refused,
       bundles: stored.map((s, i) => ({
@@ -155,7 +156,8 @@ export const importRoutes: FastifyPluginAsync<ImportRouteOptions> = async (app, 
         ...(s.campaign !== job.campaign ? { campaign: s.campaign } : {}),
       })),
       files,
-    });
+    } satisfies ImportResult;
+    return reply.status(created ? 201 : 200).send(answer);
   });
 };
 

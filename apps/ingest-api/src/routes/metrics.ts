@@ -15,9 +15,9 @@ import {
   testbedKeys,
   workspaceBySlug,
 } from "@cnibench/db";
-import { findMetric } from "@cnibench/schema";
+import { type figureFeedSchema, findMetric } from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { readableWorkspaces } from "../auth.ts";
 import { sendError } from "../errors.ts";
 
@@ -260,54 +260,6 @@ export function openMetricsText(series: readonly Series[], counts: FeedCounts): 
   lines.push("# EOF");
   return `${lines.join("\n")}\n`;
 }
-
-/** A row of GET /v1/workspaces/{slug}/figures.json: flat, as Grafana's Infinity data source reads it. */
-export const figureRowSchema = z
-  .looseObject({
-    time: z
-      .string()
-      .meta({ description: "When the figure was measured (its bundle's runAt, else when it was uploaded)." }),
-    series: z.string().meta({ description: "The OpenMetrics family name of GET /v1/workspaces/{slug}/metrics." }),
-    value: z.number().meta({
-      description:
-        "The current figure in the base unit `unit`: the median of its series' latest campaign (a lone bundle's value).",
-    }),
-    unit: z.string().meta({
-      description: "The base unit the feed gives it in (seconds, bytes, bytes_per_second, ratio, cores, count, …).",
-    }),
-    n: z.number().int().min(1).meta({ description: "Runs in the latest campaign." }),
-    scenario: z.string(),
-    scenario_id: z.string(),
-    testbed: z.string().meta({ description: "The same for the scenarios of one testbed (CNI upgrades)." }),
-    provider: z.string(),
-    sku: z.string(),
-    kernel: z.string(),
-    cni: z.string(),
-    cni_version: z.string(),
-    mode: z.string(),
-    kube_proxy: z.string(),
-    metric: z.string().meta({ description: "The catalogue key (x.… outside it)." }),
-  })
-  .meta({
-    description:
-      "A series' current figure with the OpenMetrics sample's labels as fields: scenario labels, `qualifier` when the figure is one (≈, ≤…), and each param (a name clashing with another label prefixed `param_`).",
-  });
-
-export const figureFeedSchema = z
-  .object({
-    workspace: z.string(),
-    total: z.number().int().min(0).meta({ description: "Series of the workspace in all." }),
-    expired: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: "Series left out because their scenario was not run in `maxAgeDays` days." }),
-    maxAgeDays: z.number().int().min(1),
-    truncated: z.boolean().meta({ description: "true when `rows` holds only the first `maxSeries` of them." }),
-    maxSeries: z.number().int().min(1),
-    rows: z.array(figureRowSchema),
-  })
-  .meta({ description: "A workspace's current figures, one row per scenario × metric × params." });
 
 /** Scenarios whose latest run is older than this many days are left out of the feed. */
 export const defaultMaxAgeDays = 365;

@@ -2,9 +2,8 @@
  * Alerts through the API (issue 41). POST /v1/campaigns/close: a collector says its campaign is
  * complete, so its alerts are judged now rather than after the quiet period. /v1/webhooks: an owner's
  * upload token creates, lists, pauses, resumes and deletes its workspace's webhooks, as the workspace
- * page does. The payload schemas below are what receivers get; the OpenAPI document names them.
+ * page does. The request, answer and payload schemas are the API's (packages/schema api.ts).
  */
-import { alertEvents, verdicts } from "@cnibench/analysis";
 import {
   campaignBundleCount,
   closeCampaign,
@@ -12,7 +11,6 @@ import {
   type Db,
   deleteWebhook,
   listWebhooks,
-  paramsSchema,
   setWebhookPaused,
   type TargetPolicy,
   TooManyWebhooksError,
@@ -20,131 +18,21 @@ import {
   WebhookUrlError,
   webhookExists,
 } from "@cnibench/db";
+import {
+  closeCampaignRequestSchema,
+  type closeCampaignResultSchema,
+  type webhookCreatedSchema,
+  webhookPatchSchema,
+  type webhookPausedSchema,
+  webhookRequestSchema,
+  type webhookSummarySchema,
+} from "@cnibench/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { requireUploadToken } from "../auth.ts";
 import { sendError } from "../errors.ts";
 import type { Alerts } from "../webhooks.ts";
 import { notOwnerMessage } from "./bundles.ts";
-
-const campaignName = z.string().min(1).max(200);
-
-export const closeCampaignRequestSchema = z
-  .strictObject({ campaign: campaignName.meta({ description: "The campaign its bundles name." }) })
-  .meta({ description: "A campaign its collector has finished: its alerts are judged now." });
-
-export const closeCampaignResultSchema = z
-  .object({
-    campaign: z.string(),
-    scenarios: z.number().int().meta({ description: "Scenarios whose part of the campaign is judged now." }),
-  })
-  .meta({ description: "The campaign closed." });
-
-export const webhookRequestSchema = z
-  .strictObject({
-    url: z.string().max(2000).meta({ description: "http or https; a public address unless the operator allows it." }),
-    format: z.enum(["json", "slack"]).meta({ description: "json: WebhookPayload. slack: SlackPayload." }),
-    events: z.array(z.enum(alertEvents)).min(1).max(alertEvents.length),
-  })
-  .meta({ description: "A new webhook of the token's workspace." });
-
-export const webhookCreatedSchema = z
-  .object({
-    id: z.string(),
-    secret: z.string().meta({ description: "The signing secret: shown here once, never again." }),
-  })
-  .meta({ description: "The webhook made." });
-
-export const webhookPatchSchema = z
-  .strictObject({ paused: z.boolean().meta({ description: "Paused: nothing is queued for it or sent to it." }) })
-  .meta({ description: "Pause or resume a webhook." });
-
-const deliveryStatus = z.enum(["pending", "delivered", "failed"]);
-export const webhookSummarySchema = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    format: z.enum(["json", "slack"]),
-    events: z.array(z.enum(alertEvents)),
-    createdAt: z.date(),
-    paused: z.boolean(),
-    deliveries: z.array(
-      z.object({
-        id: z.string(),
-        event: z.enum(alertEvents),
-        status: deliveryStatus,
-        attempts: z.number().int(),
-        lastError: z.string().nullable(),
-        createdAt: z.date(),
-        deliveredAt: z.date().nullable(),
-        about: z.string(),
-      }),
-    ),
-  })
-  .meta({ description: "A webhook, without its secret, and its latest deliveries." });
-
-const side = z.object({
-  scenarioId: z.string(),
-  campaign: z.string(),
-  runs: z.number().int(),
-  median: z.number(),
-  campaigns: z.number().int().meta({ description: "A change point's side: the campaigns of its segment." }),
-});
-const campaignRef = z.object({
-  campaign: z.string(),
-  scenarioId: z.string(),
-  bundles: z.number().int(),
-  description: z.string(),
-});
-
-/** What a webhook of format json receives (packages/analysis alerts.ts AlertPayload). */
-export const webhookPayloadSchema = z
-  .object({
-    event: z.enum(alertEvents),
-    workspace: z.object({ slug: z.string(), name: z.string() }),
-    testbed: z.string(),
-    scenario: z.object({ id: z.string(), label: z.string() }),
-    campaign: campaignRef.meta({ description: "The whole campaign judged." }),
-    baseline: campaignRef.nullable().meta({ description: "campaign-worse: the previous campaign of the testbed." }),
-    figures: z.array(
-      z.object({
-        metric: z.string(),
-        params: paramsSchema,
-        unit: z.string().nullable(),
-        previous: side,
-        current: side,
-        changePercent: z.number().nullable(),
-        verdict: z.enum(verdicts),
-        p: z.number().nullable(),
-        changes: z.array(
-          z.object({
-            key: z.string(),
-            before: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-            after: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-          }),
-        ),
-      }),
-    ),
-    total: z.number().int().meta({ description: "Figures in all; `figures` lists the first 20." }),
-    link: z.string(),
-  })
-  .meta({
-    description:
-      "The body of a json webhook's delivery, signed: X-Cnibench-Signature is sha256= and the hex HMAC-SHA256 of X-Cnibench-Timestamp, a dot and the body; refuse timestamps more than 300 s away.",
-  });
-
-/** What a webhook of format slack receives: an incoming-webhook message, text escaped per Slack's rules. */
-export const slackPayloadSchema = z
-  .object({
-    text: z.string(),
-    blocks: z.array(
-      z.union([
-        z.object({ type: z.literal("header"), text: z.object({ type: z.literal("plain_text"), text: z.string() }) }),
-        z.object({ type: z.literal("section"), text: z.object({ type: z.literal("mrkdwn"), text: z.string() }) }),
-      ]),
-    ),
-  })
-  .meta({ description: "The body of a slack webhook's delivery (Slack incoming webhooks: text and blocks)." });
 
 function parseBody<S extends z.ZodType>(
   schema: S,
@@ -242,7 +130,7 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; alerts: Alerts; policy:
       const body = parseBody(webhookPatchSchema, req, reply);
       if (!body.ok) return body.sent;
       await setWebhookPaused(db, req.uploader!.workspaceId, req.params.id, body.data.paused);
-      return { id: req.params.id, paused: body.data.paused };
+      return { id: req.params.id, paused: body.data.paused } satisfies z.infer<typeof webhookPausedSchema>;
     },
   );
 

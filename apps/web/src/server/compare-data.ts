@@ -1,43 +1,63 @@
-// A comparison of 2–4 scenarios against the first: one aligned row per (metric, params), verdicts
-// from @cnibench/analysis, and the environment fields that differ. Pure; tested with seed bundles.
+// A comparison of 2–4 scenarios against the first: the comparison table of @cnibench/analysis (one
+// aligned row per (metric, params), verdicts and their evidence), the margins in force, the summaries,
+// the evidence CSV and the environment fields that differ. Pure; tested with seed bundles.
 import {
   type ComparisonRow,
   compareMeasurementSets,
-  explainVerdict,
-  figureKey,
+  comparisonTable,
   formatComparisonSummary,
-  judgedPercent,
-  judgedPercentBasis,
   marginPercent,
-  type NoiseSource,
   summariseComparison,
-  type Verdict,
-  type VerdictEvidence,
+  withHistory,
 } from "@cnibench/analysis";
-import { formatPercent, natural } from "@cnibench/analysis/format";
-import type { ScenarioSummary } from "@cnibench/db";
-import { type CsvCell, findMetric, metricCatalogue } from "@cnibench/schema";
-import type { z } from "zod";
+import { natural } from "@cnibench/analysis/format";
+import type { compareView, ScenarioSummary } from "@cnibench/db";
+import { type CsvCell, catalogueRank, findMetric } from "@cnibench/schema";
+import { barView } from "./chart-data/bars";
+import { crossoverOf } from "./chart-data/crossover";
 import { seriesLabels } from "./chart-data/labels";
 import type { Figure } from "./chart-data/types";
 import { headline, summaryOf } from "./figure-summary";
-import type { cellEvidenceSchema, compareCellSchema } from "./routers/compare.types";
+import type { CompareCell, CompareOutput, CompareRow, MarginInForce } from "./routers/compare.types";
 
 // Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.
-export { withHistory } from "@cnibench/analysis";
+export { withHistory };
+
+/**
+ * A comparison from what compareView read (the scenarios' current figures, or only the pinned
+ * bundles', with their history), with the margins δ of `margins` overriding the catalogue's.
+ */
+export function shapeComparison(
+  view: Awaited<ReturnType<typeof compareView>>,
+  margins: Readonly<Record<string, number>>,
+): CompareOutput {
+  const { scenarios, unknownIds } = view;
+  const figures = withHistory(view.figures, view.earlier);
+  const diffs = candidateDiffs(scenarios, figures, margins);
+  const rows = compareRows(scenarios, figures, margins, diffs);
+  const labels = seriesLabels(scenarios);
+  // The charts' tooltips judge each point against the baseline as the table does: by its diffs.
+  const versus = { baseline: scenarios[0]?.id, margins, diffs };
+  return {
+    scenarios,
+    labels: scenarios.map((s) => labels.get(s.id) ?? s.label),
+    unknownIds,
+    rows,
+    summaries: compareSummaries(scenarios, rows),
+    margins: marginsInForce(rows, margins),
+    environment: environmentDiff(scenarios),
+    crossover: crossoverOf(scenarios, figures, {
+      metric: "http.rps",
+      x: "services",
+      where: { connection: "short" },
+      y: "absolute",
+      ...versus,
+    }),
+    latency: barView("latency", scenarios, figures, { percentile: "p99", ...versus }),
+  };
+}
 
 type Shown = NonNullable<CompareCell["figure"]>;
-export type CompareCell = z.infer<typeof compareCellSchema>;
-export type CellEvidence = z.infer<typeof cellEvidenceSchema>;
-
-export type CompareRow = {
-  key: string;
-  metric: string;
-  label: string;
-  better: Figure["better"];
-  params: Figure["params"];
-  cells: CompareCell[];
-};
 
 const pick = (f: Figure): Shown => ({
   value: f.value,
@@ -50,106 +70,6 @@ const pick = (f: Figure): Shown => ({
   summary: summaryOf(f),
 });
 
-/** Runs the verdict saw on a side: its samples, or the value alone. */
-const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
-
-const noiseWords = (n: NoiseSource) =>
-  n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
-
-const noTest = {
-  ratio: null,
-  low: null,
-  high: null,
-  p: null,
-  pAdjusted: null,
-  runsNeeded: null,
-  detectablePercent: null,
-  baselineNoise: null,
-  candidateNoise: null,
-};
-
-function evidenceOf(e: VerdictEvidence): CellEvidence | null {
-  switch (e.method) {
-    case "interval":
-      return {
-        test: e.scale === "log" ? "welch-log" : "welch-linear",
-        marginPercent: e.marginPercent,
-        ratio: e.ratio,
-        low: e.low,
-        high: e.high,
-        p: e.p,
-        pAdjusted: e.pAdjusted,
-        runsNeeded: e.runsNeeded,
-        detectablePercent: e.detectablePercent,
-        baselineNoise: noiseWords(e.noise.baseline),
-        candidateNoise: noiseWords(e.noise.candidate),
-      };
-    case "noise-band":
-      return { ...noTest, test: "single run", marginPercent: e.marginPercent };
-    case "bounds":
-      return { ...noTest, test: "bounds", marginPercent: e.marginPercent };
-    case "missing":
-    case "none":
-      return null;
-  }
-}
-
-/** Resources are measured while a test moves traffic: less CPU at less throughput is no saving. */
-const resourceMetrics = new Set(["cpu.usage", "memory.usage"]);
-const paramsWithin = (inner: ComparisonRow["params"], outer: ComparisonRow["params"]) =>
-  Object.entries(inner).every(([k, v]) => outer[k] === v);
-
-/**
- * What a "better" must be read with, from the figure it is coupled to in the same comparison: a UDP
- * throughput gain bought with more loss ("with 43.6 % loss"), or a resource saving of a test that
- * moved less traffic ("while moving 62.5 % less traffic"). Never a plain "better" then.
- */
-function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): string | null {
-  if (cmp.result.verdict !== "better") return null;
-  const undecidedOrWorse = (v: Verdict) => v === "worse" || v === "inconclusive";
-  if (cmp.metric === "udp.throughput") {
-    const loss = compared.find((o) => o.metric === "udp.loss" && o.key === figureKey("udp.loss", cmp.params));
-    if (!loss?.candidate || !undecidedOrWorse(loss.result.verdict)) return null;
-    return `with ${formatPercent(loss.candidate.value, 1, false)} loss`;
-  }
-  const protocol = cmp.params.protocol;
-  if (resourceMetrics.has(cmp.metric) && typeof protocol === "string") {
-    const traffic = compared.find(
-      (o) =>
-        o.metric === `${protocol}.throughput` && o.result.verdict === "worse" && paramsWithin(o.params, cmp.params),
-    );
-    const percent = traffic?.result.delta?.percent;
-    if (percent == null || percent >= 0) return null;
-    return `while moving ${formatPercent(Math.abs(percent), 1, false)} less traffic`;
-  }
-  return null;
-}
-
-/**
- * A cell without a comparison: the baseline's own, or one no candidate figure filled. Written out, not
- * spread from a shared one: thousands of cells a compare, and spreading was a tenth of its shaping.
- */
-const noVerdict = (figure: Shown | null): CompareCell => ({
-  delta: null,
-  change: null,
-  verdict: null,
-  indicative: false,
-  caveat: null,
-  why: null,
-  evidence: null,
-  figure,
-});
-
-/** The change the verdict judged and what it is of; none where no verdict was reached on values. */
-function changeOf(cmp: ComparisonRow): CompareCell["change"] {
-  if (cmp.result.verdict === "missing") return null;
-  const percent = judgedPercent(cmp.result);
-  return percent === null ? null : { percent, basis: judgedPercentBasis(cmp.result) };
-}
-
-const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
-const order = (metric: string) => catalogueOrder.get(metric) ?? Number.MAX_SAFE_INTEGER;
-
 /**
  * Each candidate's diff against the baseline (the first scenario), by the candidate's id: the compare
  * table's, given as they are to its charts' tooltips (chart-data/versus.ts), which must say what the
@@ -159,7 +79,7 @@ export function candidateDiffs(
   scenarios: readonly ScenarioSummary[],
   figures: readonly Figure[],
   margins: Readonly<Record<string, number>> = {},
-): Map<string, ComparisonRow[]> {
+): Map<string, ComparisonRow<Figure>[]> {
   const [baseline, ...candidates] = scenarios;
   const of = (id: string) => figures.filter((f) => f.scenarioId === id);
   const baseFigures = baseline ? of(baseline.id) : [];
@@ -179,54 +99,12 @@ export function compareRows(
   const [baseline, ...candidates] = scenarios;
   if (!baseline) return [];
   const baseFigures = figures.filter((f) => f.scenarioId === baseline.id);
-  const rows = new Map<string, CompareRow>();
-  const row = (f: Figure, key: string): CompareRow => {
-    let r = rows.get(key);
-    if (!r) {
-      r = {
-        key,
-        metric: f.metric,
-        label: findMetric(f.metric)?.label ?? f.metric,
-        better: f.better,
-        params: f.params,
-        cells: scenarios.map(() => noVerdict(null)),
-      };
-      rows.set(key, r);
-    }
-    return r;
-  };
-  for (const f of baseFigures) {
-    const r = row(f, figureKey(f.metric, f.params));
-    r.cells[0] = noVerdict(pick(f));
-  }
-  candidates.forEach((c, i) => {
-    const compared = diffs.get(c.id) ?? [];
-    for (const cmp of compared) {
-      const r = row((cmp.candidate ?? cmp.baseline) as Figure, cmp.key);
-      r.cells[i + 1] = {
-        figure: cmp.candidate ? pick(cmp.candidate as Figure) : null,
-        delta: cmp.result.delta,
-        change: changeOf(cmp),
-        verdict: cmp.result.verdict,
-        indicative: cmp.result.evidence.method === "noise-band",
-        caveat: caveatOf(cmp, compared),
-        why: explainVerdict(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
-        evidence: evidenceOf(cmp.result.evidence),
-      };
-    }
-  });
-  return [...rows.values()].sort((a, b) => order(a.metric) - order(b.metric) || natural(a.key, b.key));
+  return comparisonTable(
+    baseFigures,
+    candidates.map((c) => diffs.get(c.id) ?? []),
+    pick,
+  );
 }
-
-export type MarginInForce = {
-  metric: string;
-  label: string;
-  percent: number;
-  /** The catalogue's margin (10 % for x. metrics). */
-  standard: number;
-  /** `percent` differs from the catalogue's: set in the address, or kept by a permalink since. */
-  overridden: boolean;
-};
 
 /** The margin δ of every metric with a verdict in the rows, and of every override, in catalogue order. */
 export function marginsInForce(
@@ -239,7 +117,7 @@ export function marginsInForce(
     ...Object.keys(margins).filter(overridden),
   ]);
   return [...metrics]
-    .sort((a, b) => order(a) - order(b) || natural(a, b))
+    .sort((a, b) => catalogueRank(a) - catalogueRank(b) || natural(a, b))
     .map((metric) => ({
       metric,
       label: findMetric(metric)?.label ?? metric,

@@ -1,6 +1,6 @@
 // A scenario page's figures, grouped by metric: one row per params, the current figure and its
 // older runs.
-import { findMetric, metricCatalogue } from "@cnibench/schema";
+import { catalogueRank, findMetric } from "@cnibench/schema";
 import type { Better, Params } from "../types.ts";
 import { natural } from "./natural.ts";
 
@@ -24,8 +24,6 @@ export type FigureGroup<F extends GroupedFigure = GroupedFigure> = {
   /** `olderRuns` counts every older run; `history` holds the ones fetched (see scenarioFigures). */
   rows: { params: F["params"]; current: F; history: F[]; olderRuns: number }[];
 };
-
-const catalogueOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
 
 /**
  * A scenario's figures grouped by metric (catalogue order, then custom ones), one row per params,
@@ -60,13 +58,9 @@ export function groupFigures<F extends GroupedFigure>(figures: readonly F[]): Fi
       group.rows.push(created);
     }
   }
-  const order = (m: string) => {
-    const i = catalogueOrder.get(m);
-    return i === undefined ? Number.MAX_SAFE_INTEGER : i;
-  };
   const byParams = (a: FigureGroup<F>["rows"][number], b: FigureGroup<F>["rows"][number]) =>
     natural(a.current.paramsKey, b.current.paramsKey);
   return [...groups.values()]
     .map((g) => ({ ...g, rows: g.rows.sort(byParams) }))
-    .sort((a, b) => order(a.metric) - order(b.metric) || natural(a.metric, b.metric));
+    .sort((a, b) => catalogueRank(a.metric) - catalogueRank(b.metric) || natural(a.metric, b.metric));
 }

@@ -1,7 +1,7 @@
 // Small helpers the guide's criteria share: testbeds, picking figures, evidence, wording.
 import { vocabularyLabel } from "@cnibench/schema";
-import { median } from "simple-statistics";
 import { resolveBetter } from "../better.ts";
+import { median } from "../distribution.ts";
 import { paramsKey } from "../params-key.ts";
 import type { Better, Measurement, Params } from "../types.ts";
 import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";

@@ -1,7 +1,6 @@
 import {
   compareView,
   createPermalink,
-  type Db,
   getPermalink,
   pinnedLabels,
   revokePermalink,
@@ -9,17 +8,7 @@ import {
 } from "@cnibench/db";
 import { metricCatalogue } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
-import { barView } from "../chart-data/bars";
-import { crossoverOf } from "../chart-data/crossover";
-import { seriesLabels } from "../chart-data/labels";
-import {
-  candidateDiffs,
-  compareRows,
-  compareSummaries,
-  environmentDiff,
-  marginsInForce,
-  withHistory,
-} from "../compare-data";
+import { shapeComparison } from "../compare-data";
 import { createTRPCRouter, keptUntilChange, publicProcedure, signedInProcedure } from "../trpc";
 import {
   compareInputSchema,
@@ -35,52 +24,15 @@ const catalogueMargins = Object.fromEntries(
   metricCatalogue.flatMap((m) => (m.margin === null ? [] : [[m.key, m.margin]])),
 );
 
-/**
- * Shapes a comparison from the scenarios' current figures, or only the pinned bundles', with the
- * margins δ of `margins` overriding the catalogue's.
- */
-export async function comparison(
-  db: Db,
-  workspaceIds: readonly string[],
-  scenarioIds: readonly string[],
-  margins: Readonly<Record<string, number>>,
-  bundleIds?: readonly string[],
-  pinnedNames?: Readonly<Record<string, string | null>>,
-) {
-  const view = await compareView(db, workspaceIds, { scenarioIds, bundleIds, labels: pinnedNames });
-  const { scenarios, unknownIds } = view;
-  const figures = withHistory(view.figures, view.earlier);
-  const diffs = candidateDiffs(scenarios, figures, margins);
-  const rows = compareRows(scenarios, figures, margins, diffs);
-  const labels = seriesLabels(scenarios);
-  // The charts' tooltips judge each point against the baseline as the table does: by its diffs.
-  const versus = { baseline: scenarios[0]?.id, margins, diffs };
-  return {
-    scenarios,
-    labels: scenarios.map((s) => labels.get(s.id) ?? s.label),
-    unknownIds,
-    rows,
-    summaries: compareSummaries(scenarios, rows),
-    margins: marginsInForce(rows, margins),
-    environment: environmentDiff(scenarios),
-    crossover: crossoverOf(scenarios, figures, {
-      metric: "http.rps",
-      x: "services",
-      where: { connection: "short" },
-      y: "absolute",
-      ...versus,
-    }),
-    latency: barView("latency", scenarios, figures, { percentile: "p99", ...versus }),
-  };
-}
-
 export const compareRouter = createTRPCRouter({
   /** 2–4 scenarios side by side against the first, with verdicts and the environment diff. */
   view: publicProcedure
     .input(compareInputSchema)
     .output(compareOutputSchema)
     .use(keptUntilChange)
-    .query(({ ctx, input }) => comparison(ctx.db, ctx.access.readable, input.scenarioIds, input.margins)),
+    .query(async ({ ctx, input }) =>
+      shapeComparison(await compareView(ctx.db, ctx.access.readable, { scenarioIds: input.scenarioIds }), input.margins),
+    ),
 
   /**
    * Pins the scenarios' current bundles under a short slug: /d/<slug> shows them unchanged. Its view
@@ -106,8 +58,12 @@ export const compareRouter = createTRPCRouter({
       // A published permalink reads the pinned bundles from its workspaces whoever the visitor is.
       // Its scenarios named as they were pinned, not as a later upload renamed them.
       const labels = pinnedLabels(link.pins);
-      const comparisonOf = await comparison(ctx.db, link.workspaceIds, link.scenarioIds, margins, pinned, labels);
-      return { ...link, comparison: comparisonOf };
+      const view = await compareView(ctx.db, link.workspaceIds, {
+        scenarioIds: link.scenarioIds,
+        bundleIds: pinned,
+        labels,
+      });
+      return { ...link, comparison: shapeComparison(view, margins) };
     }),
 
   /**

@@ -114,7 +114,9 @@ export const compareOutputSchema = z.object({
       metric: z.string(),
       label: z.string(),
       percent: z.number(),
+      /** The catalogue's margin (10 % for x. metrics). */
       standard: z.number(),
+      /** `percent` differs from the catalogue's: set in the address, or kept by a permalink since. */
       overridden: z.boolean(),
     }),
   ),
@@ -125,6 +127,12 @@ export const compareOutputSchema = z.object({
   crossover: crossoverOutputSchema,
   latency: barsOutputSchema,
 });
+
+// The shapes compare-data.ts builds, inferred from the output they are validated against.
+export type CompareOutput = z.infer<typeof compareOutputSchema>;
+export type CompareRow = CompareOutput["rows"][number];
+export type CompareCell = z.infer<typeof compareCellSchema>;
+export type MarginInForce = CompareOutput["margins"][number];
 
 export const permalinkOutputSchema = z.object({
   slug: z.string(),

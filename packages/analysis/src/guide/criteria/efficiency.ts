@@ -3,7 +3,7 @@
 // and tcp.throughput of the same test and params; and, where a component's memory was measured at a
 // Service count, its memory per 1,000 Services.
 
-import { median } from "simple-statistics";
+import { median } from "../../distribution.ts";
 import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "../../format.ts";
 import type { Measurement } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";

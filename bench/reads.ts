@@ -3,12 +3,20 @@
 // hand-written SQL giving the same answer (bench/hand-sql.ts, checked equal), and the procedure end
 // to end over HTTP against a production build of the web app.
 import { guideMetrics, type Params, recommendDatapaths } from "@cnibench/analysis";
-import { chartView, createDb, ensureDefaultWorkspace, exploreView, scenarioView, seriesHistory } from "@cnibench/db";
+import {
+  chartView,
+  compareView,
+  createDb,
+  ensureDefaultWorkspace,
+  exploreView,
+  scenarioView,
+  seriesHistory,
+} from "@cnibench/db";
 import { canonicalJson } from "@cnibench/schema";
 import pg from "pg";
 import { quantile } from "simple-statistics";
 import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data/crossover.ts";
-import { comparison } from "../apps/web/src/server/routers/compare.ts";
+import { shapeComparison } from "../apps/web/src/server/compare-data.ts";
 import { recommend } from "../apps/web/src/server/routers/guide.ts";
 import {
   compareData,
@@ -70,7 +78,7 @@ const sum = (rows: { value: number }[]) => rows.reduce((a, r) => a + r.value, 0)
  * series (campaigns of at least 2 runs, at least 10 runs in all).
  */
 function historyAgrees(
-  fn: Awaited<ReturnType<typeof comparison>>,
+  fn: ReturnType<typeof shapeComparison>,
   compared: readonly string[],
   earlier: { scenarioId: string; metric: string; params: Record<string, unknown>; runs: number }[],
 ): boolean {
@@ -226,14 +234,14 @@ export async function benchReads(opts: {
       },
       {
         name: "compare",
-        fn: () => comparison(db, readable, compared, {}),
+        fn: async () => shapeComparison(await compareView(db, readable, { scenarioIds: compared }), {}),
         sql: () =>
           Promise.all([
             client.query(compareData.facts, [compared]),
             client.query(compareData.figures, [compared]),
             client.query(compareData.earlier, [compared]),
           ]),
-        check: (fn: Awaited<ReturnType<typeof comparison>>, [facts, figures, earlier]: pg.QueryResult[]) =>
+        check: (fn: ReturnType<typeof shapeComparison>, [facts, figures, earlier]: pg.QueryResult[]) =>
           historyAgrees(fn, compared, earlier!.rows) &&
           same(
             fn.scenarios.map((s) => [s.id, s.sku, s.kernel]),

@@ -1,7 +1,7 @@
 // The shapes the views read, declared once as zod schemas: the query functions' types are inferred from
 // them, the web server's output contracts reuse them (extending where a procedure adds fields), and its
 // pages see them through those contracts. Field order is the order outputs are written in.
-import { aggregates, betterValues, qualifiers } from "@cnibench/schema";
+import { aggregates, betterValues, qualifiers, samplesKinds } from "@cnibench/schema";
 import { z } from "zod";
 
 /** A figure's param value: what a bundle's measurement may be keyed by. */
@@ -42,6 +42,21 @@ export const scenarioSummarySchema = z.object({
 });
 export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
 
+/**
+ * Summary statistics a tool published instead of samples (the contract's result.summary), in the
+ * figure's stored unit: its mean, sample standard deviation or 95 % interval, and n runs or clients.
+ */
+export const summaryStatisticsSchema = z
+  .object({
+    mean: z.number(),
+    sd: z.number().optional(),
+    ci95: z.tuple([z.number(), z.number()]).optional(),
+    n: z.number().int(),
+    of: z.enum(samplesKinds),
+  })
+  .meta({ description: "Summary statistics the tool published instead of samples, in the stored unit." });
+export type SummaryStatistics = z.infer<typeof summaryStatisticsSchema>;
+
 /** A stored figure with where it came from: what views, charts and downloads are made of. */
 export const figureSchema = z.object({
   id: z.string(),
@@ -60,6 +75,10 @@ export const figureSchema = z.object({
   qualifier: z.enum(qualifiers).nullable(),
   aggregate: z.enum(aggregates).nullable(),
   better: z.enum(betterValues),
+  /** Its summary statistics, when the tool published them instead of samples. */
+  summaryStatistics: summaryStatisticsSchema.nullish(),
+  /** "clients": its samples are concurrent clients of one run (one run to verdicts); else runs. */
+  samplesAre: z.enum(samplesKinds).nullish(),
   /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
   measuredAt: z.date(),
   /** The bundle's source, for links next to the figure. */
@@ -86,6 +105,8 @@ export const latestFigureSchema = figureSchema
     samples: true,
     qualifier: true,
     better: true,
+    summaryStatistics: true,
+    samplesAre: true,
     sourceTitle: true,
     sourceUrl: true,
   })
@@ -159,6 +180,8 @@ export const measurementSchema = figureSchema
     qualifier: true,
     aggregate: true,
     better: true,
+    summaryStatistics: true,
+    samplesAre: true,
   })
   .extend({
     position: z.number().int().min(0).meta({ description: "Index of the result in the bundle's results." }),

@@ -8,6 +8,7 @@ import {
   formatComparisonSummary,
   judgedPercent,
   judgedPercentBasis,
+  type Measurement,
   marginPercent,
   type NoiseSource,
   summariseComparison,
@@ -50,8 +51,11 @@ const pick = (f: Figure): Shown => ({
   summary: summaryOf(f),
 });
 
-/** Runs the verdict saw on a side: its samples, or the value alone. */
-const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
+/** Runs the verdict saw on a side: its samples (concurrent clients' are one run), else its summary's n, or the value alone. */
+const runsOf = (f: Pick<Measurement, "samples" | "samplesAre" | "summaryStatistics"> | null | undefined) =>
+  f?.samplesAre === "clients"
+    ? 1
+    : Math.max(1, f?.samples?.length ?? 0, f?.summaryStatistics?.of === "runs" ? f.summaryStatistics.n : 0);
 
 const noiseWords = (n: NoiseSource) =>
   n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
@@ -72,7 +76,7 @@ function evidenceOf(e: VerdictEvidence): CellEvidence | null {
   switch (e.method) {
     case "interval":
       return {
-        test: e.scale === "log" ? "welch-log" : "welch-linear",
+        test: e.from === "summary" ? "welch-summary" : e.scale === "log" ? "welch-log" : "welch-linear",
         marginPercent: e.marginPercent,
         ratio: e.ratio,
         low: e.low,

@@ -43,7 +43,8 @@ export const publishInputSchema = permalinkInputSchema.extend({ published: z.boo
 
 /** The numbers behind a verdict; the interval test's fields are null for the other tests. */
 export const cellEvidenceSchema = z.object({
-  test: z.enum(["welch-log", "welch-linear", "single run", "bounds"]),
+  /** welch-summary: Welch's t from summary statistics (a side published a mean, its spread and n, not runs). */
+  test: z.enum(["welch-log", "welch-linear", "welch-summary", "single run", "bounds"]),
   marginPercent: z.number(),
   /** Candidate / baseline with its 95 % interval. */
   ratio: z.number().nullable(),

@@ -25,7 +25,7 @@ import { isKnbDataEntry, KNBDATA_HINT, looksLikeKnbText, parseKnbDocument, parse
 import { parseKubeBurner } from "./formats/kube-burner.ts";
 import { parseNetperf } from "./formats/netperf.ts";
 import { parseTkeDirectory, TKE_MARKERS } from "./formats/tke.ts";
-import { parseVegeta } from "./formats/vegeta.ts";
+import { concurrentClients, parseVegeta } from "./formats/vegeta.ts";
 import {
   type EnvironmentInput,
   type FileReport,
@@ -219,7 +219,23 @@ export function importFiles(
     reports.push({ file: unit.name, format: null, status: "skipped", bundles: 0, error });
   }
 
-  // 5. Everything else, one file at a time.
+  // 5. vegeta JSON reports of one run's concurrent clients (one folder, one pace, overlapping attacks): one run.
+  if (format === "auto" || format === "vegeta") {
+    // JSON objects only (vegeta's text report has no times to tell concurrent clients from runs in turn).
+    const candidates = rest
+      .filter((u) => !claimed.has(u) && startsWithBrace(u.bytes))
+      .map((u) => ({ unit: u, name: u.name, folder: dirname(u.name), text: decodeText(u.bytes) }));
+    for (const group of concurrentClients(candidates)) {
+      const members = candidates.filter((c) => group.names.includes(c.name));
+      for (const m of members) claimed.add(m.unit);
+      const folder = members[0]!.folder;
+      emit(`${folder === "" ? "" : `${folder}/`}{${members.map((m) => basename(m.name)).join(",")}}`, "vegeta", [
+        group.run,
+      ]);
+    }
+  }
+
+  // 6. Everything else, one file at a time.
   for (const unit of rest) {
     if (claimed.has(unit)) continue;
     if (looksBinary(unit.bytes)) {
@@ -449,6 +465,15 @@ function safeJson(text: string): unknown {
 /** setup/cni-configs/<setup>.sh, the script bench.sh installed a setup's CNI with. */
 function isCniConfig(path: string): boolean {
   return path.endsWith(".sh") && basename(dirname(path)) === "cni-configs";
+}
+
+/** The first non-blank byte is "{" (a JSON object), read without decoding the file. */
+function startsWithBrace(bytes: Uint8Array): boolean {
+  for (const b of bytes) {
+    if (b === 0x7b) return true;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0xef && b !== 0xbb && b !== 0xbf) return false;
+  }
+  return false;
 }
 
 function dirname(path: string): string {

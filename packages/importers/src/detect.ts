@@ -79,5 +79,20 @@ export function detectFormat(name: string, text: string): Detection {
   if (looksLikeK8sNetperfCsv(text)) return { format: "k8s-netperf" };
   if (looksLikeCiliumPerf(text)) return { format: "cilium-perf" };
   if (looksLikeNetperf(text)) return { format: "netperf" };
+  // Tools' console output whose figures are in files the tool writes beside it: name those files.
+  if (/^\|\s*RESULT TYPE\s*\|\s*DRIVER\s*\|/m.test(text)) {
+    return {
+      format: null,
+      reason:
+        "k8s-netperf's printed tables: send the result-<unix>.csv k8s-netperf writes beside them, or its --json output",
+    };
+  }
+  if (/: \w+ 50th: \d+(\.\d+)? 99th: \d+(\.\d+)? max: /m.test(text)) {
+    return {
+      format: null,
+      reason:
+        "kube-burner's log: send the <measurement>QuantilesMeasurement-<job>.json files kube-burner writes (its metrics directory, collected-metrics/ by default)",
+    };
+  }
   return { format: null, reason: "not a format cnibench imports" };
 }

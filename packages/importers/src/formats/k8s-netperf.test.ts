@@ -44,6 +44,14 @@ describe("k8s-netperf results", () => {
     expect(detectFormat("result-1700000000.csv", csv)).toEqual({ format: "k8s-netperf" });
   });
 
+  it("its printed tables (real stdout, e2e-benchmarking PR 575): refused, naming the files to send", () => {
+    const text = fixtureText("real/k8s-netperf/e2e-benchmarking_pr575_stdout_table_TRUNCATED.txt");
+    expect(detectFormat("k8s-netperf.log", text)).toEqual({
+      format: null,
+      reason: expect.stringContaining("send the result-<unix>.csv k8s-netperf writes beside them"),
+    });
+  });
+
   it("JSON (synthetic from archive.go): the same rows, kernel and Kubernetes version from metadata", () => {
     const text = fixtureText("synthetic/k8s-netperf/k8s-netperf_json_synthetic_from_csv_example.json");
     const run = parseK8sNetperf(text);

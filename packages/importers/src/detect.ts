@@ -4,7 +4,7 @@ import { looksLikePerfData } from "./formats/clusterloader2.ts";
 import { looksLikeEks } from "./formats/eks.ts";
 import { looksLikeFortio, looksLikeFortioText } from "./formats/fortio.ts";
 import { looksLikeIperf3 } from "./formats/iperf3.ts";
-import { looksLikeK8sNetperfCsv, looksLikeK8sNetperfJson } from "./formats/k8s-netperf.ts";
+import { looksLikeK8sNetperfCsv, looksLikeK8sNetperfJson, looksLikeK8sNetperfTables } from "./formats/k8s-netperf.ts";
 import { looksLikeKnbDocument, looksLikeKnbText } from "./formats/knb.ts";
 import { looksLikeKubeBurner, looksLikeKubeBurnerText } from "./formats/kube-burner.ts";
 import { looksLikeNetperf } from "./formats/netperf.ts";
@@ -79,14 +79,8 @@ export function detectFormat(name: string, text: string): Detection {
   if (looksLikeK8sNetperfCsv(text)) return { format: "k8s-netperf" };
   if (looksLikeCiliumPerf(text)) return { format: "cilium-perf" };
   if (looksLikeNetperf(text)) return { format: "netperf" };
-  // Tools' console output whose figures are in files the tool writes beside it: name those files.
-  if (/^\|\s*RESULT TYPE\s*\|\s*DRIVER\s*\|/m.test(text)) {
-    return {
-      format: null,
-      reason:
-        "k8s-netperf's printed tables: send the result-<unix>.csv k8s-netperf writes beside them, or its --json output",
-    };
-  }
+  if (looksLikeK8sNetperfTables(text)) return { format: "k8s-netperf" };
+  // A tool's console output whose figures are in files it writes beside it: name those files.
   if (/: \w+ 50th: \d+(\.\d+)? 99th: \d+(\.\d+)? max: /m.test(text)) {
     return {
       format: null,

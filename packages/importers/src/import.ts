@@ -327,7 +327,7 @@ function parseSingle(
     case "vegeta":
       return [parseVegeta(text)];
     case "k8s-netperf":
-      return [parseK8sNetperf(text)];
+      return parseK8sNetperf(text);
     case "kube-burner":
       return [parseKubeBurner(text)];
     case "cilium-perf":

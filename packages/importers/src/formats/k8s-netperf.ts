@@ -55,8 +55,118 @@ type Row = {
   latencyUnit: string;
 };
 
-export function parseK8sNetperf(text: string): ParsedRun {
-  return text.trimStart().startsWith("[") ? parseK8sNetperfJson(text) : parseK8sNetperfCsv(text);
+export function parseK8sNetperf(text: string): ParsedRun[] {
+  if (text.trimStart().startsWith("[")) return [parseK8sNetperfJson(text)];
+  return looksLikeK8sNetperfTables(text) ? parseK8sNetperfTables(text) : [parseK8sNetperfCsv(text)];
+}
+
+const TABLE_HEADER = /^\|\s*RESULT TYPE\s*\|\s*DRIVER\s*\|/m;
+
+/** The tables k8s-netperf prints (pkg/results/result.go): "| RESULT TYPE | DRIVER | SCENARIO | …". */
+export function looksLikeK8sNetperfTables(text: string): boolean {
+  return TABLE_HEADER.test(text);
+}
+
+/**
+ * The tables k8s-netperf prints to its console (pkg/results/result.go), read as the CSV is: a "Stream
+ * Results" or "Rr Results" row's AVG VALUE (with its 95 % CONFIDENCE INTERVAL where the table has one)
+ * is the throughput, the matching "… Latency Results" row's 99%TILE VALUE its latency; rows match by
+ * every column but those. A "Run N" line starts another run (e2e-benchmarking prints several). A line
+ * cut short (no closing "|") is named, never half read; other tables (retransmissions, loss) too.
+ */
+export function parseK8sNetperfTables(text: string): ParsedRun[] {
+  const runs: { rows: Map<string, Row>; skipped: string[] }[] = [];
+  let current: (typeof runs)[number] | undefined;
+  let header: string[] | undefined;
+  const figure = (cell: string | undefined) => /^(\d+(?:\.\d+)?)\s*\(([^)]+)\)$/.exec(cell ?? "");
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (/^Run \d+\s*$/.test(line) || !current) {
+      current = { rows: new Map(), skipped: [] };
+      runs.push(current);
+      if (/^Run \d+\s*$/.test(line)) return;
+    }
+    const trimmed = line.trim();
+    // A table is one block of "+---" borders and "|" rows: anything else ends it.
+    if (!trimmed.startsWith("|")) {
+      if (!trimmed.startsWith("+")) header = undefined;
+      return;
+    }
+    if (!trimmed.endsWith("|") || trimmed.length < 2) {
+      current.skipped.push(`line ${i + 1}: cut short (no closing "|"), not read`);
+      return;
+    }
+    const cells = trimmed
+      .slice(1, -1)
+      .split("|")
+      .map((c) => c.trim());
+    // Header rows are in capitals: RESULT TYPE, or TYPE (retransmissions and loss, named below as not read).
+    if (/^[A-Z][A-Z0-9 %]*$/.test(cells[0] ?? "")) {
+      header = cells;
+      return;
+    }
+    if (!header) return;
+    const cell = (name: string) => {
+      const at = header!.indexOf(name);
+      return at === -1 ? undefined : cells[at];
+    };
+    const type = (cells[0] ?? "").replace(/^[^A-Za-z]+/, "");
+    const latency = /Latency Results$/.test(type);
+    if (!/^(Stream|Rr)( Latency)? Results$/.test(type)) {
+      current.skipped.push(`line ${i + 1}: "${type}" is not read`);
+      return;
+    }
+    const value = figure(latency ? cell("99%TILE VALUE") : cell("AVG VALUE"));
+    if (!value) {
+      current.skipped.push(
+        `line ${i + 1}: no figure "<number> (<unit>)" in ${latency ? "99%TILE VALUE" : "AVG VALUE"}`,
+      );
+      return;
+    }
+    const flag = (name: string) => cell(name) === "true";
+    const key = ["DRIVER", "SCENARIO", "PARALLELISM", "HOST NETWORK", "SERVICE", "EXTERNAL SERVER", "MESSAGE SIZE"]
+      .concat(["BURST", "SAME NODE", "DURATION", "SAMPLES"])
+      .map((name) => cell(name) ?? "")
+      .join("\u0000");
+    let row = current.rows.get(key);
+    if (!row) {
+      row = {
+        driver: cell("DRIVER") ?? "",
+        profile: cell("SCENARIO") ?? "",
+        sameNode: flag("SAME NODE"),
+        hostNetwork: flag("HOST NETWORK"),
+        service: flag("SERVICE"),
+        externalServer: flag("EXTERNAL SERVER"),
+        virt: false,
+        parallelism: finite(cell("PARALLELISM")),
+        samples: finite(cell("SAMPLES")),
+        messageSize: finite(cell("MESSAGE SIZE")),
+        burst: finite(cell("BURST")),
+        ci: undefined,
+        throughputUnit: "",
+        latencyUnit: "usec",
+      };
+      current.rows.set(key, row);
+    }
+    if (latency) {
+      row.latency = Number(value[1]);
+      row.latencyUnit = value[2]!;
+    } else {
+      row.throughput = Number(value[1]);
+      row.throughputUnit = value[2]!;
+      const ci = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)\s*\(([^)]+)\)$/.exec(cell("95% CONFIDENCE INTERVAL") ?? "");
+      if (ci && ci[3] === value[2]) row.ci = [Number(ci[1]), Number(ci[2])];
+    }
+  });
+  const read = runs.filter((r) => r.rows.size > 0 || r.skipped.length > 0);
+  if (read.length === 0) throw new ImportError("k8s-netperf tables: no result row");
+  return read.map((r, i) => {
+    const run = build([...r.rows.values()], {}, undefined, "table");
+    return {
+      ...run,
+      skipped: [...r.skipped, ...run.skipped],
+      ...(read.length > 1 ? { part: `run ${i + 1}` } : {}),
+    };
+  });
 }
 
 export function parseK8sNetperfCsv(text: string): ParsedRun {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBundle } from "./bundle-queries.ts";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
-import { latestFigures } from "./measurements.ts";
+import { earlierCampaigns, latestFigures } from "./measurements.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
 
 // real/k8s-netperf/docs_example_result.csv, TCP_STREAM 1024 B: a mean of 3 samples and its 95 % interval, in Mb/s.
@@ -133,5 +133,22 @@ describe("summary statistics and clients, stored", () => {
     ).find((r) => r.metric === "http.latency")?.result;
     expect(asRuns?.evidence.method).toBe("interval");
     expect(asRuns?.verdict).not.toBe("inconclusive");
+  });
+  it("counts an earlier campaign of clients as one run in a series' history", async () => {
+    const later = tkeIptables();
+    const text = bundle({ ...later, campaign: "later", runAt: "2030-01-01T00:00:00Z" }, [
+      {
+        metric: "http.latency",
+        value: 20.5,
+        unit: "ms",
+        params: { percentile: "p99", qps: 1000 },
+        samples: [20.4, 20.5, 20.6],
+      },
+    ]);
+    const outcome = await ingestBundle(db, { workspaceId, tokenId: null, text });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+    const history = await earlierCampaigns(db, { scenarios: [ids.baseline] });
+    // The 50 clients' bundle before it is one run, its value (20.45 ms, the catalogue's unit), not 50.
+    expect(history.filter((h) => h.metric === "http.latency").map((h) => h.runs)).toEqual([[20.45]]);
   });
 });

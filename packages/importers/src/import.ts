@@ -226,7 +226,8 @@ export function importFiles(
       .filter((u) => !claimed.has(u) && startsWithBrace(u.bytes))
       .map((u) => ({ unit: u, name: u.name, folder: dirname(u.name), text: decodeText(u.bytes) }));
     for (const group of concurrentClients(candidates)) {
-      const members = candidates.filter((c) => group.names.includes(c.name));
+      const names = new Set(group.names);
+      const members = candidates.filter((c) => names.has(c.name));
       for (const m of members) claimed.add(m.unit);
       const folder = members[0]!.folder;
       emit(`${folder === "" ? "" : `${folder}/`}{${members.map((m) => basename(m.name)).join(",")}}`, "vegeta", [

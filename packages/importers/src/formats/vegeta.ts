@@ -188,7 +188,9 @@ export function concurrentClients(
     const client = clientOf(r.name, r.text);
     if (!client) continue;
     const key = `${r.folder}\u0000${client.qps}`;
-    byPace.set(key, [...(byPace.get(key) ?? []), client]);
+    const same = byPace.get(key);
+    if (same) same.push(client);
+    else byPace.set(key, [client]);
   }
   const groups: { names: string[]; run: ParsedRun }[] = [];
   for (const clients of byPace.values()) {

@@ -385,6 +385,12 @@ describe("compareRows with summary statistics and concurrent clients", () => {
     expect(cell?.evidence?.p).toBeCloseTo(2.2991996577099524e-5, 9);
     expect(cell?.why).toContain("3 vs 3 runs");
     expect(cell?.why).toContain("Welch's t from summary statistics (baseline its 95 % CI, candidate its sd)");
+    // The evidence CSV counts the published summaries' 3 runs a side, not 1 bundle.
+    const csv = evidenceTable(["a", "c"], rows).find(
+      (r) => r[0] === "tcp.throughput" && String(r[1]).includes('"streams":8'),
+    );
+    expect(csv?.slice(5, 7)).toEqual([3, 3]);
+    expect(csv?.[13]).toBe("welch-summary");
   });
 
   it("counts 50 concurrent clients as one run: an indicative verdict, saying why", () => {

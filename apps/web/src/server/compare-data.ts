@@ -21,7 +21,7 @@ import { type CsvCell, findMetric, metricCatalogue } from "@cnibench/schema";
 import type { z } from "zod";
 import { seriesLabels } from "./chart-data/labels";
 import type { Figure } from "./chart-data/types";
-import { headline, summaryOf } from "./figure-summary";
+import { headline, runsShown, summaryOf } from "./figure-summary";
 import type { cellEvidenceSchema, compareCellSchema } from "./routers/compare.types";
 
 // Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.
@@ -49,6 +49,7 @@ const pick = (f: Figure): Shown => ({
   samples: f.samples,
   bundleId: f.bundleId,
   summary: summaryOf(f),
+  summaryStatistics: f.summaryStatistics ?? null,
 });
 
 /** Runs the verdict saw on a side: its samples (concurrent clients' are one run), else its summary's n, or the value alone. */
@@ -311,7 +312,7 @@ export function evidenceTable(
   labels: readonly string[],
   rows: readonly Pick<CompareRow, "metric" | "params" | "cells">[],
 ): CsvCell[][] {
-  const side = (f: CompareCell["figure"]) => (f ? [f.summary.n, headline(f, f.summary)] : ["", ""]);
+  const side = (f: CompareCell["figure"]) => (f ? [runsShown(f), headline(f, f.summary)] : ["", ""]);
   return [
     evidenceHeader,
     ...rows.flatMap((r) => {

@@ -74,6 +74,8 @@ export const compareCellSchema = z.object({
       samples: shown.samples,
       bundleId: shown.bundleId,
       summary: shown.summary,
+      /** The mean, spread and n the tool published instead of samples (k8s-netperf), when it did. */
+      summaryStatistics: shown.summaryStatistics,
     })
     .nullable(),
   /** Against the baseline; null for the baseline itself or when a side is missing. */

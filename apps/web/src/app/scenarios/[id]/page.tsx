@@ -21,6 +21,7 @@ import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { cardMetadata } from "~/server/card-meta";
+import { runsShown } from "~/server/figure-summary";
 import { loadAllRows, rowsPerMetric } from "~/server/fold";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
@@ -210,7 +211,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                           {formatFigure(shown)}
                           <span className="text-xs text-zinc-500">
                             {" "}
-                            · n={stated?.of === "runs" ? stated.n : row.summary.n}
+                            · n={runsShown({ summary: row.summary, summaryStatistics: stated })}
                           </span>
                           {stated ? (
                             <div className="whitespace-normal text-xs text-zinc-500" data-testid="summary-statistics">

@@ -8,6 +8,7 @@ import { tkeCiliumOverlay, tkeIptables } from "@cnibench/test-support/seed-bundl
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBundle } from "./bundle-queries.ts";
 import { createDb, type Db } from "./client.ts";
+import { seriesHistory } from "./history.ts";
 import { ingestBundle } from "./ingest.ts";
 import { earlierCampaigns, latestFigures } from "./measurements.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
@@ -134,7 +135,7 @@ describe("summary statistics and clients, stored", () => {
     expect(asRuns?.evidence.method).toBe("interval");
     expect(asRuns?.verdict).not.toBe("inconclusive");
   });
-  it("counts an earlier campaign of clients as one run in a series' history", async () => {
+  it("counts an earlier campaign of clients as one run in a series' history and its view", async () => {
     const later = tkeIptables();
     const text = bundle({ ...later, campaign: "later", runAt: "2030-01-01T00:00:00Z" }, [
       {
@@ -150,5 +151,12 @@ describe("summary statistics and clients, stored", () => {
     const history = await earlierCampaigns(db, { scenarios: [ids.baseline] });
     // The 50 clients' bundle before it is one run, its value (20.45 ms, the catalogue's unit), not 50.
     expect(history.filter((h) => h.metric === "http.latency").map((h) => h.runs)).toEqual([[20.45]]);
+    // The history view and the alerts read campaigns alike: the clients' campaign is one run.
+    const series = await seriesHistory(
+      db,
+      { userId: null, readable: [workspaceId], roles: {} },
+      { scenarioId: ids.baseline, metric: "http.latency", params: { percentile: "p99", qps: 1000 } },
+    );
+    expect(series?.campaigns.map((c) => c.runs)).toEqual([[20.45], [20.4, 20.5, 20.6]]);
   });
 });

@@ -55,6 +55,66 @@ type Row = {
   latencyUnit: string;
 };
 
+/** What says which test a row is, by its column's name in a text layout (a missing column reads as unset). */
+type Columns = Record<
+  | "driver"
+  | "profile"
+  | "sameNode"
+  | "hostNetwork"
+  | "service"
+  | "externalServer"
+  | "virt"
+  | "parallelism"
+  | "samples"
+  | "messageSize"
+  | "burst",
+  string
+>;
+const CSV_COLUMNS: Columns = {
+  driver: "Driver",
+  profile: "Profile",
+  sameNode: "Same node",
+  hostNetwork: "Host Network",
+  service: "Service",
+  externalServer: "External Server",
+  virt: "VM mode",
+  parallelism: "Parallelism",
+  samples: "# of Samples",
+  messageSize: "Message Size",
+  burst: "Burst",
+};
+const TABLE_COLUMNS: Columns = {
+  driver: "DRIVER",
+  profile: "SCENARIO",
+  sameNode: "SAME NODE",
+  hostNetwork: "HOST NETWORK",
+  service: "SERVICE",
+  externalServer: "EXTERNAL SERVER",
+  virt: "VM MODE",
+  parallelism: "PARALLELISM",
+  samples: "SAMPLES",
+  messageSize: "MESSAGE SIZE",
+  burst: "BURST",
+};
+
+/** A row's test, read from its cells by the layout's column names. */
+function testOf(cell: (name: string) => string | undefined, c: Columns) {
+  const flag = (name: string) => cell(name) === "true";
+  return {
+    driver: cell(c.driver) ?? "",
+    profile: cell(c.profile) ?? "",
+    sameNode: flag(c.sameNode),
+    hostNetwork: flag(c.hostNetwork),
+    service: flag(c.service),
+    externalServer: flag(c.externalServer),
+    virt: flag(c.virt),
+    parallelism: finite(cell(c.parallelism)),
+    samples: finite(cell(c.samples)),
+    messageSize: finite(cell(c.messageSize)),
+    burst: finite(cell(c.burst)),
+  };
+}
+
 export function parseK8sNetperf(text: string): ParsedRun[] {
   if (text.trimStart().startsWith("[")) return [parseK8sNetperfJson(text)];
   return looksLikeK8sNetperfTables(text) ? parseK8sNetperfTables(text) : [parseK8sNetperfCsv(text)];
@@ -122,29 +182,10 @@ export function parseK8sNetperfTables(text: string): ParsedRun[] {
       );
       return;
     }
-    const flag = (name: string) => cell(name) === "true";
-    const key = ["DRIVER", "SCENARIO", "PARALLELISM", "HOST NETWORK", "SERVICE", "EXTERNAL SERVER", "MESSAGE SIZE"]
-      .concat(["BURST", "SAME NODE", "DURATION", "SAMPLES"])
-      .map((name) => cell(name) ?? "")
-      .join("\u0000");
+    const key = [...Object.values(TABLE_COLUMNS), "DURATION"].map((name) => cell(name) ?? "").join("\u0000");
     let row = current.rows.get(key);
     if (!row) {
-      row = {
-        driver: cell("DRIVER") ?? "",
-        profile: cell("SCENARIO") ?? "",
-        sameNode: flag("SAME NODE"),
-        hostNetwork: flag("HOST NETWORK"),
-        service: flag("SERVICE"),
-        externalServer: flag("EXTERNAL SERVER"),
-        virt: false,
-        parallelism: finite(cell("PARALLELISM")),
-        samples: finite(cell("SAMPLES")),
-        messageSize: finite(cell("MESSAGE SIZE")),
-        burst: finite(cell("BURST")),
-        ci: undefined,
-        throughputUnit: "",
-        latencyUnit: "usec",
-      };
+      row = { ...testOf(cell, TABLE_COLUMNS), ci: undefined, throughputUnit: "", latencyUnit: "usec" };
       current.rows.set(key, row);
     }
     if (latency) {
@@ -191,21 +232,10 @@ export function parseK8sNetperfCsv(text: string): ParsedRun {
       const i = column.get(name);
       return i === undefined ? undefined : cells[i];
     };
-    const flag = (name: string) => cell(name) === "true";
     const lo = finite(cell("Confidence metric - low"));
     const hi = finite(cell("Confidence metric - high"));
     return {
-      driver: cell("Driver") ?? "",
-      profile: cell("Profile") ?? "",
-      sameNode: flag("Same node"),
-      hostNetwork: flag("Host Network"),
-      service: flag("Service"),
-      externalServer: flag("External Server"),
-      virt: flag("VM mode"),
-      parallelism: finite(cell("Parallelism")),
-      samples: finite(cell("# of Samples")),
-      messageSize: finite(cell("Message Size")),
-      burst: finite(cell("Burst")),
+      ...testOf(cell, CSV_COLUMNS),
       ci: lo !== undefined && hi !== undefined ? [lo, hi] : undefined,
       throughput: finite(cell("Avg Throughput")),
       throughputUnit: cell("Throughput Metric") ?? "",

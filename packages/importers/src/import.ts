@@ -304,7 +304,32 @@ export function importFiles(
       reports.push(failure(unit.name, fmt, error));
     }
   }
+  noteVegetaTexts(rest, reports, bundles);
   return { bundles, files: reports };
+}
+
+/**
+ * vegeta's text report prints no times, so several of one folder at one pace may be one run's clients
+ * or runs in turn: each is read as a run, and the answer says how to tell cnibench which.
+ */
+function noteVegetaTexts(units: readonly Unit[], reports: FileReport[], bundles: readonly ImportedBundle[]): void {
+  const texts = reports.filter((r) => r.format === "vegeta" && r.status === "imported" && !r.file.endsWith("}"));
+  if (texts.length < 2) return;
+  const byName = new Map(units.map((u) => [u.name, u]));
+  const byPace = new Map<string, FileReport[]>();
+  for (const r of texts) {
+    const unit = byName.get(r.file);
+    if (!unit || startsWithBrace(unit.bytes)) continue;
+    const key = `${dirname(r.file)}\u0000${bundles.find((b) => b.file === r.file)?.bundle.results[0]?.params?.qps}`;
+    const same = byPace.get(key);
+    if (same) same.push(r);
+    else byPace.set(key, [r]);
+  }
+  for (const same of byPace.values()) {
+    if (same.length < 2) continue;
+    const note = `one of ${same.length} vegeta text reports of this folder at the same pace, each read as a run: if they are concurrent clients of one run, merge them (vegeta report client-*.bin) or send their -type=json reports, which cnibench reads as one run`;
+    for (const r of same) r.warnings = [...(r.warnings ?? []), note];
+  }
 }
 
 function parseSingle(

@@ -5,7 +5,7 @@
  * text example predates the "90" column). Expected figures read by hand from the files; the pace
  * (qps) by awk: rate × (requests − 1) / requests, e.g. awk 'BEGIN{print 101.01010672380401*99/100}' = 100.
  */
-import { fixtureText, fixtureTree, labEnvironment } from "@cnibench/test-support/fixtures";
+import { fixtureBytes, fixtureText, fixtureTree, labEnvironment } from "@cnibench/test-support/fixtures";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../detect.ts";
 import { importFiles } from "../import.ts";
@@ -118,5 +118,26 @@ describe("vegeta reports of one run's concurrent clients", () => {
     });
     expect(figure("x.http.success")?.value).toBeCloseTo(99.66666666666667, 9);
     expect(clients[0]).toMatchObject({ params: { qps: 300 } });
+  });
+});
+
+describe("vegeta text reports of one folder at one pace", () => {
+  it("are each a run, and the answer says how to send them as one run's clients", () => {
+    const bytes = fixtureBytes("synthetic/vegeta/vegeta_report_text_synthetic_current_layout.txt");
+    const { bundles, files } = importFiles(
+      [
+        { name: "run/client-1.txt", bytes },
+        { name: "run/client-2.txt", bytes },
+        { name: "other/report.txt", bytes },
+      ],
+      labEnvironment,
+    );
+    expect(bundles).toHaveLength(3);
+    const notes = files.map((f) => [f.file, f.warnings?.some((w) => w.includes("-type=json")) ?? false]);
+    expect(notes).toEqual([
+      ["run/client-1.txt", true],
+      ["run/client-2.txt", true],
+      ["other/report.txt", false],
+    ]);
   });
 });

@@ -47,6 +47,8 @@ const files = {
   ],
   "vegeta-report.json": ["real/vegeta/vegeta_report_json_from_readme.json", "vegeta", 9],
   "result-1700000000.csv": ["real/k8s-netperf/docs_example_result.csv", "k8s-netperf", 12],
+  // k8s-netperf's printed tables, as a console log: its two whole rows (the third is cut short).
+  "k8s-netperf.log": ["real/k8s-netperf/e2e-benchmarking_pr575_stdout_table_TRUNCATED.txt", "k8s-netperf", 2],
   "netpolLatencyQuantilesMeasurement-network-policy-perf.json": [
     "real/kube-burner/netpolLatencyQuantilesMeasurement_doc_example.json",
     "kube-burner",
@@ -79,8 +81,8 @@ describe("POST /v1/import of ClusterLoader2, vegeta, k8s-netperf, kube-burner an
         .sort(),
     );
     const after = await rowCounts(db);
-    expect(after.bundles - before.bundles).toBe(5);
-    expect(after.measurements - before.measurements).toBe(15 + 9 + 12 + 10 + 36);
+    expect(after.bundles - before.bundles).toBe(6);
+    expect(after.measurements - before.measurements).toBe(15 + 9 + 12 + 2 + 10 + 36);
 
     // pod.startup.latency is stored in the catalogue's seconds: 4078.342422 ms → 4.078342422 s.
     const cl2 = first.body.bundles.find((b) => b.file.endsWith("Z.json"))!;

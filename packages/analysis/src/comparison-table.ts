@@ -17,7 +17,8 @@ import type { Verdict, VerdictEvidence } from "./verdict.ts";
 
 /** The numbers behind a verdict, as the evidence CSV gives them; the interval test's are null for the others. */
 type CellEvidence = {
-  test: "welch-log" | "welch-linear" | "single run" | "bounds";
+  /** welch-summary: Welch's t from summary statistics (a side published a mean, its spread and n, not runs). */
+  test: "welch-log" | "welch-linear" | "welch-summary" | "single run" | "bounds";
   marginPercent: number;
   /** Candidate / baseline with its 95 % interval. */
   ratio: number | null;
@@ -63,8 +64,11 @@ export type ComparisonTableRow<F extends TableFigure, S> = {
   cells: ComparisonCell<S>[];
 };
 
-/** Runs the verdict saw on a side: its samples, or the value alone. */
-const runsOf = (f: { samples?: readonly number[] } | null | undefined) => Math.max(1, f?.samples?.length ?? 0);
+/** Runs the verdict saw on a side: its samples (concurrent clients' are one run), else its summary's n, or the value alone. */
+const runsOf = (f: Pick<Measurement, "samples" | "samplesAre" | "summaryStatistics"> | null | undefined) =>
+  f?.samplesAre === "clients"
+    ? 1
+    : Math.max(1, f?.samples?.length ?? 0, f?.summaryStatistics?.of === "runs" ? f.summaryStatistics.n : 0);
 
 const noiseWords = (n: NoiseSource) =>
   n.from === "runs" ? "runs" : `history: ${n.runs} runs in ${n.campaigns} campaigns`;
@@ -85,7 +89,7 @@ function evidenceOf(e: VerdictEvidence): CellEvidence | null {
   switch (e.method) {
     case "interval":
       return {
-        test: e.scale === "log" ? "welch-log" : "welch-linear",
+        test: e.from === "summary" ? "welch-summary" : e.scale === "log" ? "welch-log" : "welch-linear",
         marginPercent: e.marginPercent,
         ratio: e.ratio,
         low: e.low,

@@ -43,7 +43,13 @@ const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 export function explainVerdict(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
   switch (e.method) {
     case "interval": {
-      const test = e.scale === "log" ? "Welch's t on log values" : "Welch's t on the values";
+      const spreadOf = { sd: "its sd", ci95: "its 95 % CI", runs: "its runs" } as const;
+      const test =
+        e.from === "summary"
+          ? `Welch's t from summary statistics (baseline ${spreadOf[e.spread?.baseline ?? "runs"]}, candidate ${spreadOf[e.spread?.candidate ?? "runs"]})`
+          : e.scale === "log"
+            ? "Welch's t on log values"
+            : "Welch's t on the values";
       const pooled = (["baseline", "candidate"] as const).flatMap((side) => {
         const n = e.noise[side];
         return n.from === "history" ? [`${side} noise from ${n.runs} earlier runs in ${n.campaigns} campaigns`] : [];
@@ -67,7 +73,7 @@ export function explainVerdict(e: VerdictEvidence, runs: { baseline: number; can
       return parts.join("; ");
     }
     case "noise-band":
-      return `single run on a side (${runs.baseline} vs ${runs.candidate}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${formatPercent(e.deltaPercent)})`}`;
+      return `single run on a side (${runs.baseline} vs ${runs.candidate}${e.oneRun ? `: ${e.oneRun}` : ""}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${formatPercent(e.deltaPercent)})`}`;
     case "bounds":
       return `approximate or bounded figure: ${e.reason}`;
     case "missing":

@@ -12,6 +12,7 @@ import {
   formatValue,
   natural,
   spreadWords,
+  summaryStatisticsWords,
   verdictLabel,
   withUnit,
 } from "./format.ts";
@@ -96,5 +97,25 @@ describe("figures read as published", () => {
     expect(verdictLabel("small-but-real", false)).toBe("small but real");
     expect(verdictLabel("equivalent", true)).toBe("equivalent · single run");
     expect(verdictLabel("missing", true)).toBe("—");
+  });
+});
+
+// k8s-netperf's documented result.csv, TCP_STREAM row: mean 873.606667 of 3 samples, 95 % interval
+// 861.939…–885.274… (k8s-netperf.test.ts). Half-widths by hand: 11.66753 below, 11.66752 above.
+describe("summary statistics read as what they are", () => {
+  const row = { mean: 873.606667, n: 3, of: "runs" as const, ci95: [861.9391413991156, 885.2741919342178] as const };
+  it("a centred interval as ± its half-width, with n, what they are of and the tool", () => {
+    expect(summaryStatisticsWords(row, "Mbit/s", "k8s-netperf")).toBe(
+      "mean 873.6 Mbit/s ± 11.67 (95 % CI, 3 runs, k8s-netperf)",
+    );
+  });
+  it("an interval off-centre whole; an sd as such; clients named", () => {
+    expect(summaryStatisticsWords({ ...row, ci95: [860, 880] }, "Mbit/s")).toBe(
+      "mean 873.6 Mbit/s, 95 % CI 860–880 (3 runs)",
+    );
+    expect(summaryStatisticsWords({ mean: 9.41, sd: 0.12, n: 50, of: "clients" }, "Gbit/s", "vegeta")).toBe(
+      "mean 9.41 Gbit/s ± 0.12 (sd, 50 clients, vegeta)",
+    );
+    expect(summaryStatisticsWords({ mean: 12, n: 1, of: "runs" }, "ms")).toBe("mean 12 ms (1 run)");
   });
 });

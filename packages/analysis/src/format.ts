@@ -115,6 +115,29 @@ export function spreadWords(
   return parts.join(", ");
 }
 
+/**
+ * Summary statistics a tool published, as what they are: "mean 9.41 Gbit/s ± 0.12 (95 % CI, 3 runs,
+ * k8s-netperf)"; with an sd "± 0.12 (sd, …)"; an interval not centred on the mean is given whole
+ * ("95 % CI 9.3–9.6"). `by` names the tool.
+ */
+export function summaryStatisticsWords(
+  s: { mean: number; sd?: number; ci95?: readonly [number, number]; n: number; of: "runs" | "clients" },
+  unit: string,
+  by?: string | null,
+): string {
+  const counted = `${formatCount(s.n)} ${s.of === "clients" ? (s.n === 1 ? "client" : "clients") : s.n === 1 ? "run" : "runs"}`;
+  const mean = withUnit(`mean ${formatNumber(s.mean)}`, unit);
+  const about = (what: string | null) => `(${[what, counted, by].filter(Boolean).join(", ")})`;
+  if (s.ci95) {
+    const [low, high] = s.ci95;
+    const below = formatNumber(s.mean - low);
+    if (below === formatNumber(high - s.mean)) return `${mean} ± ${below} ${about("95 % CI")}`;
+    return `${mean}, 95 % CI ${formatNumber(low)}–${formatNumber(high)} ${about(null)}`;
+  }
+  if (s.sd !== undefined) return `${mean} ± ${formatNumber(s.sd)} ${about("sd")}`;
+  return `${mean} ${about(null)}`;
+}
+
 // One collator, made once: localeCompare with options builds a new one per comparison, which made
 // sorting a thousand figures take a tenth of a second.
 /** How every list of words people read is sorted: "pods 2" before "pods 10". */

@@ -25,9 +25,16 @@ export type Measurement = {
   history?: HistoryNoise | null;
   /**
    * Summary statistics when the tool published a mean and its spread instead of samples (the bundle
-   * contract's result.summary): verdicts use them by Welch's t from summary statistics.
+   * contract's result.summary; the read models' summaryStatistics): verdicts use them by Welch's t from
+   * summary statistics.
    */
-  summary?: { mean: number; sd?: number; ci95?: readonly [number, number]; n: number; of: "runs" | "clients" } | null;
+  summaryStatistics?: {
+    mean: number;
+    sd?: number;
+    ci95?: readonly [number, number];
+    n: number;
+    of: "runs" | "clients";
+  } | null;
   /** "clients": the samples are concurrent clients of one run, so the figure counts as one run. */
   samplesAre?: "runs" | "clients" | null;
 };

@@ -31,8 +31,8 @@ describe("summary statistics", () => {
 
   it("Welch's t from summaries: 960 (same sd) against row 1 is better (scipy p 2.2992e-05, df 4)", () => {
     const r = compareFigures(
-      tput(row1.mean, { summary: row1 }),
-      tput(960, { summary: { mean: 960, sd: 4.696810974835271, n: 3, of: "runs" } }),
+      tput(row1.mean, { summaryStatistics: row1 }),
+      tput(960, { summaryStatistics: { mean: 960, sd: 4.696810974835271, n: 3, of: "runs" } }),
     );
     expect(r.verdict).toBe("better");
     expect(r.evidence.method).toBe("interval");
@@ -48,7 +48,10 @@ describe("summary statistics", () => {
   });
 
   it("row 2 against row 1: its wide interval decides nothing (scipy p 0.42914, df 2.0017)", () => {
-    const r = compareFigures(tput(row1.mean, { summary: row1 }), tput(row2.mean, { summary: row2 }));
+    const r = compareFigures(
+      tput(row1.mean, { summaryStatistics: row1 }),
+      tput(row2.mean, { summaryStatistics: row2 }),
+    );
     expect(r.verdict).toBe("inconclusive");
     if (r.evidence.method !== "interval") throw new Error("interval expected");
     expect(r.evidence.p).toBeCloseTo(0.4291422694898333, 9);
@@ -57,7 +60,7 @@ describe("summary statistics", () => {
   });
 
   it("runs on one side, a summary on the other: the runs are summarised (scipy p 0.98925)", () => {
-    const r = compareFigures(tput(row1.mean, { summary: row1 }), tput(871, { samples: [880, 870, 871] }));
+    const r = compareFigures(tput(row1.mean, { summaryStatistics: row1 }), tput(871, { samples: [880, 870, 871] }));
     if (r.evidence.method !== "interval") throw new Error("interval expected");
     expect(r.evidence.p).toBeCloseTo(0.9892488119022967, 9);
     expect(r.evidence.spread).toEqual({ baseline: "ci95", candidate: "runs" });
@@ -65,7 +68,10 @@ describe("summary statistics", () => {
   });
 
   it("a summary without spread, or of one run, falls back to the headline values (noise band)", () => {
-    const r = compareFigures(tput(100, { summary: { mean: 100, n: 3, of: "runs" } }), tput(120, { summary: row1 }));
+    const r = compareFigures(
+      tput(100, { summaryStatistics: { mean: 100, n: 3, of: "runs" } }),
+      tput(120, { summaryStatistics: row1 }),
+    );
     expect(r.evidence.method).toBe("noise-band");
     expect(r.verdict).toBe("better");
     expect(

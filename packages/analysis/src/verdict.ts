@@ -216,7 +216,9 @@ export function compareFigures(
     });
   }
 
-  const clients = [baseline, candidate].some((m) => m.samplesAre === "clients" || m.summary?.of === "clients");
+  const clients = [baseline, candidate].some(
+    (m) => m.samplesAre === "clients" || m.summaryStatistics?.of === "clients",
+  );
   return result(verdictOf(sideOf(candidate.value, baseline.value, margin), better), {
     method: "noise-band",
     marginPercent: margin,
@@ -236,8 +238,9 @@ function runsOf(m: Measurement): readonly number[] {
  * likewise. Null unless both sides have n ≥ 2 runs and a spread.
  */
 function summaryEffect(baseline: Measurement, candidate: Measurement): Effect | null {
-  if (!baseline.summary && !candidate.summary) return null;
-  const side = (m: Measurement) => (m.summary ? summaryStatistics(m.summary) : runStatistics(runsOf(m)));
+  if (!baseline.summaryStatistics && !candidate.summaryStatistics) return null;
+  const side = (m: Measurement) =>
+    m.summaryStatistics ? summaryStatistics(m.summaryStatistics) : runStatistics(runsOf(m));
   const b = side(baseline);
   const c = side(candidate);
   return b && c ? effectFromSummaries(b, c) : null;

@@ -155,6 +155,37 @@ describe("cnibench upload against a real ingest API", () => {
     }
   });
 
+  it("uploads vegeta clients as one run and k8s-netperf's means with their summary statistics", async () => {
+    const tree = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-collectors-"));
+    try {
+      cpSync(path.join(fixtures, "synthetic/vegeta/clients-synthetic"), path.join(tree, "vegeta"), { recursive: true });
+      cpSync(path.join(fixtures, "real/k8s-netperf/docs_example_result.csv"), path.join(tree, "result-1700000000.csv"));
+      cpSync(
+        path.join(fixtures, "real/k8s-netperf/e2e-benchmarking_pr575_stdout_table_TRUNCATED.txt"),
+        path.join(tree, "k8s-netperf.log"),
+      );
+      const { io, out } = capture();
+      const args = ["upload", "--server", api.base, "--provider", "on-prem", "--sku", "m5.large", "--kernel", "6.1.0"];
+      args.push("--cni", "cilium", "--mode", "vxlan", "--cluster", "cli-collectors");
+      const code = await run([...args, tree], io);
+      expect(code, out()).toBe(0);
+      expect(out()).toContain("vegeta/{client-a.json,client-b.json,client-c.json} [vegeta]: 1 created");
+      const bundles = await api.db.bundle.findMany({ where: { clusterName: "cli-collectors" } });
+      // The three clients' run, the later vegeta run, the CSV and the printed tables.
+      expect(bundles).toHaveLength(4);
+      const stored = await api.db.measurement.findMany({ where: { bundleId: { in: bundles.map((b) => b.id) } } });
+      const clients = stored.filter((m) => m.samplesAre === "clients");
+      expect(new Set(clients.map((m) => m.samples.length))).toEqual(new Set([3]));
+      // docs_example_result.csv row 1: 873.606667 Mb/s of 3 samples, 95 % CI 861.939…–885.274…, stored in Gbit/s.
+      const tput = stored.find((m) => m.metric === "tcp.throughput" && m.publishedValue === 873.606667);
+      expect(tput).toMatchObject({ summaryN: 3, summaryOf: "runs", summarySd: null });
+      expect(tput?.summaryMean).toBeCloseTo(0.873606667, 12);
+      expect(tput?.summaryLow).toBeCloseTo(0.8619391413991156, 12);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it("runs as a command through bin/cnibench.js; network errors are retried, then reported", async () => {
     const clean = mkdtempSync(path.join(os.tmpdir(), "cnibench-cli-clean-"));
     try {

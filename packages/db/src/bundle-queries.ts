@@ -16,10 +16,35 @@ export async function getBundle(db: Db, workspaceIds: readonly string[], id: str
     raw: found.raw,
     warnings: found.warnings as BundleWarning[],
     measurements: found.measurements.map(
-      ({ id: _id, bundleId: _b, scenarioId: _s, paramsKey: _k, params, qualifier, ...m }): Measurement => ({
+      ({
+        id: _id,
+        bundleId: _b,
+        scenarioId: _s,
+        paramsKey: _k,
+        params,
+        qualifier,
+        summaryMean,
+        summarySd,
+        summaryLow,
+        summaryHigh,
+        summaryN,
+        summaryOf,
+        ...m
+      }): Measurement => ({
         ...m,
         params: params as Measurement["params"],
         qualifier: qualifier ? contractQualifier[qualifier] : null,
+        // The columns as the contract's summary (the CHECK keeps mean, n and of together).
+        summaryStatistics:
+          summaryMean !== null && summaryN !== null && summaryOf !== null
+            ? {
+                mean: summaryMean,
+                ...(summarySd !== null ? { sd: summarySd } : {}),
+                ...(summaryLow !== null && summaryHigh !== null ? { ci95: [summaryLow, summaryHigh] } : {}),
+                n: summaryN,
+                of: summaryOf,
+              }
+            : null,
       }),
     ),
   };

@@ -171,10 +171,13 @@ const storeStatement = {
     RETURNING id, "scenarioId", "measurementCount", campaign
   ), m AS (
     INSERT INTO "Measurement" ("bundleId", "scenarioId", position, metric, params, "paramsKey", value, unit, low, high,
-      samples, "publishedValue", "publishedUnit", qualifier, aggregate, better, campaign)
+      samples, "publishedValue", "publishedUnit", qualifier, aggregate, better, campaign, "summaryMean", "summarySd",
+      "summaryLow", "summaryHigh", "summaryN", "summaryOf", "samplesAre")
     SELECT b.id, b."scenarioId", (e->>0)::int, e->>1, (e->>2)::jsonb, e->>2, (e->>3)::float8, e->>4, (e->>5)::float8,
       (e->>6)::float8, translate(e->>7, '[]', '{}')::float8[], (e->>8)::float8, e->>9, (e->>10)::"Qualifier",
-      (e->>11)::"Aggregate", (e->>12)::"Better", COALESCE(f.campaign, b.id)
+      (e->>11)::"Aggregate", (e->>12)::"Better", COALESCE(f.campaign, b.id), (e->13->>'mean')::float8,
+      (e->13->>'sd')::float8, (e->13->'ci95'->>0)::float8, (e->13->'ci95'->>1)::float8, (e->13->>'n')::int,
+      (e->13->>'of')::"SamplesKind", (e->>14)::"SamplesKind"
     FROM b JOIN firsts f ON f.id = b.id, jsonb_array_elements($18::jsonb -> (f.ord::int - 1)) e
     RETURNING 1
   ), sku AS (
@@ -241,6 +244,8 @@ const row = (m: NormalisedMeasurement) => [
   m.qualifier,
   m.aggregate,
   m.better,
+  m.summary ?? null,
+  m.samplesAre ?? null,
 ];
 
 /**

@@ -36,9 +36,9 @@ type CampaignRow = {
  * The campaigns of one series (metric and exact params) in every scenario of `scenarioId`'s testbed
  * that the visitor may read, oldest first, the latest `historyLimit` of them. A campaign is the runs
  * sharing Measurement.campaign in one scenario, read as the verdicts read history (earlierCampaigns):
- * each unqualified figure's samples, else its value; figures with a qualifier (≈, ≤, ≥, a range) are
- * no runs, and a campaign of nothing else is left out. Its time is its latest bundle's (runAt, else
- * upload time), as the current figure's is. Null when the scenario does not exist or is not readable.
+ * each unqualified figure's samples (concurrent clients' are one run), else its value; figures with a
+ * qualifier (≈, ≤, ≥, a range) are no runs, and a campaign of nothing else is left out. Its time is its
+ * latest bundle's (runAt, else upload time), as the current figure's is. Null when the scenario does not exist or is not readable.
  */
 export async function seriesHistory(
   db: Db,
@@ -57,7 +57,9 @@ export async function seriesHistory(
       WITH runs AS (
         SELECT m."scenarioId", m.campaign, m."bundleId", m.position, m.unit, m.better::text AS better,
           COALESCE(b."runAt", b."receivedAt") AS "measuredAt", b."receivedAt",
-          CASE WHEN cardinality(m.samples) > 0 THEN m.samples ELSE ARRAY[m.value] END AS "values"
+          -- Concurrent clients' samples are one run: the figure's value.
+          CASE WHEN cardinality(m.samples) > 0 AND m."samplesAre" IS DISTINCT FROM 'clients' THEN m.samples
+            ELSE ARRAY[m.value] END AS "values"
         FROM "Measurement" m JOIN "Bundle" b ON b.id = m."bundleId"
         WHERE m."scenarioId" = ANY(${ids}::text[]) AND m.metric = ${input.metric} AND m."paramsKey" = ${paramsKey}
           AND m.qualifier IS NULL),

@@ -7,32 +7,40 @@ import type { Figure, LatestFigure, Provenance, RunFigure } from "./read-models.
 // The figures' shapes are declared with their schemas (read-models.ts).
 export type { Figure, LatestFigure, Provenance, RunFigure };
 
-/** A run of a campaign as the query sends it: bundle, value, rounds (samples), qualifier. */
-type CampaignRun = [bundleId: string, value: number, samples: number[], qualifier: string | null];
+/** A run of a campaign as the query sends it: bundle, value, rounds (samples), qualifier, what the samples are. */
+type CampaignRun = [
+  bundleId: string,
+  value: number,
+  samples: number[],
+  qualifier: string | null,
+  samplesAre: string | null,
+];
 
 /**
  * Makes a current figure the distribution of its series' latest campaign (docs/design.md): the runs are
  * every bundle's rounds (its samples) or else its value; qualified figures (≈, ≤, ≥, ranges) are no
  * runs of a spread. With several bundles in the campaign the headline becomes the runs' median; a
- * bundle alone keeps the figure its source published (whose samples are already its runs).
+ * bundle alone keeps the figure its source published (whose samples are already its runs). Samples
+ * of concurrent clients are one run: the bundle's value. A campaign's distribution replaces the
+ * holder's own summary statistics, which are of its bundle only.
  * earlierCampaigns counts the runs alike in SQL (currentAsked).
  */
 function asDistribution(figure: LatestFigure & { campaignRuns?: CampaignRun[] | null }): void {
   const campaign = figure.campaignRuns;
   delete figure.campaignRuns;
   if (!campaign || campaign.length < 2) {
-    figure.n = figure.samples.length > 0 ? figure.samples.length : 1;
+    figure.n = figure.samples.length > 0 && figure.samplesAre !== "clients" ? figure.samples.length : 1;
     figure.campaignBundleIds = [figure.bundleId];
     return;
   }
   // One pass over the runs, no intermediate arrays: this runs for every current figure read.
   const runs: number[] = [];
   const bundleIds: string[] = [];
-  for (const [bundleId, value, samples, qualifier] of campaign) {
+  for (const [bundleId, value, samples, qualifier, samplesAre] of campaign) {
     // A campaign has a few bundles: a linear search dedupes them cheaper than a Set.
     if (!bundleIds.includes(bundleId)) bundleIds.push(bundleId);
     if (qualifier !== null) continue;
-    if (samples.length === 0) runs.push(value);
+    if (samples.length === 0 || samplesAre === "clients") runs.push(value);
     else for (const s of samples) runs.push(s);
   }
   figure.campaignBundleIds = bundleIds;
@@ -42,6 +50,8 @@ function asDistribution(figure: LatestFigure & { campaignRuns?: CampaignRun[] | 
   }
   figure.samples = runs;
   figure.n = runs.length;
+  figure.summaryStatistics = null;
+  figure.samplesAre = null;
   figure.value = median(runs);
 }
 
@@ -50,8 +60,12 @@ type Row = Omit<Figure, "measuredAt"> & { measuredAt: number; campaign?: string 
 
 // Samples travel as JSON and the time as a number: JSON.parse and new Date(ms) cost less than
 // node-postgres's parsers for float8[] and timestamps. Stored timestamps hold UTC, as EXTRACT takes them.
+// Summary statistics come as one object without its absent parts, or null (most figures have none).
 const figureColumns = Prisma.sql`m."scenarioId", m."bundleId", m.metric, m.params, m.value, m.unit, m.low, m.high,
-  array_to_json(m.samples) AS samples, m.qualifier::text AS qualifier, m.better::text AS better`;
+  array_to_json(m.samples) AS samples, m.qualifier::text AS qualifier, m.better::text AS better,
+  CASE WHEN m."summaryN" IS NOT NULL THEN json_strip_nulls(json_build_object('mean', m."summaryMean", 'sd', m."summarySd",
+    'ci95', CASE WHEN m."summaryLow" IS NOT NULL THEN json_build_array(m."summaryLow", m."summaryHigh") END,
+    'n', m."summaryN", 'of', m."summaryOf")) END AS "summaryStatistics", m."samplesAre"::text AS "samplesAre"`;
 // The sources are filled in afterwards (see latestFigures); the empty columns give the rows their
 // final shape from the start, which kept property access on them fast.
 const latestColumns = Prisma.sql`${figureColumns}, NULL::text AS "sourceTitle", NULL::text AS "sourceUrl"`;
@@ -95,7 +109,8 @@ export async function latestFigures(
       AND ${filter.where ?? Prisma.sql`TRUE`}`;
   // The runs of the holder's campaign, newest first, when it has more than the holder (else null).
   const campaignRuns = (pinned?: readonly string[]) => Prisma.sql`LEFT JOIN LATERAL (
-      SELECT json_agg(json_build_array(r."bundleId", r.value, array_to_json(r.samples), r.qualifier::text)
+      SELECT json_agg(json_build_array(r."bundleId", r.value, array_to_json(r.samples), r.qualifier::text,
+        r."samplesAre"::text)
         ORDER BY COALESCE(rb."runAt", rb."receivedAt") DESC, rb."receivedAt" DESC) AS "campaignRuns"
       FROM "Measurement" r JOIN "Bundle" rb ON rb.id = r."bundleId"
       WHERE r."scenarioId" = m."scenarioId" AND r.metric = m.metric AND r."paramsKey" = m."paramsKey"
@@ -245,7 +260,7 @@ const earlierLimit = 60;
 export async function earlierCampaigns(
   db: Db,
   of:
-    | readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples">[]
+    | readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples" | "samplesAre">[]
     | { scenarios: readonly string[] },
 ): Promise<EarlierCampaign[]> {
   const figures = "scenarios" in of ? currentAsked(of.scenarios) : givenAsked(of);
@@ -264,13 +279,15 @@ export async function earlierCampaigns(
       CROSS JOIN LATERAL (
         SELECT e.campaign, run
         FROM (
-          SELECT e.campaign, e.value, e.samples FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
+          SELECT e.campaign, e.value, e.samples, e."samplesAre" FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
           WHERE e."scenarioId" = f."scenarioId" AND e.metric = f.metric AND e."paramsKey" = f."paramsKey"
             AND e.campaign <> f.campaign AND e.qualifier IS NULL
             AND COALESCE(eb."runAt", eb."receivedAt") <= f."measuredAt" AND eb."receivedAt" <= f."receivedAt"
           ORDER BY COALESCE(eb."runAt", eb."receivedAt") DESC, eb."receivedAt" DESC
           LIMIT ${earlierLimit}) e
-          CROSS JOIN LATERAL unnest(CASE WHEN cardinality(e.samples) > 0 THEN e.samples ELSE ARRAY[e.value] END) AS run
+          -- Concurrent clients' samples are one run: the figure's value.
+          CROSS JOIN LATERAL unnest(CASE WHEN cardinality(e.samples) > 0 AND e."samplesAre" IS DISTINCT FROM 'clients'
+            THEN e.samples ELSE ARRAY[e.value] END) AS run
       ) h
     GROUP BY f."scenarioId", f.metric, f."paramsKey", h.campaign`,
   );
@@ -279,9 +296,9 @@ export async function earlierCampaigns(
 
 /** Of the given figures, those whose noise is asked: their series, campaign and bundle's times. */
 function givenAsked(
-  figures: readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples">[],
+  figures: readonly Pick<LatestFigure, "scenarioId" | "bundleId" | "metric" | "params" | "samples" | "samplesAre">[],
 ): Prisma.Sql | null {
-  const asked = figures.filter((f) => f.samples.length >= 2);
+  const asked = figures.filter((f) => f.samples.length >= 2 && f.samplesAre !== "clients");
   if (asked.length === 0) return null;
   return Prisma.sql`
     SELECT f."scenarioId", f.metric, f."paramsKey", m.campaign,
@@ -308,10 +325,12 @@ function currentAsked(scenarios: readonly string[]): Prisma.Sql | null {
     SELECT c."scenarioId", c.metric, c."paramsKey", m.campaign, c."measuredAt", c."receivedAt"
     FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
       LEFT JOIN LATERAL (
-        SELECT sum(GREATEST(cardinality(r.samples), 1)) FILTER (WHERE r.qualifier IS NULL) AS n
+        SELECT sum(CASE WHEN r."samplesAre" = 'clients' THEN 1 ELSE GREATEST(cardinality(r.samples), 1) END)
+          FILTER (WHERE r.qualifier IS NULL) AS n
         FROM "Measurement" r
         WHERE r."scenarioId" = c."scenarioId" AND r.metric = c.metric AND r."paramsKey" = c."paramsKey"
           AND r.campaign = m.campaign
         HAVING count(*) > 1) campaign ON TRUE
-    WHERE c."scenarioId" = ANY(${scenarios}::text[]) AND COALESCE(campaign.n, cardinality(m.samples)) >= 2`;
+    WHERE c."scenarioId" = ANY(${scenarios}::text[])
+      AND COALESCE(campaign.n, CASE WHEN m."samplesAre" = 'clients' THEN 1 ELSE cardinality(m.samples) END) >= 2`;
 }

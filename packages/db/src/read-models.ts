@@ -10,6 +10,8 @@ import {
   paramsSchema,
   paramValueSchema,
   qualifiers,
+  samplesKinds,
+  summaryStatisticsSchema,
 } from "@cnibench/schema";
 import { z } from "zod";
 
@@ -50,6 +52,10 @@ export const scenarioSummarySchema = z.object({
 });
 export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
 
+// Summary statistics are the API's (packages/schema api.ts).
+export type { SummaryStatistics } from "@cnibench/schema";
+export { summaryStatisticsSchema };
+
 /** A stored figure with where it came from: what views, charts and downloads are made of. */
 export const figureSchema = z.object({
   id: z.string(),
@@ -68,6 +74,10 @@ export const figureSchema = z.object({
   qualifier: z.enum(qualifiers).nullable(),
   aggregate: z.enum(aggregates).nullable(),
   better: z.enum(betterValues),
+  /** Its summary statistics, when the tool published them instead of samples. */
+  summaryStatistics: summaryStatisticsSchema.nullish(),
+  /** "clients": its samples are concurrent clients of one run (one run to verdicts); else runs. */
+  samplesAre: z.enum(samplesKinds).nullish(),
   /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
   measuredAt: z.date(),
   /** The bundle's source, for links next to the figure. */
@@ -94,6 +104,8 @@ export const latestFigureSchema = figureSchema
     samples: true,
     qualifier: true,
     better: true,
+    summaryStatistics: true,
+    samplesAre: true,
     sourceTitle: true,
     sourceUrl: true,
   })

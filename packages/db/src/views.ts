@@ -131,7 +131,7 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
       // Copied only when missing (a figure uploaded between the reads): a copy of every row showed.
       const latestFigure = byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? {
         ...current,
-        n: current.samples.length || 1,
+        n: (current.samplesAre !== "clients" && current.samples.length) || 1,
         campaignBundleIds: [current.bundleId],
       };
       return {

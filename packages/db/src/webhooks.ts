@@ -332,7 +332,9 @@ export async function campaignSeriesHistories(
       SELECT m."scenarioId", m.campaign, m.metric, m."paramsKey", m.params, m.unit, m.better::text AS better,
         (EXTRACT(EPOCH FROM COALESCE(b."runAt", b."receivedAt")) * 1000)::float8 AS at,
         (EXTRACT(EPOCH FROM b."receivedAt") * 1000)::float8 AS received,
-        CASE WHEN cardinality(m.samples) > 0 THEN m.samples ELSE ARRAY[m.value] END AS "values"
+        -- Concurrent clients' samples are one run: the figure's value.
+        CASE WHEN cardinality(m.samples) > 0 AND m."samplesAre" IS DISTINCT FROM 'clients' THEN m.samples
+          ELSE ARRAY[m.value] END AS "values"
       FROM judged j
         JOIN "Measurement" m ON m.metric = j.metric AND m."paramsKey" = j."paramsKey"
           AND m."scenarioId" = ANY(${testbed.scenarioIds}::text[]) AND m.qualifier IS NULL

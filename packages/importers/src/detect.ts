@@ -4,7 +4,7 @@ import { looksLikePerfData } from "./formats/clusterloader2.ts";
 import { looksLikeEks } from "./formats/eks.ts";
 import { looksLikeFortio, looksLikeFortioText } from "./formats/fortio.ts";
 import { looksLikeIperf3 } from "./formats/iperf3.ts";
-import { looksLikeK8sNetperfCsv, looksLikeK8sNetperfJson } from "./formats/k8s-netperf.ts";
+import { looksLikeK8sNetperfCsv, looksLikeK8sNetperfJson, looksLikeK8sNetperfTables } from "./formats/k8s-netperf.ts";
 import { looksLikeKnbDocument, looksLikeKnbText } from "./formats/knb.ts";
 import { looksLikeKubeBurner, looksLikeKubeBurnerText } from "./formats/kube-burner.ts";
 import { looksLikeNetperf } from "./formats/netperf.ts";
@@ -79,5 +79,14 @@ export function detectFormat(name: string, text: string): Detection {
   if (looksLikeK8sNetperfCsv(text)) return { format: "k8s-netperf" };
   if (looksLikeCiliumPerf(text)) return { format: "cilium-perf" };
   if (looksLikeNetperf(text)) return { format: "netperf" };
+  if (looksLikeK8sNetperfTables(text)) return { format: "k8s-netperf" };
+  // A tool's console output whose figures are in files it writes beside it: name those files.
+  if (/: \w+ 50th: \d+(\.\d+)? 99th: \d+(\.\d+)? max: /m.test(text)) {
+    return {
+      format: null,
+      reason:
+        "kube-burner's log: send the <measurement>QuantilesMeasurement-<job>.json files kube-burner writes (its metrics directory, collected-metrics/ by default)",
+    };
+  }
   return { format: null, reason: "not a format cnibench imports" };
 }

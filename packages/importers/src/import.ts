@@ -25,7 +25,7 @@ import { isKnbDataEntry, KNBDATA_HINT, looksLikeKnbText, parseKnbDocument, parse
 import { parseKubeBurner } from "./formats/kube-burner.ts";
 import { parseNetperf } from "./formats/netperf.ts";
 import { parseTkeDirectory, TKE_MARKERS } from "./formats/tke.ts";
-import { parseVegeta } from "./formats/vegeta.ts";
+import { concurrentClients, parseVegeta } from "./formats/vegeta.ts";
 import {
   type EnvironmentInput,
   type FileReport,
@@ -219,7 +219,24 @@ export function importFiles(
     reports.push({ file: unit.name, format: null, status: "skipped", bundles: 0, error });
   }
 
-  // 5. Everything else, one file at a time.
+  // 5. vegeta JSON reports of one run's concurrent clients (one folder, one pace, overlapping attacks): one run.
+  if (format === "auto" || format === "vegeta") {
+    // JSON objects only (vegeta's text report has no times to tell concurrent clients from runs in turn).
+    const candidates = rest
+      .filter((u) => !claimed.has(u) && startsWithBrace(u.bytes))
+      .map((u) => ({ unit: u, name: u.name, folder: dirname(u.name), text: decodeText(u.bytes) }));
+    for (const group of concurrentClients(candidates)) {
+      const names = new Set(group.names);
+      const members = candidates.filter((c) => names.has(c.name));
+      for (const m of members) claimed.add(m.unit);
+      const folder = members[0]!.folder;
+      emit(`${folder === "" ? "" : `${folder}/`}{${members.map((m) => basename(m.name)).join(",")}}`, "vegeta", [
+        group.run,
+      ]);
+    }
+  }
+
+  // 6. Everything else, one file at a time.
   for (const unit of rest) {
     if (claimed.has(unit)) continue;
     if (looksBinary(unit.bytes)) {
@@ -287,7 +304,32 @@ export function importFiles(
       reports.push(failure(unit.name, fmt, error));
     }
   }
+  noteVegetaTexts(rest, reports, bundles);
   return { bundles, files: reports };
+}
+
+/**
+ * vegeta's text report prints no times, so several of one folder at one pace may be one run's clients
+ * or runs in turn: each is read as a run, and the answer says how to tell cnibench which.
+ */
+function noteVegetaTexts(units: readonly Unit[], reports: FileReport[], bundles: readonly ImportedBundle[]): void {
+  const texts = reports.filter((r) => r.format === "vegeta" && r.status === "imported" && !r.file.endsWith("}"));
+  if (texts.length < 2) return;
+  const byName = new Map(units.map((u) => [u.name, u]));
+  const byPace = new Map<string, FileReport[]>();
+  for (const r of texts) {
+    const unit = byName.get(r.file);
+    if (!unit || startsWithBrace(unit.bytes)) continue;
+    const key = `${dirname(r.file)}\u0000${bundles.find((b) => b.file === r.file)?.bundle.results[0]?.params?.qps}`;
+    const same = byPace.get(key);
+    if (same) same.push(r);
+    else byPace.set(key, [r]);
+  }
+  for (const same of byPace.values()) {
+    if (same.length < 2) continue;
+    const note = `one of ${same.length} vegeta text reports of this folder at the same pace, each read as a run: if they are concurrent clients of one run, merge them (vegeta report client-*.bin) or send their -type=json reports, which cnibench reads as one run`;
+    for (const r of same) r.warnings = [...(r.warnings ?? []), note];
+  }
 }
 
 function parseSingle(
@@ -311,7 +353,7 @@ function parseSingle(
     case "vegeta":
       return [parseVegeta(text)];
     case "k8s-netperf":
-      return [parseK8sNetperf(text)];
+      return parseK8sNetperf(text);
     case "kube-burner":
       return [parseKubeBurner(text)];
     case "cilium-perf":
@@ -449,6 +491,15 @@ function safeJson(text: string): unknown {
 /** setup/cni-configs/<setup>.sh, the script bench.sh installed a setup's CNI with. */
 function isCniConfig(path: string): boolean {
   return path.endsWith(".sh") && basename(dirname(path)) === "cni-configs";
+}
+
+/** The first non-blank byte is "{" (a JSON object), read without decoding the file. */
+function startsWithBrace(bytes: Uint8Array): boolean {
+  for (const b of bytes) {
+    if (b === 0x7b) return true;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0xef && b !== 0xbb && b !== 0xbf) return false;
+  }
+  return false;
 }
 
 function dirname(path: string): string {

@@ -35,6 +35,8 @@ export type Result = {
   note?: string;
   /** What the tool published instead of its samples (mean, spread, n); see the contract's `summary`. */
   summary?: ResultSummary;
+  /** "clients": the samples are concurrent clients of one run (the contract's `samplesAre`). */
+  samplesAre?: "runs" | "clients";
 };
 
 /** Summary statistics of a figure whose samples were not published (bundle contract, result.summary). */

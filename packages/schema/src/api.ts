@@ -11,6 +11,7 @@ import {
   bundleSchema,
   bundleWarningSchema,
   qualifiers,
+  samplesKinds,
 } from "./bundle.ts";
 import { findMetric } from "./catalogue.ts";
 
@@ -161,6 +162,21 @@ export const bundleSummarySchema = z
 export type BundleSummary = z.infer<typeof bundleSummarySchema>;
 
 /** A bundle's stored figure as the ingest API returns it (GET /v1/bundles/{id}). */
+/**
+ * Summary statistics a tool published instead of samples (the contract's result.summary), in the
+ * figure's stored unit: its mean, sample standard deviation or 95 % interval, and n runs or clients.
+ */
+export const summaryStatisticsSchema = z
+  .object({
+    mean: z.number(),
+    sd: z.number().optional(),
+    ci95: z.tuple([z.number(), z.number()]).optional(),
+    n: z.number().int(),
+    of: z.enum(samplesKinds),
+  })
+  .meta({ description: "Summary statistics the tool published instead of samples, in the stored unit." });
+export type SummaryStatistics = z.infer<typeof summaryStatisticsSchema>;
+
 export const measurementSchema = z
   .object({
     metric: z.string(),
@@ -175,6 +191,10 @@ export const measurementSchema = z
     qualifier: z.enum(qualifiers).nullable(),
     aggregate: z.enum(aggregates).nullable(),
     better: z.enum(betterValues),
+    /** Its summary statistics, when the tool published them instead of samples. */
+    summaryStatistics: summaryStatisticsSchema.nullish(),
+    /** "clients": its samples are concurrent clients of one run (one run to verdicts); else runs. */
+    samplesAre: z.enum(samplesKinds).nullish(),
     position: z.number().int().min(0).meta({ description: "Index of the result in the bundle's results." }),
     campaign: z.string().meta({
       description:

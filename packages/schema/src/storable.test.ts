@@ -87,6 +87,10 @@ describe("readStorableBundle: what PostgreSQL cannot hold is an issue naming the
     });
     const huge = { ...b, results: [{ metric: "tcp.throughput", value: 1e308, unit: "Tbit/s" }] };
     expect(issuesOf(readStorableBundle({ text: text(huge) }))[0]?.path).toBe("results[0].value");
+    // A summary's mean overflowing once converted (1e308 Tbit/s in Gbit/s) would reach the insert as null.
+    const summary = { mean: 1e308, sd: 1, n: 3, of: "runs" };
+    const stated = { ...b, results: [{ metric: "tcp.throughput", value: 1, unit: "Tbit/s", summary }] };
+    expect(issuesOf(readStorableBundle({ text: text(stated) }))[0]?.path).toBe("results[0].summary.mean");
     const wide = { ...b, results: [{ metric: "tcp.throughput", value: 2 ** 53, unit: "Gbps" }] };
     expect(issuesOf(readStorableBundle({ text: text(wide) }))[0]?.path).toBe("results[0].value");
   });

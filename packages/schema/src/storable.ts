@@ -96,6 +96,12 @@ export function unstorableFigures(bundle: NormalisedBundle): BundleIssue[] {
     check(m, "high", m.high);
     // Samples travel as JSON text into the insert: only their range matters.
     for (let i = 0; i < m.samples.length; i++) check(m, `samples[${i}]`, m.samples[i]!, false);
+    // Summary statistics travel as JSON too: an overflow would arrive as null beside its n.
+    if (m.summary) {
+      check(m, "summary.mean", m.summary.mean, false);
+      if (m.summary.sd !== undefined) check(m, "summary.sd", m.summary.sd, false);
+      for (const i of [0, 1]) if (m.summary.ci95) check(m, `summary.ci95[${i}]`, m.summary.ci95[i]!, false);
+    }
   }
   return issues;
 }

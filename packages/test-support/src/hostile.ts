@@ -240,6 +240,18 @@ export const nastyCases: NastyCase[] = [
     (b) => JSON.stringify({ ...b, results: [{ metric: "tcp.throughput", unit: "Tbit/s", value: 1e308 }] }),
   ),
   bundleCase(
+    "a summary's mean of 1e308 Tbit/s",
+    "summary statistics convert with the unit: an overflow would reach the insert as null beside its n (a CHECK violation, a 500)",
+    refused(422, "invalid_bundle", { "issues.0.path": "results[0].summary.mean" }),
+    (b) =>
+      JSON.stringify({
+        ...b,
+        results: [
+          { metric: "tcp.throughput", unit: "Tbit/s", value: 1, summary: { mean: 1e308, sd: 1, n: 3, of: "runs" } },
+        ],
+      }),
+  ),
+  bundleCase(
     "-0 and 1e-400",
     "-0 is a number, 1e-400 underflows to 0: both are figures",
     { status: 201, answer: { measurementCount: 2 }, echo: { "measurements.1.publishedValue": 0 } },

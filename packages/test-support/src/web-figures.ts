@@ -51,9 +51,12 @@ export function seedsOf(byScenario: Record<string, { name: string; bundle: unkno
           lastRunAt: null,
         });
       }
-      for (const m of b.measurements) {
+      for (const { summary, samplesAre, ...m } of b.measurements) {
         figures.push({
           ...m,
+          // As the database reads them back (packages/db measurements.ts).
+          summaryStatistics: summary ?? null,
+          samplesAre: samplesAre ?? null,
           id: `${name}#${m.position}`,
           scenarioId: id,
           bundleId: name,
@@ -61,7 +64,7 @@ export function seedsOf(byScenario: Record<string, { name: string; bundle: unkno
           sourceTitle: b.source?.title ?? null,
           sourceUrl: b.source?.url ?? null,
           // Each seed bundle is its own campaign: its rounds (samples) are its runs.
-          n: m.samples.length || 1,
+          n: (samplesAre !== "clients" && m.samples.length) || 1,
           campaignBundleIds: [name],
         });
       }

@@ -349,3 +349,54 @@ describe("evidenceTable (the compare page's CSV)", () => {
     expect(rest[0]![header!.indexOf("caveat")]).toBeNull();
   });
 });
+
+describe("compareRows with summary statistics and concurrent clients", () => {
+  // k8s-netperf's documented result.csv, TCP_STREAM: 873.606667 Mb/s, 95 % CI 861.94–885.27, 3 samples
+  // (as stored, in Gbit/s); against a mean of 960 Mb/s with the same sd (4.6968 Mb/s, recovered from the interval).
+  const tput = (f: (typeof tke.figures)[number]) => f.metric === "tcp.throughput" && f.params.streams === 8;
+  const latency = (f: (typeof tke.figures)[number]) => f.metric === "http.latency" && f.params.qps === 1000;
+  const clients = Array.from({ length: 50 }, (_, i) => 0.99 + (i % 10) * 0.001);
+  const figures = tke.figures.map((f) => {
+    const baseline = f.scenarioId === tke.scenarios[0]?.id;
+    if (tput(f)) {
+      const summaryStatistics = baseline
+        ? {
+            mean: 0.873606667,
+            ci95: [0.8619391413991156, 0.8852741919342177] as [number, number],
+            n: 3,
+            of: "runs" as const,
+          }
+        : { mean: 0.96, sd: 0.004696810974835271, n: 3, of: "runs" as const };
+      return { ...f, value: summaryStatistics.mean, summaryStatistics };
+    }
+    if (latency(f)) {
+      const samples = clients.map((v) => (baseline ? v : v * 1.2));
+      return { ...f, samples, samplesAre: "clients" as const, n: 1 };
+    }
+    return f;
+  });
+  const rows = compareRows(tke.scenarios, figures);
+
+  it("judges summaries by Welch's t from summary statistics and names the method", () => {
+    const cell = rows.find((r) => r.metric === "tcp.throughput" && r.params.streams === 8)?.cells[1];
+    expect(cell?.verdict).toBe("better");
+    expect(cell?.evidence?.test).toBe("welch-summary");
+    // scipy.stats.ttest_ind_from_stats(873.606667, 4.696810974835271, 3, 960, 4.696810974835271, 3, equal_var=False)
+    expect(cell?.evidence?.p).toBeCloseTo(2.2991996577099524e-5, 9);
+    expect(cell?.why).toContain("3 vs 3 runs");
+    expect(cell?.why).toContain("Welch's t from summary statistics (baseline its 95 % CI, candidate its sd)");
+    // The evidence CSV counts the published summaries' 3 runs a side, not 1 bundle.
+    const csv = evidenceTable(["a", "c"], rows).find(
+      (r) => r[0] === "tcp.throughput" && String(r[1]).includes('"streams":8'),
+    );
+    expect(csv?.slice(5, 7)).toEqual([3, 3]);
+    expect(csv?.[13]).toBe("welch-summary");
+  });
+
+  it("counts 50 concurrent clients as one run: an indicative verdict, saying why", () => {
+    const cell = rows.find((r) => r.metric === "http.latency" && r.params.qps === 1000)?.cells[1];
+    expect(cell?.evidence?.test).toBe("single run");
+    expect(cell?.indicative).toBe(true);
+    expect(cell?.why).toContain("1 vs 1: the samples of a side are concurrent clients of one run");
+  });
+});

@@ -17,7 +17,7 @@ import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";
 import { seriesLabels } from "./chart-data/labels";
 import type { Figure } from "./chart-data/types";
-import { headline, summaryOf } from "./figure-summary";
+import { headline, runsShown, summaryOf } from "./figure-summary";
 import type { CompareCell, CompareOutput, CompareRow, MarginInForce } from "./routers/compare.types";
 
 // Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.
@@ -68,6 +68,7 @@ const pick = (f: Figure): Shown => ({
   samples: f.samples,
   bundleId: f.bundleId,
   summary: summaryOf(f),
+  summaryStatistics: f.summaryStatistics ?? null,
 });
 
 /**
@@ -185,7 +186,7 @@ export function evidenceTable(
   labels: readonly string[],
   rows: readonly Pick<CompareRow, "metric" | "params" | "cells">[],
 ): CsvCell[][] {
-  const side = (f: CompareCell["figure"]) => (f ? [f.summary.n, headline(f, f.summary)] : ["", ""]);
+  const side = (f: CompareCell["figure"]) => (f ? [runsShown(f), headline(f, f.summary)] : ["", ""]);
   return [
     evidenceHeader,
     ...rows.flatMap((r) => {

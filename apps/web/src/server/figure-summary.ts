@@ -27,3 +27,13 @@ export const headline = (figure: { value: number }, summary: FigureSummary): num
 /** The min–max whisker of a figure on its own scale; null for a single run. */
 export const whiskerOf = (summary: FigureSummary): [number, number] | null =>
   summary.distribution ? [summary.distribution.min, summary.distribution.max] : null;
+
+/**
+ * How many runs a shown figure stands for: its campaign's, or, for one bundle that published summary
+ * statistics of n runs instead of the runs (k8s-netperf), that n.
+ */
+export const runsShown = (figure: {
+  summary: FigureSummary;
+  summaryStatistics?: { n: number; of: "runs" | "clients" } | null;
+}): number =>
+  figure.summary.n === 1 && figure.summaryStatistics?.of === "runs" ? figure.summaryStatistics.n : figure.summary.n;

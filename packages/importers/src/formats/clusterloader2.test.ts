@@ -40,6 +40,13 @@ describe("ClusterLoader2 measurement files", () => {
     expect(run.results.every((r) => r.value === 0)).toBe(true); // every Perc is 0 in that file
   });
 
+  it("sent without its name (a raw POST body): imported, and the answer says how to send the name", () => {
+    const run = parseClusterLoader(fixtureText(telescope), "upload");
+    expect(run.results).toHaveLength(15);
+    expect(run.results[0]?.params).not.toHaveProperty("measurement");
+    expect(run.skipped).toEqual([expect.stringContaining("pass ?filename=")]);
+  });
+
   it("APIResponsiveness (perf-tests fixture, real): verbs with resource; LIST is apiserver.list.latency", () => {
     const name = "real/clusterloader2/legacy_perftests_fixture_APIResponsiveness_testB_xy123c.json";
     const run = parseClusterLoader(fixtureText(name), name);

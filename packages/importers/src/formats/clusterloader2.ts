@@ -83,6 +83,13 @@ export function parseClusterLoader(text: string, name = ""): ParsedRun {
     }
   });
   if (results.length === 0) throw new ImportError("ClusterLoader2 JSON: no percentile figure in dataItems");
+  // Sent without its name (a raw POST /v1/import body is "upload"), files of different measurements
+  // would land in one series: say how to send the name.
+  if (!measurement) {
+    skipped.push(
+      "the file name, as ClusterLoader2 writes it (<SummaryName>_<test>_<RFC3339>.json), says which measurement and when; none was given: pass ?filename=… or Content-Disposition (the CLI sends it)",
+    );
+  }
   return {
     results,
     derived: {},

@@ -55,8 +55,159 @@ type Row = {
   latencyUnit: string;
 };
 
-export function parseK8sNetperf(text: string): ParsedRun {
-  return text.trimStart().startsWith("[") ? parseK8sNetperfJson(text) : parseK8sNetperfCsv(text);
+/** What says which test a row is, by its column's name in a text layout (a missing column reads as unset). */
+type Columns = Record<
+  | "driver"
+  | "profile"
+  | "sameNode"
+  | "hostNetwork"
+  | "service"
+  | "externalServer"
+  | "virt"
+  | "parallelism"
+  | "samples"
+  | "messageSize"
+  | "burst",
+  string
+>;
+const CSV_COLUMNS: Columns = {
+  driver: "Driver",
+  profile: "Profile",
+  sameNode: "Same node",
+  hostNetwork: "Host Network",
+  service: "Service",
+  externalServer: "External Server",
+  virt: "VM mode",
+  parallelism: "Parallelism",
+  samples: "# of Samples",
+  messageSize: "Message Size",
+  burst: "Burst",
+};
+const TABLE_COLUMNS: Columns = {
+  driver: "DRIVER",
+  profile: "SCENARIO",
+  sameNode: "SAME NODE",
+  hostNetwork: "HOST NETWORK",
+  service: "SERVICE",
+  externalServer: "EXTERNAL SERVER",
+  virt: "VM MODE",
+  parallelism: "PARALLELISM",
+  samples: "SAMPLES",
+  messageSize: "MESSAGE SIZE",
+  burst: "BURST",
+};
+
+/** A row's test, read from its cells by the layout's column names. */
+function testOf(cell: (name: string) => string | undefined, c: Columns) {
+  const flag = (name: string) => cell(name) === "true";
+  return {
+    driver: cell(c.driver) ?? "",
+    profile: cell(c.profile) ?? "",
+    sameNode: flag(c.sameNode),
+    hostNetwork: flag(c.hostNetwork),
+    service: flag(c.service),
+    externalServer: flag(c.externalServer),
+    virt: flag(c.virt),
+    parallelism: finite(cell(c.parallelism)),
+    samples: finite(cell(c.samples)),
+    messageSize: finite(cell(c.messageSize)),
+    burst: finite(cell(c.burst)),
+  };
+}
+
+export function parseK8sNetperf(text: string): ParsedRun[] {
+  if (text.trimStart().startsWith("[")) return [parseK8sNetperfJson(text)];
+  return looksLikeK8sNetperfTables(text) ? parseK8sNetperfTables(text) : [parseK8sNetperfCsv(text)];
+}
+
+const TABLE_HEADER = /^\|\s*RESULT TYPE\s*\|\s*DRIVER\s*\|/m;
+
+/** The tables k8s-netperf prints (pkg/results/result.go): "| RESULT TYPE | DRIVER | SCENARIO | …". */
+export function looksLikeK8sNetperfTables(text: string): boolean {
+  return TABLE_HEADER.test(text);
+}
+
+/**
+ * The tables k8s-netperf prints to its console (pkg/results/result.go), read as the CSV is: a "Stream
+ * Results" or "Rr Results" row's AVG VALUE (with its 95 % CONFIDENCE INTERVAL where the table has one)
+ * is the throughput, the matching "… Latency Results" row's 99%TILE VALUE its latency; rows match by
+ * every column but those. A "Run N" line starts another run (e2e-benchmarking prints several). A line
+ * cut short (no closing "|") is named, never half read; other tables (retransmissions, loss) too.
+ */
+export function parseK8sNetperfTables(text: string): ParsedRun[] {
+  const runs: { rows: Map<string, Row>; skipped: string[] }[] = [];
+  let current: (typeof runs)[number] | undefined;
+  let header: string[] | undefined;
+  const figure = (cell: string | undefined) => /^(\d+(?:\.\d+)?)\s*\(([^)]+)\)$/.exec(cell ?? "");
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (/^Run \d+\s*$/.test(line) || !current) {
+      current = { rows: new Map(), skipped: [] };
+      runs.push(current);
+      if (/^Run \d+\s*$/.test(line)) return;
+    }
+    const trimmed = line.trim();
+    // A table is one block of "+---" borders and "|" rows: anything else ends it.
+    if (!trimmed.startsWith("|")) {
+      if (!trimmed.startsWith("+")) header = undefined;
+      return;
+    }
+    if (!trimmed.endsWith("|") || trimmed.length < 2) {
+      current.skipped.push(`line ${i + 1}: cut short (no closing "|"), not read`);
+      return;
+    }
+    const cells = trimmed
+      .slice(1, -1)
+      .split("|")
+      .map((c) => c.trim());
+    // Header rows are in capitals: RESULT TYPE, or TYPE (retransmissions and loss, named below as not read).
+    if (/^[A-Z][A-Z0-9 %]*$/.test(cells[0] ?? "")) {
+      header = cells;
+      return;
+    }
+    if (!header) return;
+    const cell = (name: string) => {
+      const at = header!.indexOf(name);
+      return at === -1 ? undefined : cells[at];
+    };
+    const type = (cells[0] ?? "").replace(/^[^A-Za-z]+/, "");
+    const latency = /Latency Results$/.test(type);
+    if (!/^(Stream|Rr)( Latency)? Results$/.test(type)) {
+      current.skipped.push(`line ${i + 1}: "${type}" is not read`);
+      return;
+    }
+    const value = figure(latency ? cell("99%TILE VALUE") : cell("AVG VALUE"));
+    if (!value) {
+      current.skipped.push(
+        `line ${i + 1}: no figure "<number> (<unit>)" in ${latency ? "99%TILE VALUE" : "AVG VALUE"}`,
+      );
+      return;
+    }
+    const key = [...Object.values(TABLE_COLUMNS), "DURATION"].map((name) => cell(name) ?? "").join("\u0000");
+    let row = current.rows.get(key);
+    if (!row) {
+      row = { ...testOf(cell, TABLE_COLUMNS), ci: undefined, throughputUnit: "", latencyUnit: "usec" };
+      current.rows.set(key, row);
+    }
+    if (latency) {
+      row.latency = Number(value[1]);
+      row.latencyUnit = value[2]!;
+    } else {
+      row.throughput = Number(value[1]);
+      row.throughputUnit = value[2]!;
+      const ci = /^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)\s*\(([^)]+)\)$/.exec(cell("95% CONFIDENCE INTERVAL") ?? "");
+      if (ci && ci[3] === value[2]) row.ci = [Number(ci[1]), Number(ci[2])];
+    }
+  });
+  const read = runs.filter((r) => r.rows.size > 0 || r.skipped.length > 0);
+  if (read.length === 0) throw new ImportError("k8s-netperf tables: no result row");
+  return read.map((r, i) => {
+    const run = build([...r.rows.values()], {}, undefined, "table");
+    return {
+      ...run,
+      skipped: [...r.skipped, ...run.skipped],
+      ...(read.length > 1 ? { part: `run ${i + 1}` } : {}),
+    };
+  });
 }
 
 function parseK8sNetperfCsv(text: string): ParsedRun {
@@ -81,21 +232,10 @@ function parseK8sNetperfCsv(text: string): ParsedRun {
       const i = column.get(name);
       return i === undefined ? undefined : cells[i];
     };
-    const flag = (name: string) => cell(name) === "true";
     const lo = finite(cell("Confidence metric - low"));
     const hi = finite(cell("Confidence metric - high"));
     return {
-      driver: cell("Driver") ?? "",
-      profile: cell("Profile") ?? "",
-      sameNode: flag("Same node"),
-      hostNetwork: flag("Host Network"),
-      service: flag("Service"),
-      externalServer: flag("External Server"),
-      virt: flag("VM mode"),
-      parallelism: finite(cell("Parallelism")),
-      samples: finite(cell("# of Samples")),
-      messageSize: finite(cell("Message Size")),
-      burst: finite(cell("Burst")),
+      ...testOf(cell, CSV_COLUMNS),
       ci: lo !== undefined && hi !== undefined ? [lo, hi] : undefined,
       throughput: finite(cell("Avg Throughput")),
       throughputUnit: cell("Throughput Metric") ?? "",

@@ -30,6 +30,14 @@ describe("kube-burner measurements", () => {
     });
   });
 
+  it("its log (real run, kube-burner PR 200): refused, naming the quantile files to send", () => {
+    const text = fixtureText("real/kube-burner/pr200_realrun_log_quantiles.txt");
+    expect(detectFormat("kube-burner.log", text)).toEqual({
+      format: null,
+      reason: expect.stringContaining("send the <measurement>QuantilesMeasurement-<job>.json files"),
+    });
+  });
+
   it("podLatencyQuantilesMeasurement (documented, repaired): Ready is pod.startup.latency", () => {
     const text = fixtureText("real/kube-burner/podLatencyQuantilesMeasurement_doc_example.json");
     expect(detectFormat("x.json", text)).toEqual({ format: "kube-burner" });

@@ -5,9 +5,10 @@
  * text example predates the "90" column). Expected figures read by hand from the files; the pace
  * (qps) by awk: rate × (requests − 1) / requests, e.g. awk 'BEGIN{print 101.01010672380401*99/100}' = 100.
  */
-import { fixtureText } from "@cnibench/test-support/fixtures";
+import { fixtureBytes, fixtureText, fixtureTree, labEnvironment } from "@cnibench/test-support/fixtures";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../detect.ts";
+import { importFiles } from "../import.ts";
 import { ImportError, type Result } from "../types.ts";
 import { goDuration, parseVegeta } from "./vegeta.ts";
 
@@ -78,5 +79,65 @@ describe("vegeta reports", () => {
     expect(() =>
       parseVegeta("Requests      [total, rate, throughput]  0, 0.00, 0.00\nLatencies     [min]  0s\n"),
     ).toThrow(ImportError);
+  });
+});
+
+// synthetic/vegeta/clients-synthetic (make-synthetic.py): one -rate=100 attack run at once from three
+// machines (client-a/b/c, windows starting 0, 3 and 5 ms apart, 1,000 requests each over 9.99 s), and a
+// later attack at the same pace (later-run, 20 s on). Expected figures by hand (python3):
+// throughput 1000/9.992 + 1000/9.9925 + 990/9.9915 = 299.23934193181026 req/s; mean latency
+// (2.1 + 2.4 + 2.0)/3 = 2.1667 ms (equal requests); success (100 + 100 + 99)/3 = 99.667 %.
+describe("vegeta reports of one run's concurrent clients", () => {
+  const { bundles, files } = importFiles(fixtureTree("synthetic/vegeta/clients-synthetic", "vegeta"), labEnvironment);
+  const clients = bundles.find((b) => b.file.endsWith("}"))?.bundle.results ?? [];
+  const figure = (metric: string, key?: string, value?: string) =>
+    clients.find((r) => r.metric === metric && (key === undefined || r.params?.[key] === value));
+
+  it("reads overlapping attacks of one folder and pace as one run; a later attack stays its own", () => {
+    expect(files.map((f) => [f.file, f.bundles])).toEqual([
+      ["vegeta/{client-a.json,client-b.json,client-c.json}", 1],
+      ["vegeta/later-run.json", 1],
+    ]);
+    expect(bundles).toHaveLength(2);
+  });
+
+  it("sums throughput and pace, weighs the mean and success by requests, marks the clients", () => {
+    expect(figure("http.qps.achieved")).toMatchObject({ params: { qps: 300 } });
+    expect(figure("http.qps.achieved")?.value).toBeCloseTo(299.23934193181026, 9);
+    expect(figure("http.qps.achieved")).not.toHaveProperty("samples");
+    const mean = figure("http.latency", "stat", "avg");
+    expect(mean?.value).toBeCloseTo(0.0021666666666666666, 12);
+    expect(mean).toMatchObject({ samples: [0.0021, 0.0024, 0.002], samplesAre: "clients" });
+    expect(figure("http.latency", "stat", "min")?.value).toBe(0.0008);
+    expect(figure("http.latency", "stat", "max")?.value).toBe(0.0135);
+    // p99s 6.4, 7.2, 5.9 ms: their median, said to be one.
+    expect(figure("http.latency", "percentile", "p99")).toMatchObject({
+      value: 0.0064,
+      aggregate: "median",
+      samplesAre: "clients",
+    });
+    expect(figure("x.http.success")?.value).toBeCloseTo(99.66666666666667, 9);
+    expect(clients[0]).toMatchObject({ params: { qps: 300 } });
+  });
+});
+
+describe("vegeta text reports of one folder at one pace", () => {
+  it("are each a run, and the answer says how to send them as one run's clients", () => {
+    const bytes = fixtureBytes("synthetic/vegeta/vegeta_report_text_synthetic_current_layout.txt");
+    const { bundles, files } = importFiles(
+      [
+        { name: "run/client-1.txt", bytes },
+        { name: "run/client-2.txt", bytes },
+        { name: "other/report.txt", bytes },
+      ],
+      labEnvironment,
+    );
+    expect(bundles).toHaveLength(3);
+    const notes = files.map((f) => [f.file, f.warnings?.some((w) => w.includes("-type=json")) ?? false]);
+    expect(notes).toEqual([
+      ["run/client-1.txt", true],
+      ["run/client-2.txt", true],
+      ["other/report.txt", false],
+    ]);
   });
 });

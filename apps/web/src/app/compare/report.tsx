@@ -5,6 +5,7 @@ import {
   formatParams,
   qualifierWords,
   spreadWords,
+  summaryStatisticsWords,
   verdictLabel,
 } from "@cnibench/analysis/format";
 import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
@@ -15,6 +16,7 @@ import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";
 import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
 import { Muted } from "~/app/_ui/text";
+import { runsShown } from "~/server/figure-summary";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
 import { foldRows, rowsPerMetric } from "~/server/rows-per-metric";
 
@@ -362,7 +364,12 @@ function FigureValue({
 }) {
   if (!figure) return <span className="text-zinc-400">—</span>;
   const d = figure.summary.distribution;
-  const title = [figure.qualifier ? qualifierWords[figure.qualifier] : null, d ? spreadWords(d, figure.unit) : null]
+  const stated = figure.summaryStatistics;
+  const title = [
+    figure.qualifier ? qualifierWords[figure.qualifier] : null,
+    d ? spreadWords(d, figure.unit) : null,
+    stated ? summaryStatisticsWords(stated, figure.unit) : null,
+  ]
     .filter(Boolean)
     .join("; ");
   return (
@@ -370,7 +377,7 @@ function FigureValue({
       <a className="hover:underline" href={`${apiUrl}/v1/bundles/${figure.bundleId}`}>
         {formatFigure(figure)}
       </a>
-      <span className="ml-1 text-xs text-zinc-500">n={figure.summary.n}</span>
+      <span className="ml-1 text-xs text-zinc-500">n={runsShown(figure)}</span>
     </span>
   );
 }

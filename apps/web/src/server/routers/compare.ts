@@ -31,7 +31,10 @@ export const compareRouter = createTRPCRouter({
     .output(compareOutputSchema)
     .use(keptUntilChange)
     .query(async ({ ctx, input }) =>
-      shapeComparison(await compareView(ctx.db, ctx.access.readable, { scenarioIds: input.scenarioIds }), input.margins),
+      shapeComparison(
+        await compareView(ctx.db, ctx.access.readable, { scenarioIds: input.scenarioIds }),
+        input.margins,
+      ),
     ),
 
   /**

@@ -43,7 +43,8 @@ export const publishInputSchema = permalinkInputSchema.extend({ published: z.boo
 
 /** The numbers behind a verdict; the interval test's fields are null for the other tests. */
 export const cellEvidenceSchema = z.object({
-  test: z.enum(["welch-log", "welch-linear", "single run", "bounds"]),
+  /** welch-summary: Welch's t from summary statistics (a side published a mean, its spread and n, not runs). */
+  test: z.enum(["welch-log", "welch-linear", "welch-summary", "single run", "bounds"]),
   marginPercent: z.number(),
   /** Candidate / baseline with its 95 % interval. */
   ratio: z.number().nullable(),
@@ -73,6 +74,8 @@ export const compareCellSchema = z.object({
       samples: shown.samples,
       bundleId: shown.bundleId,
       summary: shown.summary,
+      /** The mean, spread and n the tool published instead of samples (k8s-netperf), when it did. */
+      summaryStatistics: shown.summaryStatistics,
     })
     .nullable(),
   /** Against the baseline; null for the baseline itself or when a side is missing. */

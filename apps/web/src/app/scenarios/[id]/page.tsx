@@ -5,6 +5,7 @@ import {
   formatParams,
   qualifierWords,
   spreadWords,
+  summaryStatisticsWords,
 } from "@cnibench/analysis/format";
 import type { Provenance } from "@cnibench/db";
 import { vocabularyLabel } from "@cnibench/schema";
@@ -20,6 +21,7 @@ import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { cardMetadata } from "~/server/card-meta";
+import { runsShown } from "~/server/figure-summary";
 import { loadAllRows, rowsPerMetric } from "~/server/rows-per-metric";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
@@ -177,6 +179,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                     const bundle = bundleById.get(f.bundleId);
                     const d = row.summary.distribution;
                     const shown = { ...f, value: d?.median ?? row.value };
+                    // A bundle's own summary statistics; a campaign of several bundles is summarised by its runs.
+                    const stated = row.runs.length === 1 ? f.summaryStatistics : null;
                     return (
                       <Tr key={f.id} className="align-top">
                         <Td>
@@ -205,7 +209,19 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                           }
                         >
                           {formatFigure(shown)}
-                          <span className="text-xs text-zinc-500"> · n={row.summary.n}</span>
+                          <span className="text-xs text-zinc-500">
+                            {" "}
+                            · n={runsShown({ summary: row.summary, summaryStatistics: stated })}
+                          </span>
+                          {stated ? (
+                            <div className="whitespace-normal text-xs text-zinc-500" data-testid="summary-statistics">
+                              {summaryStatisticsWords(stated, f.unit, bundle?.collectorName)}
+                            </div>
+                          ) : f.samplesAre === "clients" && f.samples.length > 1 ? (
+                            <div className="whitespace-normal text-xs text-zinc-500" data-testid="clients">
+                              one run of {f.samples.length} concurrent clients
+                            </div>
+                          ) : null}
                           {d ? (
                             <div className="whitespace-normal text-xs text-zinc-500" data-testid="spread">
                               min–max {formatNumber(d.min)}–{formatNumber(d.max)}

@@ -65,6 +65,7 @@ export {
   revokePermalink,
   setPermalinkPublished,
 } from "./permalinks.ts";
+export { type BudgetSpent, spendBudget } from "./rate-budgets.ts";
 export {
   annotationChangeSchema,
   annotationKeys,

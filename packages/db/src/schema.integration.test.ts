@@ -36,6 +36,7 @@ describe("migrations from an empty database", () => {
       "Membership",
       "NodeSku",
       "Permalink",
+      "RateBudget",
       "Scenario",
       "User",
       "UserSession",

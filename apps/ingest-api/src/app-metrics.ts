@@ -3,7 +3,7 @@
 // memory, event loop: prom-client's defaults), the read pool, the uploads waiting for a write turn,
 // and the alert deliveries by status. prom-client rather than hand-written text: it keeps the
 // histogram buckets and the exposition format right.
-import { type Db, poolStats } from "@cnibench/db";
+import { type Db, deliveryCounts, poolStats } from "@cnibench/db";
 import { processRegistry, registerPoolGauge, startMetricsServer } from "@cnibench/db/app-metrics";
 import type { FastifyInstance } from "fastify";
 import { Gauge, Histogram, type Registry } from "prom-client";
@@ -47,10 +47,7 @@ export function createAppMetrics(db: Db | null): AppMetrics {
     labelNames: ["status"] as const,
     registers: [registry],
     async collect() {
-      const rows = await db.webhookDelivery.groupBy({ by: ["status"], _count: { _all: true } });
-      for (const status of ["pending", "delivered", "failed"] as const) {
-        this.set({ status }, rows.find((r) => r.status === status)?._count._all ?? 0);
-      }
+      for (const [status, count] of Object.entries(await deliveryCounts(db))) this.set({ status }, count);
     },
   });
   return { registry, requestSeconds };

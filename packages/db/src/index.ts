@@ -126,11 +126,13 @@ export {
   webhookPolicy,
 } from "./webhook-targets.ts";
 export {
+  alertWorkspace,
   type ClaimedCampaign,
   type ClaimedDelivery,
   campaignBundleIds,
   campaignJudged,
   campaignJudgingFailed,
+  campaignOfBundle,
   campaignSeriesHistories,
   checkWebhookUrl,
   claimCompleteCampaigns,
@@ -140,6 +142,7 @@ export {
   type DeliveryStatus,
   type DeliverySummary,
   deleteWebhook,
+  deliveryCounts,
   listDeliveries,
   listWebhooks,
   nextCampaignDueAt,

@@ -529,7 +529,7 @@ logfile = ${path.join(bouncerDir, "pgbouncer.log")}
       limitAnswers.push(res.status);
       if (res.status === 429) retryAfter = res.headers.get("retry-after") ?? "";
     }
-    const allowed = limitAnswers.findIndex((s) => s === 429);
+    const allowed = limitAnswers.indexOf(429);
     const writes: number[] = [];
     for (let i = 0; i < WRITE_LIMIT + 2; i++) {
       const res = await fetch(`${front}/api/trpc/workspaces.create`, {

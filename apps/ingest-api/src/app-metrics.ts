@@ -4,13 +4,19 @@
 // and the alert deliveries by status. prom-client rather than hand-written text: it keeps the
 // histogram buckets and the exposition format right.
 import { type Db, deliveryCounts, poolStats } from "@cnibench/db";
-import { processRegistry, registerPoolGauge, startMetricsServer } from "@cnibench/db/app-metrics";
+import {
+  processRegistry,
+  type RequestHistogram,
+  registerPoolGauge,
+  registerRequestHistogram,
+  startMetricsServer,
+} from "@cnibench/db/app-metrics";
 import type { FastifyInstance } from "fastify";
-import { Gauge, Histogram, type Registry } from "prom-client";
+import { Gauge, type Registry } from "prom-client";
 
 export { startMetricsServer };
 
-export type AppMetrics = { registry: Registry; requestSeconds: Histogram<"method" | "route" | "status_code"> };
+export type AppMetrics = { registry: Registry; requestSeconds: RequestHistogram };
 
 /**
  * A registry with the process's metrics and gauges read at each scrape. `db` gives the pool and the
@@ -19,14 +25,7 @@ export type AppMetrics = { registry: Registry; requestSeconds: Histogram<"method
  */
 export function createAppMetrics(db: Db | null): AppMetrics {
   const registry = processRegistry();
-  const requestSeconds = new Histogram({
-    name: "cnibench_http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer, by method, route pattern and status code",
-    labelNames: ["method", "route", "status_code"] as const,
-    // From a cached feed (~1 ms) to an import of a large archive (tens of seconds).
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [registry],
-  });
+  const requestSeconds = registerRequestHistogram(registry);
   if (!db) return { registry, requestSeconds };
   registerPoolGauge(registry, db);
   new Gauge({

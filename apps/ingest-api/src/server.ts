@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Db, databaseReady, isCommitInDoubt, isDatabaseOutage } from "@cnibench/db";
+import { type Db, databaseReady, isCommitInDoubt, isDatabaseOutage, spendBudget } from "@cnibench/db";
 import type { ArchiveLimits } from "@cnibench/importers";
 import { unstorableValues } from "@cnibench/schema";
 import rateLimit from "@fastify/rate-limit";
@@ -85,8 +85,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     done(null, body),
   );
 
-  // Two budgets a minute, in-process counters (each replica counts its own, deploy/README.md); probes
-  // are never limited. Every request counts against its client address before anything else runs, so
+  // Two budgets a minute, counted in PostgreSQL so that every replica spends the same ones (sharedBudgets);
+  // probes are never limited. Every request counts against its client address before anything else runs, so
   // made-up tokens cannot buy fresh counters; a request with a real token then counts against that
   // token too (after authentication, before the body is read), so one busy collector cannot starve
   // the others. Both are app-level hooks: the plugin's own route hooks would run after the routes'
@@ -96,6 +96,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.register(rateLimit, {
     global: false,
     timeWindow: 60_000,
+    store: sharedBudgets(db),
     allowList: (req) => req.url === "/healthz" || req.url === "/readyz",
   });
   type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
@@ -235,6 +236,30 @@ declare module "fastify" {
     /** The body is an upload: readStorableBundle checks its strings, naming paths inside the bundle. */
     upload?: boolean;
   }
+}
+
+/**
+ * @fastify/rate-limit's store over packages/db's budgets, shared by every replica. Its address keys
+ * (an address, an IPv6 one by its /64) and token keys ("token:…") cannot meet, so one store serves
+ * both limiters. A failure to count (the database away) fails the request: the error handler answers
+ * 503 with Retry-After, as the request itself would have.
+ */
+function sharedBudgets(db: Db) {
+  return class SharedBudgets {
+    incr(
+      key: string,
+      done: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      windowMs: number,
+    ) {
+      spendBudget(db, `api:${key}`, windowMs).then(
+        (spent) => done(null, { current: spent.count, ttl: spent.resetInMs }),
+        (error: Error) => done(error),
+      );
+    }
+    child() {
+      return this;
+    }
+  };
 }
 
 const KNOWN_ERRORS: Record<

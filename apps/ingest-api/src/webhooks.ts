@@ -3,8 +3,9 @@
 //   /v1/campaigns/close) or no bundle came for `quietMs`; each complete campaign is judged once, as
 //   the gate judges it (POST /v1/gate, baseline "previous"), and its series' histories cut at it are
 //   searched for new change points; one summary per campaign, event and webhook is queued.
-// - sending: due deliveries are claimed at most one per webhook at a time (so a receiver that never
-//   answers holds up only its own alerts), each POSTed signed over timestamp and body, to an address
+// - sending: due deliveries are claimed at most one per webhook at a time across every ingest-api
+//   process (so a receiver that never answers holds up only its own alerts, and no alert goes out
+//   twice: the rows are claimed with FOR UPDATE SKIP LOCKED), each POSTed signed over timestamp and body, to an address
 //   the operator's policy allows (checked after DNS resolution, on every connection), with a short
 //   connect timeout; retried with exponential backoff (base, 4 × base, 16 × base…, `maxAttempts` tries).
 // Nothing runs inside an upload: the database trigger marks the campaign, this worker does the rest.
@@ -21,11 +22,13 @@ import {
   withHistory,
 } from "@cnibench/analysis";
 import {
+  alertWorkspace,
   type ClaimedCampaign,
   type ClaimedDelivery,
   campaignBundleIds,
   campaignJudged,
   campaignJudgingFailed,
+  campaignOfBundle,
   campaignSeriesHistories,
   claimCompleteCampaigns,
   claimDueDeliveries,
@@ -59,7 +62,7 @@ export type WebhookOptions = {
   quietMs?: number;
   /** How often work queued elsewhere (another replica, the web app, before a restart) is looked for. */
   pollMs?: number;
-  /** Most deliveries in flight at once in this process (each webhook has one at a time). */
+  /** Most deliveries in flight at once in this process (each webhook has one at a time, in all processes). */
   maxInFlight?: number;
   /** Where deliveries may go (CNIBENCH_WEBHOOK_ALLOW; packages/db webhook-targets.ts). */
   policy?: TargetPolicy;
@@ -203,7 +206,7 @@ export async function judgeCampaign(
   const [testbed, [scenario], workspace] = await Promise.all([
     testbedOf(db, [c.workspaceId], c.scenarioId),
     listScenarios(db, { workspaceIds: [c.workspaceId], ids: [c.scenarioId] }),
-    db.workspace.findUnique({ where: { id: c.workspaceId }, select: { slug: true, name: true } }),
+    alertWorkspace(db, c.workspaceId),
   ]);
   if (bundleIds.length === 0 || !testbed || !scenario || !workspace) return [];
   const sides = await gateSides(db, [c.workspaceId], { candidate: bundleIds, baseline: { previous: true } });
@@ -227,11 +230,7 @@ export async function judgeCampaign(
       withHistory(sides.candidate.figures, sides.candidate.earlier),
       {},
     );
-    const first = await db.bundle.findUnique({
-      where: { id: sides.baseline.bundleIds[0] ?? "" },
-      select: { id: true, campaign: true },
-    });
-    const baselineCampaign = first?.campaign ?? first?.id ?? "";
+    const baselineCampaign = (await campaignOfBundle(db, sides.baseline.bundleIds[0] ?? "")) ?? "";
     const worse = report.rows
       .filter((r) => r.verdict === "worse" && r.baseline && r.candidate)
       .map(
@@ -372,7 +371,8 @@ export function startAlerts(
     judgeTimer.unref();
   };
 
-  // Sending: each webhook has at most one delivery in flight; claiming more never waits for a send.
+  // Sending: each webhook has at most one delivery in flight (held in the database, for every process);
+  // claiming more never waits for a send.
   const inFlight = new Map<string, Promise<void>>();
   let claiming: Promise<void> | null = null;
   let claimAgain = false;
@@ -383,7 +383,7 @@ export function startAlerts(
     if (error) log.info({ delivery: delivery.id, attempts, error }, "webhook delivery failed");
     await recordAttempt(
       db,
-      delivery.id,
+      delivery,
       error === null
         ? { delivered: true, at: new Date() }
         : {
@@ -405,7 +405,6 @@ export function startAlerts(
         now: new Date(),
         limit: room,
         leaseMs: settings.timeoutMs + 5_000,
-        busy: [...inFlight.keys()],
       });
       if (due.length === 0) break;
       for (const delivery of due) {
@@ -418,8 +417,8 @@ export function startAlerts(
         inFlight.set(delivery.webhookId, sending);
       }
     }
-    // Busy webhooks aside: each one's post ends in a pump of its own, so their due deliveries never spin.
-    const next = await nextDueAt(db, [...inFlight.keys()]);
+    // A webhook being posted to is due no sooner than its hold ends; its post ends in a pump of its own.
+    const next = await nextDueAt(db);
     scheduleSend(next ? Math.max(10, next.getTime() - Date.now()) : settings.pollMs);
   };
   function pump(): Promise<void> {

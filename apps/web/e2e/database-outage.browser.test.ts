@@ -73,6 +73,10 @@ describe("PostgreSQL frozen or killed under the web app", () => {
   });
 
   async function expectAllUnavailable() {
+    // The gate's probe answer stands for PROBE_FRESH_MS (1 s, outage.ts) rather than one query per
+    // page: a page asked for in the first second of an outage is not gated, and fails as it would
+    // have without the gate. From then on every page is.
+    await new Promise((r) => setTimeout(r, 1_000));
     const page = await expectUnavailable("a page", () => get("/"));
     // Prefetches render the page too: Next's own (next-router-prefetch, with its RSC header) and a
     // browser's (Purpose: prefetch) once skipped the gate and answered 500 after 10–20 s.
@@ -110,6 +114,7 @@ describe("PostgreSQL frozen or killed under the web app", () => {
     try {
       const page = await browser.newPage();
       await killPostmaster(pg);
+      await new Promise((r) => setTimeout(r, 1_000)); // the gate's probe answer stands 1 s (see above)
       const response = await page.goto(`${webUrl}/`);
       expect(response?.status()).toBe(503);
       await expect.poll(() => page.getByRole("heading", { name: "The database is unavailable" }).count()).toBe(1);

@@ -3,7 +3,7 @@
 // pool's gauge, and a tiny server for GET /metrics on a port of its own. prom-client rather than
 // hand-written text: it keeps histograms and the exposition format right.
 import http from "node:http";
-import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { type Db, poolStats } from "./client.ts";
 
 /** A registry with prom-client's process metrics (CPU, memory, event loop, GC). */
@@ -16,6 +16,20 @@ export function processRegistry(): Registry {
     registry.removeSingleMetric(name);
   }
   return registry;
+}
+
+export type RequestHistogram = Histogram<"method" | "route" | "status_code">;
+
+/** cnibench_http_request_duration_seconds{method, route, status_code}: both apps' answered requests. */
+export function registerRequestHistogram(registry: Registry): RequestHistogram {
+  return new Histogram({
+    name: "cnibench_http_request_duration_seconds",
+    help: "Time from a request's arrival to its answer, by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    // From a cached feed or a static file (~1 ms) to an import of a large archive (tens of seconds).
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
 }
 
 /** cnibench_db_pool_connections{state}: the read pool of `db` (createDb's), read at each scrape. */

@@ -35,6 +35,32 @@ class ListenedClient extends pg.Client {
 }
 
 /**
+ * A connection that sends every statement unnamed. PgBouncer in transaction mode (Debian 12's 1.18;
+ * before 1.21 it keeps no prepared statements) runs each transaction on any server connection, where
+ * a statement this connection prepared by name elsewhere does not exist. Chosen by `pgbouncer=true` in
+ * the database URL, Prisma's own flag for it; the views then plan their queries at each call.
+ */
+class UnnamedStatementsClient extends ListenedClient {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((first: unknown, ...rest: unknown[]) => {
+      // Plain query configs only: a submittable (a COPY stream) carries no name and must stay itself.
+      const named = first && typeof first === "object" && "name" in first && !("submit" in first);
+      return query(named ? { ...first, name: undefined } : first, ...rest);
+    }) as pg.Client["query"];
+  }
+}
+
+const behindPgBouncer = (databaseUrl: string): boolean => {
+  try {
+    return new URL(databaseUrl).searchParams.get("pgbouncer") === "true";
+  } catch {
+    return false;
+  }
+};
+
+/**
  * A Prisma client over node-postgres (driver adapter: no native query engine to download), and
  * beside it a plain node-postgres pool for the views' read queries (see `readRows`) and uploads.
  *
@@ -52,7 +78,7 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     connectionTimeoutMillis: timeoutMs,
     statement_timeout: timeoutMs,
     query_timeout: timeoutMs,
-    Client: ListenedClient,
+    Client: behindPgBouncer(databaseUrl) ? UnnamedStatementsClient : ListenedClient,
   };
   const db = new PrismaClient({ adapter: new PrismaPg(settings) });
   const read = new pg.Pool({ ...settings, allowExitOnIdle: true });

@@ -86,6 +86,7 @@ export {
   revokePermalink,
   setPermalinkPublished,
 } from "./permalinks.ts";
+export { type BudgetSpent, spendBudget } from "./rate-budgets.ts";
 export {
   annotationChangeSchema,
   annotationKeys,
@@ -146,11 +147,13 @@ export {
   webhookPolicy,
 } from "./webhook-targets.ts";
 export {
+  alertWorkspace,
   type ClaimedCampaign,
   type ClaimedDelivery,
   campaignBundleIds,
   campaignJudged,
   campaignJudgingFailed,
+  campaignOfBundle,
   campaignSeriesHistories,
   checkWebhookUrl,
   claimCompleteCampaigns,

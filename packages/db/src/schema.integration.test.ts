@@ -37,6 +37,7 @@ describe("migrations from an empty database", () => {
       "Membership",
       "NodeSku",
       "Permalink",
+      "RateBudget",
       "Scenario",
       "User",
       "UserSession",

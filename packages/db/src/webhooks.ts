@@ -437,65 +437,89 @@ export type ClaimedDelivery = {
 };
 
 /**
- * Claims due pending deliveries of live webhooks, at most one per webhook and none of the webhooks in
- * `busy` (those this sender is posting to): a receiver that never answers holds one delivery of its
- * own webhook, never the others' turn. Oldest first, up to `limit`. Each is pushed `leaseMs` into the
- * future so another sender (replica) skips it while this one sends; recordAttempt sets its next time.
+ * Claims due pending deliveries of live webhooks, one per webhook, of webhooks no sender (this process
+ * or another replica) is posting to: a receiver that never answers holds one delivery of its own
+ * webhook, never the others' turn, whatever the number of ingest-api processes. Oldest first, up to
+ * `limit`. The webhooks are taken with FOR UPDATE SKIP LOCKED, so concurrent senders never wait for
+ * each other nor claim the same one; each is held until `leaseMs` from now ("sendingUntil"), and its
+ * delivery pushed as far, so a sender that dies mid-post lets both go then; recordAttempt ends the hold.
  */
 export async function claimDueDeliveries(
   db: Db,
-  options: { now: Date; limit: number; leaseMs: number; busy?: readonly string[] },
+  options: { now: Date; limit: number; leaseMs: number },
 ): Promise<ClaimedDelivery[]> {
-  const lease = new Date(options.now.getTime() + options.leaseMs);
-  const busy = [...(options.busy ?? [])];
+  const { now } = options;
+  const lease = new Date(now.getTime() + options.leaseMs);
   // Cast to text, an enum reads as its database value: "campaign-worse", "slack".
   return db.$queryRaw<ClaimedDelivery[]>(
-    Prisma.sql`UPDATE "WebhookDelivery" d SET "nextAttemptAt" = ${lease}
-      FROM "Webhook" w
-      WHERE w.id = d."webhookId" AND d.id IN (
-        SELECT id FROM (
-          SELECT DISTINCT ON (x."webhookId") x.id, x."nextAttemptAt"
-          FROM "WebhookDelivery" x JOIN "Webhook" y ON y.id = x."webhookId"
-          WHERE x.status = 'pending' AND x."nextAttemptAt" <= ${options.now} AND NOT y.disabled
-            AND NOT (x."webhookId" = ANY(${busy}::text[]))
-          ORDER BY x."webhookId", x."nextAttemptAt", x.id) first
-        ORDER BY "nextAttemptAt", id LIMIT ${options.limit})
-        AND d.status = 'pending' AND d."nextAttemptAt" <= ${options.now}
+    Prisma.sql`WITH hooks AS (
+        SELECT w.id FROM "Webhook" w
+        WHERE NOT w.disabled AND (w."sendingUntil" IS NULL OR w."sendingUntil" <= ${now})
+          AND EXISTS (SELECT 1 FROM "WebhookDelivery" x
+            WHERE x."webhookId" = w.id AND x.status = 'pending' AND x."nextAttemptAt" <= ${now})
+        ORDER BY (SELECT min(x."nextAttemptAt") FROM "WebhookDelivery" x
+            WHERE x."webhookId" = w.id AND x.status = 'pending'), w.id
+        LIMIT ${options.limit}
+        FOR UPDATE OF w SKIP LOCKED),
+      first AS (
+        SELECT DISTINCT ON (x."webhookId") x.id
+        FROM "WebhookDelivery" x JOIN hooks h ON h.id = x."webhookId"
+        WHERE x.status = 'pending' AND x."nextAttemptAt" <= ${now}
+        ORDER BY x."webhookId", x."nextAttemptAt", x.id),
+      held AS (UPDATE "Webhook" w SET "sendingUntil" = ${lease} FROM hooks h WHERE w.id = h.id)
+      UPDATE "WebhookDelivery" d SET "nextAttemptAt" = ${lease}
+      FROM first f, "Webhook" w
+      WHERE d.id = f.id AND w.id = d."webhookId"
       RETURNING d.id, d."webhookId", d.event::text AS event, d.payload, d.attempts, w.url, w.format::text AS format, w.secret`,
   );
 }
 
 /**
- * When the next pending delivery is due, of a webhook not in `busy` (one being posted to is looked at
- * again when its post ends); null when none is pending.
+ * When the next pending delivery is due: of a webhook being posted to (here or by another replica),
+ * no sooner than its hold ends, when a sender that died would let it go (one that lives claims its
+ * next delivery as its post ends). Null when none is pending.
  */
-export async function nextDueAt(db: Db, busy: readonly string[] = []): Promise<Date | null> {
-  const next = await db.webhookDelivery.findFirst({
-    where: { status: "pending", webhook: { disabled: false }, webhookId: { notIn: [...busy] } },
-    select: { nextAttemptAt: true },
-    orderBy: { nextAttemptAt: "asc" },
-  });
-  return next?.nextAttemptAt ?? null;
+export async function nextDueAt(db: Db): Promise<Date | null> {
+  const [row] = await db.$queryRaw<{ at: Date | null }[]>`
+    SELECT min(GREATEST(d."nextAttemptAt", COALESCE(w."sendingUntil", '-infinity'))) AS at
+    FROM "WebhookDelivery" d JOIN "Webhook" w ON w.id = d."webhookId"
+    WHERE d.status = 'pending' AND NOT w.disabled`;
+  return row?.at ?? null;
 }
 
 /**
  * Records one attempt: delivered, or failed with its error and either a next time (pending) or none
- * (failed for good).
+ * (failed for good); and lets its webhook go, for its next delivery to be claimed. The hold outlasts
+ * any post (claimed for the post's timeout and more), so it is still this sender's to end.
  */
 export async function recordAttempt(
   db: Db,
-  id: string,
+  delivery: Pick<ClaimedDelivery, "id" | "webhookId">,
   outcome: { delivered: true; at: Date } | { delivered: false; error: string; retryAt: Date | null },
 ): Promise<void> {
-  await db.webhookDelivery.update({
-    where: { id },
-    data: outcome.delivered
-      ? { status: "delivered", attempts: { increment: 1 }, deliveredAt: outcome.at, lastError: null }
-      : {
-          status: outcome.retryAt ? "pending" : "failed",
-          attempts: { increment: 1 },
-          lastError: outcome.error.slice(0, 500),
-          ...(outcome.retryAt ? { nextAttemptAt: outcome.retryAt } : {}),
-        },
-  });
+  await db.$transaction([
+    db.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: outcome.delivered
+        ? { status: "delivered", attempts: { increment: 1 }, deliveredAt: outcome.at, lastError: null }
+        : {
+            status: outcome.retryAt ? "pending" : "failed",
+            attempts: { increment: 1 },
+            lastError: outcome.error.slice(0, 500),
+            ...(outcome.retryAt ? { nextAttemptAt: outcome.retryAt } : {}),
+          },
+    }),
+    db.webhook.updateMany({ where: { id: delivery.webhookId }, data: { sendingUntil: null } }),
+  ]);
+}
+
+/** The name and slug of an alert's workspace; null when it is gone. */
+export function alertWorkspace(db: Db, workspaceId: string): Promise<{ slug: string; name: string } | null> {
+  return db.workspace.findUnique({ where: { id: workspaceId }, select: { slug: true, name: true } });
+}
+
+/** The campaign a bundle belongs to (a bundle without one is its own); null for an unknown bundle. */
+export async function campaignOfBundle(db: Db, bundleId: string): Promise<string | null> {
+  const found = await db.bundle.findUnique({ where: { id: bundleId }, select: { id: true, campaign: true } });
+  return found ? (found.campaign ?? found.id) : null;
 }

@@ -24,7 +24,7 @@ import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { appRouter, createCaller } from "./root";
-import { writeLimits } from "./trpc";
+import { type WriteLimitError, writeLimits } from "./trpc";
 
 const { overlay, iptables } = tkeServiceScale();
 const withCluster = (bundle: object, cluster: object) => ({
@@ -711,6 +711,43 @@ describe("bounds on what a caller may send and how often", () => {
       expect(await db.workspace.count({ where: { slug: { startsWith: "rate-" } } })).toBe(9);
     } finally {
       await db.$disconnect();
+      await fresh.drop();
+    }
+  });
+
+  it("limits writes across replicas: two servers' pools on one database spend one budget", async () => {
+    const fresh = await freshDatabase();
+    // Two web processes, each with its own database client.
+    const replicas = [createDb(fresh.url), createDb(fresh.url)];
+    try {
+      const limits = writeLimits(3);
+      const user = await recordSignIn(replicas[0]!, {
+        issuer: "t",
+        subject: "rr",
+        email: "rr@example.test",
+        name: "rr",
+      });
+      const create = async (n: number) => {
+        const db = replicas[n % 2]!;
+        const caller = createCaller({
+          db,
+          access: await accessFor(db, user.id),
+          client: { address: "192.0.2.7" },
+          limits,
+        });
+        return caller.workspaces.create({ slug: `replica-${n}`, name: "r", visibility: "private" });
+      };
+      for (let n = 0; n < 3; n++) await create(n);
+      // In-process counters allowed 3 on each replica.
+      const refusal = await create(3).catch((e: unknown) => e);
+      expect(refusal).toMatchObject({ code: "TOO_MANY_REQUESTS", message: expect.stringContaining("by this user") });
+      const wait = (refusal as WriteLimitError).retryAfterSeconds;
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60);
+      await expect(create(4)).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+      expect(await replicas[0]!.workspace.count({ where: { slug: { startsWith: "replica-" } } })).toBe(3);
+    } finally {
+      await Promise.all(replicas.map((db) => db.$disconnect()));
       await fresh.drop();
     }
   });

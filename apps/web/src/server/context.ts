@@ -5,20 +5,17 @@ import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { clientAddress } from "./client-address";
 import { db } from "./db";
-import { type Context, type WriteLimits, writeLimits } from "./trpc";
-
-const globalForLimits = globalThis as unknown as { cnibenchWriteLimits?: WriteLimits };
+import { type Context, writeLimits } from "./trpc";
 
 /** A request's tRPC context: the shared database client, the visitor's access, address and budgets. */
 export async function createContext(): Promise<Context> {
   const env = webEnv();
-  globalForLimits.cnibenchWriteLimits ??= writeLimits(env.CNIBENCH_WEB_WRITES_PER_MINUTE);
   const forwarded = (await headers()).get("x-forwarded-for");
   return {
     db: db(),
     access: await currentAccess(),
     client: { address: clientAddress(forwarded, env.CNIBENCH_TRUSTED_PROXIES) },
-    limits: globalForLimits.cnibenchWriteLimits,
+    limits: writeLimits(env.CNIBENCH_WEB_WRITES_PER_MINUTE),
     publicWebUrl: env.publicWebUrl,
     webhookPolicy: webhookPolicy(env),
   };

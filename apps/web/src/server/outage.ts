@@ -1,24 +1,25 @@
 import "server-only";
 import { databaseReady } from "@cnibench/db";
 import { db } from "./db";
+import { freshFor } from "./fresh-for";
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable (as the ingest API). */
 export const RETRY_AFTER_SECONDS = 5;
 
-let probe: Promise<boolean> | undefined;
+/**
+ * How long a probe's answer stands for every page request after it: at most one `SELECT 1` a second
+ * per process, instead of one per page. A page requested in the second after PostgreSQL went away
+ * fails as the outage began; one requested in the second after it came back still gets the 503 page,
+ * which reloads itself.
+ */
+export const PROBE_FRESH_MS = 1_000;
 
 /**
- * True when PostgreSQL answers a trivial query within CNIBENCH_DB_TIMEOUT_MS. Requests arriving
- * while one probe runs share it, so a burst of page loads during an outage waits on one query.
+ * True when PostgreSQL answered a trivial query within CNIBENCH_DB_TIMEOUT_MS, at most PROBE_FRESH_MS
+ * ago. Requests arriving while a probe runs share it, so a burst of page loads during an outage waits
+ * on one query.
  */
-export function databaseAnswers(): Promise<boolean> {
-  probe ??= Promise.resolve()
-    .then(() => databaseReady(db()))
-    .finally(() => {
-      probe = undefined;
-    });
-  return probe;
-}
+export const databaseAnswers = freshFor(PROBE_FRESH_MS, () => databaseReady(db()));
 
 /**
  * The page a browser gets instead of a view while the database is unreachable: status 503 with

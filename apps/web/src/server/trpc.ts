@@ -1,20 +1,15 @@
-import { type Access, type Db, isCommitInDoubt, type TargetPolicy } from "@cnibench/db";
+import { type Access, type Db, isCommitInDoubt, spendBudget, type TargetPolicy } from "@cnibench/db";
 import { unstorableValues } from "@cnibench/schema";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { RateLimiterMemory, type RateLimiterRes } from "rate-limiter-flexible";
 import { ZodError, z } from "zod";
 import { keptAnswer } from "./answer-cache";
 
 /** Budgets of writes (mutations) a minute: per signed-in user, and per client address. */
-export type WriteLimits = { perUser: RateLimiterMemory; perAddress: RateLimiterMemory };
+export type WriteLimits = { perUser: number; perAddress: number };
 
 export function writeLimits(perMinute: number): WriteLimits {
-  // In-process counters, like the ingest API's: each replica counts its own (deploy/README.md).
-  return {
-    perUser: new RateLimiterMemory({ keyPrefix: "user", points: perMinute, duration: 60 }),
-    // One address may carry several users (an office behind one NAT): twice a user's budget.
-    perAddress: new RateLimiterMemory({ keyPrefix: "address", points: perMinute * 2, duration: 60 }),
-  };
+  // One address may carry several users (an office behind one NAT): twice a user's budget.
+  return { perUser: perMinute, perAddress: perMinute * 2 };
 }
 
 /**
@@ -88,17 +83,15 @@ export class WriteLimitError extends TRPCError {
   }
 }
 
-async function spend(limiter: RateLimiterMemory, key: string, what: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (error) {
-    // The limiter rejects with a RateLimiterRes; the production bundle may hold two copies of its
-    // class (instanceof failed there and the write answered 500), so recognise it by its shape.
-    const refusal = error as Partial<RateLimiterRes> | undefined;
-    if (typeof refusal?.msBeforeNext !== "number" || error instanceof Error) throw error;
-    const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-    throw new WriteLimitError(`More than ${limiter.points} changes a minute ${what}; retry in ${seconds} s.`, seconds);
-  }
+/**
+ * Counts a write against a budget counted in PostgreSQL (packages/db rate-budgets.ts), so every web
+ * replica spends the same one; over it, refuses the write.
+ */
+async function spend(db: Db, key: string, perMinute: number, what: string): Promise<void> {
+  const spent = await spendBudget(db, `web:${key}`, 60_000);
+  if (spent.count <= perMinute) return;
+  const seconds = Math.max(1, Math.ceil(spent.resetInMs / 1000));
+  throw new WriteLimitError(`More than ${perMinute} changes a minute ${what}; retry in ${seconds} s.`, seconds);
 }
 
 /**
@@ -109,8 +102,8 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const userId = ctx.access.userId;
   if (!userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
   if (ctx.limits) {
-    if (ctx.client) await spend(ctx.limits.perAddress, ctx.client.address, "from this address");
-    await spend(ctx.limits.perUser, userId, "by this user");
+    if (ctx.client) await spend(ctx.db, `address:${ctx.client.address}`, ctx.limits.perAddress, "from this address");
+    await spend(ctx.db, `user:${userId}`, ctx.limits.perUser, "by this user");
   }
   return next({ ctx: { ...ctx, userId } });
 });

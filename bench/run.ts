@@ -1,7 +1,7 @@
 // npm run bench — issue 12's one table: ingest vs COPY, reads at 1M and 10M measurements vs hand
-// SQL and through tRPC, page JS and LCP, start-up. Every part runs on loopback against throwaway
-// embedded PostgreSQL databases and stops by itself. Settings:
-//   BENCH_PARTS  ingest,import,reads,pages,startup (default all)
+// SQL and through tRPC, page JS and LCP, interactions with two dozen series, start-up. Every part runs
+// on loopback against throwaway embedded PostgreSQL databases and stops by itself. Settings:
+//   BENCH_PARTS  ingest,import,reads,pages,interaction,startup (default all)
 //   BENCH_SIZES  measurements for the read benchmark (default 1000000,10000000); pages use the first
 //   BENCH_SKIP_COLD=1  no cold start (it moves the web build aside and rebuilds it: a few minutes)
 import os from "node:os";
@@ -10,6 +10,7 @@ import pg from "pg";
 import { withDatabase } from "./database.ts";
 import { benchImport } from "./import.ts";
 import { benchIngest } from "./ingest.ts";
+import { benchInteraction } from "./interaction.ts";
 import { benchPages } from "./pages.ts";
 import { benchReads } from "./reads.ts";
 import { benchStartup } from "./startup.ts";
@@ -17,7 +18,7 @@ import { seedSynthetic } from "./synthetic.ts";
 import { type BenchRow, printTable, sizeLabel } from "./table.ts";
 import { startWeb } from "./web.ts";
 
-const parts = new Set((process.env.BENCH_PARTS ?? "ingest,import,reads,pages,startup").split(","));
+const parts = new Set((process.env.BENCH_PARTS ?? "ingest,import,reads,pages,interaction,startup").split(","));
 const sizes = (process.env.BENCH_SIZES ?? "1000000,10000000").split(",").map(Number);
 
 // The synthetic store's ids (bench/synthetic.ts): sc0… are scenarios, every fifth one on tke.
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     });
   }
 
+  if (parts.has("interaction")) await attempt(rows, "interaction", () => withDatabase((url) => benchInteraction(url)));
   if (parts.has("startup")) await attempt(rows, "start-up", () => benchStartup({ cold: !process.env.BENCH_SKIP_COLD }));
 
   const cpus = os.cpus();

@@ -43,8 +43,8 @@ export type ServerOptions = {
  * are not in within `headersMs`, is answered 408 and its connection closed; so is a connection on
  * which nothing moves either way for `requestMs`. Idle keep-alive connections close after `keepAliveMs`.
  */
-export type HttpTimeouts = { requestMs: number; headersMs: number; keepAliveMs: number };
-export const defaultHttpTimeouts: HttpTimeouts = { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 };
+type HttpTimeouts = { requestMs: number; headersMs: number; keepAliveMs: number };
+const defaultHttpTimeouts: HttpTimeouts = { requestMs: 60_000, headersMs: 10_000, keepAliveMs: 5_000 };
 
 export function buildServer(options: ServerOptions): FastifyInstance {
   const { db } = options;
@@ -212,7 +212,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 }
 
 /** README's API table: a 503 writes nothing, but for this one, which says so. */
-export const COMMIT_IN_DOUBT_MESSAGE =
+const COMMIT_IN_DOUBT_MESSAGE =
   "The database stopped answering while the change was being committed: it may have been stored. Send the same request again once the database is back: an upload already stored answers 200 with its id and is never stored twice.";
 
 /** The JSON document a non-upload route reads from its body (the gate's request); uploads are checked later. */

@@ -80,7 +80,7 @@ export const defaultWebhookOptions: Required<WebhookOptions> = {
 };
 
 /** How far a signature's timestamp may be from the receiver's clock: 5 minutes, as Slack's and Stripe's. */
-export const signatureToleranceS = 300;
+const signatureToleranceS = 300;
 
 /**
  * The signature header's value: "sha256=" and the hex HMAC-SHA256, with the webhook's secret, of the
@@ -88,7 +88,7 @@ export const signatureToleranceS = 300;
  * refuses a timestamp further than signatureToleranceS from its clock, so a captured delivery cannot
  * be replayed later.
  */
-export function signature(secret: string, timestamp: number, body: string): string {
+function signature(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 
@@ -107,12 +107,12 @@ export function verifySignature(
 }
 
 /** The body a webhook receives, in its format. */
-export function deliveryBody(delivery: Pick<ClaimedDelivery, "format" | "payload">): string {
+function deliveryBody(delivery: Pick<ClaimedDelivery, "format" | "payload">): string {
   return JSON.stringify(delivery.format === "slack" ? slackPayload(delivery.payload) : delivery.payload);
 }
 
 /** The delay before retry number `attempts` (1 after the first failure): base · 4^(attempts − 1). */
-export const retryDelay = (retryBaseMs: number, attempts: number): number => retryBaseMs * 4 ** (attempts - 1);
+const retryDelay = (retryBaseMs: number, attempts: number): number => retryBaseMs * 4 ** (attempts - 1);
 
 /** What the log says of any failure below HTTP: one phrase, so the log is no port scanner. */
 export const noAnswerWords = "no HTTP answer (no connection, connection closed, or timed out)";
@@ -197,7 +197,7 @@ async function send(
  * A complete campaign's alerts: the gate's verdicts against the previous campaign of its testbed
  * (figures worse beyond their margin), and the change points its series' histories show first with it.
  */
-export async function judgeCampaign(
+async function judgeCampaign(
   db: Db,
   c: Pick<ClaimedCampaign, "scenarioId" | "campaign" | "workspaceId">,
   publicWebUrl: string,

@@ -8,7 +8,7 @@ import type { GateResult, GateRow } from "@cnibench/schema";
 // POST /v1/gate's answer and its rows, as the API's contract declares them.
 export type { GateResult, GateRow };
 
-export type GateExitCode = 0 | 1 | 2;
+type GateExitCode = 0 | 1 | 2;
 
 /** 1 when a deciding figure is worse beyond its margin; else 2 when undecided, unless allowed; else 0. */
 export function gateExitCode(result: Pick<GateResult, "worse" | "inconclusive">, allowInconclusive: boolean) {

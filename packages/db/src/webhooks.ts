@@ -17,11 +17,11 @@ export type WebhookFormat = "slack" | "json";
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 /** Most webhooks a workspace may have, and most deliveries a log shows. */
-export const maxWebhooksPerWorkspace = 50;
-export const deliveryLogLimit = 100;
+const maxWebhooksPerWorkspace = 50;
+const deliveryLogLimit = 100;
 
 /** The secret deliveries are signed with (HMAC-SHA256): shown once, when the webhook is made. */
-export function newWebhookSecret(): string {
+function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 

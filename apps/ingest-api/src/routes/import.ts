@@ -40,7 +40,7 @@ const acceptedTypes =
   /^(application\/(octet-stream|json|[\w.-]+\+json|gzip|x-gzip|zip|x-zip-compressed|x-tar|x-gtar|x-compressed-tar|yaml|x-yaml)|text\/[\w.+-]+)\s*(;|$)/i;
 
 // `workspace` is checked by requireUploadToken (it must name the token's own workspace), not read here.
-export const importQueryKeys = [
+const importQueryKeys = [
   "format",
   "filename",
   "campaign",

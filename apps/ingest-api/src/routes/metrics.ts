@@ -120,7 +120,7 @@ export function timestampFamily(family: string, unit: string): string {
 }
 
 /** The labels every series has, in this order; params follow, a clashing name prefixed `param_`. */
-export const fixedLabels = [
+const fixedLabels = [
   "scenario",
   "scenario_id",
   "testbed",
@@ -262,7 +262,7 @@ export function openMetricsText(series: readonly Series[], counts: FeedCounts): 
 }
 
 /** Scenarios whose latest run is older than this many days are left out of the feed. */
-export const defaultMaxAgeDays = 365;
+const defaultMaxAgeDays = 365;
 
 export type MetricsRouteOptions = {
   db: Db;

@@ -50,7 +50,7 @@ function builtRoutes(): RoutesManifest | null {
 }
 
 /** The registry: answered requests, prom-client's process metrics and the read pool of `db`. */
-export function webMetrics(db: Db): { registry: Registry; requestSeconds: RequestHistogram } {
+function webMetrics(db: Db): { registry: Registry; requestSeconds: RequestHistogram } {
   const registry = processRegistry();
   const requestSeconds = registerRequestHistogram(registry);
   registerPoolGauge(registry, db);
@@ -60,7 +60,7 @@ export function webMetrics(db: Db): { registry: Registry; requestSeconds: Reques
 type RequestMessage = { request: http.IncomingMessage; response: http.ServerResponse; server: http.Server };
 
 /** Times every request the process's HTTP servers answer, but `except`'s (the metrics' own server). */
-export function timeRequests(requestSeconds: RequestHistogram, except: () => http.Server | undefined): void {
+function timeRequests(requestSeconds: RequestHistogram, except: () => http.Server | undefined): void {
   const routeOf = routeMatcher(builtRoutes());
   const started = new WeakMap<http.IncomingMessage, bigint>();
   diagnostics.subscribe("http.server.request.start", (message) => {

@@ -12,7 +12,7 @@ export const RETRY_AFTER_SECONDS = 5;
  * fails as the outage began; one requested in the second after it came back still gets the 503 page,
  * which reloads itself.
  */
-export const PROBE_FRESH_MS = 1_000;
+const PROBE_FRESH_MS = 1_000;
 
 /**
  * True when PostgreSQL answered a trivial query within CNIBENCH_DB_TIMEOUT_MS, at most PROBE_FRESH_MS

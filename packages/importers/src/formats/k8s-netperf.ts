@@ -134,7 +134,7 @@ export function looksLikeK8sNetperfTables(text: string): boolean {
  * every column but those. A "Run N" line starts another run (e2e-benchmarking prints several). A line
  * cut short (no closing "|") is named, never half read; other tables (retransmissions, loss) too.
  */
-export function parseK8sNetperfTables(text: string): ParsedRun[] {
+function parseK8sNetperfTables(text: string): ParsedRun[] {
   const runs: { rows: Map<string, Row>; skipped: string[] }[] = [];
   let current: (typeof runs)[number] | undefined;
   let header: string[] | undefined;

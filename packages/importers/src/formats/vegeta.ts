@@ -36,7 +36,7 @@ export function parseVegeta(text: string): ParsedRun {
   return text.trimStart().startsWith("{") ? parseVegetaJson(text) : parseVegetaText(text);
 }
 
-export function parseVegetaJson(text: string): ParsedRun {
+function parseVegetaJson(text: string): ParsedRun {
   const doc = parseJson(text, "vegeta JSON");
   if (!looksLikeVegetaJson(doc)) {
     throw new ImportError('not a vegeta JSON report: no "latencies", "requests", "rate" and "throughput"');
@@ -72,7 +72,7 @@ export function parseVegetaJson(text: string): ParsedRun {
   });
 }
 
-export function parseVegetaText(text: string): ParsedRun {
+function parseVegetaText(text: string): ParsedRun {
   if (!looksLikeVegetaText(text)) {
     throw new ImportError('not a vegeta text report: no "Requests [total, rate, throughput]" and "Latencies" lines');
   }

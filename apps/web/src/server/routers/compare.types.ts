@@ -42,7 +42,7 @@ export const permalinkInputSchema = z.object({ slug: z.string().min(1).max(40) }
 export const publishInputSchema = permalinkInputSchema.extend({ published: z.boolean() });
 
 /** The numbers behind a verdict; the interval test's fields are null for the other tests. */
-export const cellEvidenceSchema = z.object({
+const cellEvidenceSchema = z.object({
   /** welch-summary: Welch's t from summary statistics (a side published a mean, its spread and n, not runs). */
   test: z.enum(["welch-log", "welch-linear", "welch-summary", "single run", "bounds"]),
   marginPercent: z.number(),
@@ -62,7 +62,7 @@ export const cellEvidenceSchema = z.object({
 });
 
 /** One scenario's figure in a compare row, against the baseline (the first scenario). */
-export const compareCellSchema = z.object({
+const compareCellSchema = z.object({
   // A current figure's fields, in the order the comparison writes them.
   figure: z
     .object({

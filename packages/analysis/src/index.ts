@@ -3,6 +3,7 @@ export * from "./better.ts";
 export * from "./change-points.ts";
 export * from "./compare.ts";
 export * from "./crossover.ts";
+export * from "./crossover-axes.ts";
 export * from "./degradation.ts";
 export * from "./delta.ts";
 export * from "./distribution.ts";

@@ -3,7 +3,7 @@
 // LineSeriesChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
 import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
 import { useMemo, useState } from "react";
-import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
+import { Area, ComposedChart, ErrorBar, Line, useChartWidth, XAxis, YAxis } from "recharts";
 import type { ChartState } from "./chart-frame";
 import { runsWords, versusWords } from "./format";
 import { drawableOn, type Scale } from "./line-chart";
@@ -18,9 +18,12 @@ export default function LinePlot({
   height,
   xScale,
   markers,
+  joined,
   ...props
 }: {
   series: ChartSeries[];
+  /** False along a category: points only, no line between them. */
+  joined: boolean;
   /** The drawable ones. */
   markers: ChartMarker[];
   xLabel: string;
@@ -37,7 +40,7 @@ export default function LinePlot({
   const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
   return (
     <>
-      <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
+      <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
         <Gridlines vertical />
         <XAxis
           type="number"
@@ -50,6 +53,25 @@ export default function LinePlot({
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
         />
         <YAxis type="number" {...valueAxis(props.yLabel)} />
+        {/* The noise bands under every line, so no band covers another line's points. */}
+        {props.series.map((s, i) =>
+          visible(s.id) && drawn[i]?.some((p) => p.band) ? (
+            <Area
+              key={`band-${s.id}`}
+              data={drawn[i]}
+              dataKey={bandOf}
+              type="linear"
+              fill={colorAt(styleOf(s.id))}
+              fillOpacity={0.12}
+              stroke="none"
+              isAnimationActive={false}
+              activeDot={false}
+              dot={false}
+              legendType="none"
+              tooltipType="none"
+            />
+          ) : null,
+        )}
         {props.series.map((s, i) => {
           if (!visible(s.id)) return null;
           const style = styleOf(s.id);
@@ -59,7 +81,7 @@ export default function LinePlot({
               name={s.label}
               data={drawn[i]}
               dataKey="y"
-              stroke={colorAt(style)}
+              stroke={joined ? colorAt(style) : "none"}
               strokeDasharray={dashAt(style)}
               strokeWidth={2}
               isAnimationActive={false}
@@ -98,7 +120,7 @@ export default function LinePlot({
         {markers.map((m, i) => (
           <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
         ))}
-      </LineChart>
+      </ComposedChart>
       {hovered ? (
         <TooltipBox at={hovered.at}>
           <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />
@@ -107,6 +129,9 @@ export default function LinePlot({
     </>
   );
 }
+
+/** A point's band as a range Area wants it: its low and high values. */
+const bandOf = (p: ChartPoint): [number, number] | undefined => (p.band ? [p.band[0], p.band[1]] : undefined);
 
 /** A point's whisker as ErrorBar wants it: distances below and above its value; none for a single run. */
 const whiskerOf = (p: ChartPoint): [number, number] | undefined =>
@@ -167,6 +192,11 @@ function PointTooltip(props: { series: string; point: ChartPoint; unit: string }
       </div>
       {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
       {runsWords(point) ? <div className="text-zinc-500">{runsWords(point)}</div> : null}
+      {point.band && !point.whisker ? (
+        <div className="text-zinc-500">
+          band (margin): {formatNumber(point.band[0])}–{formatNumber(point.band[1])} {props.unit}
+        </div>
+      ) : null}
       {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
       {point.versus ? <VersusLine versus={point.versus} /> : null}
     </>

@@ -1,4 +1,4 @@
-import { isScaleParam, type ParamValue, scaleParams } from "@cnibench/schema";
+import { isScaleParam, metricCatalogue, type ParamValue, scaleParams } from "@cnibench/schema";
 
 /**
  * The numeric params a crossover view can draw a metric along (issue 40): those where at least two
@@ -21,7 +21,8 @@ type AxisFigure = { scenarioId: string; metric: string; params: Readonly<Record<
 
 /**
  * Every (metric, numeric param) where ≥2 setups share ≥2 values: scales first in the params
- * vocabulary's order, then categories; within each, the most setups first.
+ * vocabulary's order, then categories; within each, the most setups first, then the metric
+ * catalogue's order (throughput before CPU), then the param's name.
  */
 export function crossoverAxesOf(figures: readonly AxisFigure[]): CrossoverAxis[] {
   // metric → param → scenario → its values
@@ -64,8 +65,14 @@ export function crossoverAxesOf(figures: readonly AxisFigure[]): CrossoverAxis[]
   }
   const scaleOrder = Object.keys(scaleParams);
   const rank = (a: CrossoverAxis) => (a.kind === "scale" ? scaleOrder.indexOf(a.param) : scaleOrder.length);
+  const metricOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
+  const place = (a: CrossoverAxis) => metricOrder.get(a.metric) ?? metricCatalogue.length;
   return axes.sort(
     (a, b) =>
-      rank(a) - rank(b) || b.setups - a.setups || a.param.localeCompare(b.param) || a.metric.localeCompare(b.metric),
+      rank(a) - rank(b) ||
+      b.setups - a.setups ||
+      a.param.localeCompare(b.param) ||
+      place(a) - place(b) ||
+      a.metric.localeCompare(b.metric),
   );
 }

@@ -110,6 +110,11 @@ export function lineGeometry(input: {
   xScale?: "linear" | "log";
   better?: Better;
   count?: number;
+  /**
+   * Unjoined points (along a category): ticks at the measured values only (nothing lies between), the
+   * first and last kept off the axes by a twentieth of the width.
+   */
+  unjoined?: boolean;
 }): LineGeometry {
   const { xScale = "linear", count = topCount } = input;
   const plot = plotOf(input.frame);
@@ -129,11 +134,16 @@ export function lineGeometry(input: {
   // The whiskers and bands stay inside the plot, as Recharts widens its axis for them.
   const ys = all.flatMap((p) => [p.y, ...(p.whisker ?? []), ...(p.band ?? [])]);
   const [xMin, xMax] = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
-  const xValues = xScale === "log" ? logTicks(xMin, Math.max(xMax, xMin * 10)) : niceTicks(0, xMax);
+  const xValues = input.unjoined
+    ? [...new Set(xs)].sort((a, b) => a - b)
+    : xScale === "log"
+      ? logTicks(xMin, Math.max(xMax, xMin * 10))
+      : niceTicks(0, xMax);
   const yValues = niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
   const xDomain: [number, number] = [xValues[0] ?? 0, xValues.at(-1) ?? 1];
   const yDomain: [number, number] = [yValues[0] ?? 0, yValues.at(-1) ?? 1];
-  const x = scale(xScale, xDomain, [plot.left, plot.left + plot.width]);
+  const pad = input.unjoined ? plot.width / 20 : 0;
+  const x = scale(xScale, xDomain, [plot.left + pad, plot.left + plot.width - pad]);
   const y = scale("linear", yDomain, [plot.top + plot.height, plot.top]);
   return {
     plot,

@@ -38,6 +38,8 @@ export default function LinePlot({
   const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
   // The same arrays until the data or scale change: a new data array also remounts the dots.
   const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
+  // Along a category only the measured values are ticks: nothing lies between them.
+  const categoryTicks = useMemo(() => [...new Set(drawn.flat().map((p) => p.x))].sort((a, b) => a - b), [drawn]);
   return (
     <>
       <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
@@ -46,8 +48,11 @@ export default function LinePlot({
           type="number"
           dataKey="x"
           scale={xScale}
-          domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
+          domain={joined ? (xScale === "log" ? ["auto", "auto"] : [0, "auto"]) : ["dataMin", "dataMax"]}
+          ticks={joined ? undefined : categoryTicks}
           allowDuplicatedCategory={false}
+          // Unjoined points (a category) keep off the axes, as the static picture draws them.
+          padding={joined ? undefined : { left: 40, right: 40 }}
           tickFormatter={formatCompact}
           stroke="currentColor"
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}

@@ -115,8 +115,8 @@ export function StaticLineChart(props: {
   count?: number;
   height?: number;
 }) {
-  const g = lineGeometry({ ...props, frame });
-  const alt = `${props.title}: ${props.yLabel} by ${props.xLabel}, a line each for ${g.lines.map((l) => l.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.${g.markers.length ? ` Marked: ${g.markers.map((m) => m.label).join(", ")}.` : ""}`;
+  const g = lineGeometry({ ...props, frame, unjoined: props.joined === false });
+  const alt = `${props.title}: ${props.yLabel} by ${props.xLabel}, ${props.joined === false ? "points" : "a line"} each for ${g.lines.map((l) => l.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.${g.markers.length ? ` Marked: ${g.markers.map((m) => m.label).join(", ")}.` : ""}`;
   return (
     <PlotBox
       alt={alt}

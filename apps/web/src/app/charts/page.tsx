@@ -226,7 +226,9 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     const xLabel = data.joined ? `${crossoverAxisWords(data.xParam)} (count)` : crossoverAxisWords(data.xParam);
     // The embed's badge: the first line's last measured point, a series whose latest campaign it shows.
     const lastPoint = data.series[0]?.points.at(-1);
-    const whereChips = props.params.where.map((w) => (
+    // "where=" (no condition, as the axis links write it) reads as an empty entry: no chip for it.
+    const conditions = props.params.where.filter((w) => w.includes("="));
+    const whereChips = conditions.map((w) => (
       <Link
         key={w}
         href={chartsHref("/charts", { ...props.params, where: props.params.where.filter((x) => x !== w) })}
@@ -242,9 +244,10 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           <ChartControls controls={[...testbedControls, ...controlsOf(props.params, data.axes)]} />
           <EmptyState>
             <div className="space-y-2">
+              {data.notice ? <p>{data.notice}</p> : null}
               <p>
                 No scenario here measured {data.title} at two or more values of “{data.xParam}”
-                {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
+                {conditions.length > 0 ? " with these conditions: " : "."} {whereChips}
               </p>
               <p>
                 A crossover needs a figure measured by at least two setups at two or more shared values of a numeric
@@ -253,8 +256,8 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               </p>
               {data.elsewhere.length > 0 ? (
                 <>
-                  <p>These scenarios can be drawn:</p>
-                  <ul className="list-disc pl-5">
+                  <p>What these scenarios can be drawn along:</p>
+                  <ul className="space-y-0.5">
                     {data.elsewhere.map((a) => (
                       <li key={`${a.metric} ${a.param}`}>
                         <TextLink
@@ -322,12 +325,15 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             {s}.
           </p>
         ))}
-        <p className="text-xs text-zinc-500">
-          Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
-          One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
-          single run beyond the metric&apos;s margin); the whiskers show the runs&apos; spread.
-          {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
-        </p>
+        {data.joined ? (
+          <p className="text-xs text-zinc-500">
+            Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
+            One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
+            single run beyond the metric&apos;s margin); the whiskers and the shaded band show the noise the verdicts
+            weigh.
+            {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
+          </p>
+        ) : null}
         {whereChips.length > 0 ? (
           <div className="flex flex-wrap items-center gap-1 text-xs">Only figures with {whereChips}</div>
         ) : null}

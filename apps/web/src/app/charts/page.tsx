@@ -11,6 +11,7 @@ import { TextLink } from "~/app/_ui/link";
 import { PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import { cardMetadata } from "~/server/card-meta";
+import type { AxisChoice } from "~/server/chart-data/crossover";
 import {
   type BarView,
   barViews,
@@ -42,13 +43,11 @@ type PointSource = Pick<ChartPoint, "bundleId" | "sourceTitle" | "sourceUrl">;
 type LinkRef = { label: string; href: string };
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 
-type Axis = { param: string; words: string; kind: "scale" | "category"; setups: number };
-
 /**
  * The current view's controls, each choice with the address that shows it; the crossover's axes are
  * those its metric's figures have (≥2 setups sharing ≥2 values), the chosen one kept when it has none.
  */
-function controlsOf(params: ChartParams, axes: readonly Axis[] = []): Control[] {
+function controlsOf(params: ChartParams, axes: readonly AxisChoice[] = []): Control[] {
   const choice = (value: string, label: string, change: Partial<Nullable<ChartParams>>): Choice => ({
     value,
     label,

@@ -163,6 +163,7 @@ describe("many setups on several testbeds", () => {
       await page.locator(".recharts-area").first().waitFor();
       expect(await page.locator(".recharts-area").count()).toBe(3);
       expect(await overlapping(page, "[data-mark] text")).toEqual([]);
+      await screenshot(page, "testbeds-crossover-band-interactive");
       await page.close();
     }
   });

@@ -6,6 +6,7 @@ import { useMemo, useState } from "react";
 import { Area, ComposedChart, ErrorBar, Line, useChartWidth, XAxis, YAxis } from "recharts";
 import type { ChartState } from "./chart-frame";
 import { runsWords, versusWords } from "./format";
+import { niceTicks } from "./geometry";
 import { drawableOn, type Scale } from "./line-chart";
 import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
@@ -38,6 +39,13 @@ export default function LinePlot({
   const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
   // The same arrays until the data or scale change: a new data array also remounts the dots.
   const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
+  // The static picture's y ticks (geometry.ts), bands and whiskers included: Recharts' own steps of a
+  // band's 32,933 read "8.5K, 17K, 25.5K", and the picture would jump when it is replaced.
+  const yTicks = useMemo(() => {
+    const shown = drawn.filter((_, i) => visible(props.series[i]!.id)).flat();
+    const ys = shown.flatMap((p) => [p.y, ...(p.whisker ?? []), ...(p.band ?? [])]);
+    return niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
+  }, [drawn, visible, props.series]);
   // Along a category only the measured values are ticks: nothing lies between them.
   const categoryTicks = useMemo(() => [...new Set(drawn.flat().map((p) => p.x))].sort((a, b) => a - b), [drawn]);
   return (
@@ -57,7 +65,12 @@ export default function LinePlot({
           stroke="currentColor"
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
         />
-        <YAxis type="number" {...valueAxis(props.yLabel)} />
+        <YAxis
+          type="number"
+          {...valueAxis(props.yLabel)}
+          ticks={yTicks}
+          domain={[yTicks[0] ?? 0, yTicks.at(-1) ?? 1]}
+        />
         {/* The noise bands under every line, so no band covers another line's points. */}
         {props.series.map((s, i) =>
           visible(s.id) && drawn[i]?.some((p) => p.band) ? (

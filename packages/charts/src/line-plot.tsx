@@ -46,8 +46,13 @@ export default function LinePlot({
     const ys = shown.flatMap((p) => [p.y, ...(p.whisker ?? []), ...(p.band ?? [])]);
     return niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
   }, [drawn, visible, props.series]);
-  // Along a category only the measured values are ticks: nothing lies between them.
-  const categoryTicks = useMemo(() => [...new Set(drawn.flat().map((p) => p.x))].sort((a, b) => a - b), [drawn]);
+  // Along a category only the measured values are ticks: nothing lies between them. Along a linear
+  // scale, the static picture's (0, 10K, 20K, 30K rather than Recharts' 7.5K steps); a log axis keeps Recharts'.
+  const xTicks = useMemo(() => {
+    const xs = drawn.flat().map((p) => p.x);
+    if (!joined) return [...new Set(xs)].sort((a, b) => a - b);
+    return xScale === "linear" && xs.length > 0 ? niceTicks(0, Math.max(...xs)) : undefined;
+  }, [drawn, joined, xScale]);
   return (
     <>
       <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
@@ -56,8 +61,14 @@ export default function LinePlot({
           type="number"
           dataKey="x"
           scale={xScale}
-          domain={joined ? (xScale === "log" ? ["auto", "auto"] : [0, "auto"]) : ["dataMin", "dataMax"]}
-          ticks={joined ? undefined : categoryTicks}
+          domain={
+            !joined
+              ? ["dataMin", "dataMax"]
+              : xScale === "log"
+                ? ["auto", "auto"]
+                : [xTicks?.[0] ?? 0, xTicks?.at(-1) ?? "auto"]
+          }
+          ticks={xTicks}
           allowDuplicatedCategory={false}
           // Unjoined points (a category) keep off the axes, as the static picture draws them.
           padding={joined ? undefined : { left: 40, right: 40 }}

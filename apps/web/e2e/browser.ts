@@ -7,7 +7,7 @@ import { type Browser, chromium, type Locator, type Page } from "playwright-core
 import { afterAll, beforeAll, expect } from "vitest";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-export const screenshotDir = path.join(repoRoot, "test-artifacts", "screenshots");
+const screenshotDir = path.join(repoRoot, "test-artifacts", "screenshots");
 
 /** Debian's Chromium (or CNIBENCH_CHROMIUM); playwright's own browser downloads fail offline. */
 export function chromiumPath(): string {

@@ -76,10 +76,17 @@ async function atBothWidths(path: string, name: string, ready: (page: Page) => P
   return texts;
 }
 
-/** Pairs of elements whose boxes intersect (by more than a pixel), by their text. */
+/**
+ * Pairs of elements whose printed text intersects (by more than a pixel), by their text: the box of
+ * the text itself, so a label wider than its element's box is caught too.
+ */
 async function overlapping(page: Page, selector: string): Promise<string[]> {
   return page.locator(selector).evaluateAll((els) => {
-    const boxes = els.map((e) => ({ text: e.textContent ?? "", r: e.getBoundingClientRect() }));
+    const boxes = els.map((e) => {
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      return { text: e.textContent ?? "", r: range.getBoundingClientRect() };
+    });
     const out: string[] = [];
     for (let i = 0; i < boxes.length; i++)
       for (let j = i + 1; j < boxes.length; j++) {
@@ -102,6 +109,91 @@ describe("many setups on several testbeds", () => {
       // InfraBuilder's testbed has the most scenarios (25): drawn by default, and said so.
       for (const text of texts)
         expect(text).toMatch(/Drawn: on-prem · bare-metal-40g · NIC 40 Gbit\/s; \d+ other testbeds? one choice away/);
+    }
+  });
+
+  it("crossover: the empty view lists the axes the data has; streams draws points at 1 and 8, unjoined", async () => {
+    // The default (RPS by Services, short connections) on InfraBuilder's testbed, which swept only streams.
+    const texts = await atBothWidths("/charts?view=crossover", "testbeds-crossover-empty", async (page) => {
+      await page.getByText("What these scenarios can be drawn along:").waitFor();
+    });
+    for (const text of texts) {
+      expect(text).toMatch(/A crossover needs a figure measured by at least two setups at two or more shared values/);
+      expect(text).toMatch(/TCP throughput by streams \(category, 25 setups\)/);
+    }
+    const { page } = await open("/charts?view=crossover", 1440);
+    await page.getByRole("link", { name: "TCP throughput by streams" }).click();
+    await page.getByRole("heading", { name: "TCP throughput by streams" }).waitFor();
+    const text = await page.locator("main").innerText();
+    expect(text).toMatch(/“streams” is a category, not a scale: each value is its own test/);
+    expect(text).not.toMatch(/overtakes .+ at ≈/);
+    // The axis choice offers what the data has, by keyboard as by pointer: a native select.
+    const against = page.getByLabel("against");
+    expect(await against.locator("option").allInnerTexts()).toEqual(["streams (category) · 25 setups"]);
+    // No line joins the points; the ticks are the measured stream counts.
+    const chart = page.locator("[data-static-chart]").first();
+    expect(await chart.locator("path[data-band]").count()).toBe(0);
+    expect(await chart.locator("span.pt-1.tabular-nums").allInnerTexts()).toEqual(["1", "8"]);
+    const streams = new URL(page.url());
+    await page.close();
+    await atBothWidths(`${streams.pathname}${streams.search}`, "testbeds-crossover-streams", async (p) => {
+      await p.locator("[data-static-chart]").first().waitFor();
+    });
+  });
+
+  it("crossover bands: the margin around single runs, named in the key, markers' labels apart", async () => {
+    // TKE's three clusters (demo data): single runs, so each line's band is ±5 % (http.rps's margin).
+    const path = "/charts?view=crossover&testbed=tke%2FSA5.LARGE8%2F%3F";
+    const texts = await atBothWidths(path, "testbeds-crossover-band", async (page) => {
+      await page.locator("[data-static-chart] path[data-band]").first().waitFor();
+    });
+    for (const text of texts) {
+      expect(text).toMatch(/Shaded: ±5 % around a single run \(the metric's margin\)/);
+      expect(text).toMatch(
+        /Cilium Overlay overtakes kube-proxy iptables at ≈19,649 Services, interpolated; within 5 % at 20,000/,
+      );
+    }
+    for (const width of [1440, 390]) {
+      const { page } = await open(path, width);
+      await page.locator("[data-static-chart]").first().waitFor();
+      expect(await page.locator("[data-static-chart] path[data-band]").count()).toBe(3);
+      expect(await overlapping(page, "[data-static-chart] [data-mark]")).toEqual([]);
+      // The interactive chart draws the same bands (Recharts' areas) and marks.
+      await interact(page);
+      await page.locator(".recharts-area").first().waitFor();
+      expect(await page.locator(".recharts-area").count()).toBe(3);
+      expect(await overlapping(page, "[data-mark] text")).toEqual([]);
+      await screenshot(page, "testbeds-crossover-band-interactive");
+      await page.close();
+    }
+  });
+
+  it("every other page fits 390 px: explorer, guide, latency, an embedded crossover", async () => {
+    for (const [path, name] of [
+      ["/", "testbeds-explore"],
+      ["/guide", "testbeds-guide"],
+      ["/charts?view=latency", "testbeds-latency"],
+      ["/embed/charts?view=crossover&metric=tcp.throughput&x=streams&where=", "testbeds-embed-crossover"],
+    ] as const) {
+      await atBothWidths(path, name, async (page) => {
+        await page.locator("body").waitFor();
+        await page.waitForLoadState("networkidle");
+      });
+    }
+  });
+
+  it("bar charts' group labels never print over each other, at 1440 and 390", async () => {
+    for (const view of ["throughput", "resources"]) {
+      for (const width of [1440, 390]) {
+        const { page } = await open(`/charts?view=${view}`, width);
+        // The static pictures' group names, a line each (a name wraps at " · ").
+        const lines = page.locator("[data-static-chart] span.text-center > span");
+        await lines.first().waitFor();
+        expect(await overlapping(page, "[data-static-chart] span.text-center > span"), `${view} at ${width}`).toEqual(
+          [],
+        );
+        await page.close();
+      }
     }
   });
 

@@ -4,6 +4,7 @@ export * from "./change-points.ts";
 export * from "./compare.ts";
 export * from "./comparison-table.ts";
 export * from "./crossover.ts";
+export * from "./crossover-axes.ts";
 export * from "./degradation.ts";
 export * from "./delta.ts";
 export * from "./distribution.ts";

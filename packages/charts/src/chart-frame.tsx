@@ -27,6 +27,8 @@ type Props = {
   csv: (string | number | null | undefined)[][];
   /** Some point has min–max whiskers: the legend says what they are. */
   whiskers?: boolean;
+  /** What the shaded band around each line is ("Shaded: each line's runs, min–max"); absent when none is drawn. */
+  band?: string;
   /** What to hover or click: "point" on lines, "bar" on bars. */
   mark: "point" | "bar";
   /** Lines drawn across the chart to read it against, keyed below the series. */
@@ -85,7 +87,7 @@ export function ChartFrame({ about, state, ...props }: Props) {
         </p>
       ) : null}
       <Legend about={about} state={state} mark={props.mark} rankedBy={props.rankedBy} />
-      {props.whiskers || props.keys?.length ? (
+      {props.whiskers || props.band || props.keys?.length ? (
         <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Key">
           {props.keys?.map((k) => (
             <li key={k.label} className="inline-flex items-center gap-1.5">
@@ -101,6 +103,14 @@ export function ChartFrame({ about, state, ...props }: Props) {
                 <path d="M1 1h8M5 1v12M1 13h8" stroke="currentColor" strokeWidth="1.5" fill="none" />
               </svg>
               whiskers: min–max of n runs
+            </li>
+          ) : null}
+          {props.band ? (
+            <li className="inline-flex items-center gap-1.5">
+              <svg aria-hidden width="18" height="10" viewBox="0 0 18 10" className="shrink-0">
+                <rect width="18" height="10" fill="currentColor" fillOpacity="0.2" />
+              </svg>
+              {props.band}
             </li>
           ) : null}
         </ul>

@@ -96,6 +96,46 @@ describe("lineGeometry", () => {
     expect(g.yTicks.at(-1)?.value).toBe(150);
     expect(g.lines[0]?.points[0]?.whisker).toEqual([42.7, 122.7]);
   });
+
+  it("outlines each line's noise band, upper edge out and lower edge back, inside the axis", () => {
+    // ±5 % around 100 and 80: 95–105 and 76–84. The band's 105 takes the axis to 0–150 (ticks of 50).
+    const banded = [
+      {
+        id: "m",
+        label: "single runs",
+        points: [
+          { x: 0, y: 100, band: [95, 105] as const },
+          { x: 30_000, y: 80, band: [76, 84] as const },
+        ],
+      },
+    ];
+    const g = lineGeometry({ series: banded, frame: lineFrame });
+    expect(g.yTicks.at(-1)?.value).toBe(150);
+    // y = 216 − 200·v/150: 105 → 76, 84 → 104, 76 → 114.7, 95 → 89.3.
+    expect(g.lines[0]?.band).toBe("M64,76L564,104L564,114.7L64,89.3Z");
+    // A line with a point without a band (a bound) has none.
+    const bounded = [{ ...banded[0]!, points: [banded[0]!.points[0]!, { x: 30_000, y: 80 }] }];
+    expect(lineGeometry({ series: bounded, frame: lineFrame }).lines[0]?.band).toBe("");
+  });
+
+  it("puts unjoined points (a category) at their own values, off the axes", () => {
+    const streams = [
+      {
+        id: "s",
+        label: "cilium",
+        points: [
+          { x: 8, y: 38 },
+          { x: 1, y: 25 },
+        ],
+      },
+    ];
+    const g = lineGeometry({ series: streams, frame: lineFrame, xScale: "log", unjoined: true });
+    // Ticks at 1 and 8 only; 25 px (a twentieth of 500) in from each side: 89 and 539.
+    expect(g.xTicks.map((t) => [t.label, t.at])).toEqual([
+      ["1", 89],
+      ["8", 539],
+    ]);
+  });
 });
 
 describe("barGeometry", () => {

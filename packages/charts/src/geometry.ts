@@ -83,8 +83,15 @@ export type LineGeometry = {
   plot: Plot;
   xTicks: Tick[];
   yTicks: Tick[];
-  /** Each point with its whisker (the runs' min–max, in px along y) when it has one. */
-  lines: (DrawnSeries & { path: string; points: { x: number; y: number; whisker?: [number, number] }[] })[];
+  /**
+   * Each point with its whisker (the runs' min–max, in px along y) when it has one; `band` the shaded
+   * outline of the points' noise bands (upper edge left to right, lower edge back), "" when none.
+   */
+  lines: (DrawnSeries & {
+    path: string;
+    band: string;
+    points: { x: number; y: number; whisker?: [number, number] }[];
+  })[];
   markers: { x: number; y: number; label: string }[];
   /** Series left out: beyond the top `count`. */
   hidden: number;
@@ -103,6 +110,11 @@ export function lineGeometry(input: {
   xScale?: "linear" | "log";
   better?: Better;
   count?: number;
+  /**
+   * Unjoined points (along a category): ticks at the measured values only (nothing lies between), the
+   * first and last kept off the axes by a twentieth of the width.
+   */
+  unjoined?: boolean;
 }): LineGeometry {
   const { xScale = "linear", count = topCount } = input;
   const plot = plotOf(input.frame);
@@ -119,24 +131,36 @@ export function lineGeometry(input: {
   });
   const all = top.flatMap((t) => t.points);
   const xs = all.map((p) => p.x);
-  // The whiskers stay inside the plot, as Recharts' ErrorBar widens its axis for them.
-  const ys = all.flatMap((p) => [p.y, ...(p.whisker ?? [])]);
+  // The whiskers and bands stay inside the plot, as Recharts widens its axis for them.
+  const ys = all.flatMap((p) => [p.y, ...(p.whisker ?? []), ...(p.band ?? [])]);
   const [xMin, xMax] = xs.length ? [Math.min(...xs), Math.max(...xs)] : [0, 1];
-  const xValues = xScale === "log" ? logTicks(xMin, Math.max(xMax, xMin * 10)) : niceTicks(0, xMax);
+  const xValues = input.unjoined
+    ? [...new Set(xs)].sort((a, b) => a - b)
+    : xScale === "log"
+      ? logTicks(xMin, Math.max(xMax, xMin * 10))
+      : niceTicks(0, xMax);
   const yValues = niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
   const xDomain: [number, number] = [xValues[0] ?? 0, xValues.at(-1) ?? 1];
   const yDomain: [number, number] = [yValues[0] ?? 0, yValues.at(-1) ?? 1];
-  const x = scale(xScale, xDomain, [plot.left, plot.left + plot.width]);
+  const pad = input.unjoined ? plot.width / 20 : 0;
+  const x = scale(xScale, xDomain, [plot.left + pad, plot.left + plot.width - pad]);
   const y = scale("linear", yDomain, [plot.top + plot.height, plot.top]);
   return {
     plot,
     xTicks: ticksOf(xValues, x),
     yTicks: ticksOf(yValues, y),
     lines: top.map(({ s, style, points }) => {
-      const at = [...points]
-        .sort((a, b) => a.x - b.x)
-        .map((p) => ({ x: x(p.x), y: y(p.y), ...(p.whisker ? { whisker: whiskerAt(p.whisker, y) } : {}) }));
+      const sorted = [...points].sort((a, b) => a.x - b.x);
+      const at = sorted.map((p) => ({
+        x: x(p.x),
+        y: y(p.y),
+        ...(p.whisker ? { whisker: whiskerAt(p.whisker, y) } : {}),
+      }));
+      // Only a line whose every point has a band gets one: a bounded or approximate point has none.
+      const banded = sorted.every((p) => p.band) && sorted.length > 1;
+      const edge = (i: 0 | 1) => sorted.map((p) => `${x(p.x)},${y(p.band![i])}`);
       return {
+        band: banded ? `M${[...edge(1), ...edge(0).reverse()].join("L")}Z` : "",
         id: s.id,
         label: s.label,
         color: colorAt(style),

@@ -27,6 +27,10 @@ type Props = {
   /** Unit of the y values, for tooltips and the selected point. */
   unit: string;
   xScale?: Scale;
+  /** False along a category (streams, message size): each series' points are not joined. */
+  joined?: boolean;
+  /** What the shaded band around each line is, for the key; no band is drawn without it. */
+  band?: string;
   /** Which way the metric is better: with more lines than the top, the best at the largest x are drawn first. */
   better?: Better;
   filename: string;
@@ -38,7 +42,7 @@ type Props = {
  * Qualified figures are drawn hollow; on a log axis, x ≤ 0 (a baseline) cannot be drawn and is said so.
  * The static picture first (server-rendered), Recharts' once the reader interacts.
  */
-export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: Props) {
+export function LineSeriesChart({ xScale = "linear", height = 380, joined = true, ...props }: Props) {
   const ranked = rankByScore(
     props.series.map((s) => s.id),
     lineScores(props.series),
@@ -50,12 +54,16 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
   const markers = (props.markers ?? []).filter(drawable);
   const whiskers = anyWhisker(props.series.flatMap((s) => s.points.filter(drawable)));
+  // A band joins a line's points: none along a category, none where no point has one.
+  const band = joined && props.series.some((s) => s.points.some((p) => p.band)) ? props.band : undefined;
+  const series = band ? props.series : props.series.map((s) => ({ ...s, points: s.points.map(withoutBand) }));
   const picture = (
     <StaticLineChart
       title={props.title}
       // The series the legend leaves drawn, each in the style it has there.
-      series={props.series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
+      series={series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
       count={Number.POSITIVE_INFINITY}
+      joined={joined}
       markers={markers}
       xLabel={props.xLabel}
       yLabel={props.yLabel}
@@ -71,12 +79,14 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
       csv={lineCsv(props.series, props.unit)}
       mark="point"
       whiskers={whiskers}
+      band={band}
       rankedBy={rankedBy(props.better, props.xLabel)}
     >
       {interactive ? (
         <Suspense fallback={picture}>
           <LinePlot
-            series={props.series}
+            series={series}
+            joined={joined}
             markers={markers}
             xLabel={props.xLabel}
             yLabel={props.yLabel}
@@ -98,6 +108,8 @@ export function LineSeriesChart({ xScale = "linear", height = 380, ...props }: P
     </ChartFrame>
   );
 }
+
+const withoutBand = <P extends { band?: unknown }>({ band: _band, ...p }: P): Omit<P, "band"> => p;
 
 /** What the top lines are the best by, in the legend's words. */
 const rankedBy = (better: Better | undefined, xLabel: string): string | undefined =>

@@ -3,9 +3,10 @@
 // LineSeriesChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
 import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
 import { useMemo, useState } from "react";
-import { ErrorBar, Line, LineChart, useChartWidth, XAxis, YAxis } from "recharts";
+import { Area, ComposedChart, ErrorBar, Line, useChartWidth, XAxis, YAxis } from "recharts";
 import type { ChartState } from "./chart-frame";
 import { runsWords, versusWords } from "./format";
+import { niceTicks } from "./geometry";
 import { drawableOn, type Scale } from "./line-chart";
 import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
 import { Gridlines, Mark, Rule, valueAxis } from "./rule";
@@ -18,9 +19,12 @@ export default function LinePlot({
   height,
   xScale,
   markers,
+  joined,
   ...props
 }: {
   series: ChartSeries[];
+  /** False along a category: points only, no line between them. */
+  joined: boolean;
   /** The drawable ones. */
   markers: ChartMarker[];
   xLabel: string;
@@ -35,21 +39,68 @@ export default function LinePlot({
   const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
   // The same arrays until the data or scale change: a new data array also remounts the dots.
   const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
+  // The static picture's y ticks (geometry.ts), bands and whiskers included: Recharts' own steps of a
+  // band's 32,933 read "8.5K, 17K, 25.5K", and the picture would jump when it is replaced.
+  const yTicks = useMemo(() => {
+    const shown = drawn.filter((_, i) => visible(props.series[i]!.id)).flat();
+    const ys = shown.flatMap((p) => [p.y, ...(p.whisker ?? []), ...(p.band ?? [])]);
+    return niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
+  }, [drawn, visible, props.series]);
+  // Along a category only the measured values are ticks: nothing lies between them. Along a linear
+  // scale, the static picture's (0, 10K, 20K, 30K rather than Recharts' 7.5K steps); a log axis keeps Recharts'.
+  const xTicks = useMemo(() => {
+    const xs = drawn.flat().map((p) => p.x);
+    if (!joined) return [...new Set(xs)].sort((a, b) => a - b);
+    return xScale === "linear" && xs.length > 0 ? niceTicks(0, Math.max(...xs)) : undefined;
+  }, [drawn, joined, xScale]);
   return (
     <>
-      <LineChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
+      <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
         <Gridlines vertical />
         <XAxis
           type="number"
           dataKey="x"
           scale={xScale}
-          domain={xScale === "log" ? ["auto", "auto"] : [0, "auto"]}
+          domain={
+            !joined
+              ? ["dataMin", "dataMax"]
+              : xScale === "log"
+                ? ["auto", "auto"]
+                : [xTicks?.[0] ?? 0, xTicks?.at(-1) ?? "auto"]
+          }
+          ticks={xTicks}
           allowDuplicatedCategory={false}
+          // Unjoined points (a category) keep off the axes, as the static picture draws them.
+          padding={joined ? undefined : { left: 40, right: 40 }}
           tickFormatter={formatCompact}
           stroke="currentColor"
           label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
         />
-        <YAxis type="number" {...valueAxis(props.yLabel)} />
+        <YAxis
+          type="number"
+          {...valueAxis(props.yLabel)}
+          ticks={yTicks}
+          domain={[yTicks[0] ?? 0, yTicks.at(-1) ?? 1]}
+        />
+        {/* The noise bands under every line, so no band covers another line's points. */}
+        {props.series.map((s, i) =>
+          visible(s.id) && drawn[i]?.some((p) => p.band) ? (
+            <Area
+              key={`band-${s.id}`}
+              data={drawn[i]}
+              dataKey={bandOf}
+              type="linear"
+              fill={colorAt(styleOf(s.id))}
+              fillOpacity={0.12}
+              stroke="none"
+              isAnimationActive={false}
+              activeDot={false}
+              dot={false}
+              legendType="none"
+              tooltipType="none"
+            />
+          ) : null,
+        )}
         {props.series.map((s, i) => {
           if (!visible(s.id)) return null;
           const style = styleOf(s.id);
@@ -59,7 +110,7 @@ export default function LinePlot({
               name={s.label}
               data={drawn[i]}
               dataKey="y"
-              stroke={colorAt(style)}
+              stroke={joined ? colorAt(style) : "none"}
               strokeDasharray={dashAt(style)}
               strokeWidth={2}
               isAnimationActive={false}
@@ -98,7 +149,7 @@ export default function LinePlot({
         {markers.map((m, i) => (
           <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
         ))}
-      </LineChart>
+      </ComposedChart>
       {hovered ? (
         <TooltipBox at={hovered.at}>
           <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />
@@ -107,6 +158,9 @@ export default function LinePlot({
     </>
   );
 }
+
+/** A point's band as a range Area wants it: its low and high values. */
+const bandOf = (p: ChartPoint): [number, number] | undefined => (p.band ? [p.band[0], p.band[1]] : undefined);
 
 /** A point's whisker as ErrorBar wants it: distances below and above its value; none for a single run. */
 const whiskerOf = (p: ChartPoint): [number, number] | undefined =>
@@ -167,6 +221,11 @@ function PointTooltip(props: { series: string; point: ChartPoint; unit: string }
       </div>
       {point.qualifier ? <div className="text-zinc-500">{qualifierWords[point.qualifier]}</div> : null}
       {runsWords(point) ? <div className="text-zinc-500">{runsWords(point)}</div> : null}
+      {point.band && !point.whisker ? (
+        <div className="text-zinc-500">
+          band (margin): {formatNumber(point.band[0])}–{formatNumber(point.band[1])} {props.unit}
+        </div>
+      ) : null}
       {point.params ? <div className="text-zinc-500">{formatParams(point.params)}</div> : null}
       {point.versus ? <VersusLine versus={point.versus} /> : null}
     </>

@@ -109,12 +109,14 @@ export function StaticLineChart(props: {
   yLabel: string;
   xScale?: "linear" | "log";
   better?: Better;
+  /** False along a category: each series' points are drawn, not joined, and no band between them. */
+  joined?: boolean;
   /** How many series to draw, best first; the top 8 unless the reader asked for all. */
   count?: number;
   height?: number;
 }) {
-  const g = lineGeometry({ ...props, frame });
-  const alt = `${props.title}: ${props.yLabel} by ${props.xLabel}, a line each for ${g.lines.map((l) => l.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.${g.markers.length ? ` Marked: ${g.markers.map((m) => m.label).join(", ")}.` : ""}`;
+  const g = lineGeometry({ ...props, frame, unjoined: props.joined === false });
+  const alt = `${props.title}: ${props.yLabel} by ${props.xLabel}, ${props.joined === false ? "points" : "a line"} each for ${g.lines.map((l) => l.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.${g.markers.length ? ` Marked: ${g.markers.map((m) => m.label).join(", ")}.` : ""}`;
   return (
     <PlotBox
       alt={alt}
@@ -140,7 +142,12 @@ export function StaticLineChart(props: {
           ))}
           {g.lines.map((l) => (
             <g key={l.id} data-series={l.label} stroke={l.color}>
-              <path d={l.path} strokeWidth={2} strokeDasharray={l.dash || undefined} {...stroke} />
+              {l.band && props.joined !== false ? (
+                <path data-band="" d={l.band} fill={l.color} fillOpacity={0.12} stroke="none" />
+              ) : null}
+              {props.joined === false ? null : (
+                <path d={l.path} strokeWidth={2} strokeDasharray={l.dash || undefined} {...stroke} />
+              )}
               {l.points.some((p) => p.whisker) ? (
                 <path data-whiskers="" d={whiskersPath(l.points)} strokeWidth={1.5} {...stroke} />
               ) : null}

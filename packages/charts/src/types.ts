@@ -26,6 +26,11 @@ export type ChartPoint = {
   n?: number | null;
   /** Min–max of those runs on the drawn scale, drawn as a whisker; null or absent for none. */
   whisker?: readonly [number, number] | null;
+  /**
+   * The noise band around a line's point, shaded between its neighbours': its runs' min–max, or the
+   * metric's margin around a single run; the legend's `band` words say which.
+   */
+  band?: readonly [number, number] | null;
   /** Bundle and source, shown with the selected point. */
   links?: { label: string; href: string }[];
   /** Against the chart's baseline, when it has one; absent for the baseline's own points. */

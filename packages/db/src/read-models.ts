@@ -199,8 +199,15 @@ export const chartPointSchema = z.object({
 });
 export type ChartPoint = z.infer<typeof chartPointSchema>;
 
-/** A point of a crossover line: a chart point along a numeric param, and its scenario. */
-export const crossoverPointSchema = chartPointSchema.extend({ x: z.number(), scenarioId: z.string() });
+/**
+ * A point of a crossover line: a chart point along a numeric param, its scenario, and its noise band
+ * (its runs' min–max, or the metric's margin around a single run; null where none is drawn).
+ */
+export const crossoverPointSchema = chartPointSchema.extend({
+  x: z.number(),
+  scenarioId: z.string(),
+  band: z.tuple([z.number(), z.number()]).nullable(),
+});
 export type CrossoverPoint = z.infer<typeof crossoverPointSchema>;
 
 /**

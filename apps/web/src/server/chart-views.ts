@@ -1,19 +1,7 @@
 // The charts page's views, declared once: the page's tabs and titles, the view names its address and
 // the charts API accept, the metrics each bar view draws, and the words of every chart's axes.
 
-import { isScaleParam, type ScaleParam, scaleParams } from "@cnibench/schema";
-
-/**
- * The scale axes the page offers a crossover along, in its order: those the published sources sweep.
- * Only scales (the schema's params vocabulary): streams, percentiles or message sizes are categories,
- * compared as bars (the throughput and latency views group by params), never as crossing lines.
- */
-const offeredAxes = ["services", "qps", "concurrency", "pods"] as const satisfies readonly ScaleParam[];
-
-/** The params a crossover runs along, in the order the page offers them, as axes and sentences say them. */
-export const crossoverAxes: Readonly<Record<string, string>> = Object.fromEntries(
-  offeredAxes.map((p) => [p, scaleParams[p]]),
-);
+import { isScaleParam, scaleParams } from "@cnibench/schema";
 
 /** What a crossover's x axis counts, in the plural: "Services"; a param not a scale is its own word. */
 export const crossoverAxisWords = (param: string): string => (isScaleParam(param) ? scaleParams[param] : param);

@@ -11,11 +11,11 @@ import { TextLink } from "~/app/_ui/link";
 import { PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
 import { cardMetadata } from "~/server/card-meta";
+import type { AxisChoice } from "~/server/chart-data/crossover";
 import {
   type BarView,
   barViews,
   chartViews,
-  crossoverAxes,
   crossoverAxisWords,
   crossoverValueLabel,
   viewTitle,
@@ -40,13 +40,14 @@ export async function generateMetadata({ searchParams }: { searchParams: Promise
 /** What a point's links are made of: its bundle and that bundle's source. */
 type PointSource = Pick<ChartPoint, "bundleId" | "sourceTitle" | "sourceUrl">;
 
-const xParams = Object.keys(crossoverAxes);
-
 type LinkRef = { label: string; href: string };
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 
-/** The current view's controls, each choice with the address that shows it. */
-function controlsOf(params: ChartParams): Control[] {
+/**
+ * The current view's controls, each choice with the address that shows it; the crossover's axes are
+ * those its metric's figures have (≥2 setups sharing ≥2 values), the chosen one kept when it has none.
+ */
+function controlsOf(params: ChartParams, axes: readonly AxisChoice[] = []): Control[] {
   const choice = (value: string, label: string, change: Partial<Nullable<ChartParams>>): Choice => ({
     value,
     label,
@@ -78,7 +79,17 @@ function controlsOf(params: ChartParams): Control[] {
       kind: "select",
       label: "against",
       value: params.x,
-      choices: (xParams.includes(params.x) ? xParams : [params.x, ...xParams]).map((x) => choice(x, x, { x })),
+      choices: [
+        ...(axes.some((a) => a.param === params.x) ? [] : [choice(params.x, crossoverAxisWords(params.x), {})]),
+        ...axes.map((a) =>
+          choice(
+            a.param,
+            `${a.words}${a.kind === "category" ? " (category)" : ""} · ${a.setups} setups`,
+            // A log axis of streams or message sizes spaces 1, 8 and 16 (or 64 B … 64 KiB) as they are picked.
+            { x: a.param, ...(a.kind === "category" ? { scale: "log" as const } : {}) },
+          ),
+        ),
+      ],
     },
     {
       kind: "toggle",
@@ -211,10 +222,12 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     linksOf: (p: PointSource) => LinkRef[];
   }) {
     const data = await trpc.charts.crossover(crossoverInput(props.params));
-    const xLabel = `${crossoverAxisWords(data.xParam)} (count)`;
+    const xLabel = data.joined ? `${crossoverAxisWords(data.xParam)} (count)` : crossoverAxisWords(data.xParam);
     // The embed's badge: the first line's last measured point, a series whose latest campaign it shows.
     const lastPoint = data.series[0]?.points.at(-1);
-    const whereChips = props.params.where.map((w) => (
+    // "where=" (no condition, as the axis links write it) reads as an empty entry: no chip for it.
+    const conditions = props.params.where.filter((w) => w.includes("="));
+    const whereChips = conditions.map((w) => (
       <Link
         key={w}
         href={chartsHref("/charts", { ...props.params, where: props.params.where.filter((x) => x !== w) })}
@@ -227,22 +240,55 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     if (data.series.length === 0) {
       return (
         <>
-          <ChartControls controls={[...testbedControls, ...controlsOf(props.params)]} />
+          <ChartControls controls={[...testbedControls, ...controlsOf(props.params, data.axes)]} />
           <EmptyState>
-            {/* Along a category (streams, percentile…) the server says why nothing is drawn. */}
-            {data.notice ?? (
-              <>
+            <div className="space-y-2">
+              {data.notice ? <p>{data.notice}</p> : null}
+              <p>
                 No scenario here measured {data.title} at two or more values of “{data.xParam}”
-                {props.params.where.length > 0 ? " with these conditions: " : "."} {whereChips}
-              </>
-            )}
+                {conditions.length > 0 ? " with these conditions: " : "."} {whereChips}
+              </p>
+              <p>
+                A crossover needs a figure measured by at least two setups at two or more shared values of a numeric
+                param: a scale (Services, pods, target QPS) is drawn as lines and crossed; a category (streams, message
+                size) as points at each value.
+              </p>
+              {data.elsewhere.length > 0 ? (
+                <>
+                  <p>What these scenarios can be drawn along:</p>
+                  <ul className="space-y-0.5">
+                    {data.elsewhere.map((a) => (
+                      <li key={`${a.metric} ${a.param}`}>
+                        <TextLink
+                          href={chartsHref("/charts", {
+                            ...props.params,
+                            metric: a.metric,
+                            x: a.param,
+                            where: [],
+                            baseline: null,
+                            ...(a.kind === "category" ? { scale: "log" as const } : {}),
+                          })}
+                        >
+                          {a.title} by {a.words}
+                        </TextLink>{" "}
+                        ({a.kind === "category" ? "category, " : ""}
+                        {a.setups} setups)
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : (
+                <p>None of these scenarios has such a figure.</p>
+              )}
+            </div>
           </EmptyState>
         </>
       );
     }
     const summary = (
       <div className="space-y-1">
-        {data.sentences.length > 0 ? (
+        {data.notice ? <p role="note">{data.notice}</p> : null}
+        {!data.joined ? null : data.sentences.length > 0 ? (
           <ul>
             {data.sentences.map((s) => (
               <li key={s} className="font-medium">
@@ -278,12 +324,15 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
             {s}.
           </p>
         ))}
-        <p className="text-xs text-zinc-500">
-          Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
-          One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
-          single run beyond the metric&apos;s margin); the whiskers show the runs&apos; spread.
-          {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
-        </p>
+        {data.joined ? (
+          <p className="text-xs text-zinc-500">
+            Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
+            One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
+            single run beyond the metric&apos;s margin); the whiskers and the shaded band show the noise the verdicts
+            weigh.
+            {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
+          </p>
+        ) : null}
         {whereChips.length > 0 ? (
           <div className="flex flex-wrap items-center gap-1 text-xs">Only figures with {whereChips}</div>
         ) : null}
@@ -292,7 +341,11 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
     return (
       <>
         <ChartControls
-          controls={[...testbedControls, ...controlsOf(props.params), ...compareWith(props.params, data.scenarios)]}
+          controls={[
+            ...testbedControls,
+            ...controlsOf(props.params, data.axes),
+            ...compareWith(props.params, data.scenarios),
+          ]}
         />
         <BaselineNote params={props.params} drawn={data.scenarios} />
         <LineSeriesChart
@@ -310,12 +363,15 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               high: p.high,
               n: p.summary?.n,
               whisker: p.whisker,
+              band: p.band,
               params: p.params,
               versus: p.versus,
               links: [{ label: "scenario", href: `/scenarios/${p.scenarioId}` }, ...props.linksOf(p)],
             })),
           }))}
           markers={data.markers}
+          joined={data.joined}
+          band={data.band?.words}
           xLabel={xLabel}
           yLabel={crossoverValueLabel(props.params.y, data)}
           unit={data.unit}

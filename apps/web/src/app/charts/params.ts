@@ -13,7 +13,7 @@ import {
 import { chartViews } from "~/server/chart-views";
 import { filterParams } from "../_explore/params";
 
-export const chartParams = {
+const chartParams = {
   ...filterParams,
   scenario: parseAsNativeArrayOf(parseAsString),
   view: parseAsStringLiteral(chartViews).withDefault("crossover"),

@@ -137,6 +137,54 @@ describe("crossoverOf", () => {
     ]);
   });
 
+  it("shades the metric's margin around single runs and the runs' min–max around several (issue 40)", () => {
+    const data = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "absolute" });
+    const iptables = data.series.find((s) => s.label === "kube-proxy iptables")!;
+    // A single run of 31,365 req/s at 0 Services, ±5 % (http.rps's margin in the catalogue):
+    // 31,365 × 0.95 = 29,796.75 and × 1.05 = 32,933.25.
+    expect(iptables.points[0]!.band![0]).toBeCloseTo(29_796.75, 6);
+    expect(iptables.points[0]!.band![1]).toBeCloseTo(32_933.25, 6);
+    expect(data.band).toEqual({
+      kind: "margin",
+      marginPercent: 5,
+      words: "Shaded: ±5 % around a single run (the metric's margin)",
+    });
+    // At 20,000 Overlay's 13,080 lies inside iptables' band (12,916 × 1.05 = 13,561.8): the sentence's
+    // "within 5 % at 20,000".
+    const overlay = data.series.find((s) => s.label === "Cilium Overlay")!.points.find((p) => p.x === 20_000)!;
+    const band20k = iptables.points.find((p) => p.x === 20_000)!.band!;
+    expect(overlay.y > band20k[0] && overlay.y < band20k[1]).toBe(true);
+
+    // Three runs at 30,000 (5,000 · 9,057 · 13,000): the band there is their min–max, and the words say both.
+    const noisy = tke.figures.map((f) =>
+      f.scenarioId === iptables.scenarioId && f.metric === "http.rps" && f.params.services === 30_000
+        ? { ...f, n: 3, samples: [5_000, 9_057, 13_000] }
+        : f,
+    );
+    const mixed = crossoverOf(tke.scenarios, noisy, { ...shortRps, y: "absolute" });
+    const at30k = mixed.series.find((s) => s.scenarioId === iptables.scenarioId)!.points.at(-1)!;
+    expect(at30k.band).toEqual([5_000, 13_000]);
+    expect(mixed.band?.words).toBe(
+      "Shaded: each line's runs, min–max, or ±5 % around a single run (the metric's margin)",
+    );
+
+    // Degradation is a percentage of each line's first step: no band on that scale.
+    const degradation = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "degradation" });
+    expect(degradation.band).toBeNull();
+    expect(degradation.series.every((s) => s.points.every((p) => p.band === null))).toBe(true);
+  });
+
+  it("offers the axes the metric's figures have: TKE's Services and concurrency, not a fixed list", () => {
+    // Short connections were swept along the Service count only; all RPS figures also at 64 and 256 clients.
+    const short = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, y: "absolute" });
+    expect(short.axes.map((a) => [a.param, a.kind, a.setups])).toEqual([["services", "scale", 3]]);
+    const all = crossoverOf(tke.scenarios, tke.figures, { ...shortRps, where: {}, y: "absolute" });
+    expect(all.axes.map((a) => [a.param, a.kind, a.setups])).toEqual([
+      ["services", "scale", 3],
+      ["concurrency", "scale", 3],
+    ]);
+  });
+
   it("draws nothing for a metric nobody measured along that param", () => {
     const data = crossoverOf(tke.scenarios, tke.figures, {
       metric: "tcp.throughput",
@@ -154,33 +202,47 @@ describe("crossoverOf along a category (issue 26)", () => {
   // real antrea-ipsec (≈6.9 → 4.7 Gbit/s) is "overtaken at ≈2 streams" by every encrypted setup.
   const { bundles } = importFiles(infrabuilderSetups(), infrabuilderEnvironment);
   const bySetup: Record<string, { name: string; bundle: unknown }[]> = {};
+  // Each setup's first run only: seedsOf makes every bundle a figure of its own, not a run of one.
   for (const [i, { bundle }] of bundles.entries()) {
     const setup = bundle.cni.label ?? bundle.cni.name;
-    bySetup[setup] = [...(bySetup[setup] ?? []), { name: `${setup}-${i}`, bundle }];
+    bySetup[setup] ??= [{ name: `${setup}-${i}`, bundle }];
   }
   const ib = seedsOf(bySetup);
   const streams = { metric: "tcp.throughput", x: "streams", where: { path: "pod-pod" }, y: "absolute" } as const;
 
-  it("draws no line, no marker and no sentence along streams, and says why and where to look", () => {
+  it("draws each setup's points along streams, unjoined, with no marker and no sentence, and says why", () => {
     expect(ib.scenarios.length).toBeGreaterThanOrEqual(20);
-    expect(ib.figures.filter((f) => f.metric === "tcp.throughput" && f.params.streams === 8).length).toBeGreaterThan(
-      40,
-    );
     for (const baseline of [undefined, ib.scenarios[0]!.id]) {
       const data = crossoverOf(ib.scenarios, ib.figures, { ...streams, baseline });
-      expect(data.series).toEqual([]);
+      expect(data.series).toHaveLength(maxLines);
+      expect(data.series.every((s) => s.points.map((p) => p.x).join() === "1,8")).toBe(true);
+      expect(data.joined).toBe(false);
       expect(data.markers).toEqual([]);
       expect(data.sentences).toEqual([]);
       expect(data.undecided).toEqual([]);
+      expect(data.withinNoise).toEqual([]);
       expect(data.allSentences).toEqual([]);
       expect(data.notice).toBe(
-        "“streams” is a category, not a scale: each value is its own test, so no line joins them and none " +
-          "overtakes another between them. TCP throughput by streams is compared as bars in the Throughput view.",
+        "“streams” is a category, not a scale: each value is its own test, so a setup's points are not joined " +
+          "and no line overtakes another between them. Choose Compare with to read each point's verdict at its " +
+          "value, or compare TCP throughput by streams as bars in the Throughput view.",
       );
+      // The axis the page offers: 24 setups measured pod to pod at 1 and 8 streams (the 25th, the
+      // bare-metal reference, node to node).
+      expect(data.axes).toEqual([
+        {
+          metric: "tcp.throughput",
+          title: "TCP throughput",
+          param: "streams",
+          words: "streams",
+          kind: "category",
+          setups: 24,
+        },
+      ]);
     }
   });
 
-  it("refuses percentiles too, pointing at the scales when no bar view draws the metric", () => {
+  it("says why nothing is drawn along percentiles of a metric no bar view draws", () => {
     const data = crossoverOf(tke.scenarios, tke.figures, {
       metric: "lb.entries",
       x: "percentile",
@@ -188,9 +250,9 @@ describe("crossoverOf along a category (issue 26)", () => {
       y: "absolute",
     });
     expect(data.series).toEqual([]);
-    expect(data.notice).toMatch(
-      /^“percentile” is a category, not a scale: .* Draw Load-balancer map entries against a scale: Services, target QPS/,
-    );
+    expect(data.notice).toMatch(/^“percentile” is a category, not a scale: .* verdict at its value\.$/);
+    // lb.entries was measured at 5,000 and 30,000 Services by two clusters: that axis is offered instead.
+    expect(data.axes.map((a) => `${a.param} ${a.setups}`)).toEqual(["services 2"]);
   });
 
   it("keeps the Services crossovers of the seeds, with no notice", () => {

@@ -1,11 +1,15 @@
 // Where one datapath overtakes another along a scale (Services, pods, target QPS) is what the line charts
 // are for; the crossing arithmetic is @cnibench/analysis's, this shapes the lines and says the crossings.
-// Along a category (streams, percentile, message size) nothing is drawn: those figures are bars.
+// Along a category (streams, message size) each value is its own test: points, never joined or crossed.
 import {
+  type CrossoverAxis,
   type CrossoverResult,
   crossingAt,
+  crossoverAxesOf,
   degradation,
   findCrossovers,
+  formatNumber,
+  marginPercent,
   readAt,
   resolveBetter,
   type Series,
@@ -14,7 +18,7 @@ import {
 import type { ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
 import { canonicalJson, findMetric, isScaleParam } from "@cnibench/schema";
-import { barViewNames, barViews, crossoverAxes, crossoverView } from "../chart-views";
+import { barViewNames, barViews, crossoverAxisWords, crossoverView } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Figure, Params, SeriesInfo } from "./types";
@@ -29,7 +33,15 @@ export type CrossoverQuery = {
   y: "absolute" | "degradation";
 };
 
-export type { CrossoverPoint };
+/** An axis the scope's data can be drawn along, as the axis choice and the empty state offer it. */
+export type AxisChoice = Omit<CrossoverAxis, "values"> & { title: string; words: string };
+
+/**
+ * What the shaded band around each line is: its runs' min–max where the points have runs, else the
+ * metric's margin δ around each single run — the gap a verdict needs, so a line inside another's band
+ * is "within noise" or "within δ %" in the sentences.
+ */
+type NoiseBand = { kind: "runs" | "margin"; marginPercent: number; words: string };
 
 export type CrossoverData = {
   metric: string;
@@ -39,7 +51,13 @@ export type CrossoverData = {
   xParam: string;
   /** The drawn lines' scenarios with their legend labels, in legend order: the baselines one may choose. */
   scenarios: SeriesInfo[];
-  series: { id: string; label: string; scenarioId: string; points: (CrossoverPoint & { versus?: Versus })[] }[];
+  series: {
+    id: string;
+    label: string;
+    scenarioId: string;
+    /** `band`: the point's noise band on the drawn scale (NoiseBand), null where none is drawn. */
+    points: (CrossoverPoint & { versus?: Versus; band: [number, number] | null })[];
+  }[];
   /** Where one line overtakes another, computed on absolute values; y is on the drawn scale. */
   markers: { x: number; y: number; label: string }[];
   /**
@@ -60,6 +78,14 @@ export type CrossoverData = {
   notice: string | null;
   /** Lines left out because the chart draws at most `maxLines` (the first ones in explorer order). */
   hiddenLines: number;
+  /** False along a category: the points of a setup are not joined. */
+  joined: boolean;
+  /** What the band around each line shows; null when none is drawn (degradation). */
+  band: NoiseBand | null;
+  /** The numeric params this metric's figures (under `where`) can be drawn along: ≥2 setups share ≥2 values. */
+  axes: AxisChoice[];
+  /** Every axis the scope's data has, of any metric, when nothing is drawn: the router fills it. */
+  elsewhere: AxisChoice[];
 };
 
 /**
@@ -71,18 +97,23 @@ export const maxLines = 16;
 /** The most crossings the summary says; more are counted ("…and 57 more"), marked and listed in full. */
 export const maxSentences = 3;
 
-/** "“streams” is a category, not a scale: …", with where the metric's figures are drawn instead. */
+/** "“streams” is a category, not a scale: …", with where the metric's figures are also drawn as bars. */
 function categoryNotice(metric: string, x: string, title: string): string {
   const view = barViewNames.find((v) => (barViews[v].metrics as readonly string[]).includes(metric));
-  const offered = Object.values(crossoverAxes).join(", ");
   return (
-    `“${x}” is a category, not a scale: each value is its own test, so no line joins them and none ` +
-    "overtakes another between them. " +
-    (view
-      ? `${title} by ${x} is compared as bars in the ${barViews[view].title} view.`
-      : `Draw ${title} against a scale: ${offered}.`)
+    `“${x}” is a category, not a scale: each value is its own test, so a setup's points are not joined and ` +
+    "no line overtakes another between them. Choose Compare with to read each point's verdict at its value" +
+    (view ? `, or compare ${title} by ${x} as bars in the ${barViews[view].title} view.` : ".")
   );
 }
+
+/** The axes in the words the page offers them: "Services", "streams". */
+export const axisChoices = (axes: readonly CrossoverAxis[]): AxisChoice[] =>
+  axes.map(({ values: _values, ...a }) => ({
+    ...a,
+    title: findMetric(a.metric)?.label ?? a.metric,
+    words: crossoverAxisWords(a.param),
+  }));
 
 /**
  * Lines of one metric along a numeric param, one per scenario (per scenario and remaining params when
@@ -96,29 +127,11 @@ export function crossoverOf(
 ): CrossoverData {
   const def = findMetric(query.metric);
   const title = def?.label ?? query.metric;
-  if (!isScaleParam(query.x)) {
-    return {
-      metric: query.metric,
-      title,
-      unit: def?.unit ?? "",
-      xParam: query.x,
-      scenarios: [],
-      series: [],
-      markers: [],
-      sentences: [],
-      undecided: [],
-      withinNoise: [],
-      allSentences: [],
-      notice: categoryNotice(query.metric, query.x, title),
-      hiddenLines: 0,
-    };
-  }
+  const scale = isScaleParam(query.x);
   const better = resolveBetter(query.metric, def?.better);
   const where = Object.entries(query.where);
-  const selected = figures.filter(
-    (f) =>
-      f.metric === query.metric && typeof f.params[query.x] === "number" && where.every(([k, v]) => f.params[k] === v),
-  );
+  const ofMetric = figures.filter((f) => f.metric === query.metric && where.every(([k, v]) => f.params[k] === v));
+  const selected = ofMetric.filter((f) => typeof f.params[query.x] === "number");
   // Group per scenario and per the params that are neither x nor fixed (e.g. concurrency 64 vs 256),
   // by comparing each figure with its scenario's few groups: a string key per figure was most of the
   // function's time with 1,400 figures.
@@ -191,6 +204,14 @@ export function crossoverOf(
           })),
         }));
   const drawnById = new Map(drawn.map((s) => [s.id, s]));
+  const margin = marginPercent(query.metric);
+  // A band on the values' own scale only: degradation is a percentage of each line's first step.
+  const bandOf = (f: Figure, whisker: [number, number] | null): [number, number] | null =>
+    query.y !== "absolute" || f.qualifier
+      ? null
+      : (whisker ?? [f.value * (1 - margin / 100), f.value * (1 + margin / 100)]);
+  const shownFigures = lines.flatMap((l) => l.figs);
+  const withRuns = shownFigures.filter((f) => f.samples.length > 1).length;
 
   return {
     metric: query.metric,
@@ -212,6 +233,7 @@ export function crossoverOf(
           // Degradation is a percentage of the baseline's median: no whisker of the runs on that scale.
           summary,
           whisker: query.y === "absolute" ? whiskerOf(summary) : null,
+          band: bandOf(f, whiskerOf(summary)),
           qualifier: f.qualifier,
           low: query.y === "absolute" ? f.low : null,
           high: query.y === "absolute" ? f.high : null,
@@ -232,9 +254,25 @@ export function crossoverOf(
     undecided: summary.undecided,
     withinNoise: summary.withinNoise,
     allSentences: summary.all,
-    notice: null,
+    notice: scale ? null : categoryNotice(query.metric, query.x, title),
     hiddenLines: candidates.length - lines.length,
+    joined: scale,
+    band: query.y === "absolute" && shownFigures.length > 0 ? bandWords(withRuns, shownFigures.length, margin) : null,
+    axes: axisChoices(crossoverAxesOf(ofMetric)),
+    elsewhere: [],
   };
+}
+
+/** What the band is, for the legend: the runs' min–max, the margin around single runs, or each where it applies. */
+function bandWords(withRuns: number, points: number, margin: number): NoiseBand {
+  const around = `±${formatNumber(margin)} % around a single run (the metric's margin)`;
+  const words =
+    withRuns === points
+      ? "Shaded: each line's runs, min–max"
+      : withRuns === 0
+        ? `Shaded: ${around}`
+        : `Shaded: each line's runs, min–max, or ${around}`;
+  return { kind: withRuns > 0 ? "runs" : "margin", marginPercent: margin, words };
 }
 
 type Group = { scenarioId: string; params: Params; rest: Params; figures: Figure[] };

@@ -66,7 +66,7 @@ describe("points against a baseline", () => {
     flannel: [{ name: "flannel", bundle: bundleOf("flannel", runs.flannel) }],
     antrea: [{ name: "antrea-ipsec", bundle: bundleOf("antrea-ipsec", runs.antrea) }],
   });
-  // Streams are a category (the schema's params vocabulary): figures along them are bars, never lines.
+  // Streams are a category (the schema's params vocabulary): bars, or points never joined by a line.
   const tcpByStreams = { metric: "tcp.throughput", x: "streams", where: { path: "pod-pod" }, y: "absolute" } as const;
   const podToPod = (streams: number) => `path pod-pod · streams ${streams}`;
 
@@ -97,8 +97,11 @@ describe("points against a baseline", () => {
       { id: "flannel", label: "flannel" },
       { id: "antrea", label: "antrea-ipsec" },
     ]);
-    // As a crossover, nothing: no line joins 1 and 8 streams.
-    expect(crossoverOf(lab.scenarios, lab.figures, { ...tcpByStreams, baseline: "flannel" }).series).toEqual([]);
+    // Along streams in the crossover view: the same verdicts on points no line joins, and no crossing.
+    const along = crossoverOf(lab.scenarios, lab.figures, { ...tcpByStreams, baseline: "flannel" });
+    expect(along.joined).toBe(false);
+    expect(along.markers).toEqual([]);
+    expect(along.series.find((s) => s.scenarioId === "antrea")?.points.map((p) => p.versus)).toEqual([one, eight]);
   });
 
   it("gives each UDP bar its verdict against the baseline's bar of the same group", () => {
@@ -204,9 +207,9 @@ describe("points against a baseline", () => {
     const tkeJudged = check(tke.scenarios, tke.figures, {});
     expect(tkeJudged.map((p) => p.versus?.verdict)).toContain("worse");
     check(tke.scenarios, tke.figures, { "http.rps": 1, "tcp.rr.latency": 15 });
-    // InfraBuilder: three runs a side; no line (streams are a category), the throughput, UDP throughput and
-    // loss bars (2 each).
-    expect(check(lab.scenarios, lab.figures, {}, { line: tcpByStreams, bars: "throughput" })).toHaveLength(2 * 6);
+    // InfraBuilder: three runs a side; antrea's two points along streams (unjoined: a category), the
+    // throughput, UDP throughput and loss bars (2 each).
+    expect(check(lab.scenarios, lab.figures, {}, { line: tcpByStreams, bars: "throughput" })).toHaveLength(2 * 8);
     // With the series' earlier campaigns pooled into the noise (made-up steady runs, in Gbit/s), as comparison()
     // gives both the table and the charts: Antrea's one-stream UDP is no longer inconclusive, in either.
     const earlier = [0, 1, 2, 3].flatMap((i) =>

@@ -1,8 +1,9 @@
-import { scopeToTestbed } from "@cnibench/analysis";
+import { crossoverAxesOf, scopeToTestbed } from "@cnibench/analysis";
 import { chartView } from "@cnibench/db";
+import { metricCatalogue } from "@cnibench/schema";
 import type { z } from "zod";
 import { barView } from "../chart-data/bars";
-import { crossoverOf } from "../chart-data/crossover";
+import { axisChoices, crossoverOf } from "../chart-data/crossover";
 import { barViews } from "../chart-views";
 import { withHistory } from "../compare-data";
 import { type Context, createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
@@ -66,11 +67,17 @@ export const chartsRouter = createTRPCRouter({
     .output(crossoverOutputSchema)
     .use(keptUntilChange)
     .query(async ({ ctx, input }) => {
-      const { scenarios, figures } = await chartFigures(ctx, input, {
-        metrics: [input.metric],
-        params: { contains: input.where, numeric: input.x },
-      });
-      return crossoverOf(scenarios, figures, input);
+      // Every figure of the metric, not only those along x: they tell which other axes it has.
+      const { scenarios, figures } = await chartFigures(ctx, input, { metrics: [input.metric] });
+      const data = crossoverOf(scenarios, figures, input);
+      if (data.series.length > 0) return data;
+      // Nothing to draw: the empty state lists what the scope's data can be drawn along instead.
+      const all = await chartFigures(
+        ctx,
+        { ...input, baseline: undefined },
+        { metrics: metricCatalogue.map((m) => m.key) },
+      );
+      return { ...data, elsewhere: axisChoices(crossoverAxesOf(all.figures)) };
     }),
 
   /** The bar charts of one view (latency, throughput, resources, overheads). */

@@ -42,12 +42,22 @@ export const testbedsOutputSchema = z.object({
 export const crossoverInputSchema = chartScopeSchema.extend({
   metric: z.string().min(1).max(100),
   /**
-   * The param along x. Any param name is accepted, so that an old address still opens: one that is not
-   * a scale (streams, percentile…) is answered with no lines and a `notice` saying why.
+   * The param along x. Any param name is accepted: along one that is not a scale (streams, message
+   * size…) the points are drawn unjoined, with no crossing, and a `notice` says why.
    */
   x: z.string().min(1).max(100),
   where: whereSchema,
   y: z.enum(["absolute", "degradation"]),
+});
+
+/** A (metric, param) the scope's data can be drawn along: ≥2 setups share ≥2 of its values. */
+const crossoverAxisSchema = z.object({
+  metric: z.string(),
+  title: z.string(),
+  param: z.string(),
+  words: z.string(),
+  kind: z.enum(["scale", "category"]),
+  setups: z.number().int(),
 });
 
 export const crossoverOutputSchema = z.object({
@@ -71,6 +81,11 @@ export const crossoverOutputSchema = z.object({
   allSentences: z.array(z.string()),
   notice: z.string().nullable(),
   hiddenLines: z.number().int(),
+  joined: z.boolean(),
+  band: z.object({ kind: z.enum(["runs", "margin"]), marginPercent: z.number(), words: z.string() }).nullable(),
+  axes: z.array(crossoverAxisSchema),
+  /** When nothing is drawn: every axis the scope's data has, of any metric, for the empty state's links. */
+  elsewhere: z.array(crossoverAxisSchema),
 });
 
 export const barsInputSchema = chartScopeSchema.extend({

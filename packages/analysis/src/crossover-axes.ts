@@ -1,0 +1,78 @@
+import { isScaleParam, metricCatalogue, type ParamValue, scaleParams } from "@cnibench/schema";
+
+/**
+ * The numeric params a crossover view can draw a metric along (issue 40): those where at least two
+ * setups share at least two values, so that two lines (or, along a category, two sets of points) can
+ * be read against each other at the same values. Nothing is offered from a fixed list: 25 InfraBuilder
+ * setups sweep `streams`, the TKE seeds `services`, a lab the Service count — each axis the data has.
+ */
+export type CrossoverAxis = {
+  metric: string;
+  param: string;
+  /** A scale is drawn as lines and crossed; a category as points at each value, never joined. */
+  kind: "scale" | "category";
+  /** Setups that share at least two values of the param with another setup. */
+  setups: number;
+  /** The values those setups share, ascending. */
+  values: number[];
+};
+
+type AxisFigure = { scenarioId: string; metric: string; params: Readonly<Record<string, ParamValue>> };
+
+/**
+ * Every (metric, numeric param) where ≥2 setups share ≥2 values: scales first in the params
+ * vocabulary's order, then categories; within each, the most setups first, then the metric
+ * catalogue's order (throughput before CPU), then the param's name.
+ */
+export function crossoverAxesOf(figures: readonly AxisFigure[]): CrossoverAxis[] {
+  // metric → param → scenario → its values
+  const seen = new Map<string, Map<string, Map<string, Set<number>>>>();
+  for (const f of figures) {
+    for (const [param, value] of Object.entries(f.params)) {
+      if (typeof value !== "number") continue;
+      const byParam = seen.get(f.metric) ?? new Map<string, Map<string, Set<number>>>();
+      seen.set(f.metric, byParam);
+      const byScenario = byParam.get(param) ?? new Map<string, Set<number>>();
+      byParam.set(param, byScenario);
+      const values = byScenario.get(f.scenarioId) ?? new Set<number>();
+      byScenario.set(f.scenarioId, values);
+      values.add(value);
+    }
+  }
+  const axes: CrossoverAxis[] = [];
+  for (const [metric, byParam] of seen) {
+    for (const [param, byScenario] of byParam) {
+      const swept = [...byScenario.values()].filter((v) => v.size >= 2);
+      const sharing = new Set<Set<number>>();
+      const shared = new Set<number>();
+      for (let i = 0; i < swept.length; i++) {
+        for (let j = i + 1; j < swept.length; j++) {
+          const common = [...swept[i]!].filter((v) => swept[j]!.has(v));
+          if (common.length < 2) continue;
+          sharing.add(swept[i]!).add(swept[j]!);
+          for (const v of common) shared.add(v);
+        }
+      }
+      if (sharing.size < 2) continue;
+      axes.push({
+        metric,
+        param,
+        kind: isScaleParam(param) ? "scale" : "category",
+        setups: sharing.size,
+        values: [...shared].sort((a, b) => a - b),
+      });
+    }
+  }
+  const scaleOrder = Object.keys(scaleParams);
+  const rank = (a: CrossoverAxis) => (a.kind === "scale" ? scaleOrder.indexOf(a.param) : scaleOrder.length);
+  const metricOrder = new Map(metricCatalogue.map((m, i) => [m.key, i]));
+  const place = (a: CrossoverAxis) => metricOrder.get(a.metric) ?? metricCatalogue.length;
+  return axes.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      b.setups - a.setups ||
+      a.param.localeCompare(b.param) ||
+      place(a) - place(b) ||
+      a.metric.localeCompare(b.metric),
+  );
+}

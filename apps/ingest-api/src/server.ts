@@ -96,7 +96,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.register(rateLimit, {
     global: false,
     timeWindow: 60_000,
-    store: sharedBudgets(db),
+    // A budget is its key and its limits: replicas configured alike share it; a changed limit starts anew.
+    store: sharedBudgets(db, `${perAddress}/${perToken}`),
     allowList: (req) => req.url === "/healthz" || req.url === "/readyz",
   });
   type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
@@ -244,14 +245,14 @@ declare module "fastify" {
  * both limiters. A failure to count (the database away) fails the request: the error handler answers
  * 503 with Retry-After, as the request itself would have.
  */
-function sharedBudgets(db: Db) {
+function sharedBudgets(db: Db, limits: string) {
   return class SharedBudgets {
     incr(
       key: string,
       done: (error: Error | null, result?: { current: number; ttl: number }) => void,
       windowMs: number,
     ) {
-      spendBudget(db, `api:${key}`, windowMs).then(
+      spendBudget(db, `api:${limits}:${key}`, windowMs).then(
         (spent) => done(null, { current: spent.count, ttl: spent.resetInMs }),
         (error: Error) => done(error),
       );

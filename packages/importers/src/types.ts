@@ -1,5 +1,5 @@
 /** Shapes shared by the parsers, the environment merge and importFiles. */
-import type { BundleInput, BundleWarning, Summary } from "@cnibench/schema";
+import type { BundleInput, BundleWarning, Params, Summary } from "@cnibench/schema";
 import type { ScalarEnvironmentKey } from "./environment.ts";
 
 export const formatNames = [
@@ -20,8 +20,7 @@ export const formatNames = [
 export type FormatName = (typeof formatNames)[number];
 export type FormatChoice = FormatName | "auto";
 
-export type ParamValue = string | number | boolean;
-export type Params = Record<string, ParamValue>;
+export type { Params, ParamValue } from "@cnibench/schema";
 
 /** One figure as a parser reads it: published value and unit, converted later by the normaliser. */
 export type Result = {

@@ -22,13 +22,15 @@ import { resolveSlug, type VocabularyKind } from "./vocabulary.ts";
 export type Qualifier = (typeof qualifiers)[number];
 export type Aggregate = (typeof aggregates)[number];
 export type ParamValue = string | number | boolean;
+/** A figure's params: what its series is keyed by (streams, services, connection …). */
+export type Params = Record<string, ParamValue>;
 export type SettingValue = string | number | boolean | null;
 
 export type NormalisedMeasurement = {
   /** Index in the uploaded results array, so issues and provenance can point back to it. */
   position: number;
   metric: string;
-  params: Record<string, ParamValue>;
+  params: Params;
   /** Canonical JSON of params: equal params give equal keys whatever the key order. */
   paramsKey: string;
   /** In the catalogue unit, or for x. metrics the one of the declared unit's dimension (storedUnitOf). */

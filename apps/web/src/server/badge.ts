@@ -1,5 +1,6 @@
 // Badges for READMEs: a shields-style flat SVG in two parts, a grey label and a value coloured by its
 // verdict. Pure: the route handlers (app/badge/…) read the procedures and hand the words here.
+import type { Params } from "@cnibench/analysis";
 import { formatChange, formatFigure, formatParams, type Verdict, verdictLabel } from "@cnibench/analysis/format";
 
 /** A badge's colours: better green, worse red, anything else (equivalent, inconclusive, none) grey. */
@@ -80,8 +81,6 @@ export function badgeSvg(badge: Badge): string {
     "</g></svg>",
   ].join("");
 }
-
-type Params = Readonly<Record<string, string | number | boolean | null>>;
 
 /** What a comparison's badge needs of the compare procedure's answer (compare.view, compare.permalink). */
 export type ComparisonForBadge = {

@@ -1,6 +1,5 @@
+import type { Params } from "@cnibench/schema";
 import { webEnv } from "~/env";
-
-type Params = Readonly<Record<string, string | number | boolean>>;
 
 /** /badge/series.svg for a series: its scenario, metric and each param as its own query parameter. */
 export function seriesBadgePath(scenarioId: string, metric: string, params: Params = {}): string {

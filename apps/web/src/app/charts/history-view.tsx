@@ -3,7 +3,7 @@
 // the same procedure (scenarios.history). The chart links to that section for the same series; its
 // embed (/embed/charts?view=history…) draws the same charts from loadHistory.
 import { formatParams } from "@cnibench/analysis/format";
-import { metricCatalogue } from "@cnibench/schema";
+import { metricCatalogue, type Params } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import { EmptyState } from "~/app/_ui/empty-state";
 import { TextLink } from "~/app/_ui/link";
@@ -21,7 +21,6 @@ import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "./embed-snip
 import { chartsHref, type loadChartParams, parseWhere } from "./params";
 
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
-type Params = Record<string, string | number | boolean>;
 type Caller = Awaited<ReturnType<typeof api>>;
 
 /** The scenario page's History section following this series: `/scenarios/<id>?history=…#history-heading`. */

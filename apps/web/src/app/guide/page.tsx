@@ -28,7 +28,7 @@ const connectionWords = {
   mixed: "mixed connections",
 };
 
-type Params = Awaited<ReturnType<typeof loadGuideParams>>;
+type GuideChoices = Awaited<ReturnType<typeof loadGuideParams>>;
 
 export default async function GuidePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadGuideParams(searchParams);
@@ -54,7 +54,7 @@ function Pending() {
   return <Muted role="status">Ranking the datapaths from the figures…</Muted>;
 }
 
-async function Answer({ params }: { params: Params }) {
+async function Answer({ params }: { params: GuideChoices }) {
   const query = guideQuery(params);
   const trpc = await api();
   const data = await trpc.guide.recommend(query);

@@ -3,6 +3,7 @@
 // and where it shifted, the change points in words, and the snippets that embed it elsewhere (the
 // charts page's History view of this series).
 import { formatParams } from "@cnibench/analysis/format";
+import type { Params } from "@cnibench/schema";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Muted, Section } from "~/app/_ui/text";
@@ -12,8 +13,6 @@ import { chartsHref } from "../../charts/params";
 import { loadHistoryParams, seriesKey } from "./history-params";
 import { HistorySelect, type SeriesOption } from "./history-select";
 import { HistorySeries } from "./history-series";
-
-type Params = Record<string, string | number | boolean>;
 
 /** The scenario's figures as its page has them: by metric, a row per params with its campaigns' runs. */
 type Group = {

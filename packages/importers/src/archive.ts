@@ -281,28 +281,29 @@ function* zipDirectory(d: Uint8Array): Generator<ZipEntry> {
 /** An entry's bytes; a streamed one's (statexec .prom) go through its reader, and what it keeps is returned. */
 function zipEntryContent(archiveName: string, d: Uint8Array, entry: ZipEntry, reader?: StreamedReader): Uint8Array {
   const data = d.subarray(entry.offset, entry.offset + entry.size);
+  if (entry.compression !== 0 && entry.compression !== 8)
+    throw new Error(`unknown compression type ${entry.compression}`);
   if (reader) {
     if (entry.compression === 0) reader.push(data);
-    else if (entry.compression !== 8) throw new Error(`unknown compression type ${entry.compression}`);
-    else if (entry.size > 0) {
-      let size = 0;
-      const inflate = new Inflate((chunk) => {
-        size += chunk.length;
-        if (size > entry.originalSize) {
-          throw new ImportError(
-            `${archiveName}: entry "${entry.name}" inflates beyond the ${entry.originalSize} bytes its header declares; refused`,
-          );
-        }
-        reader.push(chunk);
-      });
-      pushInSlices(inflate, data);
-    }
+    else if (entry.size > 0) inflateEntry(archiveName, entry, data, (chunk) => reader.push(chunk));
     return reader.end();
   }
   if (entry.compression === 0) return data.slice();
-  if (entry.compression !== 8) throw new Error(`unknown compression type ${entry.compression}`);
   if (entry.size === 0) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
+  return joined(
+    chunks,
+    inflateEntry(archiveName, entry, data, (chunk) => chunks.push(chunk)),
+  );
+}
+
+/** Inflates a deflated entry chunk by chunk into `take`, refusing more bytes than its header declares; its size. */
+function inflateEntry(
+  archiveName: string,
+  entry: ZipEntry,
+  data: Uint8Array,
+  take: (chunk: Uint8Array) => void,
+): number {
   let size = 0;
   const inflate = new Inflate((chunk) => {
     size += chunk.length;
@@ -311,10 +312,10 @@ function zipEntryContent(archiveName: string, d: Uint8Array, entry: ZipEntry, re
         `${archiveName}: entry "${entry.name}" inflates beyond the ${entry.originalSize} bytes its header declares; refused`,
       );
     }
-    chunks.push(chunk);
+    take(chunk);
   });
   pushInSlices(inflate, data);
-  return joined(chunks, size);
+  return size;
 }
 
 function readString(block: Uint8Array, start: number, length: number): string {

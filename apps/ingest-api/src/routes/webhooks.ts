@@ -5,7 +5,6 @@
  * page does. The request, answer and payload schemas are the API's (packages/schema api.ts).
  */
 import {
-  campaignBundleCount,
   closeCampaign,
   createWebhook,
   type Db,
@@ -33,6 +32,7 @@ import { requireUploadToken } from "../auth.ts";
 import { sendError } from "../errors.ts";
 import type { Alerts } from "../webhooks.ts";
 import { notOwnerMessage } from "./bundles.ts";
+import { campaignFound } from "./campaigns.ts";
 
 function parseBody<S extends z.ZodType>(
   schema: S,
@@ -74,15 +74,7 @@ export const webhookRoutes: FastifyPluginAsync<{ db: Db; alerts: Alerts; policy:
     if (!body.ok) return body.sent;
     const { workspaceId } = req.uploader!;
     const { campaign } = body.data;
-    if ((await campaignBundleCount(db, workspaceId, campaign)) === 0) {
-      return sendError(
-        req,
-        reply,
-        404,
-        "not_found",
-        `No bundle of campaign ${JSON.stringify(campaign)} in this token's workspace.`,
-      );
-    }
+    if (!(await campaignFound(db, req, reply, workspaceId, campaign))) return reply;
     const scenarios = await closeCampaign(db, workspaceId, campaign);
     if (scenarios > 0) alerts.afterClose();
     return reply.code(202).send({ campaign, scenarios } satisfies z.infer<typeof closeCampaignResultSchema>);

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
+import { DEFAULT_DB_TIMEOUT_MS } from "@cnibench/settings";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pLimit, { type LimitFunction } from "p-limit";
 import pg from "pg";
-import { DEFAULT_DB_TIMEOUT_MS } from "./env.ts";
 import { type Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
 /**

@@ -8,6 +8,7 @@ const config: NextConfig = {
     "@cnibench/settings",
     "@cnibench/charts",
     "@cnibench/analysis",
+    "@cnibench/format",
   ],
   // Prisma's runtime loads its wasm query compiler at run time; leave it and pg unbundled.
   // prom-client (the server's own metrics) reads process internals at run time: unbundled too.

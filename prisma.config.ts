@@ -3,8 +3,8 @@
 // The workarounds it needs live in packages/db/src/migrate-adapter.ts.
 import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { readMigrationEnv } from "./packages/db/src/env.ts";
 import { migrationAdapterFactory } from "./packages/db/src/migrate-adapter.ts";
+import { readMigrationEnv } from "./packages/settings/src/env.ts";
 
 export default defineConfig({
   experimental: { adapter: true },

@@ -14,16 +14,10 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import {
-  createDb,
-  createToken,
-  createWebhook,
-  ensureDefaultWorkspace,
-  migrateDatabase,
-  parseAllowList,
-} from "@cnibench/db";
+import { createDb, createToken, createWebhook, ensureDefaultWorkspace, migrateDatabase } from "@cnibench/db";
 import { startLocalIdentityProvider } from "@cnibench/identity";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@cnibench/launcher";
+import { parseAllowList } from "@cnibench/settings/allow-list";
 import { tar } from "@cnibench/test-support/archives";
 import { environmentQuery, iperf3Fixture } from "@cnibench/test-support/fixtures";
 import { freePort } from "@cnibench/test-support/ports";

@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingestEnvSchema } from "../apps/ingest-api/src/env.ts";
-import { sharedEnvSchema } from "../packages/db/src/env.ts";
 import { launcherEnvSchema } from "../packages/launcher/src/env.ts";
+import { sharedEnvSchema } from "../packages/settings/src/env.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

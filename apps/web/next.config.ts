@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript source (see their exports maps).
-  transpilePackages: ["@cnibench/schema", "@cnibench/db", "@cnibench/charts", "@cnibench/analysis"],
+  transpilePackages: [
+    "@cnibench/schema",
+    "@cnibench/db",
+    "@cnibench/settings",
+    "@cnibench/charts",
+    "@cnibench/analysis",
+    "@cnibench/format",
+  ],
   // Prisma's runtime loads its wasm query compiler at run time; leave it and pg unbundled.
   // prom-client (the server's own metrics) reads process internals at run time: unbundled too.
   serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "prom-client"],

@@ -35,7 +35,6 @@ export function createAppMetrics(db: Db | null): AppMetrics {
     registers: [registry],
     collect() {
       const stats = poolStats(db);
-      if (!stats) return;
       this.set({ state: "storing" }, stats.storing);
       this.set({ state: "queued" }, stats.queued);
     },

@@ -1,4 +1,4 @@
-import { milliseconds, parseEnv, publicUrls, sharedEnvSchema } from "@cnibench/db/env";
+import { milliseconds, parseEnv, publicUrls, sharedEnvSchema } from "@cnibench/settings";
 import { z } from "zod";
 
 const bytes = (fallback: number) =>

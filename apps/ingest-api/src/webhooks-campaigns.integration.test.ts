@@ -16,12 +16,12 @@ import {
   createWorkspace,
   type Db,
   ensureDefaultWorkspace,
-  parseAllowList,
   recordSignIn,
   refusedTargetWords,
   type TargetPolicy,
   targetLookup,
 } from "@cnibench/db";
+import { parseAllowList } from "@cnibench/settings/allow-list";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { startBlackhole, startReceiver } from "@cnibench/test-support/receivers";
 import type { FastifyInstance } from "fastify";

@@ -5,14 +5,8 @@
 // webhooks answer 500 to their first request, so retries go to whichever worker claims them.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  claimDueDeliveries,
-  createDb,
-  createWebhook,
-  type Db,
-  ensureDefaultWorkspace,
-  parseAllowList,
-} from "@cnibench/db";
+import { claimDueDeliveries, createDb, createWebhook, type Db, ensureDefaultWorkspace } from "@cnibench/db";
+import { parseAllowList } from "@cnibench/settings/allow-list";
 import { freshDatabase } from "@cnibench/test-support/database";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";

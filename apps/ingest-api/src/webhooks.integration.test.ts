@@ -21,9 +21,9 @@ import {
   ensureDefaultWorkspace,
   listDeliveries,
   listWebhooks,
-  parseAllowList,
 } from "@cnibench/db";
 import { slackPayloadSchema, webhookPayloadSchema } from "@cnibench/schema";
+import { parseAllowList } from "@cnibench/settings/allow-list";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { nightlyCampaigns } from "@cnibench/test-support/nightly";
 import { type Received, startReceiver } from "@cnibench/test-support/receivers";

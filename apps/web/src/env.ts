@@ -1,5 +1,5 @@
 import "server-only";
-import { parseEnv, publicUrls, sharedEnvSchema } from "@cnibench/db/env";
+import { parseEnv, publicUrls, sharedEnvSchema } from "@cnibench/settings";
 import { z } from "zod";
 
 const schema = sharedEnvSchema

@@ -14,9 +14,9 @@
  * Pure: the database reads the histories (packages/db webhooks.ts), the ingest API sends the payloads
  * built here (generic JSON, or Slack-compatible text and blocks, escaped per Slack's rules).
  */
+import { formatChange, formatNumber, formatParams, verdictWords, withUnit } from "@cnibench/format";
 import { type AlertEvent, alertEvents } from "@cnibench/schema";
 import { type AnnotationChange, type AnnotationValue, detectChangePoints } from "./change-points.ts";
-import { formatChange, formatNumber, formatParams, verdictWords, withUnit } from "./format.ts";
 import type { Better, Params } from "./types.ts";
 import type { Verdict } from "./verdict.ts";
 

@@ -5,12 +5,12 @@
  * API's gate and the alerts the gate feeds all read their verdicts, changes, caveats and words from
  * these rows; each only chooses how a figure is shown (`show`).
  */
+import { formatPercent, natural } from "@cnibench/format";
 import { catalogueRank, findMetric } from "@cnibench/schema";
 import type { ComparisonRow } from "./compare.ts";
 import { figureKey } from "./compare.ts";
 import type { NoiseSource } from "./effect.ts";
 import { explainVerdict } from "./explain.ts";
-import { formatPercent, natural } from "./format.ts";
 import { judgedPercent, judgedPercentBasis } from "./summary.ts";
 import type { Better, Delta, Measurement, Params } from "./types.ts";
 import type { Verdict, VerdictEvidence } from "./verdict.ts";

@@ -1,5 +1,5 @@
+import { formatNumber } from "@cnibench/format";
 import { isScaleParam, scaleParams } from "@cnibench/schema";
-import { formatNumber } from "./format.ts";
 import { type Reading, readAt, sortedPoints } from "./series.ts";
 import type { Better, Point, Qualifier, Series, SeriesRef } from "./types.ts";
 import { compareFigures } from "./verdict.ts";

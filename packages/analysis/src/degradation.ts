@@ -1,5 +1,5 @@
+import { formatPercent } from "@cnibench/format";
 import { percentDelta } from "./delta.ts";
-import { formatPercent } from "./format.ts";
 import { sortedPoints } from "./series.ts";
 import type { Better, Point, Series } from "./types.ts";
 

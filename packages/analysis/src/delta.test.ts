@@ -1,6 +1,6 @@
+import { formatNumber, formatPercent } from "@cnibench/format";
 import { describe, expect, it } from "vitest";
 import { percentDelta } from "./delta.ts";
-import { formatNumber, formatPercent } from "./format.ts";
 
 describe("percentDelta", () => {
   it("gives absolute and percent change against the baseline", () => {

@@ -1,9 +1,9 @@
 // The evidence of a verdict in words ("3 vs 3 runs: ratio 0.920, 95 % interval …"), and the history a
 // figure's verdict may take its noise from: shared by the web's compare and the ingest API's gate, so
 // both say the same of the same runs.
+import { formatPercent, formatRatio } from "@cnibench/format";
 import { canonicalJson } from "@cnibench/schema";
 import { historyNoise } from "./effect.ts";
-import { formatPercent, formatRatio } from "./format.ts";
 import type { Params } from "./types.ts";
 import type { VerdictEvidence } from "./verdict.ts";
 

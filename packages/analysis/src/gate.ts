@@ -4,12 +4,12 @@
  * table (comparison-table.ts), verdicts, history noise and Benjamini–Hochberg adjustment — each row
  * shown as runs and median, and an outcome for CI decided by the chosen metrics' figures.
  */
+import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibench/format";
 import type { GateResult, GateRow } from "@cnibench/schema";
 import { compareMeasurementSets } from "./compare.ts";
 import { type ComparisonCell, type ComparisonTableRow, comparisonTable } from "./comparison-table.ts";
 import { percentDelta } from "./delta.ts";
 import { median } from "./distribution.ts";
-import { formatChange, formatFigure, formatParams, verdictLabel } from "./format.ts";
 import type { Better, Measurement } from "./types.ts";
 
 /** A side's figure as the gate reads it: a current figure with its latest campaign's runs (packages/db's). */

@@ -11,7 +11,6 @@ export * from "./distribution.ts";
 export * from "./effect.ts";
 export * from "./explain.ts";
 export * from "./explore/index.ts";
-export * from "./format.ts";
 export * from "./gate.ts";
 export * from "./guide/index.ts";
 export * from "./names.ts";

@@ -1,5 +1,5 @@
+import { formatChange, formatCount, formatParams, verdictWords } from "@cnibench/format";
 import { catalogueRank, findMetric } from "@cnibench/schema";
-import { formatChange, formatCount, formatParams, verdictWords } from "./format.ts";
 import type { Params } from "./types.ts";
 import { type Verdict, type VerdictResult, verdicts } from "./verdict.ts";
 

@@ -1,7 +1,7 @@
 "use client";
 
 // GroupedBarChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
-import { formatFigure, formatParams, qualifierWords } from "@cnibench/analysis/format";
+import { formatFigure, formatParams, qualifierWords } from "@cnibench/format";
 import { type RefObject, useEffect, useState } from "react";
 import {
   Bar,

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatFigure, formatParams } from "@cnibench/analysis/format";
+import { formatFigure, formatParams } from "@cnibench/format";
 import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from "react";
 import { runsWords } from "./format";
 import { colorAt, dashAt, markerAt, markerPath } from "./palette";

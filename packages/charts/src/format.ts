@@ -1,6 +1,6 @@
 // What only charts say: a point's runs and verdict in a tooltip, the verdict badge's colours.
-// Numbers, figures, params and verdict words are @cnibench/analysis/format's, as on every page.
-import { formatChange, formatNumber, type Verdict, verdictLabel } from "@cnibench/analysis/format";
+// Numbers, figures, params and verdict words are @cnibench/format's, as on every page.
+import { formatChange, formatNumber, type Verdict, verdictLabel } from "@cnibench/format";
 import type { Versus } from "./types";
 
 /** What a point's runs say, for tooltips: "n=3 runs, min–max 9.1–9.6", "n=1 run"; empty when unknown. */

@@ -2,7 +2,7 @@
 // the Recharts components draw. Pure (no React, no Recharts), so a picture can be drawn on the server
 // without a browser: the link cards (apps/web/src/server/card.tsx) draw its lines with SVG paths and
 // its words with positioned text.
-import { formatCompact } from "@cnibench/analysis/format";
+import { formatCompact } from "@cnibench/format";
 import { colorAt, dashAt } from "./palette";
 import { type Better, barScores, lineScores, rankByScore, topCount } from "./top";
 import type { BarDatum, ChartMarker, ChartSeries, SeriesInfo } from "./types";

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatPercent, type Verdict, verdictWords } from "@cnibench/analysis/format";
+import { formatPercent, type Verdict, verdictWords } from "@cnibench/format";
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from "react";
 import { ChartFrame, type KeyLine, useChartState } from "./chart-frame";
 import { valueAxisWidth } from "./geometry";

@@ -1,7 +1,7 @@
 "use client";
 
 // HistoryChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
-import { formatFigure, formatNumber } from "@cnibench/analysis/format";
+import { formatFigure, formatNumber } from "@cnibench/format";
 import { useState } from "react";
 import {
   ErrorBar,

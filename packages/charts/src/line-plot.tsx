@@ -1,7 +1,7 @@
 "use client";
 
 // LineSeriesChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
-import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
+import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/format";
 import { useMemo, useState } from "react";
 import { Area, ComposedChart, ErrorBar, Line, useChartWidth, XAxis, YAxis } from "recharts";
 import type { ChartState } from "./chart-frame";

@@ -1,7 +1,7 @@
 // A chart's CSV: a row per plotted figure, every row naming its scenario (id and name) and giving the
 // figure's params in one column, as the page words them. Apart from export.ts, which loads on the
 // first click: the charts build their rows as they render.
-import { formatParams } from "@cnibench/analysis/format";
+import { formatParams } from "@cnibench/format";
 import type { BarDatum, ChartPoint, ChartSeries, ScenarioRef, SeriesInfo } from "./types";
 
 type Cell = string | number;

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatCompact } from "@cnibench/analysis/format";
+import { formatCompact } from "@cnibench/format";
 import { usePlotArea, useXAxisScale, useXAxisTicks, useYAxisScale, useYAxisTicks } from "recharts";
 import { valueAxisWidth } from "./geometry";
 

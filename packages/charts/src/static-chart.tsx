@@ -5,7 +5,7 @@
 // chart's height (nothing moves when that replaces it). No "use client", no hooks: the client
 // components draw it until the reader first moves the pointer, taps or presses a key (interactive.ts).
 
-import { formatCompact } from "@cnibench/analysis/format";
+import { formatCompact } from "@cnibench/format";
 import type { ReactNode } from "react";
 import { barGeometry, type Frame, lineGeometry, niceTicks, ruleSides, type Tick, valueAxisWidth } from "./geometry";
 import type { Better } from "./top";

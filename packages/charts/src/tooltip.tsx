@@ -1,4 +1,4 @@
-import { formatChange, verdictLabel } from "@cnibench/analysis/format";
+import { formatChange, verdictLabel } from "@cnibench/format";
 import type { ReactNode } from "react";
 import { verdictStyle } from "./format";
 import type { Versus } from "./types";

@@ -1,4 +1,4 @@
-import type { Verdict } from "@cnibench/analysis/format";
+import type { Verdict } from "@cnibench/format";
 import type { Qualifier } from "@cnibench/schema";
 
 /** A point against the baseline's point of the same params, judged as the compare table judges it. */

@@ -41,7 +41,6 @@ export function registerPoolGauge(registry: Registry, db: Db): void {
     registers: [registry],
     collect() {
       const stats = poolStats(db);
-      if (!stats) return;
       this.set({ state: "open" }, stats.total);
       this.set({ state: "idle" }, stats.idle);
       this.set({ state: "waiting" }, stats.waiting);

@@ -1,17 +1,16 @@
 import { createHash } from "node:crypto";
+import { DEFAULT_DB_TIMEOUT_MS } from "@cnibench/settings";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pLimit, { type LimitFunction } from "p-limit";
 import pg from "pg";
-import { DEFAULT_DB_TIMEOUT_MS } from "./env.ts";
 import { type Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
-export type Db = PrismaClient;
-
-// Kept on the client under a registered symbol, not in a module-level map: Next.js may load this
-// module once per server layer while sharing one client between them.
-const readPool = Symbol.for("cnibench.readPool");
-const writeTurns = Symbol.for("cnibench.writeTurns");
-type WithPools = Db & { [readPool]?: pg.Pool; [writeTurns]?: LimitFunction };
+/**
+ * A database client: Prisma's models, and beside them the read pool (see `readRows`) and the uploads'
+ * write turns (see WRITERS). Fields of the client rather than module-level maps: Next.js may load this
+ * module once per server layer while sharing one client between them (apps/web/src/server/db.ts).
+ */
+export type Db = PrismaClient & { readonly readPool: pg.Pool; readonly writeTurn: LimitFunction };
 
 /**
  * Uploads store this many at a time per process (bundles.ts), through the read pool. More writers only
@@ -80,30 +79,28 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     query_timeout: timeoutMs,
     Client: behindPgBouncer(databaseUrl) ? UnnamedStatementsClient : ListenedClient,
   };
-  const db = new PrismaClient({ adapter: new PrismaPg(settings) });
-  const read = new pg.Pool({ ...settings, allowExitOnIdle: true });
+  const readPool = new pg.Pool({ ...settings, allowExitOnIdle: true });
   // An idle connection the server closes (restart, DROP DATABASE … WITH (FORCE)) must not crash
   // the process; the next query opens a new one or fails with its own error.
-  read.on("error", () => {});
-  Object.assign(db, { [readPool]: read, [writeTurns]: pLimit(WRITERS) });
-  return db;
+  readPool.on("error", () => {});
+  return Object.assign(new PrismaClient({ adapter: new PrismaPg(settings) }), {
+    readPool,
+    writeTurn: pLimit(WRITERS),
+  });
 }
 
 /**
  * The read pool's connections (in use, idle, requests waiting for one) and the uploads storing or
- * waiting for a write turn (WRITERS): read by the apps' own metrics. Null for a client not made by createDb.
+ * waiting for a write turn (WRITERS): read by the apps' own metrics.
  */
-export function poolStats(
-  db: Db,
-): { total: number; idle: number; waiting: number; storing: number; queued: number } | null {
-  const { [readPool]: pool, [writeTurns]: turn } = db as WithPools;
-  if (!pool || !turn) return null;
+export function poolStats(db: Db): { total: number; idle: number; waiting: number; storing: number; queued: number } {
+  const { readPool, writeTurn } = db;
   return {
-    total: pool.totalCount,
-    idle: pool.idleCount,
-    waiting: pool.waitingCount,
-    storing: turn.activeCount,
-    queued: turn.pendingCount,
+    total: readPool.totalCount,
+    idle: readPool.idleCount,
+    waiting: readPool.waitingCount,
+    storing: writeTurn.activeCount,
+    queued: writeTurn.pendingCount,
   };
 }
 
@@ -113,18 +110,14 @@ export function poolStats(
  * than their SQL at a million measurements (npm run bench:explore).
  */
 export async function readRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
-  const pool = (db as WithPools)[readPool];
-  if (!pool) throw new Error("readRows needs a client made by createDb");
   // A named (prepared) statement is planned once per connection: planning the six-way joins cost
   // several milliseconds a request. The name is the text's hash, so one name never means two texts.
   const name = createHash("sha1").update(query.text).digest("hex").slice(0, 24);
-  const result = await pool.query({ name, text: query.text, values: query.values });
+  const result = await db.readPool.query({ name, text: query.text, values: query.values });
   return result.rows as T[];
 }
 
 /** Runs an upload's store with a connection of the read pool, in its turn (see WRITERS). */
 export function inWriteTurn<T>(db: Db, store: (pool: pg.Pool) => Promise<T>): Promise<T> {
-  const { [readPool]: pool, [writeTurns]: turn } = db as WithPools;
-  if (!pool || !turn) throw new Error("storing needs a client made by createDb");
-  return turn(() => store(pool));
+  return db.writeTurn(() => store(db.readPool));
 }

@@ -137,7 +137,6 @@ export { endSession, type Identity, recordSignIn, sessionUser, startSession } fr
 export { chartView, compareView, exploreView, scenarioView } from "./views.ts";
 export {
   addressAllowed,
-  parseAllowList,
   portOf,
   RefusedTargetError,
   refusedTargetWords,

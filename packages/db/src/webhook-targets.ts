@@ -11,6 +11,7 @@
 // as its IPv4) and whose `range()` names the special ranges of the IANA registries.
 import { lookup as dnsLookup } from "node:dns";
 import type { LookupFunction } from "node:net";
+import { type AllowList, parseAllowList } from "@cnibench/settings/allow-list";
 import ipaddr from "ipaddr.js";
 
 /** What the delivery log says of every refused target, whatever the reason: no port scanning by log. */
@@ -25,29 +26,13 @@ export class RefusedTargetError extends Error {
 
 export type TargetPolicy = {
   /** CIDR ranges internal receivers may be in (CNIBENCH_WEBHOOK_ALLOW). */
-  allow: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][];
+  allow: AllowList;
   /** Ports of the installation itself (its API and web app), refused on any allowed internal address. */
   ownPorts: readonly number[];
 };
 
 /** Names that are the machine itself or a cloud's metadata service, whatever DNS says of them. */
 const refusedNames = [/^localhost$/, /\.localhost$/, /^metadata\.google\.internal$/, /^metadata$/, /^instance-data$/];
-
-/** The allow-list setting: CIDR ranges or single addresses, separated by commas or spaces. */
-export function parseAllowList(text: string | undefined): TargetPolicy["allow"] {
-  if (!text?.trim()) return [];
-  return text
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((entry) => {
-      if (ipaddr.isValidCIDR(entry)) return ipaddr.parseCIDR(entry);
-      if (ipaddr.isValid(entry)) {
-        const address = ipaddr.process(entry);
-        return [address, address.kind() === "ipv4" ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number];
-      }
-      throw new Error(`"${entry}" is not an address or a CIDR range`);
-    });
-}
 
 /** Whether a resolved address may be posted to on `port`. */
 export function addressAllowed(policy: TargetPolicy, address: string, port: number): boolean {
@@ -91,7 +76,7 @@ export function targetLookup(policy: TargetPolicy, port: number): LookupFunction
   };
 }
 
-/** The operator's policy from the settings every process shares (packages/db env.ts). */
+/** The operator's policy from the settings every process shares (@cnibench/settings). */
 export function webhookPolicy(env: {
   CNIBENCH_WEBHOOK_ALLOW: string;
   CNIBENCH_API_PORT: number;

@@ -5,7 +5,7 @@
  * where one curve overtakes the other — the Markdown docs/lab.md reports a sweep with.
  */
 import { compareFigures, findCrossovers, resolveBetter, type Series, summariseCrossovers } from "@cnibench/analysis";
-import { formatNumber, verdictWords } from "@cnibench/analysis/format";
+import { formatNumber, verdictWords } from "@cnibench/format";
 import type { BundleInput } from "@cnibench/schema";
 
 type Result = BundleInput["results"][number];

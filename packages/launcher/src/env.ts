@@ -1,5 +1,5 @@
 import path from "node:path";
-import { parseEnv, port, postgresUrl, sharedEnvSchema } from "@cnibench/db/env";
+import { parseEnv, port, postgresUrl, sharedEnvSchema } from "@cnibench/settings";
 import { z } from "zod";
 
 /**

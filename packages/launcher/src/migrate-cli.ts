@@ -1,7 +1,7 @@
 // `npm run db:migrate`: apply migrations to DATABASE_URL's server (the compose stack's one-shot
 // migration service runs this before ingest-api and web start).
 import { createDb, ensureDefaultWorkspace, migrateDatabase } from "@cnibench/db";
-import { readMigrationEnv } from "@cnibench/db/env";
+import { readMigrationEnv } from "@cnibench/settings";
 
 let url: string;
 try {

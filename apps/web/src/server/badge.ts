@@ -1,7 +1,7 @@
 // Badges for READMEs: a shields-style flat SVG in two parts, a grey label and a value coloured by its
 // verdict. Pure: the route handlers (app/badge/…) read the procedures and hand the words here.
 import type { Params } from "@cnibench/analysis";
-import { formatChange, formatFigure, formatParams, type Verdict, verdictLabel } from "@cnibench/analysis/format";
+import { formatChange, formatFigure, formatParams, type Verdict, verdictLabel } from "@cnibench/format";
 
 /** A badge's colours: better green, worse red, anything else (equivalent, inconclusive, none) grey. */
 export const badgeColors = { better: "#1a7f37", worse: "#cf222e", neutral: "#6e7781", label: "#555" } as const;

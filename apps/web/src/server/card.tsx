@@ -4,9 +4,9 @@
 // with several children is a flex box; words are positioned boxes, never SVG text, which satori's
 // renderer cannot draw). Big type and few words, to read at thumbnail size (a card is often shown
 // 400 px wide, a third of its size).
-import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibench/analysis/format";
 import { type BarGeometry, barGeometry, type LineGeometry, lineGeometry } from "@cnibench/charts/geometry";
 import type { Better } from "@cnibench/charts/top";
+import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibench/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import { Children, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
 import type { z } from "zod";

@@ -10,8 +10,8 @@ import {
   summariseComparison,
   withHistory,
 } from "@cnibench/analysis";
-import { natural } from "@cnibench/analysis/format";
 import type { compareView, ScenarioSummary } from "@cnibench/db";
+import { natural } from "@cnibench/format";
 import { type CsvCell, catalogueRank, findMetric } from "@cnibench/schema";
 import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";

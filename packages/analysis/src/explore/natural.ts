@@ -1,3 +1,3 @@
 // The collator is format.ts's, the one every sort of words uses; facets.ts and figure-groups.ts
 // import it from here.
-export { natural } from "../format.ts";
+export { natural } from "@cnibench/format";

@@ -2,7 +2,7 @@
 // docs/lab.md) are evidence about a mechanism, not about a cloud: never an option, never in scope nor
 // "measured on" a cloud. Where the options compared use a Service proxy the lab measured, the guide
 // cites what the Service count did to that mode's short-connection rate on the lab's kernel.
-import { formatCount, formatFigure, formatValue } from "../format.ts";
+import { formatCount, formatFigure, formatValue } from "@cnibench/format";
 import { compareFigures, type VerdictResult } from "../verdict.ts";
 import { reason, testbedsOf, tieWords, toEvidence } from "./figures.ts";
 import type { GuideFigure, GuideScenario, Reason } from "./types.ts";

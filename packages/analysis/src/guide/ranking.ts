@@ -6,7 +6,7 @@
 // test both were measured in and better on one) come first — the not-beaten set — then the next such
 // set among the rest; only within a set do the answers' weights order them, and each option below the
 // first says what puts it there.
-import { formatNumber, withUnit } from "../format.ts";
+import { formatNumber, withUnit } from "@cnibench/format";
 import { marginPercent } from "../noise-bands.ts";
 import type { Better, Measurement } from "../types.ts";
 import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatParams } from "@cnibench/analysis/format";
+import { formatParams } from "@cnibench/format";
 import { useQueryStates } from "nuqs";
 import { useTransition } from "react";
 import { Button } from "~/app/_ui/button";

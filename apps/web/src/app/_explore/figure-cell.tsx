@@ -1,5 +1,5 @@
-import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/analysis/format";
 import type { FigureSummary } from "@cnibench/db/read-models";
+import { formatParams, formatValue, qualifierWords, spreadWords } from "@cnibench/format";
 import type { Qualifier } from "@cnibench/schema";
 
 type Props = {

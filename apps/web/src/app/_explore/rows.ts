@@ -1,6 +1,6 @@
 // The explorer's rows are sorted and cut into pages on the server: a store of thousands of
 // scenarios would otherwise send every row to the browser (a 1,000-scenario store made a 3 MB page).
-import { natural } from "@cnibench/analysis/format";
+import { natural } from "@cnibench/format";
 import type { ScenarioRow } from "./scenario-table";
 
 const pageSize = 50;

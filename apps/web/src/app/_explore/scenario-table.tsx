@@ -1,6 +1,6 @@
 "use client";
 
-import { formatParams } from "@cnibench/analysis/format";
+import { formatParams } from "@cnibench/format";
 import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReactTable } from "@tanstack/react-table";
 import { useQueryStates } from "nuqs";
 import { useMemo, useTransition } from "react";

@@ -2,7 +2,7 @@
 // over its campaigns, a chart per testbed, as the scenario page's History section draws it and from
 // the same procedure (scenarios.history). The chart links to that section for the same series; its
 // embed (/embed/charts?view=history…) draws the same charts from loadHistory.
-import { formatParams } from "@cnibench/analysis/format";
+import { formatParams } from "@cnibench/format";
 import { metricCatalogue, type Params } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import { EmptyState } from "~/app/_ui/empty-state";

@@ -1,3 +1,4 @@
+import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
 import {
   formatChange,
   formatFigure,
@@ -7,8 +8,7 @@ import {
   spreadWords,
   summaryStatisticsWords,
   verdictLabel,
-} from "@cnibench/analysis/format";
-import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
+} from "@cnibench/format";
 import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";
 import { Card } from "~/app/_ui/card";

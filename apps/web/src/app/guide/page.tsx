@@ -1,5 +1,5 @@
 import { guideNeedLabels, providerName } from "@cnibench/analysis";
-import { formatCount } from "@cnibench/analysis/format";
+import { formatCount } from "@cnibench/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import { NuqsAdapter } from "nuqs/adapters/next/app";

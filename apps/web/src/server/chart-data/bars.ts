@@ -8,9 +8,9 @@ import {
   settingFamilyWords,
   settingPairs,
 } from "@cnibench/analysis";
-import { formatChange, natural } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint } from "@cnibench/db/read-models";
+import { formatChange, natural } from "@cnibench/format";
 import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";

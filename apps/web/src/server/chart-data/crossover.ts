@@ -8,7 +8,6 @@ import {
   crossoverAxesOf,
   degradation,
   findCrossovers,
-  formatNumber,
   marginPercent,
   readAt,
   resolveBetter,
@@ -17,6 +16,7 @@ import {
 } from "@cnibench/analysis";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
+import { formatNumber } from "@cnibench/format";
 import { canonicalJson, findMetric, isScaleParam } from "@cnibench/schema";
 import { barViewNames, barViews, crossoverAxisWords, crossoverView } from "../chart-views";
 import { summaryOf, whiskerOf } from "../figure-summary";

@@ -1,7 +1,7 @@
 // Legends and group names must tell scenarios and params apart at a glance, and say it alike on every chart.
 import { cniDifferences, cniWords, providerName } from "@cnibench/analysis";
-import { formatParams } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
+import { formatParams } from "@cnibench/format";
 import type { Params } from "./types";
 
 /** What else tells scenarios of one CNI configuration apart, in the order a reader looks for it. */

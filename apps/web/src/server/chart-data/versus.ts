@@ -6,9 +6,9 @@ import {
   judgedPercent,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import { formatRatio } from "@cnibench/analysis/format";
 import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
 import type { ScenarioSummary } from "@cnibench/db";
+import { formatRatio } from "@cnibench/format";
 import type { Figure } from "./types";
 
 /** A point against the chart's baseline: verdict, change and what the verdict rests on. */

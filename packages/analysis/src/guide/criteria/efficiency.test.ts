@@ -2,11 +2,11 @@
 // 1,000 Services on the TKE seed benchmark. Expected figures are worked out here from the raw runs
 // (medians of three) and the fixture's factors, by hand: CPU per Gbit/s = (client + server node CPU in
 // cores) / throughput in Gbit/s, i.e. CPU seconds per Gbit moved.
+import { formatNumber } from "@cnibench/format";
 import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { askGuide, infrabuilderGuideInput } from "@cnibench/test-support/guide-input";
 import { median } from "simple-statistics";
 import { describe, expect, it } from "vitest";
-import { formatNumber } from "../../format.ts";
 import { guideMetrics } from "../rank.ts";
 
 const ib = infrabuilderGuideInput();

@@ -3,8 +3,8 @@
 // and tcp.throughput of the same test and params; and, where a component's memory was measured at a
 // Service count, its memory per 1,000 Services.
 
+import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "@cnibench/format";
 import { median } from "../../distribution.ts";
-import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "../../format.ts";
 import type { Measurement } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";

@@ -2,7 +2,7 @@
 // same CNI without it, from scenarios on one testbed whose cni.settings.encryption differs and whose
 // configuration otherwise matches as closely as the data allow (mode, Service proxy, other settings);
 // what still differs is said.
-import { formatComputed, formatFigure, formatPercent } from "../../format.ts";
+import { formatComputed, formatFigure, formatPercent } from "@cnibench/format";
 import type { Measurement } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";

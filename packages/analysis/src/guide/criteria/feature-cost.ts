@@ -1,6 +1,6 @@
 // Feature costs: what L7 policy and flow observability cost in RPS where they were measured, from
 // pairs of figures with the feature off and on.
-import { formatFigure, formatParams, formatPercent } from "../../format.ts";
+import { formatFigure, formatParams, formatPercent } from "@cnibench/format";
 import { featureOverheads } from "../../overhead.ts";
 import { listWords, reason } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";

@@ -1,8 +1,8 @@
 // The form of criterion most of them take: one figure per option, compared on a testbed. The
 // keepalive, UDP and latency criteria are built on it.
+import { formatFigure, formatNumber, formatPercent } from "@cnibench/format";
 import { resolveBetter } from "../../better.ts";
 import { percentDelta } from "../../delta.ts";
-import { formatFigure, formatNumber, formatPercent } from "../../format.ts";
 import { paramsKey } from "../../params-key.ts";
 import type { Better, Params } from "../../types.ts";
 import type { VerdictResult } from "../../verdict.ts";

@@ -1,6 +1,6 @@
 // Keepalive connections: p99 latency at a realistic rate where measured, else saturated RPS; the
 // saturated gap always, as information; and how RPS moved with the Service count.
-import { formatCount, formatFigure, formatParams, formatPercent } from "../../format.ts";
+import { formatCount, formatFigure, formatParams, formatPercent } from "@cnibench/format";
 import type { Params } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
 import { type Testbed, tieWords } from "../figures.ts";

@@ -1,6 +1,6 @@
 // Latency-sensitive traffic: round trips compared across the datapaths, and what tuning a datapath's
 // settings gained where a scenario measured both sides.
-import { formatFigure, formatPercent } from "../../format.ts";
+import { formatFigure, formatPercent } from "@cnibench/format";
 import { paramsKey } from "../../params-key.ts";
 import { compareFigures } from "../../verdict.ts";
 import { paramsMatch, reason } from "../figures.ts";

@@ -1,7 +1,7 @@
 // The lines the Service-scale criterion reads: short-connection RPS against the Service count, one
 // per scenario of a testbed, read at any count (measured, interpolated or extrapolated).
+import { formatCount } from "@cnibench/format";
 import { type Crossover, type CrossoverResult, findCrossovers } from "../../crossover.ts";
-import { formatCount } from "../../format.ts";
 import { paramsKeyWithout } from "../../params-key.ts";
 import { readAt, sortedPoints } from "../../series.ts";
 import type { Point, Series } from "../../types.ts";

@@ -1,8 +1,8 @@
 // Short-lived connections against the Service count: each datapath read at the expected count on
 // the lines of service-lines.ts, the crossovers between them, and how other new-connection figures
 // moved with the count.
+import { formatComputed, formatCount, formatFigure, formatNumber, formatPercent, withUnit } from "@cnibench/format";
 import { percentDelta } from "../../delta.ts";
-import { formatComputed, formatCount, formatFigure, formatNumber, formatPercent, withUnit } from "../../format.ts";
 import { paramsKeyWithout } from "../../params-key.ts";
 import type { Better, Measurement } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";

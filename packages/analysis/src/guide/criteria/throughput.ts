@@ -1,7 +1,7 @@
 // Throughput: TCP pod to pod at a fixed stream count, and UDP as received with its loss beside it,
 // compared like with like (the same params on one testbed) and read against the references measured
 // there (bare metal, host network): "reaches 97 % of bare metal".
-import { formatFigure, formatNumber, formatPercent } from "../../format.ts";
+import { formatFigure, formatNumber, formatPercent } from "@cnibench/format";
 import { paramsKey } from "../../params-key.ts";
 import type { Params } from "../../types.ts";
 import { listWords, type Testbed, withRest } from "../figures.ts";

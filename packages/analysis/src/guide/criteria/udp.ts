@@ -1,5 +1,5 @@
 // UDP-heavy traffic: loss, with and without a bandwidth manager, beside the rate it was measured at.
-import { formatFigure } from "../../format.ts";
+import { formatFigure } from "@cnibench/format";
 import { compareFigures } from "../../verdict.ts";
 import { bestOf, handful, listWords, reason, restOf } from "../figures.ts";
 import type { GuideFigure, GuideScenario } from "../types.ts";

@@ -1,6 +1,6 @@
 // One ranked datapath of the guide's answer: its fit, needs, reasons and where it was measured.
 import { guideNeedLabels, handful, providerName } from "@cnibench/analysis";
-import { formatCount } from "@cnibench/analysis/format";
+import { formatCount } from "@cnibench/format";
 import { TextLink } from "~/app/_ui/link";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { exploreHref } from "../../_explore/params";

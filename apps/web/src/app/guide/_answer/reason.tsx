@@ -1,5 +1,5 @@
 // A reason of the guide's answer: its words, its kind, whether it speaks for or against, its evidence and sources.
-import { formatCount, formatFigure, formatParams } from "@cnibench/analysis/format";
+import { formatCount, formatFigure, formatParams } from "@cnibench/format";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { exploreHref } from "../../_explore/params";

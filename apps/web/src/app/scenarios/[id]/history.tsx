@@ -2,7 +2,7 @@
 // of the scenario's testbed, upgrades included (scenarios.history), drawn over time with what changed
 // and where it shifted, the change points in words, and the snippets that embed it elsewhere (the
 // charts page's History view of this series).
-import { formatParams } from "@cnibench/analysis/format";
+import { formatParams } from "@cnibench/format";
 import type { Params } from "@cnibench/schema";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";

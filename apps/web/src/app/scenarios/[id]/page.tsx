@@ -1,3 +1,4 @@
+import type { Provenance } from "@cnibench/db";
 import {
   formatDate,
   formatFigure,
@@ -6,8 +7,7 @@ import {
   qualifierWords,
   spreadWords,
   summaryStatisticsWords,
-} from "@cnibench/analysis/format";
-import type { Provenance } from "@cnibench/db";
+} from "@cnibench/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";

@@ -1,10 +1,9 @@
 // How numbers, figures, params and verdicts read for people, on every page and in every sentence the
 // server writes: en-US digit groups, a Unicode minus, a space before every unit ("12.3 %", SI style),
 // qualifiers as ≈ ≤ ≥ and a–b. The one place for these: the web server, the pages, the charts and the
-// guide's sentences all import it. It imports no value, so the browser loads it without the
-// statistics libraries, as @cnibench/analysis/format.
-import type { Qualifier } from "@cnibench/schema";
-import type { Verdict } from "./verdict.ts";
+// guide's sentences all import it. A package of its own that imports no value (types from
+// @cnibench/schema only), so the browser loads it without the statistics libraries of analysis.
+import type { Qualifier, Verdict } from "@cnibench/schema";
 
 export type { Verdict };
 

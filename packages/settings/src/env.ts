@@ -1,8 +1,8 @@
 // The settings the web app, the ingest API and `npm start` share, with one rule and one message each.
-// Each process's env module extends sharedEnvSchema with its own settings. Nothing here loads the
-// database client: the web app checks its environment with this at start-up.
+// Each process's env module extends sharedEnvSchema with its own settings. A package of its own, not
+// packages/db's: the web app checks its environment with this at start-up, before any database code.
 import { z } from "zod";
-import { parseAllowList } from "./webhook-targets.ts";
+import { parseAllowList } from "./allow-list.ts";
 
 /** How long one statement, or getting a connection, may take before it fails (CNIBENCH_DB_TIMEOUT_MS). */
 export const DEFAULT_DB_TIMEOUT_MS = 10_000;

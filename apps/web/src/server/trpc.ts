@@ -110,9 +110,10 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
 
 /**
  * A read answered from memory until the data the visitor may read changes (answer-cache.ts): put
- * after `.input()` and `.output()`, it keys the answer by the procedure's path and parsed input, so no
- * procedure names itself. The output schema parses the kept answer on every call, so each caller gets
- * its own copy to change. A refusal or failure is never kept.
+ * after `.input()` and before `.output()`, it keys the answer by the procedure's path and parsed input,
+ * so no procedure names itself, and keeps the answer as the output schema parsed it once. Parsed again
+ * on every call (after `.output()`), a scenario page's 0.8 MB answer cost 25 ms of its kept 35 ms.
+ * Callers share the kept answer and must not change it (answer-cache.ts). A refusal or failure is never kept.
  */
 export const keptUntilChange = t.middleware(({ ctx, path, input, next }) =>
   keptAnswer(ctx.db, ctx.access.readable, { name: path, input }, async () => {

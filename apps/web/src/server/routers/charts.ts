@@ -49,8 +49,8 @@ export const chartsRouter = createTRPCRouter({
   /** The testbeds of the scope's scenarios, and the one the charts draw. */
   testbeds: publicProcedure
     .input(chartScopeInput)
-    .output(testbedsOutputSchema)
     .use(keptUntilChange)
+    .output(testbedsOutputSchema)
     .query(async ({ ctx, input }) => {
       const { scenarios } = await chartView(ctx.db, ctx.access.readable, {
         filters: input.filters,
@@ -64,8 +64,8 @@ export const chartsRouter = createTRPCRouter({
   /** A metric along a numeric param, one line per scenario, with the crossovers between lines. */
   crossover: publicProcedure
     .input(crossoverInputSchema)
-    .output(crossoverOutputSchema)
     .use(keptUntilChange)
+    .output(crossoverOutputSchema)
     .query(async ({ ctx, input }) => {
       // Every figure of the metric, not only those along x: they tell which other axes it has.
       const { scenarios, figures } = await chartFigures(ctx, input, { metrics: [input.metric] });
@@ -83,8 +83,8 @@ export const chartsRouter = createTRPCRouter({
   /** The bar charts of one view (latency, throughput, resources, overheads). */
   bars: publicProcedure
     .input(barsInputSchema)
-    .output(barsOutputSchema)
     .use(keptUntilChange)
+    .output(barsOutputSchema)
     .query(async ({ ctx, input }) => {
       const view: { metrics: readonly string[]; reads?: readonly string[] } = barViews[input.view];
       const { scenarios, figures } = await chartFigures(ctx, input, {

@@ -28,8 +28,8 @@ export const compareRouter = createTRPCRouter({
   /** 2–4 scenarios side by side against the first, with verdicts and the environment diff. */
   view: publicProcedure
     .input(compareInputSchema)
-    .output(compareOutputSchema)
     .use(keptUntilChange)
+    .output(compareOutputSchema)
     .query(async ({ ctx, input }) =>
       shapeComparison(
         await compareView(ctx.db, ctx.access.readable, { scenarioIds: input.scenarioIds }),

@@ -44,7 +44,7 @@ export async function recommend(db: Db, workspaceIds: readonly string[], answers
 export const guideRouter = createTRPCRouter({
   recommend: publicProcedure
     .input(guideInputSchema)
-    .output(guideOutputSchema)
     .use(keptUntilChange)
+    .output(guideOutputSchema)
     .query(({ ctx, input }) => recommend(ctx.db, ctx.access.readable, input)),
 });

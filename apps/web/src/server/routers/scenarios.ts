@@ -15,8 +15,8 @@ export const scenariosRouter = createTRPCRouter({
    */
   explore: publicProcedure
     .input(exploreInputSchema)
-    .output(exploreOutputSchema)
     .use(keptUntilChange)
+    .output(exploreOutputSchema)
     .query(async ({ ctx, input }) => {
       const { columns, ...filters } = input;
       const view = await exploreView(ctx.db, ctx.access.readable, filters, columns);
@@ -37,8 +37,8 @@ export const scenariosRouter = createTRPCRouter({
    */
   byId: publicProcedure
     .input(z.object({ id: z.string().min(1).max(100), history: z.enum(["recent", "all"]).default("recent") }))
-    .output(scenarioViewSchema)
     .use(keptUntilChange)
+    .output(scenarioViewSchema)
     .query(async ({ ctx, input }) => {
       const olderRuns = input.history === "all" ? undefined : recentOlderRuns;
       const view = await scenarioView(ctx.db, ctx.access.readable, input.id, olderRuns);

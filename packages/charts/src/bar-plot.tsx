@@ -2,7 +2,7 @@
 
 // GroupedBarChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
 import { formatFigure, formatParams, qualifierWords } from "@cnibench/analysis/format";
-import { type RefObject, useEffect, useMemo, useState } from "react";
+import { memo, type RefObject, useEffect, useMemo, useState } from "react";
 import {
   Bar,
   BarChart,
@@ -19,7 +19,7 @@ import {
   YAxis,
   ZIndexLayer,
 } from "recharts";
-import type { ChartState } from "./chart-frame";
+import type { ChartState, Selected } from "./chart-frame";
 import { runsWords } from "./format";
 import type { BarGeometry } from "./geometry";
 import { Gridlines, Rule, useAxis, valueAxis } from "./rule";
@@ -48,100 +48,26 @@ export default function BarPlot({
   scroller: RefObject<HTMLDivElement | null>;
   state: ChartState;
 }) {
-  const { setSelected } = state;
   const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
   // The groups the geometry draws (those holding a drawn bar), in its order.
   const data = useMemo(() => {
     const byCategory = new Map(props.data.map((d) => [d.category, d]));
     return g.groups.flatMap((group) => byCategory.get(group.category) ?? []);
   }, [props.data, g]);
-  const rows: Row[] = useMemo(
-    () =>
-      data.map((d) => ({
-        category: d.category,
-        ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
-      })),
-    [data],
-  );
-  const point = (category: string, id: string): ChartPoint | undefined => {
-    const v = data.find((d) => d.category === category)?.values[id];
-    return v && { ...v, x: 0 };
-  };
-  // Whiskers as ErrorBar wants them: distances below and above the bar's value; none for a single run.
-  const whiskerOf = (row: Row, id: string): [number, number] | undefined => {
-    const v = point(String(row.category), id);
-    return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
-  };
-  const yAxis = useAxis(g.yTicks, g.yDomain);
-  const maxLines = Math.max(1, ...data.map((d) => d.category.split(" · ").length));
-
+  const point = (category: string, id: string) => pointOf(data, category, id);
   return (
     <>
-      <BarChart
-        responsive
-        style={{ width: "100%", height }}
-        data={rows}
-        // Recharts' 4 px between bars would leave two dozen bars a pixel each.
-        barGap={g.series.length > 8 ? 1 : 4}
-        margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
-      >
-        <Gridlines />
-        <XAxis
-          dataKey="category"
-          stroke="currentColor"
-          interval={0}
-          height={20 + 14 * maxLines}
-          tick={<WrappedTick />}
-          label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
-        />
-        <YAxis {...valueAxis(props.yLabel)} {...yAxis} />
-        <ActiveGroup count={rows.length} onChange={setActive} />
-        {g.rules.map((r) => (
-          // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
-          <Rule key={r.label} y={r.value} label={r.label.split(" (")[0]} dash="6 3" labelSide={r.side} />
-        ))}
-        <GroupReferences data={data} />
-        {g.series.map((s) => {
-          const { color } = s;
-          return (
-            <Bar
-              key={s.id}
-              dataKey={s.id}
-              name={s.label}
-              fill={color}
-              isAnimationActive={false}
-              maxBarSize={56}
-              onClick={(d: { payload?: Row }) => {
-                const category = d.payload?.category;
-                const p = category === undefined ? undefined : point(category, s.id);
-                if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
-              }}
-              style={{ cursor: "pointer" }}
-            >
-              {data.map((d) => {
-                const qualified = Boolean(d.values[s.id]?.qualifier);
-                return (
-                  <Cell
-                    key={d.category}
-                    fillOpacity={qualified ? 0.35 : 1}
-                    stroke={qualified ? color : undefined}
-                    strokeDasharray={qualified ? "3 2" : undefined}
-                  />
-                );
-              })}
-              {whiskers ? (
-                <ErrorBar
-                  dataKey={(row: Row) => whiskerOf(row, s.id)}
-                  width={6}
-                  stroke="currentColor"
-                  strokeWidth={1.5}
-                  isAnimationActive={false}
-                />
-              ) : null}
-            </Bar>
-          );
-        })}
-      </BarChart>
+      <Bars
+        geometry={g}
+        data={data}
+        categoryLabel={props.categoryLabel}
+        yLabel={props.yLabel}
+        unit={props.unit}
+        height={height}
+        whiskers={whiskers}
+        onActive={setActive}
+        onSelect={state.setSelected}
+      />
       {active ? (
         <TooltipBox at={inView(active.at, scroller.current)}>
           <div className="font-medium">{active.category}</div>
@@ -182,6 +108,117 @@ export default function BarPlot({
     </>
   );
 }
+
+/** A group's bar of a series as a point, for the tooltip and the selected point. */
+function pointOf(data: readonly BarDatum[], category: string, id: string): ChartPoint | undefined {
+  const v = data.find((d) => d.category === category)?.values[id];
+  return v && { ...v, x: 0 };
+}
+
+/**
+ * The chart itself, apart from the tooltip: a hover changes the tooltip only, and leaves this (every
+ * bar, its cells and whiskers, and Recharts' layout of them) as it was. Its props change with the
+ * data, the legend and the size, not with the pointer.
+ */
+const Bars = memo(function Bars({
+  geometry: g,
+  data,
+  whiskers,
+  height,
+  onActive,
+  onSelect,
+  ...props
+}: {
+  geometry: BarGeometry;
+  /** The groups drawn. */
+  data: BarDatum[];
+  categoryLabel: string;
+  yLabel: string;
+  unit: string;
+  height: number;
+  whiskers: boolean;
+  onActive: (active: { category: string; at: TooltipAt } | null) => void;
+  onSelect: (selected: Selected) => void;
+}) {
+  const rows: Row[] = data.map((d) => ({
+    category: d.category,
+    ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
+  }));
+  // Whiskers as ErrorBar wants them: distances below and above the bar's value; none for a single run.
+  const whiskerOf = (row: Row, id: string): [number, number] | undefined => {
+    const v = pointOf(data, String(row.category), id);
+    return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
+  };
+  const yAxis = useAxis(g.yTicks, g.yDomain);
+  const maxLines = Math.max(1, ...data.map((d) => d.category.split(" · ").length));
+  return (
+    <BarChart
+      responsive
+      style={{ width: "100%", height }}
+      data={rows}
+      // Recharts' 4 px between bars would leave two dozen bars a pixel each.
+      barGap={g.series.length > 8 ? 1 : 4}
+      margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
+    >
+      <Gridlines />
+      <XAxis
+        dataKey="category"
+        stroke="currentColor"
+        interval={0}
+        height={20 + 14 * maxLines}
+        tick={<WrappedTick />}
+        label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
+      />
+      <YAxis {...valueAxis(props.yLabel)} {...yAxis} />
+      <ActiveGroup count={rows.length} onChange={onActive} />
+      {g.rules.map((r) => (
+        // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
+        <Rule key={r.label} y={r.value} label={r.label.split(" (")[0]} dash="6 3" labelSide={r.side} />
+      ))}
+      <GroupReferences data={data} />
+      {g.series.map((s) => {
+        const { color } = s;
+        return (
+          <Bar
+            key={s.id}
+            dataKey={s.id}
+            name={s.label}
+            fill={color}
+            isAnimationActive={false}
+            maxBarSize={56}
+            onClick={(d: { payload?: Row }) => {
+              const category = d.payload?.category;
+              const p = category === undefined ? undefined : pointOf(data, category, s.id);
+              if (p) onSelect({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
+            }}
+            style={{ cursor: "pointer" }}
+          >
+            {data.map((d) => {
+              const qualified = Boolean(d.values[s.id]?.qualifier);
+              return (
+                <Cell
+                  key={d.category}
+                  fillOpacity={qualified ? 0.35 : 1}
+                  stroke={qualified ? color : undefined}
+                  strokeDasharray={qualified ? "3 2" : undefined}
+                />
+              );
+            })}
+            {whiskers ? (
+              <ErrorBar
+                dataKey={(row: Row) => whiskerOf(row, s.id)}
+                width={6}
+                stroke="currentColor"
+                strokeWidth={1.5}
+                isAnimationActive={false}
+              />
+            ) : null}
+          </Bar>
+        );
+      })}
+    </BarChart>
+  );
+});
 
 /**
  * The group under the pointer, or picked with the arrow keys once the chart has the focus: draws a

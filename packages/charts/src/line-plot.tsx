@@ -2,9 +2,9 @@
 
 // LineSeriesChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
 import { formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/analysis/format";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { Area, ComposedChart, ErrorBar, Line, useChartWidth, XAxis, YAxis } from "recharts";
-import type { ChartState } from "./chart-frame";
+import type { ChartState, Selected } from "./chart-frame";
 import { runsWords, versusWords } from "./format";
 import { drawableOn, type LineGeometry } from "./geometry";
 import { type MarkerShape, markerAt, markerPath } from "./palette";
@@ -14,10 +14,6 @@ import type { ChartPoint, ChartSeries } from "./types";
 
 export default function LinePlot({
   state,
-  geometry: g,
-  whiskers,
-  height,
-  joined,
   ...props
 }: {
   series: ChartSeries[];
@@ -32,90 +28,10 @@ export default function LinePlot({
   whiskers: boolean;
   state: ChartState;
 }) {
-  const { setSelected } = state;
-  const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
-  // The same arrays until the data or scale change: a new data array also remounts the dots.
-  const drawn = useMemo(() => {
-    const byId = new Map(props.series.map((s) => [s.id, s]));
-    return new Map(g.lines.map((l) => [l.id, (byId.get(l.id)?.points ?? []).filter(drawableOn(g.xScale))] as const));
-  }, [props.series, g]);
-  const xAxis = useAxis(g.xTicks, g.xDomain);
-  const yAxis = useAxis(g.yTicks, g.yDomain);
+  const [hovered, setHovered] = useState<Hovered | null>(null);
   return (
     <>
-      <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
-        <Gridlines vertical />
-        <XAxis
-          type="number"
-          dataKey="x"
-          scale={g.xScale}
-          {...xAxis}
-          allowDuplicatedCategory={false}
-          stroke="currentColor"
-          label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
-        />
-        <YAxis type="number" {...valueAxis(props.yLabel)} {...yAxis} />
-        {/* The noise bands under every line, so no band covers another line's points. */}
-        {g.lines.map((l) =>
-          l.band ? (
-            <Area
-              key={`band-${l.id}`}
-              data={drawn.get(l.id)}
-              dataKey={bandOf}
-              type="linear"
-              fill={l.color}
-              fillOpacity={0.12}
-              stroke="none"
-              isAnimationActive={false}
-              activeDot={false}
-              dot={false}
-              legendType="none"
-              tooltipType="none"
-            />
-          ) : null,
-        )}
-        {g.lines.map((s) => {
-          const { style } = s;
-          return (
-            <Line
-              key={s.id}
-              name={s.label}
-              data={drawn.get(s.id)}
-              dataKey="y"
-              stroke={joined ? s.color : "none"}
-              strokeDasharray={s.dash}
-              strokeWidth={2}
-              isAnimationActive={false}
-              dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
-                <PointDot
-                  key={`${s.id}-${d.index}`}
-                  cx={d.cx}
-                  cy={d.cy}
-                  color={s.color}
-                  shape={markerAt(style)}
-                  point={d.payload}
-                  label={s.label}
-                  unit={props.unit}
-                  onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
-                  onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
-                />
-              )}
-              // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
-              activeDot={{ r: 6, pointerEvents: "none" }}
-            >
-              {whiskers ? (
-                <ErrorBar dataKey={whiskerOf} width={5} stroke={s.color} strokeWidth={1.5} isAnimationActive={false} />
-              ) : null}
-            </Line>
-          );
-        })}
-        {g.markers.map(({ value: m }) => (
-          <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
-        ))}
-        {g.markers.map(({ value: m }, i) => (
-          <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
-        ))}
-      </ComposedChart>
+      <Lines {...props} onHover={setHovered} onSelect={state.setSelected} />
       {hovered ? (
         <TooltipBox at={hovered.at}>
           <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />
@@ -124,6 +40,117 @@ export default function LinePlot({
     </>
   );
 }
+
+type Hovered = { series: string; point: ChartPoint; at: TooltipAt };
+
+/**
+ * The chart itself, apart from the tooltip: a hover changes the tooltip only, and leaves this (every
+ * line, its dots and whiskers, and Recharts' layout of them) as it was. Its props change with the
+ * data, the legend and the size, not with the pointer.
+ */
+const Lines = memo(function Lines({
+  geometry: g,
+  whiskers,
+  height,
+  joined,
+  onHover: setHovered,
+  onSelect: setSelected,
+  ...props
+}: {
+  series: ChartSeries[];
+  geometry: LineGeometry;
+  joined: boolean;
+  xLabel: string;
+  yLabel: string;
+  unit: string;
+  height: number;
+  whiskers: boolean;
+  onHover: (hovered: Hovered | null) => void;
+  onSelect: (selected: Selected) => void;
+}) {
+  // The same arrays until the data or scale change: a new data array also remounts the dots.
+  const drawn = useMemo(() => {
+    const byId = new Map(props.series.map((s) => [s.id, s]));
+    return new Map(g.lines.map((l) => [l.id, (byId.get(l.id)?.points ?? []).filter(drawableOn(g.xScale))] as const));
+  }, [props.series, g]);
+  const xAxis = useAxis(g.xTicks, g.xDomain);
+  const yAxis = useAxis(g.yTicks, g.yDomain);
+  return (
+    <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
+      <Gridlines vertical />
+      <XAxis
+        type="number"
+        dataKey="x"
+        scale={g.xScale}
+        {...xAxis}
+        allowDuplicatedCategory={false}
+        stroke="currentColor"
+        label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
+      />
+      <YAxis type="number" {...valueAxis(props.yLabel)} {...yAxis} />
+      {/* The noise bands under every line, so no band covers another line's points. */}
+      {g.lines.map((l) =>
+        l.band ? (
+          <Area
+            key={`band-${l.id}`}
+            data={drawn.get(l.id)}
+            dataKey={bandOf}
+            type="linear"
+            fill={l.color}
+            fillOpacity={0.12}
+            stroke="none"
+            isAnimationActive={false}
+            activeDot={false}
+            dot={false}
+            legendType="none"
+            tooltipType="none"
+          />
+        ) : null,
+      )}
+      {g.lines.map((s) => {
+        const { style } = s;
+        return (
+          <Line
+            key={s.id}
+            name={s.label}
+            data={drawn.get(s.id)}
+            dataKey="y"
+            stroke={joined ? s.color : "none"}
+            strokeDasharray={s.dash}
+            strokeWidth={2}
+            isAnimationActive={false}
+            dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
+              <PointDot
+                key={`${s.id}-${d.index}`}
+                cx={d.cx}
+                cy={d.cy}
+                color={s.color}
+                shape={markerAt(style)}
+                point={d.payload}
+                label={s.label}
+                unit={props.unit}
+                onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
+                onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
+              />
+            )}
+            // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
+            activeDot={{ r: 6, pointerEvents: "none" }}
+          >
+            {whiskers ? (
+              <ErrorBar dataKey={whiskerOf} width={5} stroke={s.color} strokeWidth={1.5} isAnimationActive={false} />
+            ) : null}
+          </Line>
+        );
+      })}
+      {g.markers.map(({ value: m }) => (
+        <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
+      ))}
+      {g.markers.map(({ value: m }, i) => (
+        <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
+      ))}
+    </ComposedChart>
+  );
+});
 
 /** A point's band as a range Area wants it: its low and high values. */
 const bandOf = (p: ChartPoint): [number, number] | undefined => (p.band ? [p.band[0], p.band[1]] : undefined);

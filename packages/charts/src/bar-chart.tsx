@@ -1,13 +1,16 @@
 "use client";
 
-import { lazy, Suspense, useRef } from "react";
+import { lazy, Suspense, useMemo, useRef } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker } from "./format";
+import { barGeometry, pictureFrame } from "./geometry";
 import { useInteractive } from "./interactive";
 import { barCsv } from "./point-csv";
 import { StaticBarChart } from "./static-chart";
 import { type Better, barScores, rankByScore } from "./top";
 import type { BarDatum, ChartRule, SeriesInfo } from "./types";
+
+const noRules: ChartRule[] = [];
 
 // Recharts and the plot drawn with it: a chunk of its own, loaded once the reader interacts.
 const BarPlot = lazy(() => import("./bar-plot"));
@@ -45,7 +48,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
   const drawnBars = props.series.filter((s) => state.visible(s.id)).length;
   const whiskers = anyWhisker(props.data.flatMap((d) => Object.values(d.values)));
   const referenceLabels = [...new Set(props.data.flatMap((d) => (d.reference ? [d.reference.label] : [])))];
-  const rules = props.references ?? [];
+  const rules = props.references ?? noRules;
   const keys = [
     ...referenceLabels.map((label) => ({
       label: `${label}: no datapath, a line to read bars against, not ranked`,
@@ -54,17 +57,29 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
   ];
   const csv = barCsv(props.series, props.data, props.unit);
+  const { shown, hidden } = state;
+  // The one geometry both pictures draw: the series the legend leaves drawn, in its order and
+  // colours, the groups holding their bars, the value axis reaching every line to read them against.
+  // The same object until the data or the legend change, so a hover redraws neither picture.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: shown and hidden are what state.visible and styleOf read.
+  const geometry = useMemo(
+    () =>
+      barGeometry({
+        series: props.series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) })),
+        data: props.data,
+        references: rules,
+        frame: pictureFrame,
+        count: Number.POSITIVE_INFINITY,
+      }),
+    [props.series, props.data, props.better, rules, shown, hidden],
+  );
   const picture = (
     <StaticBarChart
       title={props.title}
-      // The series the legend leaves drawn, each in the colour it has there.
-      series={props.series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
-      // In scope already: drawn in the legend's order, as Recharts draws them.
-      count={Number.POSITIVE_INFINITY}
+      geometry={geometry}
       data={props.data}
       categoryLabel={props.categoryLabel}
       yLabel={props.yLabel}
-      references={rules}
       height={height}
     />
   );
@@ -89,12 +104,11 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
           {interactive ? (
             <Suspense fallback={picture}>
               <BarPlot
-                series={props.series}
+                geometry={geometry}
                 data={props.data}
                 categoryLabel={props.categoryLabel}
                 yLabel={props.yLabel}
                 unit={props.unit}
-                references={rules}
                 height={height}
                 whiskers={whiskers}
                 scroller={scroller}

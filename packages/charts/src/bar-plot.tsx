@@ -2,7 +2,7 @@
 
 // GroupedBarChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
 import { formatFigure, formatParams, qualifierWords } from "@cnibench/format";
-import { type RefObject, useEffect, useState } from "react";
+import { memo, type RefObject, useEffect, useMemo, useState } from "react";
 import {
   Bar,
   BarChart,
@@ -19,142 +19,72 @@ import {
   YAxis,
   ZIndexLayer,
 } from "recharts";
-import type { ChartState } from "./chart-frame";
+import type { ChartState, Selected } from "./chart-frame";
 import { runsWords } from "./format";
-import { ruleSides } from "./geometry";
-import { colorAt } from "./palette";
-import { Gridlines, Rule, valueAxis } from "./rule";
+import type { BarGeometry } from "./geometry";
+import { Gridlines, Rule, useAxis, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
-import type { BarDatum, ChartPoint, ChartRule, SeriesInfo } from "./types";
+import type { BarDatum, ChartPoint } from "./types";
 
 type Row = { category: string } & Record<string, number | string | undefined>;
 
 export default function BarPlot({
   state,
+  geometry: g,
   whiskers,
   height,
   scroller,
   ...props
 }: {
-  series: SeriesInfo[];
+  /** Which series are drawn, in which order and colour, which groups, and the value axis: as the static picture draws them. */
+  geometry: BarGeometry;
   data: BarDatum[];
   categoryLabel: string;
   yLabel: string;
   unit: string;
-  references: ChartRule[];
   height: number;
   whiskers: boolean;
   /** The box that scrolls the chart sideways, to place the tooltip in view. */
   scroller: RefObject<HTMLDivElement | null>;
   state: ChartState;
 }) {
-  const { visible, styleOf, setSelected } = state;
   const [active, setActive] = useState<{ category: string; at: TooltipAt } | null>(null);
-  const drawnBars = props.series.filter((s) => visible(s.id)).length;
-  const rows: Row[] = props.data.map((d) => ({
-    category: d.category,
-    ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
-  }));
-  const point = (category: string, id: string): ChartPoint | undefined => {
-    const v = props.data.find((d) => d.category === category)?.values[id];
-    return v && { ...v, x: 0 };
-  };
-  // Whiskers as ErrorBar wants them: distances below and above the bar's value; none for a single run.
-  const whiskerOf = (row: Row, id: string): [number, number] | undefined => {
-    const v = point(String(row.category), id);
-    return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
-  };
-  const rules = props.references;
-  // The axis must reach the lines (Recharts scales to the bars alone): a group's reference, a NIC's line rate.
-  const highestLine = Math.max(0, ...props.data.map((d) => d.reference?.y ?? 0), ...rules.map((r) => r.y));
-  const topOf = (max: number) => niceCeiling(Math.max(max, highestLine));
-  const maxLines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
-
+  // The groups the geometry draws (those holding a drawn bar), in its order.
+  const data = useMemo(() => {
+    const byCategory = new Map(props.data.map((d) => [d.category, d]));
+    return g.groups.flatMap((group) => byCategory.get(group.category) ?? []);
+  }, [props.data, g]);
+  const point = (category: string, id: string) => pointOf(data, category, id);
   return (
     <>
-      <BarChart
-        responsive
-        style={{ width: "100%", height }}
-        data={rows}
-        // Recharts' 4 px between bars would leave two dozen bars a pixel each.
-        barGap={drawnBars > 8 ? 1 : 4}
-        margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
-      >
-        <Gridlines />
-        <XAxis
-          dataKey="category"
-          stroke="currentColor"
-          interval={0}
-          height={20 + 14 * maxLines}
-          tick={<WrappedTick />}
-          label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
-        />
-        <YAxis {...valueAxis(props.yLabel)} domain={highestLine > 0 ? [lowestOf, topOf] : undefined} />
-        <ActiveGroup count={rows.length} onChange={setActive} />
-        {ruleSides(rules).map(({ rule: r, side }) => (
-          // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
-          <Rule key={r.label} y={r.y} label={r.label.split(" (")[0]} dash="6 3" labelSide={side} />
-        ))}
-        <GroupReferences data={props.data} />
-        {props.series.map((s) => {
-          if (!visible(s.id)) return null;
-          const color = colorAt(styleOf(s.id));
-          return (
-            <Bar
-              key={s.id}
-              dataKey={s.id}
-              name={s.label}
-              fill={color}
-              isAnimationActive={false}
-              maxBarSize={56}
-              onClick={(d: { payload?: Row }) => {
-                const category = d.payload?.category;
-                const p = category === undefined ? undefined : point(category, s.id);
-                if (p) setSelected({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
-              }}
-              style={{ cursor: "pointer" }}
-            >
-              {props.data.map((d) => {
-                const qualified = Boolean(d.values[s.id]?.qualifier);
-                return (
-                  <Cell
-                    key={d.category}
-                    fillOpacity={qualified ? 0.35 : 1}
-                    stroke={qualified ? color : undefined}
-                    strokeDasharray={qualified ? "3 2" : undefined}
-                  />
-                );
-              })}
-              {whiskers ? (
-                <ErrorBar
-                  dataKey={(row: Row) => whiskerOf(row, s.id)}
-                  width={6}
-                  stroke="currentColor"
-                  strokeWidth={1.5}
-                  isAnimationActive={false}
-                />
-              ) : null}
-            </Bar>
-          );
-        })}
-      </BarChart>
+      <Bars
+        geometry={g}
+        data={data}
+        categoryLabel={props.categoryLabel}
+        yLabel={props.yLabel}
+        unit={props.unit}
+        height={height}
+        whiskers={whiskers}
+        onActive={setActive}
+        onSelect={state.setSelected}
+      />
       {active ? (
         <TooltipBox at={inView(active.at, scroller.current)}>
           <div className="font-medium">{active.category}</div>
           {(() => {
-            const r = props.data.find((d) => d.category === active.category)?.reference;
+            const r = data.find((d) => d.category === active.category)?.reference;
             return r ? (
               <div className="tabular-nums text-zinc-500">
                 ╌ {r.label}: {formatFigure({ value: r.y, unit: props.unit, qualifier: null, low: null, high: null })}
               </div>
             ) : null;
           })()}
-          {props.series.map((s) => {
-            const p = visible(s.id) ? point(active.category, s.id) : undefined;
+          {g.series.map((s) => {
+            const p = point(active.category, s.id);
             if (!p) return null;
             return (
               <div key={s.id} className="tabular-nums">
-                <span style={{ color: colorAt(styleOf(s.id)) }}>■</span> {s.label}:{" "}
+                <span style={{ color: s.color }}>■</span> {s.label}:{" "}
                 {formatFigure({
                   value: p.y,
                   unit: props.unit,
@@ -178,6 +108,117 @@ export default function BarPlot({
     </>
   );
 }
+
+/** A group's bar of a series as a point, for the tooltip and the selected point. */
+function pointOf(data: readonly BarDatum[], category: string, id: string): ChartPoint | undefined {
+  const v = data.find((d) => d.category === category)?.values[id];
+  return v && { ...v, x: 0 };
+}
+
+/**
+ * The chart itself, apart from the tooltip: a hover changes the tooltip only, and leaves this (every
+ * bar, its cells and whiskers, and Recharts' layout of them) as it was. Its props change with the
+ * data, the legend and the size, not with the pointer.
+ */
+const Bars = memo(function Bars({
+  geometry: g,
+  data,
+  whiskers,
+  height,
+  onActive,
+  onSelect,
+  ...props
+}: {
+  geometry: BarGeometry;
+  /** The groups drawn. */
+  data: BarDatum[];
+  categoryLabel: string;
+  yLabel: string;
+  unit: string;
+  height: number;
+  whiskers: boolean;
+  onActive: (active: { category: string; at: TooltipAt } | null) => void;
+  onSelect: (selected: Selected) => void;
+}) {
+  const rows: Row[] = data.map((d) => ({
+    category: d.category,
+    ...Object.fromEntries(Object.entries(d.values).map(([id, v]) => [id, v?.y])),
+  }));
+  // Whiskers as ErrorBar wants them: distances below and above the bar's value; none for a single run.
+  const whiskerOf = (row: Row, id: string): [number, number] | undefined => {
+    const v = pointOf(data, String(row.category), id);
+    return v?.whisker ? [v.y - v.whisker[0], v.whisker[1] - v.y] : undefined;
+  };
+  const yAxis = useAxis(g.yTicks, g.yDomain);
+  const maxLines = Math.max(1, ...data.map((d) => d.category.split(" · ").length));
+  return (
+    <BarChart
+      responsive
+      style={{ width: "100%", height }}
+      data={rows}
+      // Recharts' 4 px between bars would leave two dozen bars a pixel each.
+      barGap={g.series.length > 8 ? 1 : 4}
+      margin={{ top: 16, right: 16, bottom: 28, left: 16 }}
+    >
+      <Gridlines />
+      <XAxis
+        dataKey="category"
+        stroke="currentColor"
+        interval={0}
+        height={20 + 14 * maxLines}
+        tick={<WrappedTick />}
+        label={{ value: props.categoryLabel, position: "insideBottom", offset: -20, fill: "currentColor" }}
+      />
+      <YAxis {...valueAxis(props.yLabel)} {...yAxis} />
+      <ActiveGroup count={rows.length} onChange={onActive} />
+      {g.rules.map((r) => (
+        // The key under the legend names the line in full; on the plot, its first words ("NIC 40 Gbit/s").
+        <Rule key={r.label} y={r.value} label={r.label.split(" (")[0]} dash="6 3" labelSide={r.side} />
+      ))}
+      <GroupReferences data={data} />
+      {g.series.map((s) => {
+        const { color } = s;
+        return (
+          <Bar
+            key={s.id}
+            dataKey={s.id}
+            name={s.label}
+            fill={color}
+            isAnimationActive={false}
+            maxBarSize={56}
+            onClick={(d: { payload?: Row }) => {
+              const category = d.payload?.category;
+              const p = category === undefined ? undefined : pointOf(data, category, s.id);
+              if (p) onSelect({ series: `${s.label} · ${category}`, point: p, unit: props.unit });
+            }}
+            style={{ cursor: "pointer" }}
+          >
+            {data.map((d) => {
+              const qualified = Boolean(d.values[s.id]?.qualifier);
+              return (
+                <Cell
+                  key={d.category}
+                  fillOpacity={qualified ? 0.35 : 1}
+                  stroke={qualified ? color : undefined}
+                  strokeDasharray={qualified ? "3 2" : undefined}
+                />
+              );
+            })}
+            {whiskers ? (
+              <ErrorBar
+                dataKey={(row: Row) => whiskerOf(row, s.id)}
+                width={6}
+                stroke="currentColor"
+                strokeWidth={1.5}
+                isAnimationActive={false}
+              />
+            ) : null}
+          </Bar>
+        );
+      })}
+    </BarChart>
+  );
+});
 
 /**
  * The group under the pointer, or picked with the arrow keys once the chart has the focus: draws a
@@ -213,19 +254,9 @@ function ActiveGroup(props: { count: number; onChange: (active: { category: stri
   );
 }
 
-/** The smallest round step × 10ⁿ (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8) at or above a value, so the axis ends on a round tick. */
-function niceCeiling(value: number): number {
-  if (!(value > 0)) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  return ([1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((step) => step * power >= value) ?? 10) * power;
-}
-
 /** Where a point of the (maybe scrolled) chart is in the frame the tooltip is placed in. */
 const inView = (at: TooltipAt, scroller: HTMLDivElement | null): TooltipAt =>
   scroller ? { x: at.x - scroller.scrollLeft, y: at.y, width: scroller.clientWidth } : at;
-
-/** The axis starts at 0, or lower for a negative bar (an overhead that is a gain). */
-const lowestOf = (min: number) => Math.min(0, min);
 
 /**
  * Each group's reference, a dashed line across the group's band (groups split the plot evenly),

@@ -70,7 +70,7 @@ describe("lineGeometry", () => {
       ["a", palette[1], ""],
     ]);
     expect(g.lines[0]?.path).toBe("M64,36L230.7,46L564,76");
-    expect(g.markers).toEqual([{ x: 397.3, y: 96, label: "≈20,000" }]);
+    expect(g.markers).toEqual([{ x: 397.3, y: 96, label: "≈20,000", value: { x: 20_000, y: 60, label: "≈20,000" } }]);
     expect(g.hidden).toBe(0);
   });
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type HistoryPoint,
-  historyCsv,
-  markerGroups,
-  segmentSteps,
-  shiftWords,
-  stackLabels,
-  timeTicks,
-} from "./history-chart";
+import { type HistoryPoint, markerGroups, segmentSteps, shiftWords, stackLabels, timeTicks } from "./geometry";
+import { historyCsv } from "./history-chart";
 
 const day = 24 * 3600 * 1000;
 const start = Date.UTC(2026, 10, 1, 2);

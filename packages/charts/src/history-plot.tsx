@@ -17,18 +17,18 @@ import {
 import type { ChartState } from "./chart-frame";
 import { runsWords } from "./format";
 import {
-  dateTick,
+  type HistoryGeometry,
   type HistoryPoint,
+  historyMargin,
   isoDay,
   labelLines,
   lineHeight,
   type MarkerGroup,
-  margin,
-  seriesId,
-  shiftColor,
   shiftWords,
-} from "./history-chart";
-import { Gridlines, Rule, valueAxis } from "./rule";
+} from "./geometry";
+import { seriesId } from "./history-chart";
+import { shiftColor } from "./palette";
+import { Gridlines, Rule, useAxis, valueAxis } from "./rule";
 import { PointTarget, type TooltipAt, TooltipBox } from "./tooltip";
 
 export default function HistoryPlot({
@@ -36,22 +36,13 @@ export default function HistoryPlot({
   height,
   top,
   points,
-  domain,
-  ticks,
-  years,
-  groups,
-  rows,
-  steps,
+  geometry: g,
   color,
   ...props
 }: {
   points: HistoryPoint[];
-  domain: [number, number];
-  ticks: number[];
-  years: boolean;
-  groups: MarkerGroup[];
-  rows: number;
-  steps: { from: number; to: number; mean: number }[];
+  /** Its axes, markers and steps, as the static picture draws them. */
+  geometry: HistoryGeometry;
   color: string;
   height: number;
   top: number;
@@ -61,25 +52,26 @@ export default function HistoryPlot({
   state: ChartState;
 }) {
   const [hovered, setHovered] = useState<{ point: HistoryPoint; at: TooltipAt } | null>(null);
+  const { groups, steps } = g;
+  const xAxis = useAxis(g.xTicks, g.xDomain);
+  const yAxis = useAxis(g.yTicks, g.yDomain);
   return (
     <>
       <LineChart
         responsive
-        style={{ width: "100%", height: height + rows * lineHeight }}
-        margin={{ ...margin, top }}
+        style={{ width: "100%", height: height + g.rows * lineHeight }}
+        margin={{ ...historyMargin, top }}
         data={points}
       >
         <Gridlines />
         <XAxis
           type="number"
           dataKey="x"
-          domain={domain}
-          ticks={ticks}
-          tickFormatter={(x: number) => dateTick(x, years)}
+          {...xAxis}
           stroke="currentColor"
           label={{ value: "Campaign date (UTC)", position: "insideBottom", offset: -16, fill: "currentColor" }}
         />
-        <YAxis type="number" domain={["auto", "auto"]} {...valueAxis(`${props.yLabel} (${props.unit})`)} />
+        <YAxis type="number" {...valueAxis(`${props.yLabel} (${props.unit})`)} {...yAxis} />
         {groups.map((g) => (
           <Rule key={`rule-${g.at}`} x={g.x} dash={g.shift ? "" : "4 4"} opacity={g.shift ? 0.9 : 0.6} />
         ))}

@@ -1,7 +1,8 @@
 export { GroupedBarChart } from "./bar-chart";
 export { ChartFrame, ShowAllContext } from "./chart-frame";
 export { anyWhisker, runsWords, verdictStyle, versusWords } from "./format";
-export { type HistoryAnnotation, HistoryChart, type HistoryPoint, type HistoryShift } from "./history-chart";
+export type { HistoryAnnotation, HistoryPoint, HistoryShift } from "./geometry";
+export { HistoryChart } from "./history-chart";
 export { LineSeriesChart } from "./line-chart";
 export { colorAt, palette } from "./palette";
 export type { Better } from "./top";

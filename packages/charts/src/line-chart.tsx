@@ -1,18 +1,16 @@
 "use client";
 
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker } from "./format";
+import { drawableOn, lineGeometry, pictureFrame } from "./geometry";
 import { useInteractive } from "./interactive";
 import { lineCsv } from "./point-csv";
 import { StaticLineChart } from "./static-chart";
 import { type Better, lineScores, rankByScore } from "./top";
 import type { ChartMarker, ChartSeries } from "./types";
 
-export type Scale = "linear" | "log";
-
-/** Whether a point can be drawn: a log axis has no x ≤ 0. */
-export const drawableOn = (xScale: Scale) => (p: { x: number }) => xScale === "linear" || p.x > 0;
+type Scale = "linear" | "log";
 
 // Recharts and the plot drawn with it: a chunk of its own, loaded once the reader interacts.
 const LinePlot = lazy(() => import("./line-plot"));
@@ -52,22 +50,39 @@ export function LineSeriesChart({ xScale = "linear", height = 380, joined = true
   const interactive = useInteractive();
   const drawable = drawableOn(xScale);
   const dropped = props.series.some((s) => s.points.some((p) => !drawable(p)));
-  const markers = (props.markers ?? []).filter(drawable);
   const whiskers = anyWhisker(props.series.flatMap((s) => s.points.filter(drawable)));
   // A band joins a line's points: none along a category, none where no point has one.
   const band = joined && props.series.some((s) => s.points.some((p) => p.band)) ? props.band : undefined;
-  const series = band ? props.series : props.series.map((s) => ({ ...s, points: s.points.map(withoutBand) }));
+  const { shown, hidden } = state;
+  // The one geometry both pictures draw: the series the legend leaves drawn, each in the style it
+  // has there, with the axes' domains and ticks. The same object until the data or the legend
+  // change, so a hover redraws neither picture.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: shown and hidden are what state.visible and styleOf read.
+  const geometry = useMemo(
+    () =>
+      lineGeometry({
+        series: props.series
+          .filter((s) => state.visible(s.id))
+          .map((s) => ({
+            ...s,
+            colorIndex: state.styleOf(s.id),
+            points: band ? s.points : s.points.map(withoutBand),
+          })),
+        markers: props.markers,
+        frame: pictureFrame,
+        xScale,
+        count: Number.POSITIVE_INFINITY,
+        unjoined: !joined,
+      }),
+    [props.series, props.better, props.markers, band, joined, xScale, shown, hidden],
+  );
   const picture = (
     <StaticLineChart
       title={props.title}
-      // The series the legend leaves drawn, each in the style it has there.
-      series={series.filter((s) => state.visible(s.id)).map((s) => ({ ...s, colorIndex: state.styleOf(s.id) }))}
-      count={Number.POSITIVE_INFINITY}
+      geometry={geometry}
       joined={joined}
-      markers={markers}
       xLabel={props.xLabel}
       yLabel={props.yLabel}
-      xScale={xScale}
       height={height}
     />
   );
@@ -85,13 +100,12 @@ export function LineSeriesChart({ xScale = "linear", height = 380, joined = true
       {interactive ? (
         <Suspense fallback={picture}>
           <LinePlot
-            series={series}
+            series={props.series}
+            geometry={geometry}
             joined={joined}
-            markers={markers}
             xLabel={props.xLabel}
             yLabel={props.yLabel}
             unit={props.unit}
-            xScale={xScale}
             height={height}
             whiskers={whiskers}
             state={state}

@@ -1,155 +1,37 @@
 "use client";
 
 // LineSeriesChart's interactive plot: Recharts, loaded once the reader interacts (interactive.ts).
-import { formatCompact, formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/format";
-import { useMemo, useState } from "react";
+import { formatFigure, formatNumber, formatParams, qualifierWords } from "@cnibench/format";
+import { memo, useMemo, useState } from "react";
 import { Area, ComposedChart, ErrorBar, Line, useChartWidth, XAxis, YAxis } from "recharts";
-import type { ChartState } from "./chart-frame";
+import type { ChartState, Selected } from "./chart-frame";
 import { runsWords, versusWords } from "./format";
-import { niceTicks } from "./geometry";
-import { drawableOn, type Scale } from "./line-chart";
-import { colorAt, dashAt, type MarkerShape, markerAt, markerPath } from "./palette";
-import { Gridlines, Mark, Rule, valueAxis } from "./rule";
+import { drawableOn, type LineGeometry } from "./geometry";
+import { type MarkerShape, markerAt, markerPath } from "./palette";
+import { Gridlines, Mark, Rule, useAxis, valueAxis } from "./rule";
 import { PointTarget, type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
-import type { ChartMarker, ChartPoint, ChartSeries } from "./types";
+import type { ChartPoint, ChartSeries } from "./types";
 
 export default function LinePlot({
   state,
-  whiskers,
-  height,
-  xScale,
-  markers,
-  joined,
   ...props
 }: {
   series: ChartSeries[];
+  /** Which series are drawn, in which order and style, and the axes: as the static picture draws them. */
+  geometry: LineGeometry;
   /** False along a category: points only, no line between them. */
   joined: boolean;
-  /** The drawable ones. */
-  markers: ChartMarker[];
   xLabel: string;
   yLabel: string;
   unit: string;
-  xScale: Scale;
   height: number;
   whiskers: boolean;
   state: ChartState;
 }) {
-  const { visible, styleOf, setSelected } = state;
-  const [hovered, setHovered] = useState<{ series: string; point: ChartPoint; at: TooltipAt } | null>(null);
-  // The same arrays until the data or scale change: a new data array also remounts the dots.
-  const drawn = useMemo(() => props.series.map((s) => s.points.filter(drawableOn(xScale))), [props.series, xScale]);
-  // The static picture's y ticks (geometry.ts), bands and whiskers included: Recharts' own steps of a
-  // band's 32,933 read "8.5K, 17K, 25.5K", and the picture would jump when it is replaced.
-  const yTicks = useMemo(() => {
-    const shown = drawn.filter((_, i) => visible(props.series[i]!.id)).flat();
-    const ys = shown.flatMap((p) => [p.y, ...(p.whisker ?? []), ...(p.band ?? [])]);
-    return niceTicks(Math.min(0, ...ys), Math.max(0, ...ys));
-  }, [drawn, visible, props.series]);
-  // Along a category only the measured values are ticks: nothing lies between them. Along a linear
-  // scale, the static picture's (0, 10K, 20K, 30K rather than Recharts' 7.5K steps); a log axis keeps Recharts'.
-  const xTicks = useMemo(() => {
-    const xs = drawn.flat().map((p) => p.x);
-    if (!joined) return [...new Set(xs)].sort((a, b) => a - b);
-    return xScale === "linear" && xs.length > 0 ? niceTicks(0, Math.max(...xs)) : undefined;
-  }, [drawn, joined, xScale]);
+  const [hovered, setHovered] = useState<Hovered | null>(null);
   return (
     <>
-      <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
-        <Gridlines vertical />
-        <XAxis
-          type="number"
-          dataKey="x"
-          scale={xScale}
-          domain={
-            !joined
-              ? ["dataMin", "dataMax"]
-              : xScale === "log"
-                ? ["auto", "auto"]
-                : [xTicks?.[0] ?? 0, xTicks?.at(-1) ?? "auto"]
-          }
-          ticks={xTicks}
-          allowDuplicatedCategory={false}
-          // Unjoined points (a category) keep off the axes, as the static picture draws them.
-          padding={joined ? undefined : { left: 40, right: 40 }}
-          tickFormatter={formatCompact}
-          stroke="currentColor"
-          label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
-        />
-        <YAxis
-          type="number"
-          {...valueAxis(props.yLabel)}
-          ticks={yTicks}
-          domain={[yTicks[0] ?? 0, yTicks.at(-1) ?? 1]}
-        />
-        {/* The noise bands under every line, so no band covers another line's points. */}
-        {props.series.map((s, i) =>
-          visible(s.id) && drawn[i]?.some((p) => p.band) ? (
-            <Area
-              key={`band-${s.id}`}
-              data={drawn[i]}
-              dataKey={bandOf}
-              type="linear"
-              fill={colorAt(styleOf(s.id))}
-              fillOpacity={0.12}
-              stroke="none"
-              isAnimationActive={false}
-              activeDot={false}
-              dot={false}
-              legendType="none"
-              tooltipType="none"
-            />
-          ) : null,
-        )}
-        {props.series.map((s, i) => {
-          if (!visible(s.id)) return null;
-          const style = styleOf(s.id);
-          return (
-            <Line
-              key={s.id}
-              name={s.label}
-              data={drawn[i]}
-              dataKey="y"
-              stroke={joined ? colorAt(style) : "none"}
-              strokeDasharray={dashAt(style)}
-              strokeWidth={2}
-              isAnimationActive={false}
-              dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
-                <PointDot
-                  key={`${s.id}-${d.index}`}
-                  cx={d.cx}
-                  cy={d.cy}
-                  color={colorAt(style)}
-                  shape={markerAt(style)}
-                  point={d.payload}
-                  label={s.label}
-                  unit={props.unit}
-                  onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
-                  onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
-                />
-              )}
-              // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
-              activeDot={{ r: 6, pointerEvents: "none" }}
-            >
-              {whiskers ? (
-                <ErrorBar
-                  dataKey={whiskerOf}
-                  width={5}
-                  stroke={colorAt(style)}
-                  strokeWidth={1.5}
-                  isAnimationActive={false}
-                />
-              ) : null}
-            </Line>
-          );
-        })}
-        {markers.map((m) => (
-          <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
-        ))}
-        {markers.map((m, i) => (
-          <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
-        ))}
-      </ComposedChart>
+      <Lines {...props} onHover={setHovered} onSelect={state.setSelected} />
       {hovered ? (
         <TooltipBox at={hovered.at}>
           <PointTooltip series={hovered.series} point={hovered.point} unit={props.unit} />
@@ -158,6 +40,117 @@ export default function LinePlot({
     </>
   );
 }
+
+type Hovered = { series: string; point: ChartPoint; at: TooltipAt };
+
+/**
+ * The chart itself, apart from the tooltip: a hover changes the tooltip only, and leaves this (every
+ * line, its dots and whiskers, and Recharts' layout of them) as it was. Its props change with the
+ * data, the legend and the size, not with the pointer.
+ */
+const Lines = memo(function Lines({
+  geometry: g,
+  whiskers,
+  height,
+  joined,
+  onHover: setHovered,
+  onSelect: setSelected,
+  ...props
+}: {
+  series: ChartSeries[];
+  geometry: LineGeometry;
+  joined: boolean;
+  xLabel: string;
+  yLabel: string;
+  unit: string;
+  height: number;
+  whiskers: boolean;
+  onHover: (hovered: Hovered | null) => void;
+  onSelect: (selected: Selected) => void;
+}) {
+  // The same arrays until the data or scale change: a new data array also remounts the dots.
+  const drawn = useMemo(() => {
+    const byId = new Map(props.series.map((s) => [s.id, s]));
+    return new Map(g.lines.map((l) => [l.id, (byId.get(l.id)?.points ?? []).filter(drawableOn(g.xScale))] as const));
+  }, [props.series, g]);
+  const xAxis = useAxis(g.xTicks, g.xDomain);
+  const yAxis = useAxis(g.yTicks, g.yDomain);
+  return (
+    <ComposedChart responsive style={{ width: "100%", height }} margin={{ top: 24, right: 24, bottom: 28, left: 16 }}>
+      <Gridlines vertical />
+      <XAxis
+        type="number"
+        dataKey="x"
+        scale={g.xScale}
+        {...xAxis}
+        allowDuplicatedCategory={false}
+        stroke="currentColor"
+        label={{ value: props.xLabel, position: "insideBottom", offset: -16, fill: "currentColor" }}
+      />
+      <YAxis type="number" {...valueAxis(props.yLabel)} {...yAxis} />
+      {/* The noise bands under every line, so no band covers another line's points. */}
+      {g.lines.map((l) =>
+        l.band ? (
+          <Area
+            key={`band-${l.id}`}
+            data={drawn.get(l.id)}
+            dataKey={bandOf}
+            type="linear"
+            fill={l.color}
+            fillOpacity={0.12}
+            stroke="none"
+            isAnimationActive={false}
+            activeDot={false}
+            dot={false}
+            legendType="none"
+            tooltipType="none"
+          />
+        ) : null,
+      )}
+      {g.lines.map((s) => {
+        const { style } = s;
+        return (
+          <Line
+            key={s.id}
+            name={s.label}
+            data={drawn.get(s.id)}
+            dataKey="y"
+            stroke={joined ? s.color : "none"}
+            strokeDasharray={s.dash}
+            strokeWidth={2}
+            isAnimationActive={false}
+            dot={(d: { cx?: number; cy?: number; payload?: ChartPoint; index?: number }) => (
+              <PointDot
+                key={`${s.id}-${d.index}`}
+                cx={d.cx}
+                cy={d.cy}
+                color={s.color}
+                shape={markerAt(style)}
+                point={d.payload}
+                label={s.label}
+                unit={props.unit}
+                onSelect={(point) => setSelected({ series: s.label, point, unit: props.unit })}
+                onHover={(at) => setHovered(at && d.payload ? { series: s.label, point: d.payload, at } : null)}
+              />
+            )}
+            // The enlarged dot lies over the point: let the pointer through to it, to hover and pin.
+            activeDot={{ r: 6, pointerEvents: "none" }}
+          >
+            {whiskers ? (
+              <ErrorBar dataKey={whiskerOf} width={5} stroke={s.color} strokeWidth={1.5} isAnimationActive={false} />
+            ) : null}
+          </Line>
+        );
+      })}
+      {g.markers.map(({ value: m }) => (
+        <Rule key={`line-${m.x}-${m.label}`} x={m.x} dash="4 4" opacity={0.6} />
+      ))}
+      {g.markers.map(({ value: m }, i) => (
+        <Mark key={`mark-${m.x}-${m.label}`} x={m.x} y={m.y} label={m.label} below={i % 2 === 1} />
+      ))}
+    </ComposedChart>
+  );
+});
 
 /** A point's band as a range Area wants it: its low and high values. */
 const bandOf = (p: ChartPoint): [number, number] | undefined => (p.band ? [p.band[0], p.band[1]] : undefined);

@@ -1,3 +1,5 @@
+import type { Verdict } from "@cnibench/analysis/format";
+
 // How series are told apart: a colour each for up to 24, and a second channel that needs no colour
 // (a marker shape and a dash pattern on lines; legend order on bars, the same left to right).
 //
@@ -113,3 +115,7 @@ export function markerPath(shape: MarkerShape, cx: number, cy: number, r: number
     }
   }
 }
+
+/** A verdict's colour on a change point: the palette's vermilion-red and green, 3:1 on both backgrounds. */
+export const shiftColor = (verdict: Verdict): string =>
+  verdict === "worse" ? "#c80a3c" : verdict === "better" ? "#009e73" : "currentColor";

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatCompact } from "@cnibench/format";
+import { useMemo } from "react";
 import { usePlotArea, useXAxisScale, useXAxisTicks, useYAxisScale, useYAxisTicks } from "recharts";
 import { valueAxisWidth } from "./geometry";
 
@@ -8,10 +8,24 @@ import { valueAxisWidth } from "./geometry";
 // recompute the chart and remount the dots, losing the hovered or focused point.
 const centred = { textAnchor: "middle" } as const;
 
-/** The value axis both charts draw: compact ticks and the label turned along it (spread on <YAxis>). */
+/**
+ * An axis as its chart's geometry (geometry.ts) gives it, spread on <XAxis> or <YAxis>: its ends, its
+ * ticks and their words, never Recharts' own; the same arrays until the geometry changes.
+ */
+export function useAxis(ticks: readonly { value: number; label: string }[], domain: readonly [number, number]) {
+  return useMemo(() => {
+    const labels = new Map(ticks.map((t) => [t.value, t.label]));
+    return {
+      domain: [domain[0], domain[1]] as [number, number],
+      ticks: ticks.map((t) => t.value),
+      tickFormatter: (v: number) => labels.get(v) ?? "",
+    };
+  }, [ticks, domain]);
+}
+
+/** The value axis every chart draws: its width and the label turned along it (spread on <YAxis>). */
 export function valueAxis(label: string) {
   return {
-    tickFormatter: formatCompact,
     stroke: "currentColor",
     width: valueAxisWidth,
     label: { value: label, angle: -90, position: "insideLeft", offset: 4, fill: "currentColor", style: centred },

@@ -2,6 +2,7 @@
 import { createElement as h } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { barGeometry, lineGeometry, pictureFrame } from "./geometry";
 import { StaticBarChart, StaticHistoryChart, StaticLineChart } from "./static-chart";
 import type { BarDatum, ChartSeries } from "./types";
 
@@ -23,8 +24,11 @@ describe("StaticLineChart", () => {
   const html = renderToStaticMarkup(
     h(StaticLineChart, {
       title: "Latency by Services",
-      series: lines(3),
-      markers: [{ x: 19_650, y: 12, label: "≈19,650" }],
+      geometry: lineGeometry({
+        series: lines(3),
+        markers: [{ x: 19_650, y: 12, label: "≈19,650" }],
+        frame: pictureFrame,
+      }),
       xLabel: "Services",
       yLabel: "p99 latency (ms)",
     }),
@@ -47,7 +51,12 @@ describe("StaticLineChart", () => {
 
   it("draws the top 8 of more, the best at the largest x first", () => {
     const many = renderToStaticMarkup(
-      h(StaticLineChart, { title: "t", series: lines(10), xLabel: "x", yLabel: "y", better: "higher" }),
+      h(StaticLineChart, {
+        title: "t",
+        geometry: lineGeometry({ series: lines(10), frame: pictureFrame, better: "higher" }),
+        xLabel: "x",
+        yLabel: "y",
+      }),
     );
     // Higher is better: setup 9 ends highest, then 8… so setups 0 and 1 are left out.
     expect(drawnSeries(many)).toEqual([
@@ -66,7 +75,8 @@ describe("StaticLineChart", () => {
   it("draws the runs' min–max of a point that has them, and none for single runs", () => {
     expect(html).not.toContain("data-whiskers");
     const runs: ChartSeries[] = [{ id: "r", label: "runs", points: [{ x: 100, y: 50, whisker: [40, 60] }] }];
-    const drawn = renderToStaticMarkup(h(StaticLineChart, { title: "t", series: runs, xLabel: "x", yLabel: "y" }));
+    const geometry = lineGeometry({ series: runs, frame: pictureFrame });
+    const drawn = renderToStaticMarkup(h(StaticLineChart, { title: "t", geometry, xLabel: "x", yLabel: "y" }));
     // y over 0–60 (ticks of 10) on the 1000 units of the plot: 60 at the top, 40 a third down.
     expect(drawn).toMatch(/data-whiskers="" d="M[\d.]+,0V333.3"/);
   });
@@ -83,7 +93,13 @@ describe("StaticBarChart", () => {
 
   it("draws the top 8 series' bars, each group's label on its lines, and the reference", () => {
     const html = renderToStaticMarkup(
-      h(StaticBarChart, { title: "RTT", series, data, categoryLabel: "percentile", yLabel: "µs", better: "lower" }),
+      h(StaticBarChart, {
+        title: "RTT",
+        geometry: barGeometry({ series, data, frame: pictureFrame, better: "lower" }),
+        data,
+        categoryLabel: "percentile",
+        yLabel: "µs",
+      }),
     );
     // A bar per drawn series in each group, in the given order.
     const top8 = series.slice(0, 8).map((s) => s.label);
@@ -105,14 +121,25 @@ describe("StaticHistoryChart", () => {
         title: "TCP throughput",
         yLabel: "TCP throughput (Gbit/s)",
         points,
-        domain: [-day, 3 * day],
-        xTicks: [{ value: day, label: "Jan 2" }],
-        rules: [
-          { x: 1.5 * day, solid: true, row: 0, before: false, lines: [{ text: "+10 % · better", color: "#009e73" }] },
-          { x: 2.5 * day, solid: false, row: 0, before: true, lines: [{ text: "kernel 6.1.0 → 6.8.0" }] },
-        ],
-        rows: 1,
-        steps: [],
+        geometry: {
+          xDomain: [-day, 3 * day],
+          xTicks: [{ value: day, label: "Jan 2" }],
+          yDomain: [8, 12],
+          yTicks: [8, 9, 10, 11, 12].map((value) => ({ value, label: String(value) })),
+          groups: [
+            {
+              at: 2 * day,
+              x: 1.5 * day,
+              annotations: [],
+              shift: { x: 2 * day, changePercent: 10, verdict: "better", p: 0.01 },
+              row: 0,
+              before: false,
+            },
+            { at: 3 * day, x: 2.5 * day, annotations: ["kernel 6.1.0 → 6.8.0"], shift: null, row: 0, before: true },
+          ],
+          rows: 1,
+          steps: [],
+        },
         color: "#0072b2",
         height: 360,
       }),
@@ -122,9 +149,9 @@ describe("StaticHistoryChart", () => {
     expect(html).toContain('style="left:50%;top:100%">Jan 2</span>');
     // The rule at 1.5 days: (1.5 + 1) / 4 of the plot's 1000 units.
     expect(html).toContain('x1="625"');
-    expect(html).toContain("marked: +10 % · better");
+    expect(html).toContain("marked: +10.0 % · better");
     // Its label above the plot, in its verdict's colour; the plot lowered by the row of labels.
-    expect(html).toContain('style="color:#009e73;font-weight:600">+10 % · better</span>');
+    expect(html).toContain('style="color:#009e73;font-weight:600">+10.0 % · better</span>');
     expect(html).toContain("top:30px");
     // Each label on the side the chart chose (stackLabels): after its rule, or ending at it.
     expect(html).toMatch(/class="[^"]*pl-1"[^>]*left:62.5%/);

@@ -5,18 +5,21 @@
 // chart's height (nothing moves when that replaces it). No "use client", no hooks: the client
 // components draw it until the reader first moves the pointer, taps or presses a key (interactive.ts).
 
-import { formatCompact } from "@cnibench/format";
 import type { ReactNode } from "react";
-import { barGeometry, type Frame, lineGeometry, niceTicks, ruleSides, type Tick, valueAxisWidth } from "./geometry";
-import type { Better } from "./top";
-import type { BarDatum, ChartMarker, ChartRule, ChartSeries, SeriesInfo } from "./types";
+import {
+  type BarGeometry,
+  type HistoryGeometry,
+  type LineGeometry,
+  lineHeight,
+  shiftWords,
+  type Tick,
+  pictureUnits as units,
+  valueAxisWidth,
+} from "./geometry";
+import { shiftColor } from "./palette";
+import type { BarDatum } from "./types";
 
-/** The plot's geometry is computed on 1000 × 1000 units, a tenth of a percent of the plot box each. */
-const units = 1000;
-const frame: Frame = { width: units, height: units, margin: { top: 0, right: 0, bottom: 0, left: 0 } };
 const pct = (v: number) => `${v / (units / 100)}%`;
-/** A line of the history chart's labels above its plot, in px (history-chart.tsx's lineHeight). */
-const labelHeight = 14;
 
 /** What the picture says to a screen reader, and how to get the chart that tells each value. */
 const howToInteract = "Move the pointer over the page, tap it or press a key to get the interactive chart.";
@@ -100,22 +103,18 @@ const stroke = { vectorEffect: "non-scaling-stroke", fill: "none" } as const;
 const whiskersPath = (points: readonly { x: number; whisker?: readonly [number, number] }[]) =>
   points.flatMap((p) => (p.whisker ? [`M${p.x},${p.whisker[0]}V${p.whisker[1]}`] : [])).join("");
 
-/** Lines over a numeric x as LineSeriesChart draws them: the top 8 (or the series given), crossovers labelled. */
+/** Lines over a numeric x as LineSeriesChart draws them, from its geometry on the picture's frame: crossovers labelled. */
 export function StaticLineChart(props: {
   title: string;
-  series: readonly ChartSeries[];
-  markers?: readonly ChartMarker[];
+  /** lineGeometry on `pictureFrame`. */
+  geometry: LineGeometry;
   xLabel: string;
   yLabel: string;
-  xScale?: "linear" | "log";
-  better?: Better;
   /** False along a category: each series' points are drawn, not joined, and no band between them. */
   joined?: boolean;
-  /** How many series to draw, best first; the top 8 unless the reader asked for all. */
-  count?: number;
   height?: number;
 }) {
-  const g = lineGeometry({ ...props, frame, unjoined: props.joined === false });
+  const g = props.geometry;
   const alt = `${props.title}: ${props.yLabel} by ${props.xLabel}, ${props.joined === false ? "points" : "a line"} each for ${g.lines.map((l) => l.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.${g.markers.length ? ` Marked: ${g.markers.map((m) => m.label).join(", ")}.` : ""}`;
   return (
     <PlotBox
@@ -198,26 +197,18 @@ export function StaticLineChart(props: {
   );
 }
 
-/** Grouped bars as GroupedBarChart draws them: the top 8 (or the series given), references across their groups. */
+/** Grouped bars as GroupedBarChart draws them, from its geometry on the picture's frame: references across their groups. */
 export function StaticBarChart(props: {
   title: string;
-  series: readonly SeriesInfo[];
+  /** barGeometry on `pictureFrame`. */
+  geometry: BarGeometry;
+  /** The chart's data, for its qualifiers. */
   data: readonly BarDatum[];
   categoryLabel: string;
   yLabel: string;
-  references?: readonly ChartRule[];
-  better?: Better;
-  count?: number;
   height?: number;
 }) {
-  const g = barGeometry({ ...props, frame });
-  // A NIC's line rate, placed on the bars' axis (linear: from its first and last tick) when it falls on it.
-  const [lo, hi] = [g.yTicks[0], g.yTicks.at(-1)];
-  const rules = (props.references ?? []).flatMap((r) => {
-    if (!lo || !hi || hi.value === lo.value) return [];
-    const at = lo.at + ((r.y - lo.value) / (hi.value - lo.value)) * (hi.at - lo.at);
-    return at >= 0 && at <= units ? [{ ...r, at }] : [];
-  });
+  const g = props.geometry;
   const band = units / Math.max(1, g.groups.length);
   const lines = Math.max(1, ...props.data.map((d) => d.category.split(" · ").length));
   const alt = `${props.title}: ${props.yLabel} by ${props.categoryLabel} (${g.groups.map((x) => x.category).join("; ")}), a bar each for ${g.series.map((s) => s.label).join(", ")}${g.hidden ? ` (and ${g.hidden} more, not drawn)` : ""}.`;
@@ -276,15 +267,15 @@ export function StaticBarChart(props: {
               />
             ) : null,
           )}
-          {ruleSides(rules).map(({ rule: r, side }) => (
+          {g.rules.map((r) => (
             <div
               key={r.label}
               className="absolute inset-x-0 border-t border-dashed border-current"
-              style={{ top: pct(r.at) }}
+              style={{ top: pct(r.y) }}
             >
               <span
                 data-rule-label=""
-                className={`absolute bottom-full pb-0.5 ${side === "left" ? "left-1" : "right-1"}`}
+                className={`absolute bottom-full pb-0.5 ${r.side === "left" ? "left-1" : "right-1"}`}
               >
                 {r.label.split(" (")[0]}
               </span>
@@ -312,50 +303,45 @@ export function StaticBarChart(props: {
 /**
  * A series over time as HistoryChart draws it: campaigns' medians with min–max whiskers against their
  * dates, a rule where what they ran on changed (dashed) or the series shifted (solid), and the means
- * between shifts. The caller gives the time axis (its domain and ticks) as it gives it to Recharts.
+ * between shifts; axes, rules, labels and steps from the chart's geometry, as Recharts is given them.
  */
 export function StaticHistoryChart(props: {
   title: string;
   yLabel: string;
+  geometry: HistoryGeometry;
+  /** The campaigns drawn: none when the legend hides the series (nor its steps). */
   points: readonly { x: number; y: number; min: number; max: number }[];
-  domain: readonly [number, number];
-  xTicks: readonly { value: number; label: string }[];
-  /**
-   * Where the rules fall, solid for a shift, with their lines of label from the `row` of labels
-   * above the plot the chart gave them (history-chart.tsx's stackLabels), each in its colour.
-   */
-  rules: readonly {
-    x: number;
-    solid: boolean;
-    row: number;
-    before: boolean;
-    lines: readonly { text: string; color?: string }[];
-  }[];
-  /** The rows of labels above the plot. */
-  rows: number;
-  steps: readonly { from: number; to: number; mean: number }[];
   color: string;
   height: number;
 }) {
-  const ys = props.points.flatMap((p) => [p.min, p.max]);
-  const yValues = niceTicks(Math.min(...ys), Math.max(...ys));
-  const [y0, y1] = [yValues[0] ?? 0, yValues.at(-1) ?? 1];
-  const [d0, d1] = props.domain;
+  const g = props.geometry;
+  const [[d0, d1], [y0, y1]] = [g.xDomain, g.yDomain];
   const x = (v: number) => ((v - d0) / (d1 - d0 || 1)) * units;
   const y = (v: number) => units - ((v - y0) / (y1 - y0 || 1)) * units;
   const sorted = [...props.points].sort((a, b) => a.x - b.x);
-  const alt = `${props.title}: ${props.yLabel} of ${props.points.length} campaigns over time${props.rules.length ? `; marked: ${props.rules.map((r) => r.lines.map((l) => l.text).join(", ")).join("; ")}` : ""}.`;
+  const steps = sorted.length > 0 ? g.steps : [];
+  const rules = g.groups.map((r) => ({
+    x: r.x,
+    solid: Boolean(r.shift),
+    row: r.row,
+    before: r.before,
+    lines: [
+      ...r.annotations.map((text) => ({ text, color: undefined })),
+      ...(r.shift ? [{ text: shiftWords(r.shift), color: shiftColor(r.shift.verdict) }] : []),
+    ],
+  }));
+  const alt = `${props.title}: ${props.yLabel} of ${props.points.length} campaigns over time${rules.length ? `; marked: ${rules.map((r) => r.lines.map((l) => l.text).join(", ")).join("; ")}` : ""}.`;
   return (
     <PlotBox
       alt={alt}
       height={props.height}
-      inset={{ top: 16 + props.rows * labelHeight, right: 24, bottom: 58 }}
+      inset={{ top: 16 + g.rows * lineHeight, right: 24, bottom: 58 }}
       xLabel="Campaign date (UTC)"
       yLabel={props.yLabel}
-      yTicks={yValues.map((value) => ({ value, label: formatCompact(value), at: y(value) }))}
+      yTicks={g.yTicks.map((t) => ({ ...t, at: y(t.value) }))}
       plot={
         <>
-          {props.rules.map((r) => (
+          {rules.map((r) => (
             <line
               key={`rule-${r.x}`}
               x1={x(r.x)}
@@ -369,7 +355,7 @@ export function StaticHistoryChart(props: {
             />
           ))}
           <g data-series={props.title} stroke={props.color}>
-            {props.steps.map((s) => (
+            {steps.map((s) => (
               <path
                 key={`step-${s.from}`}
                 d={`M${x(s.from)},${y(s.mean)}H${x(s.to)}`}
@@ -396,7 +382,7 @@ export function StaticHistoryChart(props: {
       }
       words={
         <>
-          {props.xTicks.map((t) => (
+          {g.xTicks.map((t) => (
             <span
               key={t.value}
               className="absolute -translate-x-1/2 whitespace-nowrap pt-1"
@@ -405,7 +391,7 @@ export function StaticHistoryChart(props: {
               {t.label}
             </span>
           ))}
-          {props.rules.map((r) => {
+          {rules.map((r) => {
             // Beside its rule, or before it near the right edge, as stackLabels decided for both pictures.
             const { before } = r;
             return (
@@ -416,7 +402,7 @@ export function StaticHistoryChart(props: {
                 style={{
                   left: pct(x(r.x)),
                   bottom: "100%",
-                  marginBottom: 4 + (props.rows - r.row - r.lines.length) * labelHeight,
+                  marginBottom: 4 + (g.rows - r.row - r.lines.length) * lineHeight,
                 }}
               >
                 {r.lines.map((l) => (

@@ -1,4 +1,4 @@
-import type { Verdict } from "@cnibench/analysis/format";
+import type { Verdict } from "@cnibench/format";
 
 // How series are told apart: a colour each for up to 24, and a second channel that needs no colour
 // (a marker shape and a dash pattern on lines; legend order on bars, the same left to right).

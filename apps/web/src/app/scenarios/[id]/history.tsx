@@ -4,7 +4,6 @@
 // charts page's History view of this series).
 import { formatParams } from "@cnibench/analysis/format";
 import type { Params } from "@cnibench/schema";
-import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Muted, Section } from "~/app/_ui/text";
 import { api } from "~/trpc/server";
@@ -77,10 +76,7 @@ export async function HistorySection(props: {
           : ""}
         : each campaign’s median with the min–max of its runs.
       </Muted>
-      {/* The page's one piece of URL state kept by nuqs: its adapter here, as the explorer's and the guide's. */}
-      <NuqsAdapter>
-        <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
-      </NuqsAdapter>
+      <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
       <HistorySeries
         view={view}
         title={title}

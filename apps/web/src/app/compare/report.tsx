@@ -8,9 +8,10 @@ import {
   summaryStatisticsWords,
   verdictLabel,
 } from "@cnibench/analysis/format";
-import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
+import { verdictStyle } from "@cnibench/charts/format";
 import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";
+import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";
 import { Card } from "~/app/_ui/card";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";

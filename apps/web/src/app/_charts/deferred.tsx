@@ -10,8 +10,12 @@ import { type ComponentProps, type ComponentType, lazy, Suspense } from "react";
 
 type Charts = typeof import("@cnibench/charts");
 
+// Listening from the module's start: React may hydrate a chart's boundary, and so ask for its code,
+// only after the reader's first move, which a listener added then would miss.
+const interacted = typeof window === "undefined" ? Promise.resolve() : whenInteractive();
+
 async function charts(): Promise<Charts> {
-  if (typeof window !== "undefined") await whenInteractive();
+  await interacted;
   return import("@cnibench/charts");
 }
 

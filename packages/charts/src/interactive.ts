@@ -34,3 +34,13 @@ export const useInteractive = (): boolean =>
     () => wanted,
     () => false,
   );
+
+/** Resolves at the reader's first interaction (at once after it): when a page loads its charts' code. */
+export const whenInteractive = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (wanted) return resolve();
+    const stop = subscribe(() => {
+      stop();
+      resolve();
+    });
+  });

@@ -1,7 +1,6 @@
 import { columnInfo, columnKeys, defaultColumns, maxColumns } from "@cnibench/analysis";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { pageApi } from "~/trpc/server";
 import { ColumnPicker } from "./_explore/column-picker";
@@ -26,92 +25,90 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
   const shown = pageOf(sortScenarios(view.scenarios, sort, order), params.page);
   const shownColumns = view.columns.map((c) => c.key);
 
-  // URL state for the facets and the table's columns and sort; only the explorer and the guide ship nuqs.
   return (
-    <NuqsAdapter>
-      <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
-        <FacetPanel facets={view.facets} />
-        <section aria-labelledby="scenarios-heading" className="min-w-0">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h1 id="scenarios-heading" className="text-xl font-semibold">
-              Scenarios
-            </h1>
-            <Muted className="flex items-baseline gap-3">
-              <span role="status">
-                {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
-              </span>
-              {view.scenarios.length > 0 ? (
-                <TextLink href={chartsHref("/charts", { ...filters, view: "crossover" })}>
-                  Chart {filtered ? "these" : "all"} →
-                </TextLink>
-              ) : null}
-            </Muted>
-          </div>
-          <Muted className="mt-1">
-            Each scenario is one environment — cluster, node and CNI configuration — that results were measured in. Each
-            column is one test at fixed params, measured without extra Services, policy or Hubble; a scenario without
-            that exact test shows “—”. Hover a figure for its spread and params.
+    <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+      <FacetPanel facets={view.facets} />
+      <section aria-labelledby="scenarios-heading" className="min-w-0">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h1 id="scenarios-heading" className="text-xl font-semibold">
+            Scenarios
+          </h1>
+          <Muted className="flex items-baseline gap-3">
+            <span role="status">
+              {filtered ? `${view.scenarios.length} of ${view.total} scenarios match` : `${view.total} scenarios`}
+            </span>
+            {view.scenarios.length > 0 ? (
+              <TextLink href={chartsHref("/charts", { ...filters, view: "crossover" })}>
+                Chart {filtered ? "these" : "all"} →
+              </TextLink>
+            ) : null}
           </Muted>
-          {view.total > 0 ? (
-            <div className="mt-3 flex flex-wrap items-start gap-x-4 gap-y-2">
-              <ColumnPicker
-                columns={columnInfo()}
-                shown={shownColumns}
-                choice={{ catalogue: columnKeys, defaults: defaultColumns, max: maxColumns }}
-              />
-              {view.scenarios.length > 0 ? (
-                <TextAnchor
-                  className="py-1.5 text-sm"
-                  href={exploreHref("/explore.csv", { ...params, page: null })}
-                  download
-                >
-                  Download CSV
-                </TextAnchor>
-              ) : null}
-            </div>
-          ) : null}
-          <div className="mt-4">
-            {view.total === 0 ? (
-              <EmptyState title="No results yet.">
-                Upload a bundle to the ingest API (<code>POST /v1/bundles</code>) and it will appear here.
-              </EmptyState>
-            ) : view.scenarios.length === 0 ? (
-              <EmptyState title="No scenarios match these filters.">
-                <ul className="mt-2 space-y-1">
-                  {view.dropHints.map((hint) => (
-                    <li key={hint.key}>
-                      <TextLink className="underline-offset-2" href={exploreHref("/", { ...params, [hint.key]: null })}>
-                        Drop “{hint.title}: {hint.values.join(", ")}”
-                      </TextLink>{" "}
-                      to see {hint.matchesWithout} {hint.matchesWithout === 1 ? "scenario" : "scenarios"}
-                    </li>
-                  ))}
-                </ul>
-              </EmptyState>
-            ) : (
-              <>
-                <ScenarioTable rows={shown.rows} figureColumns={view.columns} />
-                {shown.pages > 1 ? (
-                  <Pages
-                    {...shown}
-                    count={view.scenarios.length}
-                    href={(page) => exploreHref("/", { ...params, page: page === 1 ? null : page })}
-                  />
-                ) : null}
-                <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
-                  <Button type="submit" look="secondary">
-                    Compare selected
-                  </Button>
-                  <span className="text-zinc-500">
-                    Tick 2–4 scenarios; the topmost is the baseline (you can change it on the next page).
-                  </span>
-                </form>
-              </>
-            )}
+        </div>
+        <Muted className="mt-1">
+          Each scenario is one environment — cluster, node and CNI configuration — that results were measured in. Each
+          column is one test at fixed params, measured without extra Services, policy or Hubble; a scenario without that
+          exact test shows “—”. Hover a figure for its spread and params.
+        </Muted>
+        {view.total > 0 ? (
+          <div className="mt-3 flex flex-wrap items-start gap-x-4 gap-y-2">
+            <ColumnPicker
+              columns={columnInfo()}
+              shown={shownColumns}
+              sort={sort}
+              choice={{ catalogue: columnKeys, defaults: defaultColumns, max: maxColumns }}
+            />
+            {view.scenarios.length > 0 ? (
+              <TextAnchor
+                className="py-1.5 text-sm"
+                href={exploreHref("/explore.csv", { ...params, page: null })}
+                download
+              >
+                Download CSV
+              </TextAnchor>
+            ) : null}
           </div>
-        </section>
-      </div>
-    </NuqsAdapter>
+        ) : null}
+        <div className="mt-4">
+          {view.total === 0 ? (
+            <EmptyState title="No results yet.">
+              Upload a bundle to the ingest API (<code>POST /v1/bundles</code>) and it will appear here.
+            </EmptyState>
+          ) : view.scenarios.length === 0 ? (
+            <EmptyState title="No scenarios match these filters.">
+              <ul className="mt-2 space-y-1">
+                {view.dropHints.map((hint) => (
+                  <li key={hint.key}>
+                    <TextLink className="underline-offset-2" href={exploreHref("/", { ...params, [hint.key]: null })}>
+                      Drop “{hint.title}: {hint.values.join(", ")}”
+                    </TextLink>{" "}
+                    to see {hint.matchesWithout} {hint.matchesWithout === 1 ? "scenario" : "scenarios"}
+                  </li>
+                ))}
+              </ul>
+            </EmptyState>
+          ) : (
+            <>
+              <ScenarioTable rows={shown.rows} figureColumns={view.columns} sort={sort} order={order} />
+              {shown.pages > 1 ? (
+                <Pages
+                  {...shown}
+                  count={view.scenarios.length}
+                  href={(page) => exploreHref("/", { ...params, page: page === 1 ? null : page })}
+                />
+              ) : null}
+              <form id="compare-form" action="/compare" method="get" className="mt-3 flex items-center gap-3 text-sm">
+                <Button type="submit" look="secondary">
+                  Compare selected
+                </Button>
+                <span className="text-zinc-500">
+                  Tick 2–4 scenarios; the topmost is the baseline (you can change it on the next page).
+                </span>
+              </form>
+            </>
+          )}
+        </div>
+      </section>
+    </div>
   );
 }
 

@@ -1,12 +1,10 @@
 "use client";
 
 import { formatParams } from "@cnibench/format";
-import { useQueryStates } from "nuqs";
-import { useTransition } from "react";
 import { Button } from "~/app/_ui/button";
 import { Card } from "~/app/_ui/card";
+import { useQueryUpdate } from "~/app/_ui/query-update";
 import { type ColumnChoice, toggleColumn } from "./columns";
-import { columnParams, sortParams } from "./params";
 
 export type PickableColumn = {
   key: string;
@@ -24,24 +22,23 @@ export type PickableColumn = {
 export function ColumnPicker({
   columns,
   shown,
+  sort,
   choice,
 }: {
   columns: PickableColumn[];
   shown: string[];
+  /** The table's sort column. */
+  sort: string;
   choice: ColumnChoice;
 }) {
-  const [pending, startTransition] = useTransition();
-  const [{ sort }, setState] = useQueryStates(
-    { ...columnParams, ...sortParams },
-    { shallow: false, history: "push", startTransition },
-  );
+  const { pending, update } = useQueryUpdate();
   const groups = [...new Set(columns.map((c) => c.group))];
   const isDefault = shown.length === choice.defaults.length && choice.defaults.every((k) => shown.includes(k));
 
   // A column taken away takes its sort with it.
   const choose = (col: string[] | null) => {
     const unsorted = choice.catalogue.includes(sort) && !(col ?? choice.defaults).includes(sort);
-    void setState({ col, ...(unsorted ? { sort: null, order: null } : {}) });
+    update({ col, ...(unsorted ? { sort: null, order: null } : {}) });
   };
 
   return (

@@ -1,30 +1,26 @@
 "use client";
 
 import type { Facet, FacetKey } from "@cnibench/analysis";
-import { useQueryStates } from "nuqs";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { cx } from "~/app/_ui/cx";
 import { linkClass } from "~/app/_ui/link";
-import { filterParams, pageParams } from "./params";
+import { useQueryUpdate } from "~/app/_ui/query-update";
 
 /**
  * Facet checkboxes. Ticking one rewrites the URL (a history entry, so Back undoes it) and the server
  * page renders the new result; counts come from the server.
  */
 export function FacetPanel({ facets }: { facets: Facet[] }) {
-  const [pending, startTransition] = useTransition();
-  const [{ page: _page, ...filters }, setFilters] = useQueryStates(
-    { ...filterParams, ...pageParams },
-    { shallow: false, history: "push", startTransition },
-  );
-  const activeCount = Object.values(filters).reduce((n, v) => n + (v?.length ?? 0), 0);
+  const { pending, asked, update } = useQueryUpdate();
+  const activeCount = facets.reduce((n, f) => n + f.values.filter((v) => v.selected).length, 0);
   // Narrow screens show the table first; the filters fold away behind a button.
   const [open, setOpen] = useState(false);
 
   const toggle = (key: FacetKey, value: string, on: boolean) => {
-    const current = filters[key] ?? [];
-    const next = on ? [...current, value] : current.filter((v) => v !== value);
-    void setFilters({ [key]: next.length > 0 ? next : null, page: null });
+    update((query) => {
+      const current = query.getAll(key);
+      return { [key]: on ? [...current, value] : current.filter((v) => v !== value), page: null };
+    });
   };
 
   return (
@@ -49,9 +45,7 @@ export function FacetPanel({ facets }: { facets: Facet[] }) {
             <button
               type="button"
               className={cx(linkClass, "text-xs underline-offset-2")}
-              onClick={() =>
-                void setFilters({ ...Object.fromEntries(Object.keys(filterParams).map((k) => [k, null])), page: null })
-              }
+              onClick={() => update({ ...Object.fromEntries(facets.map((f) => [f.key, null])), page: null })}
             >
               Clear all
             </button>
@@ -76,7 +70,7 @@ export function FacetPanel({ facets }: { facets: Facet[] }) {
                           type="checkbox"
                           name={facet.key}
                           value={v.value}
-                          checked={(filters[facet.key] ?? []).includes(v.value)}
+                          checked={asked ? asked.getAll(facet.key).includes(v.value) : v.selected}
                           onChange={(e) => toggle(facet.key, v.value, e.target.checked)}
                           className="size-3.5 accent-blue-600"
                         />

@@ -22,7 +22,7 @@ export const filterParams = {
   source: many,
 };
 
-export const sortParams = {
+const sortParams = {
   sort: parseAsString.withDefault(""),
   order: parseAsStringLiteral(["asc", "desc"] as const).withDefault("desc"),
 };
@@ -31,10 +31,10 @@ export const sortParams = {
  * The table's columns, `col=` once per column (keys of columnCatalogue in @cnibench/analysis); none
  * means the default set, and unknown keys are dropped (input.ts).
  */
-export const columnParams = { col: many };
+const columnParams = { col: many };
 
 /** The table's page; a new filter or sort starts again at the first. */
-export const pageParams = { page: parseAsInteger.withDefault(1) };
+const pageParams = { page: parseAsInteger.withDefault(1) };
 
 export const exploreParams = { ...filterParams, ...columnParams, ...sortParams, ...pageParams };
 

@@ -1,15 +1,13 @@
 "use client";
 
 import { formatParams } from "@cnibench/format";
-import { type ColumnDef, flexRender, getCoreRowModel, type SortingState, useReactTable } from "@tanstack/react-table";
-import { useQueryStates } from "nuqs";
-import { useMemo, useTransition } from "react";
+import type { ReactNode } from "react";
 import { cx } from "~/app/_ui/cx";
 import { inputClass } from "~/app/_ui/field";
 import { TextLink } from "~/app/_ui/link";
+import { useQueryUpdate } from "~/app/_ui/query-update";
 import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
 import { FigureCell } from "./figure-cell";
-import { pageParams, sortParams } from "./params";
 
 /** A figure column: one metric at fixed params (the explorer's column catalogue). */
 export type FigureColumn = {
@@ -38,7 +36,14 @@ export type ScenarioRow = {
  * each row is a card (see ScenarioTable); `label` names a figure in the card, as its header does.
  */
 type ColumnLook = { numeric?: boolean; narrow?: string; label?: string };
-const lookOf = (column: { columnDef: ColumnDef<ScenarioRow> }) => (column.columnDef.meta ?? {}) as ColumnLook;
+
+/** A column: its id is its sort key in the address (rows.ts sorts by it); `unsorted` has no sort. */
+type Column = ColumnLook & {
+  id: string;
+  header: ReactNode;
+  cell: (row: ScenarioRow) => ReactNode;
+  unsorted?: boolean;
+};
 
 const paramsTitle = (params: FigureColumn["params"]) => formatParams(params, { empty: "params not stated" });
 
@@ -49,45 +54,44 @@ const narrowFigure =
   "max-md:before:min-w-0 max-md:before:whitespace-normal max-md:before:text-left max-md:before:text-zinc-600 " +
   "max-md:before:content-[attr(data-label)] dark:max-md:before:text-zinc-400";
 
-const figureColumn = ({ key, title, unit, params }: FigureColumn): ColumnDef<ScenarioRow> => ({
+const figureColumn = ({ key, title, unit, params }: FigureColumn): Column => ({
   id: key,
-  header: () => (
+  header: (
     <span title={paramsTitle(params)} className="block min-w-24">
       {title}
       <span className="block font-normal">{unit}</span>
     </span>
   ),
-  accessorFn: (r) => r.keyFigures[key]?.value,
-  cell: ({ row }) => <FigureCell figure={row.original.keyFigures[key]} />,
-  meta: { numeric: true, narrow: narrowFigure, label: unit ? `${title}, ${unit}` : title } satisfies ColumnLook,
+  cell: (r) => <FigureCell figure={r.keyFigures[key]} />,
+  numeric: true,
+  narrow: narrowFigure,
+  label: unit ? `${title}, ${unit}` : title,
 });
 
 /** Said in the scenario's cell below md, where these columns are left out of the card. */
 const inScenarioCell = { narrow: "max-md:hidden" } satisfies ColumnLook;
 
-const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
+const columnsWith = (figures: FigureColumn[]): Column[] => [
   {
     id: "compare",
-    header: () => <span className="sr-only">Compare</span>,
-    enableSorting: false,
-    cell: ({ row }) => (
+    header: <span className="sr-only">Compare</span>,
+    unsorted: true,
+    cell: (r) => (
       <input
         type="checkbox"
         name="s"
-        value={row.original.id}
+        value={r.id}
         form="compare-form"
-        aria-label={`Compare ${row.original.label}`}
+        aria-label={`Compare ${r.label}`}
         className="accent-blue-600"
       />
     ),
-    meta: { narrow: "max-md:px-0 max-md:pt-1" } satisfies ColumnLook,
+    narrow: "max-md:px-0 max-md:pt-1",
   },
   {
     id: "scenario",
     header: "Scenario",
-    accessorFn: (r) => r.label,
-    cell: ({ row }) => {
-      const r = row.original;
+    cell: (r) => {
       return (
         <>
           <TextLink href={`/scenarios/${r.id}`} className="font-medium">
@@ -101,35 +105,41 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
         </>
       );
     },
-    meta: { narrow: "max-md:whitespace-normal max-md:break-words max-md:px-0 max-md:pb-1" } satisfies ColumnLook,
+    narrow: "max-md:whitespace-normal max-md:break-words max-md:px-0 max-md:pb-1",
   },
-  { id: "provider", header: "Cloud", accessorFn: (r) => r.provider, meta: inScenarioCell },
-  { id: "sku", header: "Instance type", accessorFn: (r) => r.sku, meta: inScenarioCell },
+  { id: "provider", header: "Cloud", cell: (r) => r.provider, ...inScenarioCell },
+  { id: "sku", header: "Instance type", cell: (r) => r.sku, ...inScenarioCell },
   {
     id: "kernel",
-    header: () => (
+    header: (
       <span>
         Kernel
         <span className="block font-normal">Kubernetes</span>
       </span>
     ),
-    accessorFn: (r) => r.kernel,
-    cell: ({ row }) => (
+    cell: (r) => (
       <>
-        {row.original.kernel}
-        <div className="text-xs text-zinc-500">{row.original.kubernetesVersion}</div>
+        {r.kernel}
+        <div className="text-xs text-zinc-500">{r.kubernetesVersion}</div>
       </>
     ),
-    meta: inScenarioCell,
+    ...inScenarioCell,
   },
   ...figures.map(figureColumn),
-  {
-    id: "bundles",
-    header: "Bundles",
-    accessorFn: (r) => r.bundleCount,
-    meta: { numeric: true, ...inScenarioCell } satisfies ColumnLook,
-  },
+  { id: "bundles", header: "Bundles", cell: (r) => r.bundleCount, numeric: true, ...inScenarioCell },
 ];
+
+type Order = "asc" | "desc";
+
+/**
+ * A header's click: a column not sorted by sorts its figures high to low and its words A to Z, a second
+ * click the other way, a third back to as listed.
+ */
+function nextSort(column: Column, sort: string, order: Order): { sort: string; order: Order } | null {
+  const first: Order = column.numeric ? "desc" : "asc";
+  if (sort !== column.id) return { sort: column.id, order: first };
+  return order === first ? { sort: column.id, order: first === "desc" ? "asc" : "desc" } : null;
+}
 
 /**
  * One page of the matching scenarios, sorted by the server (apps/web/src/app/_explore/rows.ts); a
@@ -137,89 +147,79 @@ const columnsWith = (figures: FigureColumn[]): ColumnDef<ScenarioRow>[] => [
  * same table stacks: each row a card with the scenario's name, settings and environment, then its
  * figures listed under their columns' titles, and two selects sort it (the headers are not shown).
  */
-export function ScenarioTable({ rows, figureColumns }: { rows: ScenarioRow[]; figureColumns: FigureColumn[] }) {
-  const columns = useMemo(() => columnsWith(figureColumns), [figureColumns]);
-  const [pending, startTransition] = useTransition();
-  const [{ sort, order }, setSort] = useQueryStates(
-    { ...sortParams, ...pageParams },
-    { history: "replace", shallow: false, startTransition },
-  );
-  const sorting: SortingState = sort ? [{ id: sort, desc: order === "desc" }] : [];
-  const table = useReactTable({
-    data: rows,
-    columns,
-    manualSorting: true,
-    state: { sorting },
-    onSortingChange: (updater) => {
-      const next = typeof updater === "function" ? updater(sorting) : updater;
-      const first = next[0];
-      void setSort({
-        ...(first ? { sort: first.id, order: first.desc ? "desc" : "asc" } : { sort: null, order: null }),
-        page: null,
-      });
-    },
-    getCoreRowModel: getCoreRowModel(),
-  });
+export function ScenarioTable(props: {
+  rows: ScenarioRow[];
+  figureColumns: FigureColumn[];
+  /** The sort the server listed the rows in: a column id, or "" as listed. */
+  sort: string;
+  order: Order;
+}) {
+  const columns = columnsWith(props.figureColumns);
+  const { pending, asked, update } = useQueryUpdate("replace");
+  // The sort asked for shows at once, while the server sorts.
+  const sort = asked ? (asked.get("sort") ?? "") : props.sort;
+  const order: Order = asked ? (asked.get("order") === "asc" ? "asc" : "desc") : props.order;
+  // Desc is the address's default, so it stays out of it; a new sort starts at the first page.
+  const sortBy = (next: { sort: string; order: Order } | null) =>
+    update({ sort: next?.sort || null, order: next?.order === "asc" ? "asc" : null, page: null });
 
   return (
     <>
       <NarrowSort
-        figureColumns={figureColumns}
+        figureColumns={props.figureColumns}
         sort={sort}
         order={order}
-        onSort={(column, direction) => void setSort({ sort: column || null, order: direction, page: null })}
+        onSort={(column, direction) => sortBy({ sort: column, order: direction })}
       />
       <TableFrame aria-busy={pending}>
         <Table className="max-md:block max-md:[&>tbody]:block max-md:[&>thead]:hidden">
           <TableHead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const dir = header.column.getIsSorted();
-                  const { numeric } = lookOf(header.column);
-                  return (
-                    <Th
-                      key={header.id}
-                      numeric={numeric}
-                      aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
-                      className="align-bottom"
-                    >
+            <tr>
+              {columns.map((column) => {
+                const dir = sort === column.id ? order : null;
+                return (
+                  <Th
+                    key={column.id}
+                    numeric={column.numeric}
+                    aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
+                    className="align-bottom"
+                  >
+                    {column.unsorted ? (
+                      column.header
+                    ) : (
                       <button
                         type="button"
-                        onClick={header.column.getToggleSortingHandler()}
-                        className={`inline-flex items-end gap-1 hover:text-zinc-900 dark:hover:text-zinc-100 ${numeric ? "text-right" : "text-left"}`}
+                        onClick={() => sortBy(nextSort(column, sort, order))}
+                        className={`inline-flex items-end gap-1 hover:text-zinc-900 dark:hover:text-zinc-100 ${column.numeric ? "text-right" : "text-left"}`}
                       >
-                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {column.header}
                         <span aria-hidden className="w-3">
                           {dir === "asc" ? "▲" : dir === "desc" ? "▼" : ""}
                         </span>
                       </button>
-                    </Th>
-                  );
-                })}
-              </tr>
-            ))}
+                    )}
+                  </Th>
+                );
+              })}
+            </tr>
           </TableHead>
           <tbody>
-            {table.getRowModel().rows.map((row) => (
+            {props.rows.map((row) => (
               <Tr
                 key={row.id}
                 className="hover:bg-zinc-50 max-md:grid max-md:grid-cols-[auto_minmax(0,1fr)] max-md:gap-x-2 max-md:px-3 max-md:py-2 dark:hover:bg-zinc-800/50"
               >
-                {row.getVisibleCells().map((cell) => {
-                  const { numeric, narrow, label } = lookOf(cell.column);
-                  return (
-                    <Td
-                      key={cell.id}
-                      data-column={cell.column.id}
-                      data-label={label}
-                      numeric={numeric}
-                      className={cx("whitespace-nowrap", narrow)}
-                    >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </Td>
-                  );
-                })}
+                {columns.map((column) => (
+                  <Td
+                    key={column.id}
+                    data-column={column.id}
+                    data-label={column.label}
+                    numeric={column.numeric}
+                    className={cx("whitespace-nowrap", column.narrow)}
+                  >
+                    {column.cell(row)}
+                  </Td>
+                ))}
               </Tr>
             ))}
           </tbody>

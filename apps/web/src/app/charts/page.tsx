@@ -1,11 +1,11 @@
 import { facetDefinitions, facetKeys, resolveBetter } from "@cnibench/analysis";
-import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
 import { barScores, rankByScore } from "@cnibench/charts/top";
 import type { ChartPoint } from "@cnibench/db/read-models";
 import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { Nullable, SearchParams } from "nuqs/server";
+import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";
 import { EmptyState } from "~/app/_ui/empty-state";
 import { TextLink } from "~/app/_ui/link";
 import { PageHeader } from "~/app/_ui/text";

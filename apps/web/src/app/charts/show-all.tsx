@@ -1,6 +1,6 @@
 "use client";
 
-import { ShowAllContext } from "@cnibench/charts";
+import { ShowAllContext } from "@cnibench/charts/frame";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useOptimistic, useTransition } from "react";
 

@@ -1,4 +1,3 @@
-import { GroupedBarChart, LineSeriesChart, verdictStyle } from "@cnibench/charts";
 import {
   formatChange,
   formatFigure,
@@ -9,8 +8,10 @@ import {
   summaryStatisticsWords,
   verdictLabel,
 } from "@cnibench/format";
+import { verdictStyle } from "@cnibench/charts/format";
 import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";
+import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";
 import { Card } from "~/app/_ui/card";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";

@@ -6,13 +6,13 @@ import {
   type GuideNeed,
   guideNeeds,
 } from "@cnibench/analysis/guide-questions";
-import { useQueryStates } from "nuqs";
-import { type FormEvent, useState, useTransition } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "~/app/_ui/button";
 import { cardClass } from "~/app/_ui/card";
 import { cx } from "~/app/_ui/cx";
 import { Field, inputClass } from "~/app/_ui/field";
-import { defaultServices, guideParams } from "./params";
+import { useQueryUpdate } from "~/app/_ui/query-update";
+import type { GuideParams } from "./params";
 
 const connectionWords: Record<ConnectionPattern, { label: string; hint: string }> = {
   keepalive: { label: "Keepalive", hint: "connection pools, HTTP keepalive, gRPC" },
@@ -38,11 +38,12 @@ export type SkuChoice = { value: string; provider: string; label: string };
 
 /**
  * The guide's questions. A plain GET form, so it works without JavaScript and every answer is a URL;
- * with JavaScript the same values go through nuqs, and the page re-renders on the server.
+ * with JavaScript the same values go into the address without a page load, and the page re-renders on
+ * the server. A value left at its default stays out of the address, as the GET form's would not.
  */
-export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
-  const [pending, startTransition] = useTransition();
-  const [state, set] = useQueryStates(guideParams, { shallow: false, history: "push", startTransition });
+export function GuideForm(props: { state: GuideParams; clouds: CloudChoice[]; skus: SkuChoice[] }) {
+  const { state } = props;
+  const { pending, update } = useQueryUpdate();
   const [cloud, setCloud] = useState(state.cloud);
   const skus = props.skus.filter((s) => cloud === "" || s.provider === cloud);
 
@@ -50,11 +51,13 @@ export function GuideForm(props: { clouds: CloudChoice[]; skus: SkuChoice[] }) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const services = Number(data.get("services"));
-    void set({
-      cloud: String(data.get("cloud") ?? ""),
-      sku: String(data.get("sku") ?? "").trim(),
-      services: Number.isInteger(services) && services >= 0 ? services : defaultServices,
-      connections: (data.get("connections") as ConnectionPattern | null) ?? "keepalive",
+    const connections = (data.get("connections") as ConnectionPattern | null) ?? "keepalive";
+    update({
+      cloud: String(data.get("cloud") ?? "") || null,
+      sku: String(data.get("sku") ?? "").trim() || null,
+      // Not a count: the default's (the server's parser reads the dropped key as it).
+      services: Number.isInteger(services) && services >= 0 ? services : null,
+      connections: connections === "keepalive" ? null : connections,
       need: data.getAll("need").filter((n): n is GuideNeed => guideNeeds.includes(n as never)),
     });
   }

@@ -2,7 +2,6 @@ import { guideNeedLabels, providerName } from "@cnibench/analysis";
 import { formatCount } from "@cnibench/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
-import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Suspense } from "react";
 import { Card } from "~/app/_ui/card";
@@ -87,9 +86,7 @@ async function Answer({ params }: { params: GuideChoices }) {
 
   return (
     <>
-      <NuqsAdapter>
-        <GuideForm key={guideHref("", params)} clouds={clouds} skus={skus} />
-      </NuqsAdapter>
+      <GuideForm key={guideHref("", params)} state={params} clouds={clouds} skus={skus} />
 
       <section aria-labelledby="answer" className="space-y-3">
         <div>

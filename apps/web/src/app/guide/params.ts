@@ -10,9 +10,9 @@ import {
   parseAsStringLiteral,
 } from "nuqs/server";
 
-export const defaultServices = 1000;
+const defaultServices = 1000;
 
-export const guideParams = {
+const guideParams = {
   /** A provider slug; empty for any cloud. */
   cloud: parseAsString.withDefault(""),
   /** An instance type; empty for any. */

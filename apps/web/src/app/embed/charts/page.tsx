@@ -1,8 +1,8 @@
 import { resolveBetter } from "@cnibench/analysis";
-import { GroupedBarChart, LineSeriesChart } from "@cnibench/charts";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
+import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";
 import { type BarView, barViews, crossoverAxisWords, crossoverValueLabel } from "~/server/chart-views";
 import { api, orNotFound } from "~/trpc/server";
 import { loadHistory, TestbedHistory, testbedName } from "../../charts/history-view";

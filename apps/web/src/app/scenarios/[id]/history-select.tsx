@@ -1,9 +1,7 @@
 "use client";
 
-import { useQueryStates } from "nuqs";
-import { useTransition } from "react";
 import { Field, inputClass } from "~/app/_ui/field";
-import { historyParams } from "./history-params";
+import { useQueryUpdate } from "~/app/_ui/query-update";
 
 export type SeriesOption = { key: string; label: string; group: string };
 
@@ -12,21 +10,15 @@ export type SeriesOption = { key: string; label: string; group: string };
  * them. A choice rewrites `history=` in the address (a history entry) and the server draws that series.
  */
 export function HistorySelect({ options, value }: { options: SeriesOption[]; value: string }) {
-  const [pending, startTransition] = useTransition();
-  const [{ history }, setState] = useQueryStates(historyParams, {
-    shallow: false,
-    history: "push",
-    scroll: false,
-    startTransition,
-  });
+  const { pending, asked, update } = useQueryUpdate();
   const groups = [...new Set(options.map((o) => o.group))];
   return (
     <div className="flex flex-wrap items-end gap-2" aria-busy={pending}>
       <Field label="Series">
         <select
           className={`${inputClass} mt-1 max-w-full`}
-          value={history && options.some((o) => o.key === history) ? history : value}
-          onChange={(e) => void setState({ history: e.target.value })}
+          value={asked?.get("history") ?? value}
+          onChange={(e) => update({ history: e.target.value })}
           data-testid="history-series"
         >
           {groups.map((group) => (

@@ -2,52 +2,14 @@
 // of the scenario's testbed, upgrades included (scenarios.history), drawn over time with what changed
 // and where it shifted, the change points in words, and the snippets that embed it elsewhere (the
 // charts page's History view of this series).
-import { formatParams } from "@cnibench/format";
-import type { Params } from "@cnibench/schema";
-import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { Muted, Section } from "~/app/_ui/text";
 import { api } from "~/trpc/server";
 import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "../../charts/embed-snippets";
 import { chartsHref } from "../../charts/params";
-import { loadHistoryParams, seriesKey } from "./history-params";
-import { HistorySelect, type SeriesOption } from "./history-select";
+import { chosen, type Group, loadHistoryParams, seriesOf } from "./history-params";
+import { HistorySelect } from "./history-select";
 import { HistorySeries } from "./history-series";
-
-/** The scenario's figures as its page has them: by metric, a row per params with its campaigns' runs. */
-type Group = {
-  metric: string;
-  label: string;
-  unit: string;
-  rows: { params: Params; runs: { campaign: string }[]; history: { campaign: string }[] }[];
-};
-
-type Series = SeriesOption & { metric: string; params: Params; metricLabel: string; unit: string; campaigns: number };
-
-/** Every series of the scenario, with how many of its campaigns the page knows of. */
-export function seriesOf(groups: readonly Group[]): Series[] {
-  return groups.flatMap((g) =>
-    g.rows.map((r) => ({
-      key: seriesKey(g.metric, r.params),
-      label: formatParams(r.params, { empty: "no params" }),
-      group: g.label,
-      metric: g.metric,
-      params: r.params,
-      metricLabel: g.label,
-      unit: g.unit,
-      campaigns: new Set([...r.runs, ...r.history].map((f) => f.campaign)).size,
-    })),
-  );
-}
-
-/** The series asked for in the URL, else the one with the most campaigns (the first of those). */
-export function chosen(series: readonly Series[], asked: string | null): Series | undefined {
-  const found = asked === null ? undefined : series.find((s) => s.key === asked);
-  return (
-    found ??
-    series.reduce<Series | undefined>((best, s) => (!best || s.campaigns > best.campaigns ? s : best), undefined)
-  );
-}
 
 export async function HistorySection(props: {
   scenarioId: string;
@@ -77,10 +39,7 @@ export async function HistorySection(props: {
           : ""}
         : each campaign’s median with the min–max of its runs.
       </Muted>
-      {/* The page's one piece of URL state kept by nuqs: its adapter here, as the explorer's and the guide's. */}
-      <NuqsAdapter>
-        <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
-      </NuqsAdapter>
+      <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
       <HistorySeries
         view={view}
         title={title}

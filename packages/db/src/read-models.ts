@@ -1,6 +1,7 @@
 // The shapes the views read, declared once as zod schemas: the query functions' types are inferred from
 // them, the web server's output contracts reuse them (extending where a procedure adds fields), and its
 // pages see them through those contracts. Field order is the order outputs are written in.
+import type { FigureSummary } from "@cnibench/analysis";
 import {
   aggregates,
   type BundleSummary,
@@ -153,8 +154,8 @@ export { bundleSummarySchema, measurementSchema };
 
 /**
  * What every view says of a current figure besides its value: how many runs its series' latest
- * campaign holds, which bundles they came from, and their distribution (the web server's
- * figure-summary.ts computes it).
+ * campaign holds, which bundles they came from, and their distribution (packages/analysis's
+ * `summaryOf` computes it; its type is analysis's `FigureSummary`, which this schema must give).
  */
 export const figureSummarySchema = z.object({
   /** Runs in the series' latest campaign (a bundle's rounds, or its value). */
@@ -173,8 +174,8 @@ export const figureSummarySchema = z.object({
       cv: z.number().nullable(),
     })
     .nullable(),
-});
-export type FigureSummary = z.infer<typeof figureSummarySchema>;
+}) satisfies z.ZodType<FigureSummary>;
+export type { FigureSummary };
 
 /** A current figure as pages show it: the figure with its summary in place of the raw run count. */
 export const currentFigureSchema = latestFigureSchema

@@ -6,8 +6,11 @@ import {
   compareMeasurementSets,
   comparisonTable,
   formatComparisonSummary,
+  headline,
   marginPercent,
+  runsShown,
   summariseComparison,
+  summaryOf,
   withHistory,
 } from "@cnibench/analysis";
 import { natural } from "@cnibench/analysis/format";
@@ -17,7 +20,6 @@ import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";
 import { seriesLabels } from "./chart-data/labels";
 import type { Figure } from "./chart-data/types";
-import { headline, runsShown, summaryOf } from "./figure-summary";
 import type { CompareCell, CompareOutput, CompareRow, MarginInForce } from "./routers/compare.types";
 
 // Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.

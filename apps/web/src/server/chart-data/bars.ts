@@ -7,13 +7,14 @@ import {
   settingCosts,
   settingFamilyWords,
   settingPairs,
+  summaryOf,
+  whiskerOf,
 } from "@cnibench/analysis";
 import { formatChange, natural } from "@cnibench/analysis/format";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { ChartPoint } from "@cnibench/db/read-models";
 import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
-import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Figure, Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";

@@ -14,12 +14,13 @@ import {
   resolveBetter,
   type Series,
   summariseCrossovers,
+  summaryOf,
+  whiskerOf,
 } from "@cnibench/analysis";
 import type { ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
 import { canonicalJson, findMetric, isScaleParam } from "@cnibench/schema";
 import { barViewNames, barViews, crossoverAxisWords, crossoverView } from "../chart-views";
-import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Figure, Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";

@@ -3,15 +3,12 @@
 // pages see them through those contracts. Field order is the order outputs are written in.
 import type { FigureSummary } from "@cnibench/analysis";
 import {
-  aggregates,
   type BundleSummary,
   betterValues,
   bundleSummarySchema,
   measurementSchema,
   paramsSchema,
   paramValueSchema,
-  qualifiers,
-  samplesKinds,
   summaryStatisticsSchema,
 } from "@cnibench/schema";
 import { z } from "zod";
@@ -57,28 +54,16 @@ export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
 export type { SummaryStatistics } from "@cnibench/schema";
 export { summaryStatisticsSchema };
 
-/** A stored figure with where it came from: what views, charts and downloads are made of. */
+/**
+ * A stored figure with where it came from: what views, charts and downloads are made of. Its fields
+ * are the API's measurement's (packages/schema api.ts) but for its place in the bundle and campaign.
+ */
 export const figureSchema = z.object({
   id: z.string(),
   scenarioId: z.string(),
   bundleId: z.string(),
-  metric: z.string(),
-  params: paramsSchema,
+  ...measurementSchema.omit({ position: true, campaign: true }).shape,
   paramsKey: z.string(),
-  value: z.number(),
-  unit: z.string(),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  samples: z.array(z.number()),
-  publishedValue: z.number(),
-  publishedUnit: z.string(),
-  qualifier: z.enum(qualifiers).nullable(),
-  aggregate: z.enum(aggregates).nullable(),
-  better: z.enum(betterValues),
-  /** Its summary statistics, when the tool published them instead of samples. */
-  summaryStatistics: summaryStatisticsSchema.nullish(),
-  /** "clients": its samples are concurrent clients of one run (one run to verdicts); else runs. */
-  samplesAre: z.enum(samplesKinds).nullish(),
   /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
   measuredAt: z.date(),
   /** The bundle's source, for links next to the figure. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   asCampaignDistribution,
   type CampaignFigure,
-  type CampaignRun,
+  type CampaignMeasurement,
   headline,
   runsShown,
   summaryOf,
@@ -26,7 +26,7 @@ const holder = (over: Partial<CampaignFigure> = {}): CampaignFigure => ({
 describe("asCampaignDistribution", () => {
   it("makes three bundles of one campaign three runs, headed by their median", () => {
     const f = holder({ value: 9.52 });
-    const campaign: CampaignRun[] = [
+    const campaign: CampaignMeasurement[] = [
       ["b3", 9.52, [], null, null],
       ["b2", 9.37, [], null, null],
       ["b1", 9.41, [], null, null],

@@ -3,8 +3,11 @@
 // says of them besides the value (summaryOf, headline, whiskerOf, runsShown).
 import { type Distribution, distributionOf, median } from "./distribution.ts";
 
-/** A run of a campaign as packages/db reads it: bundle, value, rounds (samples), qualifier, what the samples are. */
-export type CampaignRun = [
+/**
+ * A measurement of a campaign as packages/db reads it: bundle, value, rounds (samples), qualifier,
+ * what the samples are. Each is one run, or one per round.
+ */
+export type CampaignMeasurement = [
   bundleId: string,
   value: number,
   samples: readonly number[],
@@ -31,13 +34,14 @@ export type CampaignFigure = {
  * runs of a spread. With several bundles in the campaign the headline becomes the runs' median; a
  * bundle alone keeps the figure its source published (whose samples are already its runs). Samples
  * of concurrent clients are one run: the bundle's value. A campaign's distribution replaces the
- * holder's own summary statistics, which are of its bundle only. `campaign` holds the campaign's runs,
- * newest first, when it has more than the holder. Writes onto the figure, without copying it:
- * packages/db reads thousands per request (its earlierCampaigns counts the runs alike in SQL).
+ * holder's own summary statistics, which are of its bundle only. `campaign` holds the campaign's
+ * measurements, newest first, when it has more than the holder. Writes onto the figure, without
+ * copying it: packages/db reads thousands per request (its earlierCampaigns counts the runs alike in
+ * SQL).
  */
 export function asCampaignDistribution(
   figure: CampaignFigure,
-  campaign: readonly CampaignRun[] | null | undefined,
+  campaign: readonly CampaignMeasurement[] | null | undefined,
 ): void {
   if (!campaign || campaign.length < 2) {
     figure.n = figure.samples.length > 0 && figure.samplesAre !== "clients" ? figure.samples.length : 1;

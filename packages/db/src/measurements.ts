@@ -1,14 +1,14 @@
-import { asCampaignDistribution, type CampaignRun } from "@cnibench/analysis";
+import { asCampaignDistribution, type CampaignMeasurement } from "@cnibench/analysis";
 import { canonicalJson } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import type { Figure, LatestFigure, Provenance, RunFigure } from "./read-models.ts";
+import type { LatestFigure, MeasurementRow, Provenance, SeriesRun } from "./read-models.ts";
 
 // The figures' shapes are declared with their schemas (read-models.ts).
-export type { Figure, LatestFigure, Provenance, RunFigure };
+export type { LatestFigure, MeasurementRow, Provenance, SeriesRun };
 
 // measuredAt comes as milliseconds since the epoch (see columns).
-type Row = Omit<Figure, "measuredAt"> & { measuredAt: number; campaign?: string };
+type Row = Omit<MeasurementRow, "measuredAt"> & { measuredAt: number; campaign?: string };
 
 // Samples travel as JSON and the time as a number: JSON.parse and new Date(ms) cost less than
 // node-postgres's parsers for float8[] and timestamps. Stored timestamps hold UTC, as EXTRACT takes them.
@@ -26,7 +26,7 @@ const columns = Prisma.sql`${figureColumns}, b."sourceTitle", b."sourceUrl", m.i
   (EXTRACT(EPOCH FROM COALESCE(b."runAt", b."receivedAt")) * 1000)::float8 AS "measuredAt"`;
 
 // In place: rows are fresh objects, and copying thousands of them per request showed in profiles.
-const toFigure = (row: Row): Figure => Object.assign(row, { measuredAt: new Date(row.measuredAt) });
+const toFigure = (row: Row): MeasurementRow => Object.assign(row, { measuredAt: new Date(row.measuredAt) });
 
 // Sorted COLLATE "C" (byte order): the keys only group rows here, and the locale's collation made the
 // sort most of the query's time. Views order what they show themselves.
@@ -59,8 +59,8 @@ export async function latestFigures(
     })
       AND (${filter.metrics ?? null}::text[] IS NULL OR ${on}.metric = ANY(${filter.metrics ?? null}::text[]))
       AND ${filter.where ?? Prisma.sql`TRUE`}`;
-  // The runs of the holder's campaign (analysis's CampaignRun), newest first, when it has more than the
-  // holder (else null).
+  // The measurements of the holder's campaign (analysis's CampaignMeasurement), newest first, when it
+  // has more than the holder (else null).
   const campaignRuns = (pinned?: readonly string[]) => Prisma.sql`LEFT JOIN LATERAL (
       SELECT json_agg(json_build_array(r."bundleId", r.value, array_to_json(r.samples), r.qualifier::text,
         r."samplesAre"::text)
@@ -70,7 +70,7 @@ export async function latestFigures(
         AND r.campaign = m.campaign
         ${pinned ? Prisma.sql`AND r."bundleId" = ANY(${pinned}::text[])` : Prisma.empty}
       HAVING count(*) > 1) runs ON TRUE`;
-  const figures = await readRows<LatestFigure & { campaignRuns?: CampaignRun[] | null }>(
+  const figures = await readRows<LatestFigure & { campaignRuns?: CampaignMeasurement[] | null }>(
     db,
     filter.bundleIds
       ? Prisma.sql`
@@ -124,13 +124,13 @@ export async function latestFigures(
  * `olderRuns` older runs of it (all of them when not given), each saying how many runs there are in
  * all. A scenario measured nightly for a year would otherwise send its whole history to every page view.
  */
-export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: number): Promise<RunFigure[]> {
+export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: number): Promise<SeriesRun[]> {
   const rows = await readRows<Row & { runs: number }>(
     db,
     olderRuns === undefined ? wholeHistory(scenarioId) : latestRuns(scenarioId, olderRuns + 1),
   );
   // The row number stays on the rows: copying thousands of rows to drop it cost more than it saves.
-  return rows.map((row) => toFigure(row) as RunFigure);
+  return rows.map((row) => toFigure(row) as SeriesRun);
 }
 
 const newestFirst = Prisma.sql`COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`;

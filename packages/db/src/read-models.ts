@@ -55,10 +55,11 @@ export type { SummaryStatistics } from "@cnibench/schema";
 export { summaryStatisticsSchema };
 
 /**
- * A stored figure with where it came from: what views, charts and downloads are made of. Its fields
- * are the API's measurement's (packages/schema api.ts) but for its place in the bundle and campaign.
+ * A stored measurement with where it came from: what views, charts and downloads are made of. Its
+ * fields are the API's measurement's (packages/schema api.ts) but for its place in the bundle and
+ * campaign.
  */
-export const figureSchema = z.object({
+export const measurementRowSchema = z.object({
   id: z.string(),
   scenarioId: z.string(),
   bundleId: z.string(),
@@ -70,14 +71,14 @@ export const figureSchema = z.object({
   sourceTitle: z.string().nullable(),
   sourceUrl: z.string().nullable(),
 });
-export type Figure = z.infer<typeof figureSchema>;
+export type MeasurementRow = z.infer<typeof measurementRowSchema>;
 
 /**
  * A current figure as views use it: the figure and its bundle's source. The audit fields (published
- * value, aggregate, when measured) stay on the scenario page's `Figure`s: leaving them out halved the
- * time node-postgres spent building the guide's 12,000 figures.
+ * value, aggregate, when measured) stay on the scenario page's runs (`SeriesRun`): leaving them out
+ * halved the time node-postgres spent building the guide's 12,000 figures.
  */
-export const latestFigureSchema = figureSchema
+export const latestFigureSchema = measurementRowSchema
   .pick({
     scenarioId: true,
     bundleId: true,
@@ -104,12 +105,12 @@ export const latestFigureSchema = figureSchema
 export type LatestFigure = z.infer<typeof latestFigureSchema>;
 
 /**
- * A scenario's figure with how many runs measured the same thing (this one included), and the campaign
- * its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
+ * A run of a scenario's series: a stored measurement with how many runs measured the same thing (this
+ * one included), and the campaign its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
  * row's campaign are the current figure's runs, the others its history.
  */
-export const runFigureSchema = figureSchema.extend({ runs: z.number().int(), campaign: z.string() });
-export type RunFigure = z.infer<typeof runFigureSchema>;
+export const seriesRunSchema = measurementRowSchema.extend({ runs: z.number().int(), campaign: z.string() });
+export type SeriesRun = z.infer<typeof seriesRunSchema>;
 
 /** A bundle behind a scenario: where its figures come from. */
 export const provenanceSchema = z.object({
@@ -169,9 +170,9 @@ export const currentFigureSchema = latestFigureSchema
 export type CurrentFigure = z.infer<typeof currentFigureSchema>;
 
 /** A plotted figure: its value on the chart's scale, qualifier, params and where it came from. */
-export const chartPointSchema = z.object({
+export const plottedFigureSchema = z.object({
   y: z.number(),
-  qualifier: figureSchema.shape.qualifier,
+  qualifier: measurementRowSchema.shape.qualifier,
   low: z.number().nullable(),
   high: z.number().nullable(),
   params: paramsSchema,
@@ -183,13 +184,13 @@ export const chartPointSchema = z.object({
   /** Min–max of the runs on the drawn scale, where there are several; the chart's whiskers. */
   whisker: z.tuple([z.number(), z.number()]).nullable(),
 });
-export type ChartPoint = z.infer<typeof chartPointSchema>;
+export type PlottedFigure = z.infer<typeof plottedFigureSchema>;
 
 /**
  * A point of a crossover line: a chart point along a numeric param, its scenario, and its noise band
  * (its runs' min–max, or the metric's margin around a single run; null where none is drawn).
  */
-export const crossoverPointSchema = chartPointSchema.extend({
+export const crossoverPointSchema = plottedFigureSchema.extend({
   x: z.number(),
   scenarioId: z.string(),
   band: z.tuple([z.number(), z.number()]).nullable(),

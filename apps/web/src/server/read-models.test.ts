@@ -3,12 +3,12 @@
 // fails here before an output contract strips or rejects it.
 import { summaryOf } from "@cnibench/analysis";
 import {
-  chartPointSchema,
   crossoverPointSchema,
   currentFigureSchema,
-  figureSchema,
   figureSummarySchema,
   latestFigureSchema,
+  measurementRowSchema,
+  plottedFigureSchema,
   scenarioSummarySchema,
 } from "@cnibench/db/read-models";
 import { loadSeeds } from "@cnibench/test-support/web-figures";
@@ -35,7 +35,7 @@ describe("read models", () => {
     expect(seeds.figures.length).toBeGreaterThan(0);
     for (const s of seeds.scenarios) parsesAs(scenarioSummarySchema, s);
     for (const f of seeds.figures) {
-      parsesAs(figureSchema, f);
+      parsesAs(measurementRowSchema, f);
       parsesAs(latestFigureSchema, f);
       parsesAs(figureSummarySchema, summaryOf(f));
       parsesAs(currentFigureSchema, { ...f, summary: summaryOf(f) });
@@ -47,7 +47,7 @@ describe("read models", () => {
       chart.data.flatMap((d) => Object.values(d.values)),
     );
     expect(points.length).toBeGreaterThan(0);
-    for (const p of points) expect(chartPointSchema.parse(p)).toEqual(p);
+    for (const p of points) expect(plottedFigureSchema.parse(p)).toEqual(p);
 
     const lines = crossoverOf(seeds.scenarios, seeds.figures, {
       metric: "http.rps",

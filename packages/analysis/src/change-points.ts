@@ -50,7 +50,7 @@
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import { mean, sampleVariance } from "simple-statistics";
 import { median } from "./distribution.ts";
-import type { Better, Measurement } from "./types.ts";
+import type { Better, Figure } from "./types.ts";
 import { compareFigures, type VerdictResult } from "./verdict.ts";
 
 /** The value of one annotation of a campaign: a CNI version, a kernel, a node image, a setting. */
@@ -164,7 +164,7 @@ export function detectChangePoints(
       median: median(medians),
     };
   };
-  const figure = (from: number, to: number): Measurement => ({
+  const figure = (from: number, to: number): Figure => ({
     metric: options.metric,
     unit: options.unit ?? "",
     value: mean(z.slice(from, to)),

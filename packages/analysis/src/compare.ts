@@ -1,10 +1,10 @@
 import { benjaminiHochberg } from "./effect.ts";
 import { paramsKey } from "./params-key.ts";
-import type { Measurement, Params } from "./types.ts";
+import type { Figure, Params } from "./types.ts";
 import { compareFigures, type VerdictOptions, type VerdictResult, withAdjustedP } from "./verdict.ts";
 
 /** One (metric, params) of a scenario diff, with both figures and the verdict. */
-export type ComparisonRow<F extends Measurement = Measurement> = {
+export type ComparisonRow<F extends Figure = Figure> = {
   /** metric + canonical JSON of params: stable across key order, usable as a React key or URL part. */
   key: string;
   metric: string;
@@ -18,7 +18,7 @@ export function figureKey(metric: string, params: Params | undefined): string {
   return `${metric} ${params ? paramsKey(params) : "{}"}`;
 }
 
-function index<F extends Measurement>(side: string, measurements: readonly F[]): Map<string, F> {
+function index<F extends Figure>(side: string, measurements: readonly F[]): Map<string, F> {
   const map = new Map<string, F>();
   for (const m of measurements) {
     const key = figureKey(m.metric, m.params);
@@ -35,7 +35,7 @@ function index<F extends Measurement>(side: string, measurements: readonly F[]):
  * the figures compared by their runs are adjusted together (Benjamini–Hochberg): with dozens of
  * figures, some would pass α by chance alone.
  */
-export function compareMeasurementSets<F extends Measurement>(
+export function compareMeasurementSets<F extends Figure>(
   baseline: readonly F[],
   candidate: readonly F[],
   options: VerdictOptions = {},

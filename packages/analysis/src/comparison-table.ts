@@ -12,7 +12,7 @@ import { figureKey } from "./compare.ts";
 import type { NoiseSource } from "./effect.ts";
 import { explainVerdict } from "./explain.ts";
 import { judgedPercent, judgedPercentBasis } from "./summary.ts";
-import type { Better, Delta, Measurement, Params } from "./types.ts";
+import type { Better, Delta, Figure, Params } from "./types.ts";
 import type { Verdict, VerdictEvidence } from "./verdict.ts";
 
 /** The numbers behind a verdict, as the evidence CSV gives them; the interval test's are null for the others. */
@@ -53,7 +53,7 @@ export type ComparisonCell<S> = {
 };
 
 /** A figure the table can hold: params and better direction as the database gives them. */
-type TableFigure = Measurement & { params: NonNullable<Measurement["params"]>; better: Better };
+type TableFigure = Figure & { params: NonNullable<Figure["params"]>; better: Better };
 
 export type ComparisonTableRow<F extends TableFigure, S> = {
   key: string;
@@ -65,7 +65,7 @@ export type ComparisonTableRow<F extends TableFigure, S> = {
 };
 
 /** Runs the verdict saw on a side: its samples (concurrent clients' are one run), else its summary's n, or the value alone. */
-const runsOf = (f: Pick<Measurement, "samples" | "samplesAre" | "summaryStatistics"> | null | undefined) =>
+const runsOf = (f: Pick<Figure, "samples" | "samplesAre" | "summaryStatistics"> | null | undefined) =>
   f?.samplesAre === "clients"
     ? 1
     : Math.max(1, f?.samples?.length ?? 0, f?.summaryStatistics?.of === "runs" ? f.summaryStatistics.n : 0);

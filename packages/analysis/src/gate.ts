@@ -10,10 +10,10 @@ import { compareMeasurementSets } from "./compare.ts";
 import { type ComparisonCell, type ComparisonTableRow, comparisonTable } from "./comparison-table.ts";
 import { percentDelta } from "./delta.ts";
 import { median } from "./distribution.ts";
-import type { Better, Measurement } from "./types.ts";
+import type { Better, Figure } from "./types.ts";
 
 /** A side's figure as the gate reads it: a current figure with its latest campaign's runs (packages/db's). */
-export type GateFigure = Measurement & {
+export type GateFigure = Figure & {
   params: Record<string, string | number | boolean>;
   better: Better;
   /** Runs in the series' latest campaign: `samples` holds them (one run: the value itself, n = 1). */

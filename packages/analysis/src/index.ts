@@ -11,6 +11,7 @@ export * from "./distribution.ts";
 export * from "./effect.ts";
 export * from "./explain.ts";
 export * from "./explore/index.ts";
+export * from "./figure-summary.ts";
 export * from "./gate.ts";
 export * from "./guide/index.ts";
 export * from "./names.ts";

@@ -3,7 +3,7 @@ import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-supp
 import { hubbleRps, policyRps } from "@cnibench/test-support/tke-figures";
 import { describe, expect, it } from "vitest";
 import { featureOverheads, overheadPercent, settingCosts, settingPairs } from "./overhead.ts";
-import type { Measurement, Params } from "./types.ts";
+import type { Figure, Params } from "./types.ts";
 
 describe("overheadPercent from the TKE Hubble and NetworkPolicy tables (http.rps)", () => {
   it("L7 policy costs 86–89 %", () => {
@@ -31,7 +31,7 @@ describe("overheadPercent from the TKE Hubble and NetworkPolicy tables (http.rps
 });
 
 describe("featureOverheads pairs raw figures by their other params", () => {
-  const rps = (policy: string, value: number, extra: Record<string, string | number> = {}): Measurement => ({
+  const rps = (policy: string, value: number, extra: Record<string, string | number> = {}): Figure => ({
     metric: "http.rps",
     unit: "req/s",
     value,
@@ -62,7 +62,7 @@ describe("featureOverheads pairs raw figures by their other params", () => {
   });
 
   it("works for Hubble on vs off and rejects two bases for one pair", () => {
-    const hubble = (state: string, value: number): Measurement => ({
+    const hubble = (state: string, value: number): Figure => ({
       metric: "http.rps",
       unit: "req/s",
       value,
@@ -133,7 +133,7 @@ describe("settingPairs: setups one setting apart, within one testbed (issue 40)"
 });
 
 describe("settingCosts: what the setting costs on each figure of a pair", () => {
-  const m = (metric: string, unit: string, params: Params, samples: number[]): Measurement => ({
+  const m = (metric: string, unit: string, params: Params, samples: number[]): Figure => ({
     metric,
     unit,
     params,

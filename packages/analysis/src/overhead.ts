@@ -2,7 +2,7 @@ import { canonicalJson } from "@cnibench/schema";
 import { resolveBetter } from "./better.ts";
 import { compareMeasurementSets } from "./compare.ts";
 import { judgedPercent } from "./summary.ts";
-import type { Better, Measurement, Params, ParamValue } from "./types.ts";
+import type { Better, Figure, Params, ParamValue } from "./types.ts";
 import type { Verdict, VerdictOptions } from "./verdict.ts";
 
 /**
@@ -23,8 +23,8 @@ export type FeatureOverhead = {
   /** The params the pair shares (everything but the feature param). */
   params: Params;
   variant: ParamValue;
-  base: Measurement;
-  with: Measurement;
+  base: Figure;
+  with: Figure;
   better: Better;
   overheadPercent: number | null;
   /** Either figure is approximate or bounded, so the overhead is too. */
@@ -39,14 +39,14 @@ export type FeatureOverhead = {
  * pair are a caller error (the database's latest-figure query already picks one).
  */
 export function featureOverheads(
-  measurements: readonly Measurement[],
+  measurements: readonly Figure[],
   options: { param: string; base: ParamValue },
 ): FeatureOverhead[] {
-  const keyOf = (m: Measurement) => {
+  const keyOf = (m: Figure) => {
     const { [options.param]: _feature, ...rest } = m.params ?? {};
     return { rest, key: `${m.metric}\u0000${canonicalJson(rest)}` };
   };
-  const bases = new Map<string, Measurement>();
+  const bases = new Map<string, Figure>();
   for (const m of measurements) {
     if (m.params?.[options.param] !== options.base) continue;
     const { key } = keyOf(m);
@@ -237,8 +237,8 @@ export type SettingCost = {
   metric: string;
   params: Params;
   better: Better;
-  base: Measurement;
-  with: Measurement;
+  base: Figure;
+  with: Figure;
   /**
    * The cost in % of the base, positive when the setting makes the figure worse: the change the
    * verdict judged (judgedPercent: with runs, of their geometric means), turned by the direction.
@@ -254,8 +254,8 @@ export type SettingCost = {
  * p-values adjusted together); figures without a direction (counts) have no cost and are left out.
  */
 export function settingCosts(
-  base: readonly Measurement[],
-  withIt: readonly Measurement[],
+  base: readonly Figure[],
+  withIt: readonly Figure[],
   options: VerdictOptions = {},
 ): SettingCost[] {
   return compareMeasurementSets(base, withIt, options).flatMap((row) => {

@@ -1,4 +1,4 @@
-import type { Measurement, Point, Series } from "./types.ts";
+import type { Figure, Point, Series } from "./types.ts";
 
 /** Points in ascending x; rejects what would make interpolation ambiguous (NaN, repeated x). */
 export function sortedPoints(series: Series): Point[] {
@@ -42,7 +42,7 @@ export function readAt(points: readonly Point[], x: number): Reading | undefined
 export function seriesFromMeasurements(
   id: string,
   label: string,
-  measurements: readonly Measurement[],
+  measurements: readonly Figure[],
   xParam: string,
 ): Series {
   const points: Point[] = [];

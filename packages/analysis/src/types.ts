@@ -8,10 +8,11 @@ export type ParamValue = string | number | boolean | null;
 export type Params = Record<string, ParamValue>;
 
 /**
- * One figure as the analysis sees it: the shape of a database row (packages/db's Figure fits it), so
- * a server can hand rows over without reshaping. `better` falls back to the metric catalogue.
+ * A figure as the analysis judges it: a value and its runs (`samples`). packages/db's current figures
+ * (LatestFigure) and stored measurements (MeasurementRow) fit it, so a server can hand rows over
+ * without reshaping. `better` falls back to the metric catalogue.
  */
-export type Measurement = {
+export type Figure = {
   metric: string;
   params?: Params;
   value: number;

@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { effectFromSummaries, summaryStatistics } from "./effect.ts";
-import type { Measurement } from "./types.ts";
+import type { Figure } from "./types.ts";
 import { compareFigures } from "./verdict.ts";
 
 // real/k8s-netperf/docs_example_result.csv, row 1: TCP_STREAM 873.606667 Mb/s, 95 % CI 861.94–885.27, 3 samples.
 const row1 = { mean: 873.606667, ci95: [861.9391413991156, 885.2741919342178] as const, n: 3, of: "runs" as const };
 // row 2: 744.233333, CI 178.12–1310.34.
 const row2 = { mean: 744.233333, ci95: [178.12442996547009, 1310.3422367011967] as const, n: 3, of: "runs" as const };
-const tput = (value: number, extra: Partial<Measurement> = {}): Measurement => ({
+const tput = (value: number, extra: Partial<Figure> = {}): Figure => ({
   metric: "tcp.throughput",
   value,
   unit: "Mbit/s",

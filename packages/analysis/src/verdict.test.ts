@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { historyNoise } from "./effect.ts";
-import type { Measurement } from "./types.ts";
+import type { Figure } from "./types.ts";
 import { compareFigures, figureInterval, withAdjustedP } from "./verdict.ts";
 
-const rps = (value: number, samples?: number[]): Measurement => ({
+const rps = (value: number, samples?: number[]): Figure => ({
   metric: "http.rps",
   unit: "req/s",
   value,
   ...(samples ? { samples } : {}),
 });
-const cpu = (value: number, extra: Partial<Measurement> = {}): Measurement => ({
+const cpu = (value: number, extra: Partial<Figure> = {}): Figure => ({
   metric: "cpu.usage",
   unit: "millicores",
   value,
@@ -45,7 +45,7 @@ describe("compareFigures with runs: the effect's interval against the margin δ"
     expect([e.low, e.high].map((v) => Number(v.toFixed(8)))).toEqual([0.84501135, 0.96083908]);
     expect(e.p).toBeCloseTo(0.01099239618, 8);
     expect(e.df).toBeCloseTo(3.923890378, 6);
-    const rtt = (samples: number[]): Measurement => ({ metric: "pod.rtt", unit: "µs", value: samples[0]!, samples });
+    const rtt = (samples: number[]): Figure => ({ metric: "pod.rtt", unit: "µs", value: samples[0]!, samples });
     expect(compareFigures(rtt([100, 103, 97]), rtt([90, 92.5, 87.8])).verdict).toBe("better");
   });
 
@@ -107,7 +107,7 @@ describe("compareFigures with runs: the effect's interval against the margin δ"
 describe("compareFigures with single values (noise bands, TKE and EKS figures)", () => {
   it("keeps TKE's throughput differences within the ±5 % band", () => {
     // Pod-to-pod 8 streams: iptables 10.43 vs Overlay 10.77 Gbit/s = +3.26 %.
-    const tcp = (value: number): Measurement => ({ metric: "tcp.throughput", unit: "Gbit/s", value });
+    const tcp = (value: number): Figure => ({ metric: "tcp.throughput", unit: "Gbit/s", value });
     const r = compareFigures(tcp(10.43), tcp(10.77));
     expect(r.verdict).toBe("equivalent");
     expect(r.delta!.percent).toBeCloseTo(3.26, 2);
@@ -115,11 +115,11 @@ describe("compareFigures with single values (noise bands, TKE and EKS figures)",
 
   it("takes a margin from the options over the catalogue's, and 10 % for x. metrics", () => {
     // The same +3.26 % is beyond a ±3 % margin asked for on a compare page.
-    const tcp = (value: number): Measurement => ({ metric: "tcp.throughput", unit: "Gbit/s", value });
+    const tcp = (value: number): Figure => ({ metric: "tcp.throughput", unit: "Gbit/s", value });
     const r = compareFigures(tcp(10.43), tcp(10.77), { margins: { "tcp.throughput": 3 } });
     expect(r.verdict).toBe("better");
     expect(r.evidence).toMatchObject({ method: "noise-band", marginPercent: 3 });
-    const sync = (value: number): Measurement => ({ metric: "x.sync", unit: "ms", value, better: "lower" });
+    const sync = (value: number): Figure => ({ metric: "x.sync", unit: "ms", value, better: "lower" });
     expect(compareFigures(sync(100), sync(109)).evidence).toMatchObject({ marginPercent: 10 });
     expect(compareFigures(sync(100), sync(109)).verdict).toBe("equivalent"); // +9 %, within ±10 %
   });
@@ -135,9 +135,9 @@ describe("compareFigures with single values (noise bands, TKE and EKS figures)",
   });
 
   it("applies ±10 % to latencies: TKE TCP_RR p99 107 vs 103 µs is noise, EKS pod RTT 4,894 → 3,135 µs is better", () => {
-    const rr = (value: number): Measurement => ({ metric: "tcp.rr.latency", unit: "µs", value });
+    const rr = (value: number): Figure => ({ metric: "tcp.rr.latency", unit: "µs", value });
     expect(compareFigures(rr(107), rr(103)).verdict).toBe("equivalent"); // −3.74 %
-    const rtt = (value: number): Measurement => ({ metric: "pod.rtt", unit: "µs", value });
+    const rtt = (value: number): Figure => ({ metric: "pod.rtt", unit: "µs", value });
     const r = compareFigures(rtt(4_894), rtt(3_135)); // −35.94 %, lower is better
     expect(r.verdict).toBe("better");
     expect(r.delta!.percent).toBeCloseTo(-35.942, 2);
@@ -146,7 +146,7 @@ describe("compareFigures with single values (noise bands, TKE and EKS figures)",
   it("counts the band's edge as noise and compares against 0 relative to the candidate", () => {
     expect(compareFigures(rps(200), rps(210)).verdict).toBe("equivalent"); // exactly +5 %
     expect(compareFigures(rps(200), rps(211)).verdict).toBe("better"); // +5.5 %
-    const loss = (value: number): Measurement => ({ metric: "udp.loss", unit: "%", value });
+    const loss = (value: number): Figure => ({ metric: "udp.loss", unit: "%", value });
     expect(compareFigures(loss(0), loss(0)).verdict).toBe("equivalent");
     expect(compareFigures(loss(0), loss(0.03)).verdict).toBe("worse");
   });
@@ -168,7 +168,7 @@ describe("compareFigures edge cases", () => {
 
   it("has no winner for metrics with better none, but still gives the delta", () => {
     // EKS kube-proxy NAT rules: 99 at 4 Services vs 10,059 at 1,000.
-    const rules = (value: number): Measurement => ({ metric: "iptables.rules", unit: "count", value });
+    const rules = (value: number): Figure => ({ metric: "iptables.rules", unit: "count", value });
     const r = compareFigures(rules(99), rules(10_059));
     expect(r.verdict).toBe("not-comparable");
     expect(r.better).toBe("none");

@@ -12,7 +12,7 @@ import {
   summaryStatistics,
 } from "./effect.ts";
 import { marginPercent } from "./noise-bands.ts";
-import type { Better, Delta, Measurement } from "./types.ts";
+import type { Better, Delta, Figure } from "./types.ts";
 
 /**
  * Noise-aware verdict (issue 7): is a candidate figure better or worse than a baseline figure for
@@ -95,10 +95,10 @@ export type VerdictOptions = {
   margins?: Readonly<Record<string, number>>;
 };
 
-const present = (m: Measurement | null | undefined): m is Measurement => m != null && Number.isFinite(m.value);
+const present = (m: Figure | null | undefined): m is Figure => m != null && Number.isFinite(m.value);
 
 /** The interval a figure allows; null for approximate figures, which allow anything near. */
-export function figureInterval(m: Measurement): Interval | null {
+export function figureInterval(m: Figure): Interval | null {
   switch (m.qualifier ?? null) {
     case null:
       return { low: m.value, high: m.value };
@@ -130,8 +130,8 @@ function verdictOf(side: -1 | 0 | 1, better: Better): Verdict {
 }
 
 export function compareFigures(
-  baseline: Measurement | null | undefined,
-  candidate: Measurement | null | undefined,
+  baseline: Figure | null | undefined,
+  candidate: Figure | null | undefined,
   options: VerdictOptions = {},
 ): VerdictResult {
   const hasBaseline = present(baseline);
@@ -228,7 +228,7 @@ export function compareFigures(
 }
 
 /** A figure's runs: its samples, unless they are concurrent clients of one run (then it is one run). */
-function runsOf(m: Measurement): readonly number[] {
+function runsOf(m: Figure): readonly number[] {
   return m.samplesAre === "clients" ? [] : (m.samples ?? []);
 }
 
@@ -237,10 +237,9 @@ function runsOf(m: Measurement): readonly number[] {
  * its 95 % interval): Welch's t from the two sides' means, spreads and n, a side with runs summarised
  * likewise. Null unless both sides have n ≥ 2 runs and a spread.
  */
-function summaryEffect(baseline: Measurement, candidate: Measurement): Effect | null {
+function summaryEffect(baseline: Figure, candidate: Figure): Effect | null {
   if (!baseline.summaryStatistics && !candidate.summaryStatistics) return null;
-  const side = (m: Measurement) =>
-    m.summaryStatistics ? summaryStatistics(m.summaryStatistics) : runStatistics(runsOf(m));
+  const side = (m: Figure) => (m.summaryStatistics ? summaryStatistics(m.summaryStatistics) : runStatistics(runsOf(m)));
   const b = side(baseline);
   const c = side(candidate);
   return b && c ? effectFromSummaries(b, c) : null;

@@ -1,62 +1,14 @@
-import { median } from "@cnibench/analysis";
+import { asCampaignDistribution, type CampaignMeasurement } from "@cnibench/analysis";
 import { canonicalJson } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import type { Figure, LatestFigure, Provenance, RunFigure } from "./read-models.ts";
+import type { LatestFigure, MeasurementRow, Provenance, SeriesRun } from "./read-models.ts";
 
 // The figures' shapes are declared with their schemas (read-models.ts).
-export type { Figure, LatestFigure, Provenance, RunFigure };
-
-/** A run of a campaign as the query sends it: bundle, value, rounds (samples), qualifier, what the samples are. */
-type CampaignRun = [
-  bundleId: string,
-  value: number,
-  samples: number[],
-  qualifier: string | null,
-  samplesAre: string | null,
-];
-
-/**
- * Makes a current figure the distribution of its series' latest campaign (docs/design.md): the runs are
- * every bundle's rounds (its samples) or else its value; qualified figures (≈, ≤, ≥, ranges) are no
- * runs of a spread. With several bundles in the campaign the headline becomes the runs' median; a
- * bundle alone keeps the figure its source published (whose samples are already its runs). Samples
- * of concurrent clients are one run: the bundle's value. A campaign's distribution replaces the
- * holder's own summary statistics, which are of its bundle only.
- * earlierCampaigns counts the runs alike in SQL (currentAsked).
- */
-function asDistribution(figure: LatestFigure & { campaignRuns?: CampaignRun[] | null }): void {
-  const campaign = figure.campaignRuns;
-  delete figure.campaignRuns;
-  if (!campaign || campaign.length < 2) {
-    figure.n = figure.samples.length > 0 && figure.samplesAre !== "clients" ? figure.samples.length : 1;
-    figure.campaignBundleIds = [figure.bundleId];
-    return;
-  }
-  // One pass over the runs, no intermediate arrays: this runs for every current figure read.
-  const runs: number[] = [];
-  const bundleIds: string[] = [];
-  for (const [bundleId, value, samples, qualifier, samplesAre] of campaign) {
-    // A campaign has a few bundles: a linear search dedupes them cheaper than a Set.
-    if (!bundleIds.includes(bundleId)) bundleIds.push(bundleId);
-    if (qualifier !== null) continue;
-    if (samples.length === 0 || samplesAre === "clients") runs.push(value);
-    else for (const s of samples) runs.push(s);
-  }
-  figure.campaignBundleIds = bundleIds;
-  if (runs.length === 0) {
-    figure.n = 1;
-    return;
-  }
-  figure.samples = runs;
-  figure.n = runs.length;
-  figure.summaryStatistics = null;
-  figure.samplesAre = null;
-  figure.value = median(runs);
-}
+export type { LatestFigure, MeasurementRow, Provenance, SeriesRun };
 
 // measuredAt comes as milliseconds since the epoch (see columns).
-type Row = Omit<Figure, "measuredAt"> & { measuredAt: number; campaign?: string };
+type Row = Omit<MeasurementRow, "measuredAt"> & { measuredAt: number; campaign?: string };
 
 // Samples travel as JSON and the time as a number: JSON.parse and new Date(ms) cost less than
 // node-postgres's parsers for float8[] and timestamps. Stored timestamps hold UTC, as EXTRACT takes them.
@@ -74,7 +26,7 @@ const columns = Prisma.sql`${figureColumns}, b."sourceTitle", b."sourceUrl", m.i
   (EXTRACT(EPOCH FROM COALESCE(b."runAt", b."receivedAt")) * 1000)::float8 AS "measuredAt"`;
 
 // In place: rows are fresh objects, and copying thousands of them per request showed in profiles.
-const toFigure = (row: Row): Figure => Object.assign(row, { measuredAt: new Date(row.measuredAt) });
+const toFigure = (row: Row): MeasurementRow => Object.assign(row, { measuredAt: new Date(row.measuredAt) });
 
 // Sorted COLLATE "C" (byte order): the keys only group rows here, and the locale's collation made the
 // sort most of the query's time. Views order what they show themselves.
@@ -107,7 +59,8 @@ export async function latestFigures(
     })
       AND (${filter.metrics ?? null}::text[] IS NULL OR ${on}.metric = ANY(${filter.metrics ?? null}::text[]))
       AND ${filter.where ?? Prisma.sql`TRUE`}`;
-  // The runs of the holder's campaign, newest first, when it has more than the holder (else null).
+  // The measurements of the holder's campaign (analysis's CampaignMeasurement), newest first, when it
+  // has more than the holder (else null).
   const campaignRuns = (pinned?: readonly string[]) => Prisma.sql`LEFT JOIN LATERAL (
       SELECT json_agg(json_build_array(r."bundleId", r.value, array_to_json(r.samples), r.qualifier::text,
         r."samplesAre"::text)
@@ -117,7 +70,7 @@ export async function latestFigures(
         AND r.campaign = m.campaign
         ${pinned ? Prisma.sql`AND r."bundleId" = ANY(${pinned}::text[])` : Prisma.empty}
       HAVING count(*) > 1) runs ON TRUE`;
-  const figures = await readRows<LatestFigure & { campaignRuns?: CampaignRun[] | null }>(
+  const figures = await readRows<LatestFigure & { campaignRuns?: CampaignMeasurement[] | null }>(
     db,
     filter.bundleIds
       ? Prisma.sql`
@@ -141,9 +94,11 @@ export async function latestFigures(
         ORDER BY c."scenarioId", c.metric, c."paramsKey"`,
   );
   for (const f of figures) {
+    const runs = f.campaignRuns;
+    delete f.campaignRuns;
     delete (f as { holderKey?: string }).holderKey;
     delete (f as { campaign?: string }).campaign;
-    asDistribution(f);
+    asCampaignDistribution(f, runs);
   }
   // The sources of the few bundles behind them, looked up once each: joined to every figure, the
   // bundle lookups and repeated strings were a sixth of the guide's query.
@@ -169,13 +124,13 @@ export async function latestFigures(
  * `olderRuns` older runs of it (all of them when not given), each saying how many runs there are in
  * all. A scenario measured nightly for a year would otherwise send its whole history to every page view.
  */
-export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: number): Promise<RunFigure[]> {
+export async function scenarioFigures(db: Db, scenarioId: string, olderRuns?: number): Promise<SeriesRun[]> {
   const rows = await readRows<Row & { runs: number }>(
     db,
     olderRuns === undefined ? wholeHistory(scenarioId) : latestRuns(scenarioId, olderRuns + 1),
   );
   // The row number stays on the rows: copying thousands of rows to drop it cost more than it saves.
-  return rows.map((row) => toFigure(row) as RunFigure);
+  return rows.map((row) => toFigure(row) as SeriesRun);
 }
 
 const newestFirst = Prisma.sql`COALESCE(b."runAt", b."receivedAt") DESC, b."receivedAt" DESC, m.position`;
@@ -316,7 +271,7 @@ function givenAsked(
 
 /**
  * The same of the scenarios' current figures, read from CurrentFigure: those of at least 2 runs,
- * counted as asDistribution counts them (its campaign's unqualified runs when it has several
+ * counted as asCampaignDistribution (packages/analysis) counts them (its campaign's unqualified runs when it has several
  * measurements and any of those, else the holder's own samples).
  */
 function currentAsked(scenarios: readonly string[]): Prisma.Sql | null {

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { createDb, type Db } from "./client.ts";
 import { ingestBundle } from "./ingest.ts";
 import { latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
-import { latestFigureSchema, provenanceSchema, runFigureSchema, scenarioSummarySchema } from "./read-models.ts";
+import { latestFigureSchema, provenanceSchema, scenarioSummarySchema, seriesRunSchema } from "./read-models.ts";
 import { listScenarios } from "./scenarios.ts";
 import { ensureDefaultWorkspace } from "./workspace.ts";
 
@@ -62,7 +62,7 @@ describe("read models of the query functions", () => {
       // (`found`) on the rows, uncopied; the output contract strips them.
       for (const run of runs) {
         const { n: _n, found: _found, ...rest } = run as typeof run & { n?: number; found?: number };
-        exactly(runFigureSchema, rest);
+        exactly(seriesRunSchema, rest);
       }
     }
   });

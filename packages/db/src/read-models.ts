@@ -1,16 +1,14 @@
 // The shapes the views read, declared once as zod schemas: the query functions' types are inferred from
 // them, the web server's output contracts reuse them (extending where a procedure adds fields), and its
 // pages see them through those contracts. Field order is the order outputs are written in.
+import type { FigureSummary } from "@cnibench/analysis";
 import {
-  aggregates,
   type BundleSummary,
   betterValues,
   bundleSummarySchema,
   measurementSchema,
   paramsSchema,
   paramValueSchema,
-  qualifiers,
-  samplesKinds,
   summaryStatisticsSchema,
 } from "@cnibench/schema";
 import { z } from "zod";
@@ -56,42 +54,31 @@ export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
 export type { SummaryStatistics } from "@cnibench/schema";
 export { summaryStatisticsSchema };
 
-/** A stored figure with where it came from: what views, charts and downloads are made of. */
-export const figureSchema = z.object({
+/**
+ * A stored measurement with where it came from: what views, charts and downloads are made of. Its
+ * fields are the API's measurement's (packages/schema api.ts) but for its place in the bundle and
+ * campaign.
+ */
+export const measurementRowSchema = z.object({
   id: z.string(),
   scenarioId: z.string(),
   bundleId: z.string(),
-  metric: z.string(),
-  params: paramsSchema,
+  ...measurementSchema.omit({ position: true, campaign: true }).shape,
   paramsKey: z.string(),
-  value: z.number(),
-  unit: z.string(),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  samples: z.array(z.number()),
-  publishedValue: z.number(),
-  publishedUnit: z.string(),
-  qualifier: z.enum(qualifiers).nullable(),
-  aggregate: z.enum(aggregates).nullable(),
-  better: z.enum(betterValues),
-  /** Its summary statistics, when the tool published them instead of samples. */
-  summaryStatistics: summaryStatisticsSchema.nullish(),
-  /** "clients": its samples are concurrent clients of one run (one run to verdicts); else runs. */
-  samplesAre: z.enum(samplesKinds).nullish(),
   /** When the figure was measured: the bundle's runAt, else when it was uploaded. */
   measuredAt: z.date(),
   /** The bundle's source, for links next to the figure. */
   sourceTitle: z.string().nullable(),
   sourceUrl: z.string().nullable(),
 });
-export type Figure = z.infer<typeof figureSchema>;
+export type MeasurementRow = z.infer<typeof measurementRowSchema>;
 
 /**
  * A current figure as views use it: the figure and its bundle's source. The audit fields (published
- * value, aggregate, when measured) stay on the scenario page's `Figure`s: leaving them out halved the
- * time node-postgres spent building the guide's 12,000 figures.
+ * value, aggregate, when measured) stay on the scenario page's runs (`SeriesRun`): leaving them out
+ * halved the time node-postgres spent building the guide's 12,000 figures.
  */
-export const latestFigureSchema = figureSchema
+export const latestFigureSchema = measurementRowSchema
   .pick({
     scenarioId: true,
     bundleId: true,
@@ -118,12 +105,12 @@ export const latestFigureSchema = figureSchema
 export type LatestFigure = z.infer<typeof latestFigureSchema>;
 
 /**
- * A scenario's figure with how many runs measured the same thing (this one included), and the campaign
- * its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
+ * A run of a scenario's series: a stored measurement with how many runs measured the same thing (this
+ * one included), and the campaign its bundle belongs to (the bundle's campaign, or the bundle itself): the rows sharing the newest
  * row's campaign are the current figure's runs, the others its history.
  */
-export const runFigureSchema = figureSchema.extend({ runs: z.number().int(), campaign: z.string() });
-export type RunFigure = z.infer<typeof runFigureSchema>;
+export const seriesRunSchema = measurementRowSchema.extend({ runs: z.number().int(), campaign: z.string() });
+export type SeriesRun = z.infer<typeof seriesRunSchema>;
 
 /** A bundle behind a scenario: where its figures come from. */
 export const provenanceSchema = z.object({
@@ -153,8 +140,8 @@ export { bundleSummarySchema, measurementSchema };
 
 /**
  * What every view says of a current figure besides its value: how many runs its series' latest
- * campaign holds, which bundles they came from, and their distribution (the web server's
- * figure-summary.ts computes it).
+ * campaign holds, which bundles they came from, and their distribution (packages/analysis's
+ * `summaryOf` computes it; its type is analysis's `FigureSummary`, which this schema must give).
  */
 export const figureSummarySchema = z.object({
   /** Runs in the series' latest campaign (a bundle's rounds, or its value). */
@@ -173,8 +160,8 @@ export const figureSummarySchema = z.object({
       cv: z.number().nullable(),
     })
     .nullable(),
-});
-export type FigureSummary = z.infer<typeof figureSummarySchema>;
+}) satisfies z.ZodType<FigureSummary>;
+export type { FigureSummary };
 
 /** A current figure as pages show it: the figure with its summary in place of the raw run count. */
 export const currentFigureSchema = latestFigureSchema
@@ -183,9 +170,9 @@ export const currentFigureSchema = latestFigureSchema
 export type CurrentFigure = z.infer<typeof currentFigureSchema>;
 
 /** A plotted figure: its value on the chart's scale, qualifier, params and where it came from. */
-export const chartPointSchema = z.object({
+export const plottedFigureSchema = z.object({
   y: z.number(),
-  qualifier: figureSchema.shape.qualifier,
+  qualifier: measurementRowSchema.shape.qualifier,
   low: z.number().nullable(),
   high: z.number().nullable(),
   params: paramsSchema,
@@ -197,13 +184,13 @@ export const chartPointSchema = z.object({
   /** Min–max of the runs on the drawn scale, where there are several; the chart's whiskers. */
   whisker: z.tuple([z.number(), z.number()]).nullable(),
 });
-export type ChartPoint = z.infer<typeof chartPointSchema>;
+export type PlottedFigure = z.infer<typeof plottedFigureSchema>;
 
 /**
  * A point of a crossover line: a chart point along a numeric param, its scenario, and its noise band
  * (its runs' min–max, or the metric's margin around a single run; null where none is drawn).
  */
-export const crossoverPointSchema = chartPointSchema.extend({
+export const crossoverPointSchema = plottedFigureSchema.extend({
   x: z.number(),
   scenarioId: z.string(),
   band: z.tuple([z.number(), z.number()]).nullable(),

@@ -17,7 +17,7 @@ import { canonicalJson, type ParamValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
 import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
-import type { FigureWarning, Provenance, RunFigure, UploadWarning } from "./read-models.ts";
+import type { FigureWarning, Provenance, SeriesRun, UploadWarning } from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scenarioLabel, scopeIds } from "./scenarios.ts";
 
 /**
@@ -87,7 +87,7 @@ function largestCampaign(bundles: readonly Provenance[]): number {
 }
 
 /** A run's place among its figure's runs, newest first (1 for the current one): scenarioFigures' `n`. */
-const newestFirst = (f: RunFigure) => Number((f as RunFigure & { n: string }).n);
+const newestFirst = (f: SeriesRun) => Number((f as SeriesRun & { n: string }).n);
 
 /**
  * A scenario page: environment, every figure grouped by metric — the current figure (`latest`, the

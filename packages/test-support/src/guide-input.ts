@@ -1,7 +1,7 @@
 // Imported bundles as the guide receives them from the database: scenarios, and one current figure per
 // series (scenario, metric, params) whose runs are the campaign's bundles. An import is one campaign
 // (docs/glossary.md), so a figure's value is the median of its runs and `samples` holds the runs, as
-// packages/db's asDistribution makes it; a series with one run keeps its value and no samples. The
+// packages/analysis's asCampaignDistribution makes it; a series with one run keeps its value and no samples. The
 // bundle ids are made up from each bundle's folder (`<setup>/<run>`), the holder being the first run.
 import {
   type GuideAnswers,

@@ -1,9 +1,9 @@
 // Demo bundles as the web server sees them: scenario summaries and current figures, for its unit tests.
-import type { Figure, LatestFigure, ScenarioSummary } from "@cnibench/db";
+import type { LatestFigure, MeasurementRow, ScenarioSummary } from "@cnibench/db";
 import { parseBundle } from "@cnibench/schema";
 import { loadDemoData } from "./demo-data.ts";
 
-type SeedFigure = Figure & Pick<LatestFigure, "n" | "campaignBundleIds">;
+type SeedFigure = MeasurementRow & Pick<LatestFigure, "n" | "campaignBundleIds">;
 
 /** Scenario id → demo-data bundle files; each file is parsed by the contract as an upload would be. */
 export function loadSeeds(files: Record<string, string[]>): { scenarios: ScenarioSummary[]; figures: SeedFigure[] } {

@@ -6,18 +6,19 @@ import {
   compareMeasurementSets,
   comparisonTable,
   formatComparisonSummary,
+  headline,
   marginPercent,
+  runsShown,
   summariseComparison,
+  summaryOf,
   withHistory,
 } from "@cnibench/analysis";
-import type { compareView, ScenarioSummary } from "@cnibench/db";
 import { natural } from "@cnibench/format";
+import type { compareView, LatestFigure, ScenarioSummary } from "@cnibench/db";
 import { type CsvCell, catalogueRank, findMetric } from "@cnibench/schema";
 import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";
 import { seriesLabels } from "./chart-data/labels";
-import type { Figure } from "./chart-data/types";
-import { headline, runsShown, summaryOf } from "./figure-summary";
 import type { CompareCell, CompareOutput, CompareRow, MarginInForce } from "./routers/compare.types";
 
 // Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.
@@ -59,7 +60,7 @@ export function shapeComparison(
 
 type Shown = NonNullable<CompareCell["figure"]>;
 
-const pick = (f: Figure): Shown => ({
+const pick = (f: LatestFigure): Shown => ({
   value: f.value,
   unit: f.unit,
   qualifier: f.qualifier,
@@ -78,9 +79,9 @@ const pick = (f: Figure): Shown => ({
  */
 export function candidateDiffs(
   scenarios: readonly ScenarioSummary[],
-  figures: readonly Figure[],
+  figures: readonly LatestFigure[],
   margins: Readonly<Record<string, number>> = {},
-): Map<string, ComparisonRow<Figure>[]> {
+): Map<string, ComparisonRow<LatestFigure>[]> {
   const [baseline, ...candidates] = scenarios;
   const of = (id: string) => figures.filter((f) => f.scenarioId === id);
   const baseFigures = baseline ? of(baseline.id) : [];
@@ -93,7 +94,7 @@ export function candidateDiffs(
  */
 export function compareRows(
   scenarios: readonly ScenarioSummary[],
-  figures: readonly Figure[],
+  figures: readonly LatestFigure[],
   margins: Readonly<Record<string, number>> = {},
   diffs = candidateDiffs(scenarios, figures, margins),
 ): CompareRow[] {

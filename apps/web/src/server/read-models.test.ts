@@ -1,13 +1,14 @@
 // The read models' schemas against rows shaped as the query functions and chart shaping shape them
 // (the seed bundles in demo-data/): a field added to a row but not to its schema, or typed otherwise,
 // fails here before an output contract strips or rejects it.
+import { summaryOf } from "@cnibench/analysis";
 import {
-  chartPointSchema,
   crossoverPointSchema,
   currentFigureSchema,
-  figureSchema,
   figureSummarySchema,
   latestFigureSchema,
+  measurementRowSchema,
+  plottedFigureSchema,
   scenarioSummarySchema,
 } from "@cnibench/db/read-models";
 import { loadSeeds } from "@cnibench/test-support/web-figures";
@@ -15,7 +16,8 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";
-import { summaryOf } from "./figure-summary";
+import { barsOutputSchema } from "./routers/charts.types";
+import { exploreOutputSchema } from "./routers/scenarios.types";
 
 const seeds = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],
@@ -33,7 +35,7 @@ describe("read models", () => {
     expect(seeds.figures.length).toBeGreaterThan(0);
     for (const s of seeds.scenarios) parsesAs(scenarioSummarySchema, s);
     for (const f of seeds.figures) {
-      parsesAs(figureSchema, f);
+      parsesAs(measurementRowSchema, f);
       parsesAs(latestFigureSchema, f);
       parsesAs(figureSummarySchema, summaryOf(f));
       parsesAs(currentFigureSchema, { ...f, summary: summaryOf(f) });
@@ -45,7 +47,7 @@ describe("read models", () => {
       chart.data.flatMap((d) => Object.values(d.values)),
     );
     expect(points.length).toBeGreaterThan(0);
-    for (const p of points) expect(chartPointSchema.parse(p)).toEqual(p);
+    for (const p of points) expect(plottedFigureSchema.parse(p)).toEqual(p);
 
     const lines = crossoverOf(seeds.scenarios, seeds.figures, {
       metric: "http.rps",
@@ -55,5 +57,38 @@ describe("read models", () => {
     }).series;
     expect(lines.length).toBeGreaterThan(0);
     for (const p of lines.flatMap((l) => l.points)) expect(crossoverPointSchema.parse(p)).toEqual(p);
+  });
+
+  it("keep a figure's summary in every router's output (zod strips what a schema does not name)", () => {
+    const summary = summaryOf({ n: 2, campaignBundleIds: ["b2", "b1"], samples: [10, 12] });
+    expect(figureSummarySchema.parse(summary)).toEqual(summary);
+    const plotted = {
+      y: 11,
+      qualifier: null,
+      low: null,
+      high: null,
+      params: {},
+      bundleId: "b2",
+      sourceTitle: null,
+      sourceUrl: null,
+      summary,
+      whisker: [10, 12],
+    };
+    const bars = barsOutputSchema.parse([
+      {
+        metric: "m",
+        title: "M",
+        unit: "u",
+        series: [],
+        data: [{ category: "c", values: { s: plotted } }],
+        references: [],
+      },
+    ]);
+    expect(bars[0]?.data[0]?.values.s).toMatchObject({ summary, whisker: [10, 12] });
+    const keyFigure = { value: 11, unit: "u", qualifier: null, low: null, high: null, params: {}, bundleId: "b2" };
+    const explore = exploreOutputSchema.shape.scenarios.element.shape.keyFigures.parse({
+      tcpPod1: { ...keyFigure, summary, samples: [10, 12] },
+    });
+    expect(explore.tcpPod1).toEqual({ ...keyFigure, summary });
   });
 });

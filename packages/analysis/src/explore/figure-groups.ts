@@ -4,7 +4,7 @@ import { catalogueRank, findMetric } from "@cnibench/schema";
 import type { Better, Params } from "../types.ts";
 import { natural } from "./natural.ts";
 
-/** A stored figure as the scenario page groups it; packages/db's Figure fits. */
+/** A stored figure as the scenario page groups it; packages/db's MeasurementRow fits. */
 export type GroupedFigure = {
   metric: string;
   params: Params;

@@ -1,11 +1,11 @@
 // The guide's words for verdicts that find no clear difference, and how such ties score. The runs are
 // verdict.test.ts's, whose intervals and p-values were checked with scipy there.
 import { describe, expect, it } from "vitest";
-import type { Measurement } from "../types.ts";
+import type { Figure } from "../types.ts";
 import { compareFigures } from "../verdict.ts";
 import { scoreAgainstBest, tieWords, weakestTie } from "./figures.ts";
 
-const rps = (value: number, samples?: number[]): Measurement => ({
+const rps = (value: number, samples?: number[]): Figure => ({
   metric: "http.rps",
   unit: "req/s",
   value,

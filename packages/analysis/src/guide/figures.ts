@@ -3,7 +3,7 @@ import { vocabularyLabel } from "@cnibench/schema";
 import { resolveBetter } from "../better.ts";
 import { median } from "../distribution.ts";
 import { paramsKey } from "../params-key.ts";
-import type { Better, Measurement, Params } from "../types.ts";
+import type { Better, Figure, Params } from "../types.ts";
 import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";
 import type { Evidence, GuideFigure, GuideScenario, Reason, ReasonEffect, ReasonKind } from "./types.ts";
 
@@ -157,9 +157,9 @@ export type Scored<T> = {
  * does not separate them.
  */
 export function scoreAgainstBest<T>(
-  entries: readonly { item: T; figure: Measurement }[],
+  entries: readonly { item: T; figure: Figure }[],
   better: Better,
-): { scored: Scored<T>[]; level: boolean; best: Measurement | undefined; worst: Measurement | undefined } {
+): { scored: Scored<T>[]; level: boolean; best: Figure | undefined; worst: Figure | undefined } {
   if (entries.length === 0) return { scored: [], level: true, best: undefined, worst: undefined };
   const pick = (cmp: (a: number, b: number) => boolean) =>
     entries.reduce((a, e) => (cmp(e.figure.value, a.figure.value) ? e : a)).figure;

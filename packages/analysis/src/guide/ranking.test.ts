@@ -3,17 +3,17 @@
 // expected orders are worked out by hand in each case's comment; the effects and p-values by
 // scipy (stats.ttest_ind on the logs, equal_var=False) and Python's math.
 import { describe, expect, it } from "vitest";
-import type { Measurement } from "../types.ts";
+import type { Figure } from "../types.ts";
 import { comparePair, type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
 
-const tput = (samples: number[]): Measurement => ({
+const tput = (samples: number[]): Figure => ({
   metric: "tcp.throughput",
   unit: "Gbit/s",
   value: [...samples].sort((a, b) => a - b)[1]!,
   samples,
 });
 
-const test = (what: string, figures: Record<string, Measurement>, ceiling: RankTest["ceiling"] = null): RankTest => ({
+const test = (what: string, figures: Record<string, Figure>, ceiling: RankTest["ceiling"] = null): RankTest => ({
   key: what,
   what,
   testbed: "On-premises bare-metal-40g",

@@ -8,7 +8,7 @@
 // first says what puts it there.
 import { formatNumber, withUnit } from "@cnibench/format";
 import { marginPercent } from "../noise-bands.ts";
-import type { Better, Measurement } from "../types.ts";
+import type { Better, Figure } from "../types.ts";
 import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";
 import { listWords, scoreAgainstBest, tieWords } from "./figures.ts";
 import type { Evidence } from "./types.ts";
@@ -16,7 +16,7 @@ import type { Evidence } from "./types.ts";
 /** Where a figure cannot go higher: the NIC's line rate or what bare metal moved in the same test. */
 export type Ceiling = { value: number; words: string };
 
-type RankEntry = { optionId: string; figure: Measurement; evidence: Evidence[] };
+type RankEntry = { optionId: string; figure: Figure; evidence: Evidence[] };
 
 export type RankTest = {
   /** Unique per answer: criterion, testbed and params. */
@@ -42,7 +42,7 @@ export type PairOutcome = {
   verdict: VerdictResult | null;
 };
 
-const atCeiling = (test: RankTest, f: Measurement) =>
+const atCeiling = (test: RankTest, f: Figure) =>
   test.ceiling !== null && f.value >= test.ceiling.value * (1 - marginPercent(f.metric) / 100);
 
 /** The pair's outcome in one test, or null when one of them was not measured in it. */

@@ -1,4 +1,4 @@
-import type { Measurement, Params, ShownFigure } from "../types.ts";
+import type { Figure, Params, ShownFigure } from "../types.ts";
 import type { GuideAnswers, GuideNeed } from "./questions.ts";
 
 /** A scenario as the guide needs it; packages/db's ScenarioSummary fits. */
@@ -19,8 +19,8 @@ export type GuideScenario = {
   };
 };
 
-/** A current figure with where it came from; packages/db's Figure fits. */
-export type GuideFigure = Measurement & { scenarioId: string; bundleId: string; params: Params };
+/** A current figure with where it came from; packages/db's LatestFigure fits. */
+export type GuideFigure = Figure & { scenarioId: string; bundleId: string; params: Params };
 
 /** One figure a reason was computed from: enough to show it and link to its scenario and bundle. */
 export type Evidence = ShownFigure & { scenarioId: string; scenarioLabel: string; bundleId: string };

@@ -1,6 +1,6 @@
 import { facetDefinitions, facetKeys, resolveBetter } from "@cnibench/analysis";
 import { barScores, rankByScore } from "@cnibench/charts/top";
-import type { ChartPoint } from "@cnibench/db/read-models";
+import type { PlottedFigure } from "@cnibench/db/read-models";
 import { metricCatalogue } from "@cnibench/schema";
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -38,7 +38,7 @@ export async function generateMetadata({ searchParams }: { searchParams: Promise
 }
 
 /** What a point's links are made of: its bundle and that bundle's source. */
-type PointSource = Pick<ChartPoint, "bundleId" | "sourceTitle" | "sourceUrl">;
+type PointSource = Pick<PlottedFigure, "bundleId" | "sourceTitle" | "sourceUrl">;
 
 type LinkRef = { label: string; href: string };
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;

@@ -1,3 +1,4 @@
+import { runsShown } from "@cnibench/analysis";
 import {
   formatChange,
   formatFigure,
@@ -17,7 +18,6 @@ import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";
 import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
 import { Muted } from "~/app/_ui/text";
-import { runsShown } from "~/server/figure-summary";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
 import { foldRows, rowsPerMetric } from "~/server/rows-per-metric";
 

@@ -7,21 +7,22 @@ import {
   settingCosts,
   settingFamilyWords,
   settingPairs,
+  summaryOf,
+  whiskerOf,
 } from "@cnibench/analysis";
-import type { ScenarioSummary } from "@cnibench/db";
-import type { ChartPoint } from "@cnibench/db/read-models";
 import { formatChange, natural } from "@cnibench/format";
+import type { LatestFigure, ScenarioSummary } from "@cnibench/db";
+import type { PlottedFigure } from "@cnibench/db/read-models";
 import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
-import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
-import type { Figure, Params, SeriesInfo } from "./types";
+import type { Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";
 
 /** A bar: a plotted figure (its shape is declared with the read models, @cnibench/db/read-models). */
-type BarValue = ChartPoint & { versus?: Versus };
+type BarValue = PlottedFigure & { versus?: Versus };
 
-const barValue = (f: Figure, versus?: Versus): BarValue => {
+const barValue = (f: LatestFigure, versus?: Versus): BarValue => {
   const summary = summaryOf(f);
   return {
     ...(versus ? { versus } : {}),
@@ -67,14 +68,14 @@ export type BarsData = {
 function barsOf(
   metric: string,
   scenarios: readonly ScenarioSummary[],
-  figures: readonly Figure[],
+  figures: readonly LatestFigure[],
   options: {
     fixed?: Params;
     hideKeys?: readonly string[];
     /** A group's name from its params (less the hidden keys); paramsLabel's "key value · …" by default. */
     label?: (params: Params) => string;
     /** Each bar against the baseline (versusOf); none without. */
-    versus?: (f: Figure) => Versus | undefined;
+    versus?: (f: LatestFigure) => Versus | undefined;
   } = {},
 ): BarsData | null {
   const def = findMetric(metric);
@@ -107,8 +108,8 @@ function barsOf(
   }
   if (bars === datapaths) {
     // The reference's path is node to node: it matches a group by every other param.
-    const unpathed = (f: Figure) => paramsLabel(f.params, [...hide, "path"]);
-    const referenceOf = new Map<string, Figure>();
+    const unpathed = (f: LatestFigure) => paramsLabel(f.params, [...hide, "path"]);
+    const referenceOf = new Map<string, LatestFigure>();
     for (const f of selected)
       if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
     for (const f of bars) {
@@ -158,7 +159,7 @@ const featureWords: Record<string, Record<string, string>> = {
  * Overheads of policies and Hubble per scenario, computed from the raw RPS pairs (policy none vs
  * l3l4/l7, Hubble off vs on with all other params equal): a bar per scenario, a group per feature.
  */
-export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: readonly LatestFigure[]): BarsData | null {
   const labels = seriesLabels(scenarios);
   const categories = new Map<string, BarsData["data"][number]>();
   const present = new Set<string>();
@@ -176,7 +177,7 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
         const entry = categories.get(category) ?? { category, values: {} };
         // The figure with the feature on carries the link; its base is in the same bundle or beside it.
         entry.values[s.id] = {
-          ...barValue(o.with as Figure),
+          ...barValue(o.with as LatestFigure),
           y: o.overheadPercent,
           qualifier: o.approximate ? "approx" : null,
           low: null,
@@ -207,10 +208,10 @@ export function overheadsOf(scenarios: readonly ScenarioSummary[], figures: read
  * a group per params, a bar per pair ("cilium-wg vs cilium") whose height is the cost in % of the
  * setup without it (positive: the setting costs), its tooltip the pair's verdict.
  */
-function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData[] {
+function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly LatestFigure[]): BarsData[] {
   const labels = seriesLabels(scenarios);
   const label = (s: ScenarioSummary) => labels.get(s.id) ?? s.label;
-  const of = new Map<string, Figure[]>();
+  const of = new Map<string, LatestFigure[]>();
   for (const f of figures) of.set(f.scenarioId, [...(of.get(f.scenarioId) ?? []), f]);
   const charts = new Map<string, BarsData & { family: SettingFamily }>();
   for (const pair of settingPairs(scenarios)) {
@@ -244,7 +245,7 @@ function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly
         entry = { category, values: {} };
         chart.data.push(entry);
       }
-      const withFigure = cost.with as Figure;
+      const withFigure = cost.with as LatestFigure;
       entry.values[id] = {
         ...barValue(withFigure),
         versus: {
@@ -282,7 +283,7 @@ function settingCostsOf(scenarios: readonly ScenarioSummary[], figures: readonly
 export function barView(
   view: BarView,
   scenarios: readonly ScenarioSummary[],
-  allFigures: readonly Figure[],
+  allFigures: readonly LatestFigure[],
   options: { percentile: string } & Against,
 ): (BarsData & { references: { y: number; label: string }[] })[] {
   const figures = view === "resources" ? wholeCpuOnly(allFigures) : allFigures;
@@ -320,8 +321,8 @@ export function barView(
  * CPU counts user + system only beside setups counted on every mode would look cheapest for leaving out
  * softirq (issue 39); the `accounting` key itself is dropped, as every figure then shares it.
  */
-function wholeCpuOnly(figures: readonly Figure[]): Figure[] {
-  const isCpu = (f: Figure) => f.metric === "cpu.usage" && f.params.accounting !== undefined;
+function wholeCpuOnly(figures: readonly LatestFigure[]): LatestFigure[] {
+  const isCpu = (f: LatestFigure) => f.metric === "cpu.usage" && f.params.accounting !== undefined;
   const whole = figures.some((f) => isCpu(f) && f.params.accounting === "all-modes");
   return figures.flatMap((f) => {
     if (!isCpu(f)) return [f];
@@ -332,7 +333,7 @@ function wholeCpuOnly(figures: readonly Figure[]): Figure[] {
 }
 
 /** The params keys every figure has with one value: a group name need not say them. */
-function sharedKeys(figures: readonly Figure[]): string[] {
+function sharedKeys(figures: readonly LatestFigure[]): string[] {
   const [first, ...rest] = figures;
   if (!first) return [];
   return Object.keys(first.params).filter((k) => rest.every((f) => f.params[k] === first.params[k]));
@@ -363,10 +364,10 @@ function shortTestLabel(params: Params): string {
  * cpu.usage figure with a `protocol` is matched with the same scenario's `<protocol>.throughput` of the
  * same path and streams; its unit names the CPU accounting ("millicores per Gbit/s").
  */
-function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly Figure[]): BarsData | null {
+function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly LatestFigure[]): BarsData | null {
   const labels = seriesLabels(scenarios);
   const references = new Set(scenarios.filter((s) => isReferenceCni(s.cni.name)).map((s) => s.id));
-  const throughput = new Map<string, Figure>();
+  const throughput = new Map<string, LatestFigure>();
   const key = (scenarioId: string, protocol: unknown, path: unknown, streams: unknown) =>
     `${scenarioId}\u0000${String(protocol)}\u0000${String(path)}\u0000${String(streams)}`;
   for (const f of figures) {

@@ -13,15 +13,16 @@ import {
   resolveBetter,
   type Series,
   summariseCrossovers,
+  summaryOf,
+  whiskerOf,
 } from "@cnibench/analysis";
-import type { ScenarioSummary } from "@cnibench/db";
+import type { LatestFigure, ScenarioSummary } from "@cnibench/db";
 import type { CrossoverPoint } from "@cnibench/db/read-models";
 import { formatNumber } from "@cnibench/format";
 import { canonicalJson, findMetric, isScaleParam } from "@cnibench/schema";
 import { barViewNames, barViews, crossoverAxisWords, crossoverView } from "../chart-views";
-import { summaryOf, whiskerOf } from "../figure-summary";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
-import type { Figure, Params, SeriesInfo } from "./types";
+import type { Params, SeriesInfo } from "./types";
 import { type Against, type Versus, versusOf } from "./versus";
 
 export type CrossoverQuery = {
@@ -122,7 +123,7 @@ export const axisChoices = (axes: readonly CrossoverAxis[]): AxisChoice[] =>
  */
 export function crossoverOf(
   scenarios: readonly ScenarioSummary[],
-  figures: readonly Figure[],
+  figures: readonly LatestFigure[],
   query: CrossoverQuery & Against,
 ): CrossoverData {
   const def = findMetric(query.metric);
@@ -206,7 +207,7 @@ export function crossoverOf(
   const drawnById = new Map(drawn.map((s) => [s.id, s]));
   const margin = marginPercent(query.metric);
   // A band on the values' own scale only: degradation is a percentage of each line's first step.
-  const bandOf = (f: Figure, whisker: [number, number] | null): [number, number] | null =>
+  const bandOf = (f: LatestFigure, whisker: [number, number] | null): [number, number] | null =>
     query.y !== "absolute" || f.qualifier
       ? null
       : (whisker ?? [f.value * (1 - margin / 100), f.value * (1 + margin / 100)]);
@@ -275,7 +276,7 @@ function bandWords(withRuns: number, points: number, margin: number): NoiseBand 
   return { kind: withRuns > 0 ? "runs" : "margin", marginPercent: margin, words };
 }
 
-type Group = { scenarioId: string; params: Params; rest: Params; figures: Figure[] };
+type Group = { scenarioId: string; params: Params; rest: Params; figures: LatestFigure[] };
 
 /** Whether two figures' params are the same but for x: the figures of one line. */
 function alikeApartFrom(a: Params, b: Params, x: string): boolean {

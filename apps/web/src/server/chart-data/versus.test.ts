@@ -1,11 +1,12 @@
 // Verdicts on chart points against a baseline, with the TKE seed bundles (demo-data/) and InfraBuilder's runs.
+
+import type { LatestFigure } from "@cnibench/db";
 import { canonicalJson } from "@cnibench/schema";
 import { seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { candidateDiffs, compareRows, withHistory } from "../compare-data";
 import { barView } from "./bars";
 import { crossoverOf } from "./crossover";
-import type { Figure } from "./types";
 
 const tke = tkeSeeds();
 
@@ -168,13 +169,13 @@ describe("points against a baseline", () => {
     const comparePage = { line: { ...shortRps, y: "absolute" }, bars: "latency" } as const;
     const check = (
       scenarios: typeof tke.scenarios,
-      figures: readonly Figure[],
+      figures: readonly LatestFigure[],
       margins: Record<string, number>,
       charts: { line: Parameters<typeof crossoverOf>[2]; bars: "latency" | "throughput" } = comparePage,
     ) => {
       const diffs = candidateDiffs(scenarios, figures, margins);
       const table = compareRows(scenarios, figures, margins, diffs);
-      const verdictIn = (scenarioId: string, metric: string, params: Figure["params"]) => {
+      const verdictIn = (scenarioId: string, metric: string, params: LatestFigure["params"]) => {
         const row = table.find((r) => r.metric === metric && JSON.stringify(r.params) === JSON.stringify(params));
         return row?.cells[scenarios.findIndex((s) => s.id === scenarioId)]?.verdict;
       };

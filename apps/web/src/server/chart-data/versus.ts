@@ -6,13 +6,12 @@ import {
   judgedPercent,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import type { ChartPoint as DrawnPoint } from "@cnibench/charts/types";
-import type { ScenarioSummary } from "@cnibench/db";
 import { formatRatio } from "@cnibench/format";
-import type { Figure } from "./types";
+import type { ChartPoint } from "@cnibench/charts/types";
+import type { LatestFigure, ScenarioSummary } from "@cnibench/db";
 
 /** A point against the chart's baseline: verdict, change and what the verdict rests on. */
-export type Versus = NonNullable<DrawnPoint["versus"]>;
+export type Versus = NonNullable<ChartPoint["versus"]>;
 
 /**
  * Whom a chart's points are judged against: the baseline scenario (the compare page's first, or the
@@ -52,10 +51,10 @@ function evidenceWords(e: VerdictEvidence, runs: { baseline: number; candidate: 
  */
 export function versusOf(
   scenarios: readonly ScenarioSummary[],
-  figures: readonly Figure[],
+  figures: readonly LatestFigure[],
   against: Against,
   label: (id: string) => string,
-): (f: Figure) => Versus | undefined {
+): (f: LatestFigure) => Versus | undefined {
   const id = against.baseline;
   if (!id || !scenarios.some((s) => s.id === id)) return () => undefined;
   const baseline = label(id);
@@ -87,7 +86,7 @@ export function versusOf(
       indicative: e.method === "noise-band",
       // The change the verdict judged, as the compare table's row shows it.
       percent: judgedPercent(row.result),
-      words: evidenceWords(e, { baseline: (row.baseline as Figure).n, candidate: f.n }),
+      words: evidenceWords(e, { baseline: (row.baseline as LatestFigure).n, candidate: f.n }),
     };
   };
 }

@@ -1,5 +1,5 @@
 import { verdicts } from "@cnibench/analysis";
-import { chartPointSchema, crossoverPointSchema } from "@cnibench/db/read-models";
+import { crossoverPointSchema, plottedFigureSchema } from "@cnibench/db/read-models";
 import { z } from "zod";
 import { barViewNames } from "../chart-views";
 import { exploreInputSchema } from "./scenarios.types";
@@ -104,7 +104,7 @@ export const barsOutputSchema = z.array(
     data: z.array(
       z.object({
         category: z.string(),
-        values: z.record(z.string(), chartPointSchema.extend(withVersus).optional()),
+        values: z.record(z.string(), plottedFigureSchema.extend(withVersus).optional()),
         // The reference's scenario and params: its row of the chart's CSV names them as a bar's does.
         reference: z
           .object({
@@ -112,7 +112,7 @@ export const barsOutputSchema = z.array(
             label: z.string(),
             scenarioId: z.string(),
             scenario: z.string(),
-            params: chartPointSchema.shape.params,
+            params: plottedFigureSchema.shape.params,
           })
           .nullable()
           .optional(),

@@ -1,7 +1,7 @@
+import { summaryOf } from "@cnibench/analysis";
 import { exploreView, scenarioView } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { summaryOf } from "../figure-summary";
 import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
 import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 

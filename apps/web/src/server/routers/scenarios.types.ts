@@ -5,8 +5,8 @@ import {
   figureWarningSchema,
   paramsSchema,
   provenanceSchema,
-  runFigureSchema,
   scenarioSummarySchema,
+  seriesRunSchema,
   uploadWarningSchema,
 } from "@cnibench/db/read-models";
 import { betterValues } from "@cnibench/schema";
@@ -16,7 +16,7 @@ import { z } from "zod";
 // read models they are made of are declared once, in @cnibench/db/read-models.
 
 /** A scenario page's run of a figure: the figure of one bundle, with the campaign it belongs to. */
-const runSchema = runFigureSchema.omit({ runs: true });
+const runSchema = seriesRunSchema.omit({ runs: true });
 
 const keyFigureSchema = currentFigureSchema.pick({
   value: true,

@@ -5,7 +5,7 @@
 
 import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "@cnibench/format";
 import { median } from "../../distribution.ts";
-import type { Measurement } from "../../types.ts";
+import type { Figure } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
@@ -50,7 +50,7 @@ export const accountingWords: Record<CpuAccounting, string> = {
 };
 
 /** A derived figure, the raw figures it was computed from, and how much of the CPU they count. */
-export type Derived = { figure: Measurement; from: GuideFigure[]; scenario: GuideScenario; accounting: CpuAccounting };
+export type Derived = { figure: Figure; from: GuideFigure[]; scenario: GuideScenario; accounting: CpuAccounting };
 
 const cores = (f: GuideFigure) => (f.unit === "millicores" ? f.value / 1000 : f.value);
 const coreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "millicores" ? v / 1000 : v));

@@ -3,7 +3,7 @@
 // configuration otherwise matches as closely as the data allow (mode, Service proxy, other settings);
 // what still differs is said.
 import { formatComputed, formatFigure, formatPercent } from "@cnibench/format";
-import type { Measurement } from "../../types.ts";
+import type { Figure } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
@@ -84,7 +84,7 @@ type PairCost = {
   encrypted: GuideFigure;
   plain: GuideFigure;
   /** The share of the throughput kept, in %, with the encrypted runs over the unencrypted median. */
-  kept: Measurement;
+  kept: Figure;
   udp: { encrypted: GuideFigure; plain: GuideFigure } | null;
   cpu: { encrypted: Derived; plain: Derived } | null;
 };
@@ -104,7 +104,7 @@ function sameTest(ctx: GuideContext, selectors: readonly FigureSelector[], a: Gu
  * encrypted runs over the unencrypted median (runs of two setups are not paired), so the verdicts
  * between options see the encrypted side's run-to-run noise.
  */
-function keptShare(encrypted: GuideFigure, plain: GuideFigure): Measurement {
+function keptShare(encrypted: GuideFigure, plain: GuideFigure): Figure {
   const share = (v: number) => (v / plain.value) * 100;
   return {
     metric: "x.encryption.kept",

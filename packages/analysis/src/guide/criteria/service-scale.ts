@@ -4,7 +4,7 @@
 import { formatComputed, formatCount, formatFigure, formatNumber, formatPercent, withUnit } from "@cnibench/format";
 import { percentDelta } from "../../delta.ts";
 import { paramsKeyWithout } from "../../params-key.ts";
-import type { Better, Measurement } from "../../types.ts";
+import type { Better, Figure } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
 import { handful, listWords, reason, scoreAgainstBest, type Testbed, tieWords, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
@@ -148,7 +148,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
   }
   // Score on the lines, so two options borrowing one line tie.
   const uniqueLines = [...new Map([...readings.values()].map((r) => [r.line.series.id, r])).values()];
-  const lineFigure = (r: { reading: Reading }): Measurement => ({
+  const lineFigure = (r: { reading: Reading }): Figure => ({
     metric: "http.rps",
     unit,
     value: r.reading.value,

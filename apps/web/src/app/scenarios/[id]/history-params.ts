@@ -2,7 +2,7 @@
 // `history=<metric>|<params as JSON, keys sorted>`, so a copied address shows the same chart; and
 // which series that is. Apart from history.tsx, so the charts page's history view reads it without
 // importing the section's select (a client component: its script would ship with the charts page).
-import { formatParams } from "@cnibench/analysis/format";
+import { formatParams } from "@cnibench/format";
 import type { Params } from "@cnibench/schema";
 import { createLoader, parseAsString } from "nuqs/server";
 import type { SeriesOption } from "./history-select";

@@ -1,4 +1,5 @@
 import type { Provenance } from "@cnibench/db";
+import { runsShown } from "@cnibench/analysis";
 import {
   formatDate,
   formatFigure,
@@ -21,7 +22,6 @@ import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
 import { cardMetadata } from "~/server/card-meta";
-import { runsShown } from "~/server/figure-summary";
 import { loadAllRows, rowsPerMetric } from "~/server/rows-per-metric";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";

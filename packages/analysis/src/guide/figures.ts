@@ -33,7 +33,31 @@ export function testbedsOf(scenarios: readonly GuideScenario[]): Testbed[] {
   return [...out.values()];
 }
 
+// Evidence kept per figure object (with the scenario it was named from) and keys per params object: a
+// figure is cited by many reasons and its params matched many times, in each answer and the next (a
+// server hands out the same objects until an upload touches them).
+const keptEvidence = new WeakMap<GuideFigure, { scenario: GuideScenario | undefined; evidence: Evidence }>();
+const keptKeys = new WeakMap<Params, string>();
+
+/** paramsKey(params), computed once per params object. */
+export function keyOf(params: Params): string {
+  let key = keptKeys.get(params);
+  if (key === undefined) {
+    key = paramsKey(params);
+    keptKeys.set(params, key);
+  }
+  return key;
+}
+
 export function toEvidence(f: GuideFigure, scenario: GuideScenario | undefined): Evidence {
+  const kept = keptEvidence.get(f);
+  if (kept && kept.scenario === scenario) return kept.evidence;
+  const evidence = evidenceFrom(f, scenario);
+  keptEvidence.set(f, { scenario, evidence });
+  return evidence;
+}
+
+function evidenceFrom(f: GuideFigure, scenario: GuideScenario | undefined): Evidence {
   return {
     scenarioId: f.scenarioId,
     scenarioLabel: scenario?.label ?? f.scenarioId,
@@ -99,7 +123,7 @@ export function listFindings(
 export function trimEvidence(r: Reason): Reason {
   const seen = new Set<string>();
   const distinct = r.evidence.filter((e) => {
-    const key = `${e.bundleId} ${e.metric} ${paramsKey(e.params)}`;
+    const key = `${e.bundleId} ${e.metric} ${keyOf(e.params)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -33,7 +33,31 @@ export function testbedsOf(scenarios: readonly GuideScenario[]): Testbed[] {
   return [...out.values()];
 }
 
+// Evidence kept per figure object (with the scenario it was named from) and keys per params object: a
+// figure is cited by many reasons and its params matched many times, in each answer and the next (a
+// server hands out the same objects until an upload touches them).
+const keptEvidence = new WeakMap<GuideFigure, { scenario: GuideScenario | undefined; evidence: Evidence }>();
+const keptKeys = new WeakMap<Params, string>();
+
+/** paramsKey(params), computed once per params object. */
+export function keyOf(params: Params): string {
+  let key = keptKeys.get(params);
+  if (key === undefined) {
+    key = paramsKey(params);
+    keptKeys.set(params, key);
+  }
+  return key;
+}
+
 export function toEvidence(f: GuideFigure, scenario: GuideScenario | undefined): Evidence {
+  const kept = keptEvidence.get(f);
+  if (kept && kept.scenario === scenario) return kept.evidence;
+  const evidence = evidenceFrom(f, scenario);
+  keptEvidence.set(f, { scenario, evidence });
+  return evidence;
+}
+
+function evidenceFrom(f: GuideFigure, scenario: GuideScenario | undefined): Evidence {
   return {
     scenarioId: f.scenarioId,
     scenarioLabel: scenario?.label ?? f.scenarioId,
@@ -99,7 +123,7 @@ export function listFindings(
 export function trimEvidence(r: Reason): Reason {
   const seen = new Set<string>();
   const distinct = r.evidence.filter((e) => {
-    const key = `${e.bundleId} ${e.metric} ${paramsKey(e.params)}`;
+    const key = `${e.bundleId} ${e.metric} ${keyOf(e.params)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -136,9 +160,35 @@ export function pooledFigure(figures: readonly GuideFigure[]): GuideFigure | und
   const exact = figures.filter((f) => !f.qualifier);
   if (exact.length === 0) return bestOf(figures);
   if (exact.length === 1) return exact[0];
+  const kept = keptPools.get(exact[0]!);
+  if (kept?.from.length === exact.length && kept.from.every((f, i) => f === exact[i])) return kept.pooled;
   const runs = exact.flatMap((f) => (f.samples && f.samples.length > 0 ? f.samples : [f.value]));
   // A pooled series has no single history to take its noise from: its runs are the noise.
-  return { ...exact[0]!, value: median(runs), samples: runs, history: null };
+  const pooled = { ...exact[0]!, value: median(runs), samples: runs, history: null };
+  keptPools.set(exact[0]!, { from: exact, pooled });
+  return pooled;
+}
+
+// Pools kept under their first figure object with every figure they were made from, and verdicts per
+// pair of figure objects: a server hands out the same figure objects until an upload touches them
+// (apps/web guide-figures.ts), and the criteria, the ranking and its reason lines judge the same pairs
+// again and again (a table's scores, every pair of a test, neighbours). An entry goes with its figures.
+const keptPools = new WeakMap<GuideFigure, { from: readonly GuideFigure[]; pooled: GuideFigure }>();
+const keptVerdicts = new WeakMap<Figure, WeakMap<Figure, VerdictResult>>();
+
+/** compareFigures(baseline, candidate), computed once per pair of figure objects. */
+export function judged(baseline: Figure, candidate: Figure): VerdictResult {
+  let byCandidate = keptVerdicts.get(baseline);
+  if (!byCandidate) {
+    byCandidate = new WeakMap();
+    keptVerdicts.set(baseline, byCandidate);
+  }
+  let verdict = byCandidate.get(candidate);
+  if (!verdict) {
+    verdict = compareFigures(baseline, candidate);
+    byCandidate.set(candidate, verdict);
+  }
+  return verdict;
 }
 
 export type Scored<T> = {
@@ -167,7 +217,7 @@ export function scoreAgainstBest<T>(
   const worst = pick(better === "lower" ? (a, b) => a > b : (a, b) => a < b);
   const span = best.value - worst.value;
   const scored = entries.map((e) => {
-    const versusBest = e.figure === best ? null : compareFigures(best, e.figure);
+    const versusBest = e.figure === best ? null : judged(best, e.figure);
     const levelWithBest = versusBest === null || noClearDifference(versusBest.verdict);
     const score = levelWithBest || span === 0 ? 1 : (e.figure.value - worst.value) / span;
     return { item: e.item, score, levelWithBest, versusBest };

@@ -9,8 +9,8 @@
 import { formatNumber, withUnit } from "@cnibench/format";
 import { marginPercent } from "../noise-bands.ts";
 import type { Better, Figure } from "../types.ts";
-import { compareFigures, noClearDifference, type VerdictResult } from "../verdict.ts";
-import { listWords, scoreAgainstBest, tieWords } from "./figures.ts";
+import { noClearDifference, type VerdictResult } from "../verdict.ts";
+import { judged, listWords, scoreAgainstBest, tieWords } from "./figures.ts";
 import type { Evidence } from "./types.ts";
 
 /** Where a figure cannot go higher: the NIC's line rate or what bare metal moved in the same test. */
@@ -53,9 +53,9 @@ export function comparePair(test: RankTest, a: string, b: string): PairOutcome |
   if (atCeiling(test, ea.figure) && atCeiling(test, eb.figure)) {
     return { test, winner: null, loser: null, saturated: true, verdict: null };
   }
-  const v = compareFigures(eb.figure, ea.figure);
+  const v = judged(eb.figure, ea.figure);
   if (v.verdict === "better") {
-    return { test, winner: a, loser: b, saturated: false, verdict: compareFigures(ea.figure, eb.figure) };
+    return { test, winner: a, loser: b, saturated: false, verdict: judged(ea.figure, eb.figure) };
   }
   if (v.verdict === "worse") return { test, winner: b, loser: a, saturated: false, verdict: v };
   return { test, winner: null, loser: null, saturated: false, verdict: v };

@@ -173,7 +173,9 @@ function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Tabl
   for (const t of testbeds) {
     for (const selector of selectors) {
       const all = ctx.options.flatMap((option) => {
+        // Without node CPU figures a setup has no CPU per Gbit/s: its throughput figures are not looked at.
         const derived = standingScenarios(ctx, option, t)
+          .filter((s) => ctx.figuresOf(s.id, "cpu.usage").length > 0)
           .flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select))
           .flatMap((f) => cpuPerGbit(ctx, f) ?? []);
         return derived.length > 0 ? [{ option, derived }] : [];

@@ -13,8 +13,8 @@ import {
   summaryOf,
   withHistory,
 } from "@cnibench/analysis";
-import { natural } from "@cnibench/format";
 import type { compareView, LatestFigure, ScenarioSummary } from "@cnibench/db";
+import { natural } from "@cnibench/format";
 import { type CsvCell, catalogueRank, findMetric } from "@cnibench/schema";
 import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";

@@ -1,4 +1,5 @@
 import { runsShown } from "@cnibench/analysis";
+import { verdictStyle } from "@cnibench/charts/format";
 import {
   formatChange,
   formatFigure,
@@ -9,7 +10,6 @@ import {
   summaryStatisticsWords,
   verdictLabel,
 } from "@cnibench/format";
-import { verdictStyle } from "@cnibench/charts/format";
 import { Fragment, type ReactNode } from "react";
 import type { z } from "zod";
 import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";

@@ -10,9 +10,9 @@ import {
   summaryOf,
   whiskerOf,
 } from "@cnibench/analysis";
-import { formatChange, natural } from "@cnibench/format";
 import type { LatestFigure, ScenarioSummary } from "@cnibench/db";
 import type { PlottedFigure } from "@cnibench/db/read-models";
+import { formatChange, natural } from "@cnibench/format";
 import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";

@@ -6,9 +6,9 @@ import {
   judgedPercent,
   type VerdictEvidence,
 } from "@cnibench/analysis";
-import { formatRatio } from "@cnibench/format";
 import type { ChartPoint } from "@cnibench/charts/types";
 import type { LatestFigure, ScenarioSummary } from "@cnibench/db";
+import { formatRatio } from "@cnibench/format";
 
 /** A point against the chart's baseline: verdict, change and what the verdict rests on. */
 export type Versus = NonNullable<ChartPoint["versus"]>;

@@ -1,9 +1,10 @@
 // A series' history drawn: its campaigns over time with what changed and where it shifted (HistoryChart),
 // and the change points in words. Shared by the scenario page's History section and the charts page's
 // History view, both fed by scenarios.history.
-import { formatDate, formatFigure, formatPercent, verdictWords } from "@cnibench/format";
+
 import type { HistoryAnnotation, HistoryPoint, HistoryShift } from "@cnibench/charts";
 import { verdictStyle } from "@cnibench/charts/format";
+import { formatDate, formatFigure, formatPercent, verdictWords } from "@cnibench/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import { HistoryChart } from "~/app/_charts/deferred";
 import { Muted } from "~/app/_ui/text";

@@ -1,5 +1,5 @@
-import type { Provenance } from "@cnibench/db";
 import { runsShown } from "@cnibench/analysis";
+import type { Provenance } from "@cnibench/db";
 import {
   formatDate,
   formatFigure,

@@ -15,9 +15,9 @@ import {
 import { canonicalJson } from "@cnibench/schema";
 import pg from "pg";
 import { quantile } from "simple-statistics";
-import { crossoverOf, maxLines } from "../apps/web/src/server/chart-data/crossover.ts";
-import { shapeComparison } from "../apps/web/src/server/compare-data.ts";
 import { recommend } from "../apps/web/src/server/routers/guide.ts";
+import { crossoverOf, maxLines } from "../apps/web/src/server/views/chart-data/crossover.ts";
+import { shapeComparison } from "../apps/web/src/server/views/compare-data.ts";
 import {
   compareData,
   crossoverPoints,

@@ -17,7 +17,7 @@ const config: NextConfig = {
   // Container images (apps/web/Dockerfile) ship .next/standalone: the server and only the files it needs.
   // `next start`, which `npm start` runs, still serves this build (it warns that standalone exists).
   output: "standalone",
-  // The link cards read font subsets by name at run time (src/server/card-fonts.ts), which tracing
+  // The link cards read font subsets by name at run time (src/server/cards/card-fonts.ts), which tracing
   // cannot follow: the regular and bold WOFF files and their unicode tables go into the image.
   outputFileTracingIncludes: {
     "/card/**": [

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { PNG } from "pngjs";
 import { describe, expect, inject, it } from "vitest";
-import { badgeColors } from "../src/server/badge.ts";
+import { badgeColors } from "../src/server/cards/badge.ts";
 import { browserPerFile, sharePermalink, signedIn, uploadExample, workspaceToken } from "./browser.ts";
 
 const webUrl = inject("webUrl");

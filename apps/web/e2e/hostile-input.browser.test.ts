@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { driverWords, hostileUrlValues, type JsonSchema, procedureProbes } from "@cnibench/test-support/hostile";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { appRouter } from "../src/server/root";
+import { appRouter } from "../src/server/trpc/root";
 import { launchBrowser, signedIn } from "./browser.ts";
 
 const webUrl = inject("webUrl");

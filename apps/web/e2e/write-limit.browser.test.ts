@@ -1,6 +1,6 @@
 // The web app's write budget answers as documented in the built app (issue 43): past
 // CNIBENCH_WEB_WRITES_PER_MINUTE (60) changes a minute, 429 with Retry-After — the build answered
-// 500 with an empty message while the in-process test passed (apps/web/src/server/trpc.ts).
+// 500 with an empty message while the in-process test passed (apps/web/src/server/trpc/trpc.ts).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, signedIn } from "./browser.ts";
 

@@ -3,7 +3,7 @@ import { accessFor, endSession, recordSignIn, sessionUser, startSession } from "
 import NextAuth from "next-auth";
 import { cache } from "react";
 import { webEnv } from "~/env";
-import { db } from "~/server/db";
+import { db } from "~/server/trpc/db";
 
 declare module "next-auth" {
   interface Session {

@@ -15,7 +15,10 @@ export async function register(): Promise<void> {
     return; // process.exit is stubbed in tests
   }
   if (inNodeRuntime && env.CNIBENCH_WEB_METRICS_PORT > 0) {
-    const [{ serveWebMetrics }, { db }] = await Promise.all([import("./server/app-metrics"), import("./server/db")]);
+    const [{ serveWebMetrics }, { db }] = await Promise.all([
+      import("./server/http/app-metrics"),
+      import("./server/trpc/db"),
+    ]);
     await serveWebMetrics(db(), env.CNIBENCH_HOST, env.CNIBENCH_WEB_METRICS_PORT);
   }
 }

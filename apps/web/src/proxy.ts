@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { inDevelopment, webEnv } from "~/env";
-import { databaseAnswers, refusedAddress, unavailablePage } from "~/server/outage";
-import { unreadableAddress } from "~/server/request-guard";
+import { databaseAnswers, refusedAddress, unavailablePage } from "~/server/http/outage";
+import { unreadableAddress } from "~/server/http/request-guard";
 
 /**
  * Security headers on every page, and a Content-Security-Policy whose script-src allows only this

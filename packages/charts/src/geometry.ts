@@ -2,7 +2,7 @@
 // ticks, and line paths, bars and labels in pixels. Each kind of chart computes it once, in one
 // function here, and every picture of it is drawn from that object: the static first paint
 // (static-chart.tsx), the interactive Recharts plot (given its domains, ticks and colours, not left
-// to choose its own), the link cards (apps/web/src/server/card.tsx) and the SVG and PNG exports of the
+// to choose its own), the link cards (apps/web/src/server/cards/card.tsx) and the SVG and PNG exports of the
 // Recharts picture. Pure (no React, no Recharts), so it runs on the server without a browser.
 import { formatCompact, formatPercent, type Verdict, verdictWords } from "@cnibench/format";
 import { colorAt, dashAt } from "./palette";

@@ -1,5 +1,5 @@
 // What both apps' own metrics share (ingest-api: apps/ingest-api/src/app-metrics.ts; web:
-// apps/web/src/server/app-metrics.ts): a prom-client registry with the process's metrics, the read
+// apps/web/src/server/http/app-metrics.ts): a prom-client registry with the process's metrics, the read
 // pool's gauge, and a tiny server for GET /metrics on a port of its own. prom-client rather than
 // hand-written text: it keeps histograms and the exposition format right.
 import http from "node:http";

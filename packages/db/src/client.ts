@@ -8,7 +8,7 @@ import { type Prisma, PrismaClient } from "./generated/prisma/client.ts";
 /**
  * A database client: Prisma's models, and beside them the read pool (see `readRows`) and the uploads'
  * write turns (see WRITERS). Fields of the client rather than module-level maps: Next.js may load this
- * module once per server layer while sharing one client between them (apps/web/src/server/db.ts).
+ * module once per server layer while sharing one client between them (apps/web/src/server/trpc/db.ts).
  */
 export type Db = PrismaClient & { readonly readPool: pg.Pool; readonly writeTurn: LimitFunction };
 

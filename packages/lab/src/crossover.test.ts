@@ -3,7 +3,7 @@
 // runs per step). crossoverOf is the chart's own shaping, as its tRPC procedure calls it.
 import { labSeeds } from "@cnibench/test-support/lab-figures";
 import { describe, expect, it } from "vitest";
-import { crossoverOf } from "../../../apps/web/src/server/chart-data/crossover.ts";
+import { crossoverOf } from "../../../apps/web/src/server/views/chart-data/crossover.ts";
 
 describe("the lab's sweep in the crossover view", () => {
   const lab = labSeeds();

@@ -13,8 +13,8 @@ import type { BundleInput } from "@cnibench/schema";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { startIngest } from "@cnibench/test-support/ingest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crossoverOf } from "../../../apps/web/src/server/chart-data/crossover.ts";
 import { recommend } from "../../../apps/web/src/server/routers/guide.ts";
+import { crossoverOf } from "../../../apps/web/src/server/views/chart-data/crossover.ts";
 import { bundleIssues, checkPrerequisites, labNamespaces } from "./index.ts";
 
 const pre = checkPrerequisites(["iptables", "nftables"]);

@@ -4,7 +4,7 @@
  * keys, invalid UTF-8, unicode trickery, markup and SQL fragments, archive bombs, path traversal and
  * too many archive entries. Every case names its endpoint and the answer it must get;
  * apps/ingest-api/src/nasty.integration.test.ts sends them all, and the web app's upload procedure
- * gets the same answers (apps/web/src/server/upload.integration.test.ts). Bodies are built on demand
+ * gets the same answers (apps/web/src/server/routers/upload.integration.test.ts). Bodies are built on demand
  * (the archive bombs take a moment) by ./archives.ts, deterministically: the same case always sends
  * the same bytes.
  */

@@ -2,8 +2,8 @@ import "server-only";
 import { TRPCError } from "@trpc/server";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { createContext } from "~/server/context";
-import { createCaller } from "~/server/root";
+import { createContext } from "~/server/trpc/context";
+import { createCaller } from "~/server/trpc/root";
 
 /** tRPC for server components: calls procedures in-process, one context per request. */
 export const api = cache(async () => createCaller(await createContext()));

@@ -1,6 +1,6 @@
 import "server-only";
 import { TRPCError } from "@trpc/server";
-import { type Badge, badgeHeaders, badgeSvg } from "~/server/badge";
+import { type Badge, badgeHeaders, badgeSvg } from "~/server/cards/badge";
 import { api } from "~/trpc/server";
 
 type Caller = Awaited<ReturnType<typeof api>>;

@@ -2,8 +2,8 @@ import "server-only";
 import { ImageResponse } from "next/og";
 import type { ReactElement } from "react";
 import { currentUserId } from "~/auth";
-import { cardSize, mapText, textOf } from "~/server/card";
-import { cardFonts } from "~/server/card-fonts";
+import { cardSize, mapText, textOf } from "~/server/cards/card";
+import { cardFonts } from "~/server/cards/card-fonts";
 import type { api } from "~/trpc/server";
 import { readOrRefuse, refusal } from "../badge/respond";
 

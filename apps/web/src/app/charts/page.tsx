@@ -10,8 +10,8 @@ import { EmptyState } from "~/app/_ui/empty-state";
 import { TextLink } from "~/app/_ui/link";
 import { PageHeader } from "~/app/_ui/text";
 import { webEnv } from "~/env";
-import { cardMetadata } from "~/server/card-meta";
-import type { AxisChoice } from "~/server/chart-data/crossover";
+import { cardMetadata } from "~/server/cards/card-meta";
+import type { AxisChoice } from "~/server/views/chart-data/crossover";
 import {
   type BarView,
   barViews,
@@ -19,7 +19,7 @@ import {
   crossoverAxisWords,
   crossoverValueLabel,
   viewTitle,
-} from "~/server/chart-views";
+} from "~/server/views/chart-views";
 import { pageApi } from "~/trpc/server";
 import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";

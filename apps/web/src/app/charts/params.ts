@@ -10,7 +10,7 @@ import {
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs/server";
-import { chartViews } from "~/server/chart-views";
+import { chartViews } from "~/server/views/chart-views";
 import { filterParams } from "../_explore/params";
 
 const chartParams = {

@@ -9,7 +9,7 @@ import { Notice } from "~/app/_ui/notice";
 import { Muted, PageHeader } from "~/app/_ui/text";
 import { currentUserId } from "~/auth";
 import { webEnv } from "~/env";
-import { cardMetadata } from "~/server/card-meta";
+import { cardMetadata } from "~/server/cards/card-meta";
 import { api } from "~/trpc/server";
 import { shareComparison } from "./actions";
 import { compareHref, loadCompareParams, marginItems, readMargins } from "./params";

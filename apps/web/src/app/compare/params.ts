@@ -1,7 +1,7 @@
 import { createLoader, createSerializer, parseAsNativeArrayOf, parseAsString } from "nuqs/server";
 import { marginMetricSchema, marginPercentSchema, maxMargins } from "../../server/routers/compare.types";
 // Relative paths: the unit tests run without the ~ alias.
-import { allRowsParams } from "../../server/rows-per-metric";
+import { allRowsParams } from "../../server/views/rows-per-metric";
 
 /**
  * The compared scenarios in order, the first being the baseline: /compare?s=<id>&s=<id>; `margin`

@@ -19,7 +19,7 @@ import { Notice } from "~/app/_ui/notice";
 import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
 import { Muted } from "~/app/_ui/text";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
-import { foldRows, rowsPerMetric } from "~/server/rows-per-metric";
+import { foldRows, rowsPerMetric } from "~/server/views/rows-per-metric";
 
 type Comparison = z.output<typeof compareOutputSchema>;
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { comparisonBadge, verdictColor } from "~/server/badge";
+import { comparisonBadge, verdictColor } from "~/server/cards/badge";
 import type { compareOutputSchema } from "~/server/routers/compare.types";
 
 type Comparison = z.output<typeof compareOutputSchema>;

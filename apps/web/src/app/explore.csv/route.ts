@@ -1,4 +1,4 @@
-import { exploreCsv, exploreForDownload } from "~/server/downloads";
+import { exploreCsv, exploreForDownload } from "~/server/views/downloads";
 import { exploreInput } from "../_explore/input";
 import { loadExploreParams } from "../_explore/params";
 import { sortScenarios } from "../_explore/rows";

@@ -1,5 +1,5 @@
 import { databaseReady } from "@cnibench/db";
-import { db } from "~/server/db";
+import { db } from "~/server/trpc/db";
 
 // Readiness: PostgreSQL answers. 503 with Retry-After otherwise, like the ingest API's /readyz.
 export const dynamic = "force-dynamic";

@@ -2,11 +2,11 @@ import { crossoverAxesOf, scopeToTestbed } from "@cnibench/analysis";
 import { chartView } from "@cnibench/db";
 import { metricCatalogue } from "@cnibench/schema";
 import type { z } from "zod";
-import { barView } from "../chart-data/bars";
-import { axisChoices, crossoverOf } from "../chart-data/crossover";
-import { barViews } from "../chart-views";
-import { withHistory } from "../compare-data";
-import { type Context, createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
+import { type Context, createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc/trpc";
+import { barView } from "../views/chart-data/bars";
+import { axisChoices, crossoverOf } from "../views/chart-data/crossover";
+import { barViews } from "../views/chart-views";
+import { withHistory } from "../views/compare-data";
 import {
   barsInputSchema,
   barsOutputSchema,

@@ -1,7 +1,7 @@
 import { verdicts } from "@cnibench/analysis";
 import { crossoverPointSchema, plottedFigureSchema } from "@cnibench/db/read-models";
 import { z } from "zod";
-import { barViewNames } from "../chart-views";
+import { barViewNames } from "../views/chart-views";
 import { exploreInputSchema } from "./scenarios.types";
 
 /** A point against the chart's baseline: the compare table's verdict, change and evidence in short. */

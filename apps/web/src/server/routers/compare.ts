@@ -8,8 +8,8 @@ import {
 } from "@cnibench/db";
 import { metricCatalogue } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
-import { shapeComparison } from "../compare-data";
-import { createTRPCRouter, keptUntilChange, publicProcedure, signedInProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure, signedInProcedure } from "../trpc/trpc";
+import { shapeComparison } from "../views/compare-data";
 import {
   compareInputSchema,
   compareOutputSchema,

@@ -1,7 +1,7 @@
 import { isLab, recommendDatapaths } from "@cnibench/analysis";
 import type { Db } from "@cnibench/db";
-import { guideFigures } from "../guide-figures";
-import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc/trpc";
+import { guideFigures } from "../views/guide-figures";
 import { type GuideInput, guideInputSchema, guideOutputSchema } from "./guide.types";
 
 /** How many scenarios each value has, most first. */

@@ -1,7 +1,7 @@
 import { seriesHistory } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
-import { historyData } from "../history-data";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, publicProcedure } from "../trpc/trpc";
+import { historyData } from "../views/history-data";
 import { historyInputSchema, historyOutputSchema } from "./history.types";
 
 // Mounted under `scenarios` (root.ts): scenarios.history.

@@ -2,7 +2,7 @@ import { summaryOf } from "@cnibench/analysis";
 import { exploreView, scenarioView } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc";
+import { createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc/trpc";
 import { exploreInputSchema, exploreOutputSchema, scenarioViewSchema } from "./scenarios.types";
 
 /** Older runs a scenario page shows per figure: enough to see a trend, bounded however often it is measured. */

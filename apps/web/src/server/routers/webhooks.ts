@@ -11,7 +11,7 @@ import {
 } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { type Context, createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
+import { type Context, createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc/trpc";
 import {
   createdWebhookSchema,
   createWebhookInputSchema,

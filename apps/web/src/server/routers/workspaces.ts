@@ -30,7 +30,7 @@ import {
 } from "@cnibench/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc";
+import { createTRPCRouter, publicProcedure, signedInProcedure } from "../trpc/trpc";
 import {
   bundleRefSchema,
   campaignRefSchema,

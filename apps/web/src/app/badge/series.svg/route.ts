@@ -1,4 +1,4 @@
-import { seriesBadge } from "~/server/badge";
+import { seriesBadge } from "~/server/cards/badge";
 import { parseWhere } from "../../charts/params";
 import { badgeResponse, refusal } from "../respond";
 

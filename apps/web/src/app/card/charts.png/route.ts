@@ -1,6 +1,6 @@
 import { facetKeys, resolveBetter } from "@cnibench/analysis";
-import { barsCard, crossoverCard, plainCard } from "~/server/card";
-import { crossoverAxisWords, crossoverValueLabel, viewTitle } from "~/server/chart-views";
+import { barsCard, crossoverCard, plainCard } from "~/server/cards/card";
+import { crossoverAxisWords, crossoverValueLabel, viewTitle } from "~/server/views/chart-views";
 import { chartScope, crossoverInput, loadChartParams } from "../../charts/params";
 import { cardResponse } from "../respond";
 

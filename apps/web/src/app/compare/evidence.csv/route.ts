@@ -1,4 +1,4 @@
-import { comparisonCsv, comparisonForDownload } from "~/server/downloads";
+import { comparisonCsv, comparisonForDownload } from "~/server/views/downloads";
 import { loadCompareParams, readMargins } from "../params";
 
 /** /compare/evidence.csv?s=<id>&s=<id>&margin=…: the compare page's verdicts with their evidence. */

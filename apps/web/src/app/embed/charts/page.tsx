@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";
-import { type BarView, barViews, crossoverAxisWords, crossoverValueLabel } from "~/server/chart-views";
+import { type BarView, barViews, crossoverAxisWords, crossoverValueLabel } from "~/server/views/chart-views";
 import { api, orNotFound } from "~/trpc/server";
 import { loadHistory, TestbedHistory, testbedName } from "../../charts/history-view";
 import { type ChartParams, chartScope, chartsHref, crossoverInput, loadChartParams } from "../../charts/params";

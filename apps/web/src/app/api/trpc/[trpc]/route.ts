@@ -1,9 +1,9 @@
 import { isDatabaseOutage } from "@cnibench/db";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { createContext } from "~/server/context";
-import { RETRY_AFTER_SECONDS } from "~/server/outage";
-import { appRouter } from "~/server/root";
-import type { WriteLimitError } from "~/server/trpc";
+import { RETRY_AFTER_SECONDS } from "~/server/http/outage";
+import { createContext } from "~/server/trpc/context";
+import { appRouter } from "~/server/trpc/root";
+import type { WriteLimitError } from "~/server/trpc/trpc";
 
 const handler = (req: Request) =>
   fetchRequestHandler({

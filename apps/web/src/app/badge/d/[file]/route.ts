@@ -1,4 +1,4 @@
-import { comparisonBadge } from "~/server/badge";
+import { comparisonBadge } from "~/server/cards/badge";
 import { badgeResponse, refusal } from "../../respond";
 
 /**

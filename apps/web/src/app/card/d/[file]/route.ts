@@ -1,4 +1,4 @@
-import { comparisonCard } from "~/server/card";
+import { comparisonCard } from "~/server/cards/card";
 import { refusal } from "../../../badge/respond";
 import { cardResponse, pngName } from "../../respond";
 

@@ -1,4 +1,4 @@
-import { scenarioCard } from "~/server/card";
+import { scenarioCard } from "~/server/cards/card";
 import { refusal } from "../../../badge/respond";
 import { cardResponse, pngName } from "../../respond";
 

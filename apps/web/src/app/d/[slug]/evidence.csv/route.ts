@@ -1,4 +1,4 @@
-import { comparisonCsv, permalinkForDownload } from "~/server/downloads";
+import { comparisonCsv, permalinkForDownload } from "~/server/views/downloads";
 
 /** /d/<slug>/evidence.csv: the shared comparison's verdicts with their evidence, as pinned. */
 export async function GET(_req: Request, { params }: { params: Promise<{ slug: string }> }) {

@@ -1,4 +1,4 @@
-import { scenarioCsv, scenarioForDownload } from "~/server/downloads";
+import { scenarioCsv, scenarioForDownload } from "~/server/views/downloads";
 
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const view = await scenarioForDownload((await params).id);

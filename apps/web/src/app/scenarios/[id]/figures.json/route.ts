@@ -1,4 +1,4 @@
-import { scenarioForDownload, scenarioJson } from "~/server/downloads";
+import { scenarioForDownload, scenarioJson } from "~/server/views/downloads";
 
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
   const view = await scenarioForDownload((await params).id);

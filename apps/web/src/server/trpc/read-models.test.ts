@@ -14,10 +14,10 @@ import {
 import { loadSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { barView } from "./chart-data/bars";
-import { crossoverOf } from "./chart-data/crossover";
-import { barsOutputSchema } from "./routers/charts.types";
-import { exploreOutputSchema } from "./routers/scenarios.types";
+import { barsOutputSchema } from "../routers/charts.types";
+import { exploreOutputSchema } from "../routers/scenarios.types";
+import { barView } from "../views/chart-data/bars";
+import { crossoverOf } from "../views/chart-data/crossover";
 
 const seeds = loadSeeds({
   a: ["tke-a-iptables-service-scale.json", "tke-a-iptables-main.json"],

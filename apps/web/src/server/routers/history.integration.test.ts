@@ -17,7 +17,7 @@ import {
 import { freshDatabase } from "@cnibench/test-support/database";
 import { nightlyCampaigns } from "@cnibench/test-support/nightly";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "./root";
+import { createCaller } from "../trpc/root";
 
 // nightlyCampaigns (test-support): 12 nights of pod-to-pod TCP throughput, 8 % less from night 9 on kernel 6.8.
 const nights = nightlyCampaigns();

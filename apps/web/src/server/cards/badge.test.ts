@@ -1,5 +1,6 @@
 import { loadSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
+import { compareRows } from "../views/compare-data";
 import {
   badgeColors,
   badgeHeaders,
@@ -11,7 +12,6 @@ import {
   textWidth,
   verdictColor,
 } from "./badge";
-import { compareRows } from "./compare-data";
 
 /** The numbers an SVG attribute holds, e.g. width="123". */
 const attr = (svg: string, name: string) => Number(svg.match(new RegExp(`\\b${name}="([\\d.]+)"`))?.[1]);

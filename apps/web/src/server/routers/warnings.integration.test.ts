@@ -5,8 +5,8 @@ import { accessFor, createDb, type Db, ensureDefaultWorkspace, ingestBundle } fr
 import { freshDatabase } from "@cnibench/test-support/database";
 import { fixtureBytes, labEnvironment } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importFiles } from "../../../../packages/importers/src/import.ts";
-import { createCaller } from "./root";
+import { importFiles } from "../../../../../packages/importers/src/import.ts";
+import { createCaller } from "../trpc/root";
 
 // A raw iperf3 run (start.system_info: kernel 5.4.104+) imported with --kernel 6.1.0 and a 1 Gbit/s NIC:
 // end.sum_received 1,709,695,955 and end.sum_sent 1,710,292,618 bit/s are 1.71 Gbit/s each.

@@ -3,7 +3,7 @@
 // and a marker wherever what the campaigns ran on changed (CNI version, kernel, OS, Kubernetes version).
 import { type ChangePoint, detectChangePoints } from "@cnibench/analysis";
 import type { SeriesHistory } from "@cnibench/db";
-import type { HistoryView } from "./routers/history.types";
+import type { HistoryView } from "../routers/history.types";
 
 type ChangePointView = HistoryView["changePoints"][number];
 

@@ -5,8 +5,8 @@ import { chartView, createDb, type Db, deleteBundle, ensureDefaultWorkspace, ing
 import { freshDatabase } from "@cnibench/test-support/database";
 import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guideFigures } from "./guide-figures";
-import { recommend } from "./routers/guide";
+import { guideFigures } from "../views/guide-figures";
+import { recommend } from "./guide";
 
 const { overlay, iptables } = tkeServiceScale();
 const answers = { cloud: null, sku: null, services: 30_000, connections: "short" as const, needs: [] };

@@ -1,10 +1,10 @@
-import { chartsRouter } from "./routers/charts";
-import { compareRouter } from "./routers/compare";
-import { guideRouter } from "./routers/guide";
-import { historyRouter } from "./routers/history";
-import { scenariosRouter } from "./routers/scenarios";
-import { webhooksRouter } from "./routers/webhooks";
-import { workspacesRouter } from "./routers/workspaces";
+import { chartsRouter } from "../routers/charts";
+import { compareRouter } from "../routers/compare";
+import { guideRouter } from "../routers/guide";
+import { historyRouter } from "../routers/history";
+import { scenariosRouter } from "../routers/scenarios";
+import { webhooksRouter } from "../routers/webhooks";
+import { workspacesRouter } from "../routers/workspaces";
 import { createCallerFactory, createTRPCRouter, mergeRouters } from "./trpc";
 
 export const appRouter = createTRPCRouter({

@@ -10,14 +10,14 @@ import { accessFor, createDb, type Db, ensureDefaultWorkspace, recordSignIn } fr
 import { freshDatabase } from "@cnibench/test-support/database";
 import { tkeServiceScale } from "@cnibench/test-support/fixtures";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { GET as permalinkCsv } from "../app/d/[slug]/evidence.csv/route";
-import { createCaller } from "./root";
+import { GET as permalinkCsv } from "../../app/d/[slug]/evidence.csv/route";
+import { createCaller } from "../trpc/root";
 
 // The route runs as in the app, with the tRPC caller of the visitor the test chooses. Vitest knows no
 // tsconfig paths: the app's `~/` imports are pointed at the modules Next.js resolves them to.
 const visitor = vi.hoisted(() => ({ caller: undefined as unknown }));
 vi.mock("server-only", () => ({}));
-vi.mock("~/server/downloads", () => import("./downloads"));
+vi.mock("~/server/views/downloads", () => import("./downloads"));
 vi.mock("~/trpc/server", () => ({ api: async () => visitor.caller }));
 
 const baselineRuns = [10.0, 10.1, 9.9];

@@ -1,7 +1,7 @@
 import "server-only";
 import { databaseReady } from "@cnibench/db";
-import { db } from "./db";
-import { freshFor } from "./fresh-for";
+import { db } from "../trpc/db";
+import { freshFor } from "../views/fresh-for";
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable (as the ingest API). */
 export const RETRY_AFTER_SECONDS = 5;

@@ -70,7 +70,7 @@ describe("the web server's own metrics", () => {
   });
 
   it("refuses the pages' own port for the metrics", async () => {
-    const { readWebEnv } = await import("../env");
+    const { readWebEnv } = await import("../../env");
     expect(readWebEnv({ DATABASE_URL: "postgresql://u@db/x" }).CNIBENCH_WEB_METRICS_PORT).toBe(9465);
     expect(() =>
       readWebEnv({ DATABASE_URL: "postgresql://u@db/x", CNIBENCH_WEB_PORT: "3000", CNIBENCH_WEB_METRICS_PORT: "3000" }),

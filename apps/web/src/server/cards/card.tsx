@@ -10,10 +10,10 @@ import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibenc
 import { vocabularyLabel } from "@cnibench/schema";
 import { Children, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
 import type { z } from "zod";
+import type { barsOutputSchema, crossoverOutputSchema } from "../routers/charts.types";
+import type { compareOutputSchema } from "../routers/compare.types";
+import type { scenarioViewSchema } from "../routers/scenarios.types";
 import { badgeColors, significantRows, verdictColor } from "./badge";
-import type { barsOutputSchema, crossoverOutputSchema } from "./routers/charts.types";
-import type { compareOutputSchema } from "./routers/compare.types";
-import type { scenarioViewSchema } from "./routers/scenarios.types";
 
 export const cardSize = { width: 1200, height: 630 } as const;
 /** Rows of figures or verdicts a card lists: more would not read at thumbnail size. */

@@ -9,7 +9,7 @@ import { accessFor, createDb, createWorkspace, type Db, recordSignIn } from "@cn
 import { freshDatabase } from "@cnibench/test-support/database";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "./root";
+import { appRouter } from "../trpc/root";
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let db: Db;

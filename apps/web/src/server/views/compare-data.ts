@@ -16,10 +16,10 @@ import {
 import type { compareView, LatestFigure, ScenarioSummary } from "@cnibench/db";
 import { natural } from "@cnibench/format";
 import { type CsvCell, catalogueRank, findMetric } from "@cnibench/schema";
+import type { CompareCell, CompareOutput, CompareRow, MarginInForce } from "../routers/compare.types";
 import { barView } from "./chart-data/bars";
 import { crossoverOf } from "./chart-data/crossover";
 import { seriesLabels } from "./chart-data/labels";
-import type { CompareCell, CompareOutput, CompareRow, MarginInForce } from "./routers/compare.types";
 
 // Shared with the ingest API's gate (@cnibench/analysis, explain.ts); the routers import it from here.
 export { withHistory };

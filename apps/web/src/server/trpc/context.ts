@@ -3,7 +3,7 @@ import { webhookPolicy } from "@cnibench/db";
 import { headers } from "next/headers";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
-import { clientAddress } from "./client-address";
+import { clientAddress } from "../http/client-address";
 import { db } from "./db";
 import { type Context, writeLimits } from "./trpc";
 

@@ -13,7 +13,7 @@ import { integrityProblems, rowCounts } from "@cnibench/test-support/ingest";
 import { TRPCError } from "@trpc/server";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "./root";
+import { createCaller } from "../trpc/root";
 
 console.info(fuzzBanner);
 

@@ -28,6 +28,19 @@ import type { BarDatum, ChartPoint } from "./types";
 
 type Row = { category: string } & Record<string, number | string | undefined>;
 
+/** What the plot draws: the same for the plot and for its bars, which the pointer does not change. */
+type PlotProps = {
+  /** Which series are drawn, in which order and colour, which groups, and the value axis: as the static picture draws them. */
+  geometry: BarGeometry;
+  /** The groups: all of them given to the plot, those drawn given to its bars. */
+  data: BarDatum[];
+  categoryLabel: string;
+  yLabel: string;
+  unit: string;
+  height: number;
+  whiskers: boolean;
+};
+
 export default function BarPlot({
   state,
   geometry: g,
@@ -35,15 +48,7 @@ export default function BarPlot({
   height,
   scroller,
   ...props
-}: {
-  /** Which series are drawn, in which order and colour, which groups, and the value axis: as the static picture draws them. */
-  geometry: BarGeometry;
-  data: BarDatum[];
-  categoryLabel: string;
-  yLabel: string;
-  unit: string;
-  height: number;
-  whiskers: boolean;
+}: PlotProps & {
   /** The box that scrolls the chart sideways, to place the tooltip in view. */
   scroller: RefObject<HTMLDivElement | null>;
   state: ChartState;
@@ -128,15 +133,7 @@ const Bars = memo(function Bars({
   onActive,
   onSelect,
   ...props
-}: {
-  geometry: BarGeometry;
-  /** The groups drawn. */
-  data: BarDatum[];
-  categoryLabel: string;
-  yLabel: string;
-  unit: string;
-  height: number;
-  whiskers: boolean;
+}: PlotProps & {
   onActive: (active: { category: string; at: TooltipAt } | null) => void;
   onSelect: (selected: Selected) => void;
 }) {

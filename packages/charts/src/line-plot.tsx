@@ -12,10 +12,8 @@ import { Gridlines, Mark, Rule, useAxis, valueAxis } from "./rule";
 import { PointTarget, type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
 import type { ChartPoint, ChartSeries } from "./types";
 
-export default function LinePlot({
-  state,
-  ...props
-}: {
+/** What the plot draws: the same for the plot and for its lines, which the pointer does not change. */
+type PlotProps = {
   series: ChartSeries[];
   /** Which series are drawn, in which order and style, and the axes: as the static picture draws them. */
   geometry: LineGeometry;
@@ -26,8 +24,9 @@ export default function LinePlot({
   unit: string;
   height: number;
   whiskers: boolean;
-  state: ChartState;
-}) {
+};
+
+export default function LinePlot({ state, ...props }: PlotProps & { state: ChartState }) {
   const [hovered, setHovered] = useState<Hovered | null>(null);
   return (
     <>
@@ -56,15 +55,7 @@ const Lines = memo(function Lines({
   onHover: setHovered,
   onSelect: setSelected,
   ...props
-}: {
-  series: ChartSeries[];
-  geometry: LineGeometry;
-  joined: boolean;
-  xLabel: string;
-  yLabel: string;
-  unit: string;
-  height: number;
-  whiskers: boolean;
+}: PlotProps & {
   onHover: (hovered: Hovered | null) => void;
   onSelect: (selected: Selected) => void;
 }) {

@@ -33,21 +33,10 @@ export function testbedsOf(scenarios: readonly GuideScenario[]): Testbed[] {
   return [...out.values()];
 }
 
-// Evidence kept per figure object (with the scenario it was named from) and keys per params object: a
-// figure is cited by many reasons and its params matched many times, in each answer and the next (a
-// server hands out the same objects until an upload touches them).
+// Evidence kept per figure object (with the scenario it was named from): a figure is cited by many
+// reasons, in each answer and the next (a server hands out the same objects until an upload touches
+// them). Params keys are kept per params object by paramsKey itself.
 const keptEvidence = new WeakMap<GuideFigure, { scenario: GuideScenario | undefined; evidence: Evidence }>();
-const keptKeys = new WeakMap<Params, string>();
-
-/** paramsKey(params), computed once per params object. */
-export function keyOf(params: Params): string {
-  let key = keptKeys.get(params);
-  if (key === undefined) {
-    key = paramsKey(params);
-    keptKeys.set(params, key);
-  }
-  return key;
-}
 
 export function toEvidence(f: GuideFigure, scenario: GuideScenario | undefined): Evidence {
   const kept = keptEvidence.get(f);
@@ -123,7 +112,7 @@ export function listFindings(
 export function trimEvidence(r: Reason): Reason {
   const seen = new Set<string>();
   const distinct = r.evidence.filter((e) => {
-    const key = `${e.bundleId} ${e.metric} ${keyOf(e.params)}`;
+    const key = `${e.bundleId} ${e.metric} ${paramsKey(e.params)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,12 +1,13 @@
 // The form of criterion most of them take: one figure per option, compared on a testbed. The
 // keepalive, UDP and latency criteria are built on it.
+
 import { formatFigure, formatNumber, formatPercent } from "@cnibench/format";
 import { resolveBetter } from "../../better.ts";
 import { percentDelta } from "../../delta.ts";
+import { paramsKey } from "../../params-key.ts";
 import type { Better, Params } from "../../types.ts";
 import type { VerdictResult } from "../../verdict.ts";
 import {
-  keyOf,
   listWords,
   paramsMatch,
   pooledFigure,
@@ -83,7 +84,7 @@ export function paramsSelectors(
     for (const s of o.scenarios) {
       for (const f of ctx.figuresOf(s.id, spec.metric)) {
         if (!spec.accept(f.params)) continue;
-        const key = keyOf(f.params);
+        const key = paramsKey(f.params);
         const entry = sets.get(key) ?? { params: f.params, options: new Set<string>() };
         entry.options.add(o.id);
         sets.set(key, entry);
@@ -95,7 +96,7 @@ export function paramsSelectors(
     .map(([key, { params }]) => ({
       title: spec.title(params),
       metric: spec.metric,
-      select: (f: GuideFigure) => f.metric === spec.metric && keyOf(f.params) === key,
+      select: (f: GuideFigure) => f.metric === spec.metric && paramsKey(f.params) === key,
     }));
 }
 

@@ -1,8 +1,10 @@
 // Latency-sensitive traffic: round trips compared across the datapaths, and what tuning a datapath's
 // settings gained where a scenario measured both sides.
+
 import { formatFigure, formatPercent } from "@cnibench/format";
+import { paramsKey } from "../../params-key.ts";
 import { compareFigures } from "../../verdict.ts";
-import { keyOf, paramsMatch, reason } from "../figures.ts";
+import { paramsMatch, reason } from "../figures.ts";
 import type { GuideScenario } from "../types.ts";
 import {
   type FigureSelector,
@@ -88,7 +90,7 @@ export function latencyCriterion(ctx: GuideContext, weight: number): CriterionRe
           for (const m of tuningMetrics) {
             const pairs = ctx.figuresOf(tuned.id, m.metric).flatMap((tf) => {
               if (!m.select(tf)) return [];
-              const bf = ctx.figuresOf(base.id, tf.metric).find((f) => keyOf(f.params) === keyOf(tf.params));
+              const bf = ctx.figuresOf(base.id, tf.metric).find((f) => paramsKey(f.params) === paramsKey(tf.params));
               return bf ? [{ bf, tf }] : [];
             });
             const pair = pairs[0];

@@ -4,7 +4,7 @@
 import { formatFigure, formatNumber, formatPercent } from "@cnibench/format";
 import { paramsKey } from "../../params-key.ts";
 import type { Params } from "../../types.ts";
-import { keyOf, listWords, type Testbed, withRest } from "../figures.ts";
+import { listWords, type Testbed, withRest } from "../figures.ts";
 import type { Ceiling } from "../ranking.ts";
 import type { Evidence, GuideFigure, GuideScenario } from "../types.ts";
 import {
@@ -82,11 +82,11 @@ export const referenceName = (s: GuideScenario) =>
  * datapath's went pod to pod (a reference has no pods).
  */
 export function referenceFigure(ctx: GuideContext, t: Testbed, f: GuideFigure): GuideFigure | undefined {
-  const keys = [keyOf(f.params)];
+  const keys = [paramsKey(f.params)];
   if (f.params.path === "pod-pod") keys.unshift(paramsKey({ ...f.params, path: "node-node" }));
   for (const key of keys) {
     for (const s of referencesOn(t)) {
-      const found = ctx.figuresOf(s.id, f.metric).find((g) => keyOf(g.params) === key);
+      const found = ctx.figuresOf(s.id, f.metric).find((g) => paramsKey(g.params) === key);
       if (found) return found;
     }
   }
@@ -100,8 +100,8 @@ function shareOfReference(ctx: GuideContext, f: GuideFigure, ref: GuideFigure): 
 
 /** The figure of another metric measured in the same test (same scenario and params). */
 export function sameTest(ctx: GuideContext, f: GuideFigure, metric: string): GuideFigure | undefined {
-  const key = keyOf(f.params);
-  return ctx.figuresOf(f.scenarioId, metric).find((g) => keyOf(g.params) === key);
+  const key = paramsKey(f.params);
+  return ctx.figuresOf(f.scenarioId, metric).find((g) => paramsKey(g.params) === key);
 }
 
 /** "16.45 Gbit/s received with 10.14 % loss (18.27 Gbit/s sent)"; TCP figures as they are. */
@@ -199,7 +199,7 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
       const cites = (x: Evidence) =>
         x.scenarioId === e.figure.scenarioId &&
         x.metric === e.figure.metric &&
-        keyOf(x.params) === keyOf(e.figure.params);
+        paramsKey(x.params) === paramsKey(e.figure.params);
       const reasons = result.reasons.get(e.option.id) ?? [];
       result.reasons.set(
         e.option.id,

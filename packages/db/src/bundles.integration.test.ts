@@ -84,4 +84,80 @@ describe("storeBundles in batches", () => {
       .flatMap((_, n) => (n % 3 === 0 && 1 + (n % 28) === 28 ? [9 + (n + 1) / 1000] : []));
     expect(day28).toContain(figure?.value);
   });
+  it("stores every field of every measurement of a batch as the bundle gives it", async () => {
+    // Each kind of figure the columns carry: ranges (low and high) beside plain figures (NULL), no
+    // samples, samples of every length, summaries with and without their spread, clients.
+    const result = (i: number) => ({
+      metric: i % 5 === 4 ? "tcp.rr.latency" : "tcp.throughput",
+      unit: i % 5 === 4 ? "ms" : i % 2 ? "Mbit/s" : "Gbit/s",
+      value: 100 + i / 8,
+      params: { streams: i % 50, note: i % 7 ? "plain" : 'quote " and \\ back\\slash, {brace}' },
+      ...(i % 6 === 1 ? { qualifier: "range", low: 90 + i / 8, high: 110 + i / 8 } : {}),
+      ...(i % 6 === 2 ? { qualifier: "at-least" } : {}),
+      ...(i % 4 === 0 ? {} : { samples: Array.from({ length: i % 4 === 1 ? 0 : (i % 9) + 1 }, (_, k) => 99 + k / 3) }),
+      ...(i % 10 === 3 ? { summary: { mean: 100.5, sd: 2.25, ci95: [98, 103], n: 5, of: "runs" } } : {}),
+      ...(i % 10 === 7 ? { summary: { mean: 101.5, n: 3, of: "clients" } } : {}),
+      ...(i % 8 === 5 ? { samplesAre: "clients" } : {}),
+    });
+    const bundleOf = (region: string, results: ReturnType<typeof result>[]) => {
+      const read = readStorableBundle({
+        bundle: { ...exampleBundle(), cluster: { ...(exampleBundle().cluster as object), region }, results },
+      });
+      if (!read.ok) throw new Error(JSON.stringify(read));
+      const { raw, contentHash, bundle, warnings } = read;
+      return { workspaceId, tokenId: null, raw, contentHash, bundle, warnings } satisfies StoreBundleInput;
+    };
+    const inputs = [
+      bundleOf(
+        "zz-fields",
+        Array.from({ length: 2_000 }, (_, i) => result(i)),
+      ),
+      bundleOf("zz-fields", [result(4), result(1)]),
+      bundleOf("zz-fields-other", [result(0)]),
+      bundleOf("zz-fields", [result(4), result(1)]),
+    ];
+    const stored = await storeBundles(db, inputs);
+    expect(stored.map((s) => s.created)).toEqual([true, true, true, false]);
+    expect(stored[3]!.id).toBe(stored[1]!.id);
+
+    for (const [n, input] of inputs.slice(0, 3).entries()) {
+      const { rows } = await db.readPool.query(
+        `SELECT position, metric, params, "paramsKey", value, unit, low, high, samples, "publishedValue", "publishedUnit",
+          qualifier::text, aggregate::text, better::text, "summaryMean", "summarySd", "summaryLow", "summaryHigh",
+          "summaryN", "summaryOf"::text, "samplesAre"::text, campaign
+        FROM "Measurement" WHERE "bundleId" = $1 ORDER BY position`,
+        [stored[n]!.id],
+      );
+      const expected = input.bundle.measurements.map((m) => ({
+        position: m.position,
+        metric: m.metric,
+        params: m.params,
+        paramsKey: m.paramsKey,
+        value: m.value,
+        unit: m.unit,
+        low: m.low,
+        high: m.high,
+        samples: m.samples,
+        publishedValue: m.publishedValue,
+        publishedUnit: m.publishedUnit,
+        qualifier: m.qualifier,
+        aggregate: m.aggregate,
+        better: m.better,
+        summaryMean: m.summary?.mean ?? null,
+        summarySd: m.summary?.sd ?? null,
+        summaryLow: m.summary?.ci95?.[0] ?? null,
+        summaryHigh: m.summary?.ci95?.[1] ?? null,
+        summaryN: m.summary?.n ?? null,
+        summaryOf: m.summary?.of ?? null,
+        samplesAre: m.samplesAre ?? null,
+        campaign: stored[n]!.id,
+      }));
+      expect(rows).toEqual(expected);
+    }
+    // The inputs hold every case at least once.
+    const all = inputs[0]!.bundle.measurements;
+    expect(all.some((m) => m.low !== null) && all.some((m) => m.low === null)).toBe(true);
+    expect(all.some((m) => m.samples.length === 0) && all.some((m) => m.samples.length === 9)).toBe(true);
+    expect(all.some((m) => m.summary?.sd === undefined && m.summary) && all.some((m) => m.summary?.ci95)).toBe(true);
+  });
 });

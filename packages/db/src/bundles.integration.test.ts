@@ -160,4 +160,47 @@ describe("storeBundles in batches", () => {
     expect(all.some((m) => m.samples.length === 0) && all.some((m) => m.samples.length === 9)).toBe(true);
     expect(all.some((m) => m.summary?.sd === undefined && m.summary) && all.some((m) => m.summary?.ci95)).toBe(true);
   });
+
+  it("stores uploads arriving together in shared statements, each answered as if alone", async () => {
+    const first = await storeBundle(db, input("zz-group-a", 0));
+    await storeBundle(db, input("zz-group-b", 0));
+    const statements: string[] = [];
+    const query = db.readPool.query.bind(db.readPool);
+    db.readPool.query = ((config: { name?: string }, ...rest: unknown[]) => {
+      if (config?.name === "cnibench-store-bundles") statements.push(config.name);
+      return (query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as typeof db.readPool.query;
+    try {
+      const inputs = Array.from({ length: 12 }, (_, n) => input(n % 2 ? "zz-group-a" : "zz-group-b", 100 + n));
+      inputs.push(input("zz-group-a", 0)); // the first upload again
+      inputs.push(input("zz-group-new", 1)); // a scenario not stored yet
+      const stored = await Promise.all(inputs.map((i) => storeBundle(db, i)));
+
+      // Fewer statements than uploads: the uploads that waited for a turn shared one.
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.length).toBeLessThan(inputs.length);
+      expect(stored.slice(0, 12).every((s) => s.created)).toBe(true);
+      expect(stored[12]).toEqual({ ...first, created: false });
+      expect(stored[13]).toMatchObject({ created: true, measurementCount: 1 });
+      const values = await db.measurement.findMany({
+        where: { bundleId: { in: stored.map((s) => s.id) } },
+        select: { value: true },
+      });
+      expect(values.map((v) => v.value).sort()).toEqual(
+        [...Array.from({ length: 12 }, (_, n) => 9 + (100 + n) / 1000), 9, 9 + 1 / 1000].sort(),
+      );
+
+      // One upload its statement refuses (a token that does not exist) fails alone.
+      const refused = { ...input("zz-group-b", 999), tokenId: "no-such-token" };
+      const outcomes = await Promise.allSettled(
+        [input("zz-group-a", 500), refused, input("zz-group-b", 501), input("zz-group-a", 502)].map((i) =>
+          storeBundle(db, i),
+        ),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+      expect(outcomes[1]).toMatchObject({ reason: { code: "23503" } });
+    } finally {
+      db.readPool.query = query;
+    }
+  });
 });

@@ -44,12 +44,85 @@ export type StoredBundle = {
 export async function storeBundle(db: Db, input: StoreBundleInput): Promise<StoredBundle> {
   try {
     // Mostly the scenario exists already: then one statement, a transaction of its own, does it all.
-    const [stored] = await inWriteTurn(db, (pool) => storeInScenarios(pool, [input]));
+    const stored = await inGroup(db, input);
     if (stored) return stored;
   } catch (error) {
     if (!retryable(error)) throw error;
   }
   return (await storeBundles(db, [input]))[0]!;
+}
+
+type Waiting = {
+  input: StoreBundleInput;
+  resolve: (stored: StoredBundle | undefined) => void;
+  reject: (error: unknown) => void;
+};
+
+/**
+ * Uploads waiting for a write turn, by database client and workspace. Kept beside the client rather
+ * than on it: a second copy of this module (see Db) only makes smaller groups.
+ */
+const waiting = new WeakMap<Db, Map<string, Waiting[]>>();
+
+/**
+ * Stores an upload in the store statement of the next write turn, with every other upload of its
+ * workspace waiting then (group commit): one statement, one commit and one run of the statement-level
+ * triggers for all of them. Uploads arriving back to back otherwise each paid a transaction of their
+ * own while the others queued for one of the WRITERS turns (npm run bench, ingest rows).
+ */
+function inGroup(db: Db, input: StoreBundleInput): Promise<StoredBundle | undefined> {
+  const byWorkspace = waiting.get(db) ?? new Map<string, Waiting[]>();
+  waiting.set(db, byWorkspace);
+  const group = byWorkspace.get(input.workspaceId) ?? [];
+  byWorkspace.set(input.workspaceId, group);
+  return new Promise((resolve, reject) => {
+    group.push({ input, resolve, reject });
+    // Every upload asks for a turn; a turn that finds its group already stored has nothing to do.
+    void inWriteTurn(db, async (pool) => {
+      const taken = group.splice(0, groupSize(group));
+      if (group.length === 0 && byWorkspace.get(input.workspaceId) === group) byWorkspace.delete(input.workspaceId);
+      if (taken.length > 0) await storeGroup(pool, taken);
+    });
+  });
+}
+
+/**
+ * How many of the waiting uploads one statement takes: at least one, then as many as fit in
+ * `groupMeasurements` and `batchSize`. A group waits for its slowest member, so a few large bundles
+ * are stored alone rather than together.
+ */
+function groupSize(group: readonly Waiting[]): number {
+  let size = 0;
+  let measurements = 0;
+  for (const { input } of group) {
+    measurements += input.bundle.measurements.length;
+    if (size > 0 && (measurements > groupMeasurements || size >= batchSize)) break;
+    size++;
+  }
+  return size;
+}
+
+/** The measurements of one group's statement at most: 2,000-measurement bundles go two at a time. */
+const groupMeasurements = 4_000;
+
+async function storeGroup(pool: pg.Pool, group: Waiting[]): Promise<void> {
+  try {
+    const stored = await storeInScenarios(
+      pool,
+      group.map((w) => w.input),
+    );
+    for (const [i, w] of group.entries()) w.resolve(stored[i]);
+  } catch (error) {
+    if (group.length === 1 || isDatabaseOutage(error)) {
+      for (const w of group) w.reject(error);
+      return;
+    }
+    // One upload's failure (an identical upload racing it, a deadlock) must not fail the others: each
+    // again alone, as it would have been stored without company.
+    for (const w of group) {
+      await storeInScenarios(pool, [w.input]).then(([stored]) => w.resolve(stored), w.reject);
+    }
+  }
 }
 
 /**

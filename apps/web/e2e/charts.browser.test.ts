@@ -28,7 +28,7 @@ describe("crossover chart", () => {
     expect(await page.locator(".recharts-line").count()).toBe(3);
     const legend = page.getByRole("list", { name: /Series/ }).getByRole("button");
     expect(await legend.allTextContents()).toEqual(["kube-proxy iptables", "Cilium Native", "Cilium Overlay"]);
-    const sentences = await page.locator("figure figcaption li").allTextContents();
+    const sentences = await page.locator("[data-testid=crossover-summary] li").allTextContents();
     const [overlay, native] = crossings(sentences);
     expect(sentences[0]).toMatch(/^Cilium Overlay overtakes kube-proxy iptables/);
     expect(Math.abs((overlay ?? 0) - 19_650)).toBeLessThanOrEqual(100);
@@ -48,7 +48,10 @@ describe("crossover chart", () => {
     await page.getByText("log", { exact: true }).click();
     await page.waitForURL(/scale=log/);
     await page.getByText(/A logarithmic axis cannot show x = 0/).waitFor();
-    expect(crossings(await page.locator("figure figcaption li").allTextContents())).toEqual([overlay, native]);
+    expect(crossings(await page.locator("[data-testid=crossover-summary] li").allTextContents())).toEqual([
+      overlay,
+      native,
+    ]);
 
     await page.getByText("degradation %", { exact: true }).click();
     await page.waitForURL(/y=degradation/);

@@ -348,9 +348,13 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           ]}
         />
         <BaselineNote params={props.params} drawn={data.scenarios} />
+        {/* Above the chart, not in its caption: a chart streams as a part of its own, which React reveals
+            no sooner than 300 ms after the first paint; the summary, the view's largest text, paints first. */}
+        <div data-testid="crossover-summary" className="text-sm text-zinc-700 dark:text-zinc-300">
+          {summary}
+        </div>
         <LineSeriesChart
           title={`${data.title} by ${crossoverAxisWords(data.xParam)}`}
-          summary={summary}
           series={data.series.map((s) => ({
             id: s.id,
             label: s.label,

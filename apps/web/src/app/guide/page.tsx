@@ -3,7 +3,6 @@ import { formatCount } from "@cnibench/format";
 import { vocabularyLabel } from "@cnibench/schema";
 import type { Metadata } from "next";
 import type { SearchParams } from "nuqs/server";
-import { Suspense } from "react";
 import { Card } from "~/app/_ui/card";
 import { EmptyState } from "~/app/_ui/empty-state";
 import { Notice } from "~/app/_ui/notice";
@@ -31,8 +30,10 @@ type GuideChoices = Awaited<ReturnType<typeof loadGuideParams>>;
 
 export default async function GuidePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadGuideParams(searchParams);
-  // The heading goes out at once; the form and the answer follow when the ranking is done (a store
-  // of a thousand scenarios takes a few hundred milliseconds), with a note meanwhile.
+  // The answer goes out with the heading, not streamed after it: React reveals a streamed part no sooner
+  // than 300 ms after the first paint, which made the answer the page's late largest paint (LCP 756 ms
+  // p50 against a first paint of 280). guide.recommend keeps its answer until an upload, so the first
+  // byte waits for a ranking only for a question not asked since.
   return (
     <div className="space-y-6">
       <header className="space-y-1">
@@ -42,15 +43,9 @@ export default async function GuidePage({ searchParams }: { searchParams: Promis
           the documentation behind every reason. Figures are compared only within one cloud and instance type.
         </Muted>
       </header>
-      <Suspense key={guideHref("", params)} fallback={<Pending />}>
-        <Answer params={params} />
-      </Suspense>
+      <Answer params={params} />
     </div>
   );
-}
-
-function Pending() {
-  return <Muted role="status">Ranking the datapaths from the figures…</Muted>;
 }
 
 async function Answer({ params }: { params: GuideChoices }) {

@@ -57,11 +57,10 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
   ];
   const csv = barCsv(props.series, props.data, props.unit);
-  const { shown, hidden } = state;
   // The one geometry both pictures draw: the series the legend leaves drawn, in its order and
   // colours, the groups holding their bars, the value axis reaching every line to read them against.
   // The same object until the data or the legend change, so a hover redraws neither picture.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: shown and hidden are what state.visible and styleOf read.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state.drawn is what state.visible reads.
   const geometry = useMemo(
     () =>
       barGeometry({
@@ -71,7 +70,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
         frame: pictureFrame,
         count: Number.POSITIVE_INFINITY,
       }),
-    [props.series, props.data, props.better, rules, shown, hidden],
+    [props.series, props.data, props.better, rules, state.drawn],
   );
   const picture = (
     <StaticBarChart

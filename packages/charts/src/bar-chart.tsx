@@ -3,7 +3,7 @@
 import { lazy, Suspense, useMemo, useRef } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker } from "./format";
-import { barGeometry, pictureFrame } from "./geometry";
+import { barGeometry, pictureFrame, valueAxisWidth } from "./geometry";
 import { useInteractive } from "./interactive";
 import { barCsv } from "./point-csv";
 import { StaticBarChart } from "./static-chart";
@@ -99,7 +99,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     >
       {/* Wide enough for every drawn bar to stay a few pixels wide (all 24 on a phone): it scrolls sideways. */}
       <div ref={scroller} className="overflow-x-auto">
-        <div style={{ minWidth: minWidthOf(props.data.length, drawnBars) }}>
+        <div style={{ minWidth: minWidthOf(props.data, drawnBars) }}>
           {interactive ? (
             <Suspense fallback={picture}>
               <BarPlot
@@ -124,7 +124,12 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
 }
 
 /**
- * The narrowest the chart is drawn: the value axis, then each group at least 5 px a bar and 56 px in
- * all (its wrapped params under it). Top 8 bars in 4 groups fit a phone; all 24 scroll sideways.
+ * The narrowest the chart is drawn: the value axis and the plot's margins, then each group at least
+ * 5 px a bar and 56 px in all, and as wide as the longest line of words under it (11 px type, about
+ * 6.5 px a character, and a little room between neighbours), so no two groups' words run into each
+ * other. Top 8 bars in 4 short groups fit a phone; more, or longer words, scroll sideways.
  */
-const minWidthOf = (groups: number, bars: number): number => 72 + groups * Math.max(56, bars * 5 + 14);
+function minWidthOf(data: readonly BarDatum[], bars: number): number {
+  const longest = Math.max(0, ...data.flatMap((d) => d.category.split(" · ").map((line) => line.length)));
+  return valueAxisWidth + 32 + data.length * Math.max(56, bars * 5 + 14, Math.ceil(longest * 6.5) + 12);
+}

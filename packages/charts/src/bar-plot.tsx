@@ -300,7 +300,8 @@ const inView = (at: TooltipAt, scroller: HTMLDivElement | null): TooltipAt =>
 
 /**
  * Each group's reference, a dashed line across the group's band (groups split the plot evenly),
- * named above its left end (its scenario, "baremetal") where the band is wide enough.
+ * named above the plot over its band's left end (its scenario, "baremetal") where the band is wide
+ * enough: on the line itself the name lay over the bars reaching past it.
  */
 function GroupReferences(props: { data: BarDatum[] }) {
   const plot = usePlotArea();
@@ -314,7 +315,7 @@ function GroupReferences(props: { data: BarDatum[] }) {
           const y = d.reference ? yScale(d.reference.y) : undefined;
           if (y === undefined || !Number.isFinite(y)) return null;
           const x1 = plot.x + band * i + band * 0.06;
-          const name = shortened(d.reference?.scenario ?? "reference", (band * 0.88) / 6);
+          const name = shortened(d.reference?.scenario ?? "reference", (band * 0.88) / 6 - 2);
           return (
             <g key={d.category}>
               <line
@@ -327,8 +328,8 @@ function GroupReferences(props: { data: BarDatum[] }) {
                 strokeDasharray="5 3"
               />
               {name ? (
-                <text x={x1} y={y - 4} fill="currentColor" fontSize={10} pointerEvents="none">
-                  {name}
+                <text x={x1} y={plot.y - 4} fill="currentColor" fontSize={10} pointerEvents="none">
+                  ╌ {name}
                 </text>
               ) : null}
             </g>

@@ -3,7 +3,7 @@
 import { lazy, Suspense, useMemo, useRef } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
 import { anyWhisker } from "./format";
-import { barGeometry, pictureFrame } from "./geometry";
+import { barGeometry, pictureFrame, valueAxisWidth } from "./geometry";
 import { useInteractive } from "./interactive";
 import { barCsv } from "./point-csv";
 import { StaticBarChart } from "./static-chart";
@@ -57,11 +57,10 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
   ];
   const csv = barCsv(props.series, props.data, props.unit);
-  const { shown, hidden } = state;
   // The one geometry both pictures draw: the series the legend leaves drawn, in its order and
   // colours, the groups holding their bars, the value axis reaching every line to read them against.
   // The same object until the data or the legend change, so a hover redraws neither picture.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: shown and hidden are what state.visible and styleOf read.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state.drawn is what state.visible reads.
   const geometry = useMemo(
     () =>
       barGeometry({
@@ -71,7 +70,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
         frame: pictureFrame,
         count: Number.POSITIVE_INFINITY,
       }),
-    [props.series, props.data, props.better, rules, shown, hidden],
+    [props.series, props.data, props.better, rules, state.drawn],
   );
   const picture = (
     <StaticBarChart
@@ -100,7 +99,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
     >
       {/* Wide enough for every drawn bar to stay a few pixels wide (all 24 on a phone): it scrolls sideways. */}
       <div ref={scroller} className="overflow-x-auto">
-        <div style={{ minWidth: minWidthOf(props.data.length, drawnBars) }}>
+        <div style={{ minWidth: minWidthOf(props.data, drawnBars) }}>
           {interactive ? (
             <Suspense fallback={picture}>
               <BarPlot
@@ -125,7 +124,12 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
 }
 
 /**
- * The narrowest the chart is drawn: the value axis, then each group at least 5 px a bar and 56 px in
- * all (its wrapped params under it). Top 8 bars in 4 groups fit a phone; all 24 scroll sideways.
+ * The narrowest the chart is drawn: the value axis and the plot's margins, then each group at least
+ * 5 px a bar and 56 px in all, and as wide as the longest line of words under it (11 px type, about
+ * 6.5 px a character, and a little room between neighbours), so no two groups' words run into each
+ * other. Top 8 bars in 4 short groups fit a phone; more, or longer words, scroll sideways.
  */
-const minWidthOf = (groups: number, bars: number): number => 72 + groups * Math.max(56, bars * 5 + 14);
+function minWidthOf(data: readonly BarDatum[], bars: number): number {
+  const longest = Math.max(0, ...data.flatMap((d) => d.category.split(" · ").map((line) => line.length)));
+  return valueAxisWidth + 32 + data.length * Math.max(56, bars * 5 + 14, Math.ceil(longest * 6.5) + 12);
+}

@@ -1,7 +1,7 @@
 "use client";
 
 import { formatFigure, formatParams } from "@cnibench/format";
-import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from "react";
+import { createContext, type ReactNode, useContext, useDeferredValue, useMemo, useRef, useState } from "react";
 import { runsWords } from "./format";
 import { colorAt, dashAt, markerAt, markerPath } from "./palette";
 import { inScope, scopeWords, topCount } from "./top";
@@ -179,12 +179,29 @@ export function useChartState(ranked: readonly string[], series: readonly Series
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  /** Drawn: in scope (the top, or all) and not hidden from the legend. */
-  const visible = (id: string) => shown.has(id) && !hidden.has(id);
+  // The plot follows the legend a render behind, at a transition's priority: a click paints its
+  // button at once, and the plots' new layout (on every chart of the page for "Show all") comes after
+  // without holding that paint (issue 46: the click answered only once every plot was laid out).
+  const drawn = useDeferredValue(useMemo(() => ({ shown, hidden }), [shown, hidden]));
+  /** Drawn: in scope (the top, or all) and not hidden from the legend, as the plot has caught up with them. */
+  const visible = (id: string) => drawn.shown.has(id) && !drawn.hidden.has(id);
   const style = styleIndexes(ranked, series);
   /** A series' colour, marker and dash (palette.ts): by its colorIndex, else its rank. */
   const styleOf = (id: string): number => style.get(id) ?? 0;
-  return { hidden, toggle, selected, setSelected, all, setAll, shown, visible, styleOf, ranked, total: ranked.length };
+  return {
+    hidden,
+    toggle,
+    selected,
+    setSelected,
+    all,
+    setAll,
+    shown,
+    drawn,
+    visible,
+    styleOf,
+    ranked,
+    total: ranked.length,
+  };
 }
 
 /**

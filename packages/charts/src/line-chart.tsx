@@ -53,11 +53,10 @@ export function LineSeriesChart({ xScale = "linear", height = 380, joined = true
   const whiskers = anyWhisker(props.series.flatMap((s) => s.points.filter(drawable)));
   // A band joins a line's points: none along a category, none where no point has one.
   const band = joined && props.series.some((s) => s.points.some((p) => p.band)) ? props.band : undefined;
-  const { shown, hidden } = state;
   // The one geometry both pictures draw: the series the legend leaves drawn, each in the style it
   // has there, with the axes' domains and ticks. The same object until the data or the legend
   // change, so a hover redraws neither picture.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: shown and hidden are what state.visible and styleOf read.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state.drawn is what state.visible reads.
   const geometry = useMemo(
     () =>
       lineGeometry({
@@ -74,7 +73,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, joined = true
         count: Number.POSITIVE_INFINITY,
         unjoined: !joined,
       }),
-    [props.series, props.better, props.markers, band, joined, xScale, shown, hidden],
+    [props.series, props.better, props.markers, band, joined, xScale, state.drawn],
   );
   const picture = (
     <StaticLineChart

@@ -32,13 +32,12 @@ vi.mock("recharts", () => {
     XAxis: record(drawn.x),
     YAxis: record(drawn.y),
     Line: record(drawn.series),
-    Bar: record(drawn.series),
     Area: nothing,
     ErrorBar: nothing,
-    Cell: nothing,
     DefaultZIndexes: {},
     useChartWidth: none,
-    usePlotArea: none,
+    // The plot on the geometry's own 1000 × 1000 frame: the bars' pixels are its units.
+    usePlotArea: () => ({ x: 0, y: 0, width: 1000, height: 1000 }),
     useXAxisScale: none,
     useYAxisScale: none,
     useXAxisTicks: none,
@@ -66,12 +65,12 @@ const axisOf = (domain: [number, number], ticks: readonly { value: number; label
 /** The tick words the static picture prints, in order. */
 const staticTicks = (html: string) => [...html.matchAll(/tabular-nums[^>]*>([^<]+)</g)].map((m) => m[1]);
 
-/** Renders a plot with a chart state of its own, as the chart component gives it one. */
+/** Renders a plot with a chart state of its own, as the chart component gives it one: its markup. */
 function renderPlot<P extends { state: ChartState }>(
   plot: (props: P) => ReactNode,
   props: Omit<P, "state">,
   ids: string[],
-) {
+): string {
   drawn.x.length = drawn.y.length = drawn.series.length = 0;
   const Host = () => {
     const state = useChartState(
@@ -80,7 +79,7 @@ function renderPlot<P extends { state: ChartState }>(
     );
     return h(plot as (p: Record<string, unknown>) => ReactNode, { ...props, state });
   };
-  renderToStaticMarkup(h(Host));
+  return renderToStaticMarkup(h(Host));
 }
 
 // Two lines over Services where Recharts' own steps would differ from the picture's: 0–32,933 in 4
@@ -141,7 +140,7 @@ describe("the bar chart's two pictures", () => {
 
   it("give Recharts the static picture's value axis, series and line rates", () => {
     const g = barGeometry({ series: bars, data, references, frame: pictureFrame, count: Number.POSITIVE_INFINITY });
-    renderPlot(
+    const plot = renderPlot(
       BarPlot,
       {
         geometry: g,
@@ -159,8 +158,13 @@ describe("the bar chart's two pictures", () => {
     // 0–64 (by hand: 64 / 5 = 12.8, rounded up to a step of 20): 80 at the top, so the NIC's line,
     // above every bar, is on the plot.
     expect(g.yTicks.map((t) => t.value)).toEqual([0, 20, 40, 60, 80]);
-    const given = drawn.series as { dataKey: string; fill: string }[];
-    expect(given.map((b) => [b.dataKey, b.fill])).toEqual(g.series.map((s) => [s.id, s.color]));
+    // The bars are the plot's own SVG, each series in the geometry's order and colour.
+    const series = [...plot.matchAll(/<g data-series="([^"]+)" fill="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+    expect(series).toEqual(g.series.map((s) => [s.label, s.color]));
+    // cilium's 31 µs at p50 on 0–80 over 1000 px: its top 31 / 80 of the way up, 612.5 px down, and
+    // 387.5 px tall; calico's whisker 10–14 µs: 875 to 825 px down.
+    expect(plot).toMatch(/data-bar="0 0"[^>]*y="612.5"[^>]*height="387.5"/);
+    expect(plot).toMatch(/class="recharts-errorBar" d="M[\d.]+,825V875M/);
     const html = renderToStaticMarkup(
       h(StaticBarChart, { title: "t", geometry: g, data, categoryLabel: "percentile", yLabel: "µs" }),
     );

@@ -194,7 +194,7 @@ export async function benchReads(opts: {
           const wanted = figures!.rows.filter((f) => {
             const row = fn?.groups
               .flatMap((g) => g.rows)
-              .find((r) => r.current.metric === f.metric && r.current.paramsKey === f.paramsKey);
+              .find((r) => r.runs[0].metric === f.metric && r.runs[0].paramsKey === f.paramsKey);
             return row !== undefined && Number(f.n) <= row.runs.length + Math.min(3, row.olderRuns);
           });
           return (

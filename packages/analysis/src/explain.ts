@@ -2,8 +2,8 @@
 // figure's verdict may take its noise from: shared by the web's compare and the ingest API's gate, so
 // both say the same of the same runs.
 import { formatPercent, formatRatio } from "@cnibench/format";
-import { canonicalJson } from "@cnibench/schema";
 import { historyNoise } from "./effect.ts";
+import { paramsKey } from "./params-key.ts";
 import type { Params } from "./types.ts";
 import type { VerdictEvidence } from "./verdict.ts";
 
@@ -27,7 +27,8 @@ export function withHistory<F extends { scenarioId: string; metric: string; para
   }
   if (campaigns.size === 0) return [...figures];
   return figures.map((f) => {
-    const runs = campaigns.get(key(f.scenarioId, f.metric, canonicalJson(f.params)));
+    // paramsKey, not canonicalJson: worked out once per params, and the verdicts key the same params again.
+    const runs = campaigns.get(key(f.scenarioId, f.metric, paramsKey(f.params)));
     const history = runs ? historyNoise(runs) : null;
     return history ? { ...f, history } : f;
   });

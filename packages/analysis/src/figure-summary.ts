@@ -81,22 +81,27 @@ export type FigureSummary = {
   distribution: Distribution | null;
 };
 
+/** A current figure's runs without their bundles: what a comparison shows (it links the figure's own bundle). */
+export type RunsSummary = Omit<FigureSummary, "campaignBundleIds">;
+
+/** A current figure's runs, from its `n` and `samples` (its runs). */
+export function runsSummaryOf(figure: Pick<CampaignFigure, "n" | "samples">): RunsSummary {
+  const distribution = figure.n > 1 ? distributionOf(figure.samples) : null;
+  return { n: figure.n, distribution: distribution && distribution.n > 1 ? distribution : null };
+}
+
 /** A current figure's summary, from its `n`, `campaignBundleIds` and `samples` (its runs). */
 export function summaryOf(figure: Pick<CampaignFigure, "n" | "campaignBundleIds" | "samples">): FigureSummary {
-  const distribution = figure.n > 1 ? distributionOf(figure.samples) : null;
-  return {
-    n: figure.n,
-    campaignBundleIds: [...figure.campaignBundleIds],
-    distribution: distribution && distribution.n > 1 ? distribution : null,
-  };
+  const { n, distribution } = runsSummaryOf(figure);
+  return { n, campaignBundleIds: [...figure.campaignBundleIds], distribution };
 }
 
 /** The figure's headline: the runs' median when there are several, else its value. */
-export const headline = (figure: { value: number }, summary: FigureSummary): number =>
+export const headline = (figure: { value: number }, summary: RunsSummary): number =>
   summary.distribution?.median ?? figure.value;
 
 /** The min–max whisker of a figure on its own scale; null for a single run. */
-export const whiskerOf = (summary: FigureSummary): [number, number] | null =>
+export const whiskerOf = (summary: RunsSummary): [number, number] | null =>
   summary.distribution ? [summary.distribution.min, summary.distribution.max] : null;
 
 /**
@@ -104,7 +109,7 @@ export const whiskerOf = (summary: FigureSummary): [number, number] | null =>
  * statistics of n runs instead of the runs (k8s-netperf), that n.
  */
 export const runsShown = (figure: {
-  summary: FigureSummary;
+  summary: RunsSummary;
   summaryStatistics?: { n: number; of: "runs" | "clients" } | null;
 }): number =>
   figure.summary.n === 1 && figure.summaryStatistics?.of === "runs" ? figure.summaryStatistics.n : figure.summary.n;

@@ -66,7 +66,7 @@ describe("campaigns", () => {
       value: 9.41,
     });
     const page = await scenarioView(db, [workspaceId], scenarioId, 3);
-    const row = page?.groups.flatMap((g) => g.rows).find((r) => r.current.metric === "tcp.throughput");
+    const row = page?.groups.flatMap((g) => g.rows).find((r) => r.runs[0].metric === "tcp.throughput");
     expect(row?.latest).toMatchObject({ n: 3, value: 9.41 });
     expect(row?.runs.map((r) => r.value).sort()).toEqual([...runs].sort());
     const charted = await chartView(db, [workspaceId], {

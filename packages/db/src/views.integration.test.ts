@@ -89,7 +89,7 @@ describe("explore and scenario views over PostgreSQL", () => {
     const rps = view?.groups.find((g) => g.metric === "http.rps");
     expect(rps?.rows.map((r) => r.params.services)).toEqual([0, 5000, 10000, 20000, 30000]);
     const at20k = rps?.rows.find((r) => r.params.services === 20000);
-    expect(at20k?.current.value).toBe(13300);
+    expect(at20k?.runs[0].value).toBe(13300);
     expect(at20k?.history.map((h) => h.value)).toEqual([13080]);
     expect(view?.bundles.map((b) => b.measurementCount)).toEqual([1, 5]);
     expect(view?.bundles[1]?.sourceTitle).toBe("Cilium Network Performance Benchmark");
@@ -204,7 +204,7 @@ describe("explore and scenario views over PostgreSQL", () => {
         .find((g) => g.metric === "http.rps")
         ?.rows.find((r) => r.params.services === services);
     const one = await step(40000, 1);
-    expect(one?.current.value).toBe(9200);
+    expect(one?.runs[0].value).toBe(9200);
     expect(one?.history.map((h) => h.value)).toEqual([9100]);
     expect(one?.olderRuns).toBe(2);
     const all = await step(40000);
@@ -239,8 +239,8 @@ describe("explore and scenario views over PostgreSQL", () => {
     const rows = async (olderRuns?: number) =>
       (await scenarioView(db, [history.id], scenarioId, olderRuns))?.groups.flatMap((g) =>
         g.rows.map((r) => ({
-          params: r.current.paramsKey,
-          ids: [r.current, ...r.history.slice(0, olderRuns)].map((f) => f.id),
+          params: r.runs[0].paramsKey,
+          ids: [r.runs[0], ...r.history.slice(0, olderRuns)].map((f) => f.id),
           olderRuns: r.olderRuns,
         })),
       );

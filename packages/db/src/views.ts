@@ -91,7 +91,7 @@ const newestFirst = (f: SeriesRun) => Number((f as SeriesRun & { n: string }).n)
 
 /**
  * A scenario page: environment, every figure grouped by metric — the current figure (`latest`, the
- * distribution of its latest campaign), that campaign's runs, and up to `olderRuns` runs of older
+ * distribution of its latest campaign), that campaign's runs (the newest first), and up to `olderRuns` runs of older
  * campaigns (all when not given: downloads) — and provenance.
  */
 export async function scenarioView(db: Db, workspaceIds: readonly string[], id: string, olderRuns?: number) {
@@ -124,9 +124,12 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
     ...g,
     rows: g.rows.map((row) => {
       const current = row.current;
-      const all = [current, ...row.history];
-      const runs = all.filter((f) => f.campaign === current.campaign);
-      const older = all.filter((f) => f.campaign !== current.campaign);
+      // The newest run first: it is the current figure's published form, so no row repeats it apart.
+      const runs: [SeriesRun, ...SeriesRun[]] = [
+        current,
+        ...row.history.filter((f) => f.campaign === current.campaign),
+      ];
+      const older = row.history.filter((f) => f.campaign !== current.campaign);
       const total = row.olderRuns + 1;
       // Copied only when missing (a figure uploaded between the reads): a copy of every row showed.
       const latestFigure = byKey.get(`${current.metric}\u0000${current.paramsKey}`) ?? {
@@ -136,7 +139,6 @@ export async function scenarioView(db: Db, workspaceIds: readonly string[], id: 
       };
       return {
         params: row.params,
-        current,
         latest: latestFigure,
         warnings: warnings.aboutFigure(current, latestFigure.campaignBundleIds),
         runs,

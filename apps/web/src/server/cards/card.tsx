@@ -179,7 +179,7 @@ export function scenarioCard(view: ScenarioView): ReactElement {
       row(
         `${g.metric}-${r.summary.n}`,
         {
-          text: formatFigure({ value: r.value, unit: g.unit, qualifier: r.current.qualifier }),
+          text: formatFigure({ value: r.value, unit: g.unit, qualifier: r.runs[0].qualifier }),
           color: badgeColors.label,
         },
         g.label,

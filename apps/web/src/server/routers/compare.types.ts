@@ -1,5 +1,10 @@
 import { verdicts } from "@cnibench/analysis";
-import { currentFigureSchema, paramsSchema, scenarioSummarySchema } from "@cnibench/db/read-models";
+import {
+  currentFigureSchema,
+  figureSummarySchema,
+  paramsSchema,
+  scenarioSummarySchema,
+} from "@cnibench/db/read-models";
 import { betterValues, findMetric } from "@cnibench/schema";
 import { z } from "zod";
 import { barsOutputSchema, crossoverOutputSchema } from "./charts.types";
@@ -63,7 +68,8 @@ const cellEvidenceSchema = z.object({
 
 /** One scenario's figure in a compare row, against the baseline (the first scenario). */
 const compareCellSchema = z.object({
-  // A current figure's fields, in the order the comparison writes them.
+  // A current figure's fields, in the order the comparison writes them: what the page, the evidence CSV
+  // and the badges read. Its runs are in `summary.distribution`, their bundles behind its own.
   figure: z
     .object({
       value: shown.value,
@@ -71,9 +77,8 @@ const compareCellSchema = z.object({
       qualifier: shown.qualifier,
       low: shown.low,
       high: shown.high,
-      samples: shown.samples,
       bundleId: shown.bundleId,
-      summary: shown.summary,
+      summary: figureSummarySchema.omit({ campaignBundleIds: true }),
       /** The mean, spread and n the tool published instead of samples (k8s-netperf), when it did. */
       summaryStatistics: shown.summaryStatistics,
     })

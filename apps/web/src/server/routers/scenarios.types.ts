@@ -15,8 +15,20 @@ import { z } from "zod";
 // Output contracts of the scenario procedures: what pages may rely on, checked on every call. The
 // read models they are made of are declared once, in @cnibench/db/read-models.
 
-/** A scenario page's run of a figure: the figure of one bundle, with the campaign it belongs to. */
-const runSchema = seriesRunSchema.omit({ runs: true });
+/**
+ * A scenario page's run of a figure: the figure of one bundle, with the campaign it belongs to. What its
+ * row already says (scenario, metric, params) and its bundle's source (in `bundles`) are not repeated
+ * on every run: they were a third of a run.
+ */
+const runSchema = seriesRunSchema.omit({
+  runs: true,
+  scenarioId: true,
+  metric: true,
+  params: true,
+  paramsKey: true,
+  sourceTitle: true,
+  sourceUrl: true,
+});
 
 const keyFigureSchema = currentFigureSchema.pick({
   value: true,
@@ -97,15 +109,16 @@ export const scenarioViewSchema = z.object({
       rows: z.array(
         z.object({
           params: paramsSchema,
-          /** The newest run (its bundle holds the figure's published form). */
-          current: runSchema,
           /** The current figure: its value (the runs' median for a campaign of several bundles) and runs. */
           value: z.number(),
           summary: figureSummarySchema,
           /** Warnings stored about this figure by the bundles of its latest campaign. */
           warnings: z.array(figureWarningSchema),
-          /** The runs of the latest campaign, newest first (`current` among them). */
-          runs: z.array(runSchema),
+          /**
+           * The runs of the latest campaign, newest first: the first is the newest run, whose bundle holds
+           * the figure's published form.
+           */
+          runs: z.tuple([runSchema], runSchema),
           /** Runs of older campaigns, newest first: the latest `olderRuns` of them, or all (downloads). */
           history: z.array(runSchema),
           olderRuns: z.number().int(),

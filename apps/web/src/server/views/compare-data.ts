@@ -9,8 +9,8 @@ import {
   headline,
   marginPercent,
   runsShown,
+  runsSummaryOf,
   summariseComparison,
-  summaryOf,
   withHistory,
 } from "@cnibench/analysis";
 import type { compareView, LatestFigure, ScenarioSummary } from "@cnibench/db";
@@ -66,9 +66,8 @@ const pick = (f: LatestFigure): Shown => ({
   qualifier: f.qualifier,
   low: f.low,
   high: f.high,
-  samples: f.samples,
   bundleId: f.bundleId,
-  summary: summaryOf(f),
+  summary: runsSummaryOf(f),
   summaryStatistics: f.summaryStatistics ?? null,
 });
 

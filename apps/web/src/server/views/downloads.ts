@@ -1,11 +1,12 @@
 import "server-only";
-import { toCsv } from "@cnibench/schema";
+import { canonicalJson, toCsv } from "@cnibench/schema";
 import { TRPCError } from "@trpc/server";
 import { api } from "~/trpc/server";
 import { evidenceTable } from "./compare-data";
 
 type Caller = Awaited<ReturnType<typeof api>>;
 type ScenarioView = Awaited<ReturnType<Caller["scenarios"]["byId"]>>;
+type Run = ScenarioView["groups"][number]["rows"][number]["history"][number];
 type ComparisonView = Awaited<ReturnType<Caller["compare"]["view"]>>;
 type ExploreInput = Parameters<Caller["scenarios"]["explore"]>[0];
 type ExploreView = Awaited<ReturnType<Caller["scenarios"]["explore"]>>;
@@ -56,14 +57,13 @@ export function scenarioCsv(view: ScenarioView): Response {
         d?.sd ?? "",
         d?.cv ?? "",
       ];
-      const latest = new Set(row.runs.map((r) => r.id));
-      return [...row.runs, ...row.history].flatMap((f) => {
+      const lines = (latest: "yes" | "no") => (f: Run) => {
         const b = bundles.get(f.bundleId);
         const rounds: [number | "", number][] =
           f.samples.length > 0 ? f.samples.map((v, i) => [i + 1, v]) : [["", f.value]];
         return rounds.map(([round, run]) => [
-          f.metric,
-          JSON.stringify(f.params),
+          g.metric,
+          JSON.stringify(row.params),
           run,
           f.unit,
           round,
@@ -77,12 +77,13 @@ export function scenarioCsv(view: ScenarioView): Response {
           f.measuredAt.toISOString(),
           f.bundleId,
           f.campaign,
-          latest.has(f.id) ? "yes" : "no",
+          latest,
           ...figure,
           b?.sourceTitle ?? "",
           b?.sourceUrl ?? "",
         ]);
-      });
+      };
+      return [...row.runs.flatMap(lines("yes")), ...row.history.flatMap(lines("no"))];
     }),
   );
   const header = [
@@ -120,9 +121,49 @@ export function scenarioCsv(view: ScenarioView): Response {
   });
 }
 
+/**
+ * The download as it has always read: each run whole, with its scenario, metric, params and source
+ * (which the answer leaves to its row and its bundle), and each row's newest run as `current` too.
+ */
+function wholeRuns(view: ScenarioView) {
+  const bundles = new Map(view.bundles.map((b) => [b.id, b]));
+  return {
+    ...view,
+    groups: view.groups.map(({ rows, ...g }) => ({
+      ...g,
+      rows: rows.map(({ params, value, summary, warnings, runs, history, olderRuns }) => {
+        const whole = ({ id, bundleId, measuredAt, campaign, ...figure }: Run) => ({
+          id,
+          scenarioId: view.scenario.id,
+          bundleId,
+          metric: g.metric,
+          params,
+          ...figure,
+          paramsKey: canonicalJson(params),
+          measuredAt,
+          sourceTitle: bundles.get(bundleId)?.sourceTitle ?? null,
+          sourceUrl: bundles.get(bundleId)?.sourceUrl ?? null,
+          campaign,
+        });
+        const current = whole(runs[0]);
+        return {
+          params,
+          current,
+          value,
+          summary,
+          warnings,
+          runs: runs.map(whole),
+          history: history.map(whole),
+          olderRuns,
+        };
+      }),
+    })),
+  };
+}
+
 /** The environment, every figure with its summary, its latest campaign's runs and its history, and provenance. */
 export function scenarioJson(view: ScenarioView): Response {
-  return new Response(JSON.stringify(view, null, 2), {
+  return new Response(JSON.stringify(wholeRuns(view), null, 2), {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${filename(view, "json")}"`,

@@ -175,7 +175,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                 />
                 <tbody>
                   {(all ? g.rows : g.rows.slice(0, rowsPerMetric)).map((row) => {
-                    const f = row.current;
+                    const [f] = row.runs;
                     const bundle = bundleById.get(f.bundleId);
                     const d = row.summary.distribution;
                     const shown = { ...f, value: d?.median ?? row.value };

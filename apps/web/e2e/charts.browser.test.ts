@@ -39,11 +39,11 @@ describe("crossover chart", () => {
     expect(marks.sort()).toEqual([overlay, native].sort());
     await screenshot(page, "crossover-tke");
 
-    // The legend hides and shows a line.
+    // The legend hides and shows a line; the plot follows the legend a render behind (useChartState).
     await legend.filter({ hasText: "Cilium Native" }).click();
-    expect(await page.locator(".recharts-line").count()).toBe(2);
+    await expect.poll(() => page.locator(".recharts-line").count()).toBe(2);
     await legend.filter({ hasText: "Cilium Native" }).click();
-    expect(await page.locator(".recharts-line").count()).toBe(3);
+    await expect.poll(() => page.locator(".recharts-line").count()).toBe(3);
 
     await page.getByText("log", { exact: true }).click();
     await page.waitForURL(/scale=log/);

@@ -393,17 +393,25 @@ logfile = ${path.join(bouncerDir, "pgbouncer.log")}
           })),
         }),
       );
+    /** Status and body, or null when the connection or the body was cut off (a replica killed mid-answer). */
+    const answer = async (url: string, init: RequestInit) => {
+      try {
+        const res = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
+        return { status: res.status, text: await res.text() };
+      } catch {
+        return null;
+      }
+    };
     /** POSTs until stored: refused with 503 or cut off, it is sent again, as the CLI does. */
-    const store = async (kind: string, url: string, init: RequestInit): Promise<Response> => {
+    const store = async (kind: string, url: string, init: RequestInit): Promise<unknown> => {
       for (let attempt = 0; ; attempt++) {
-        const res = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) }).catch(() => null);
+        const res = await answer(url, init);
         if (!res) cutOff++;
         else {
           count(kind, res.status);
-          if (res.status < 300) return res;
+          if (res.status < 300) return JSON.parse(res.text);
           // Another 5xx fails the run (counted above) but is sent again, so the run still ends with figures.
-          if (res.status < 500) throw new Error(`${kind}: HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
-          await res.arrayBuffer();
+          if (res.status < 500) throw new Error(`${kind}: HTTP ${res.status}: ${res.text.slice(0, 300)}`);
         }
         if (attempt > 100) throw new Error(`${kind}: not stored after 100 attempts`);
         await new Promise((r) => setTimeout(r, 300));
@@ -420,7 +428,7 @@ logfile = ${path.join(bouncerDir, "pgbouncer.log")}
           body: body(n),
         });
         uploadMs.push(performance.now() - started);
-        acceptedIds.set(n, ((await res.json()) as { id: string }).id);
+        acceptedIds.set(n, (res as { id: string }).id);
       }
     });
     const importing = (async () => {
@@ -435,7 +443,7 @@ logfile = ${path.join(bouncerDir, "pgbouncer.log")}
           headers: { authorization: `Bearer ${tokens[k % LOAD_TOKENS]}`, "content-type": "application/gzip" },
           body: archive,
         });
-        for (const b of ((await res.json()) as { bundles: { id: string }[] }).bundles) importedIds.add(b.id);
+        for (const b of (res as { bundles: { id: string }[] }).bundles) importedIds.add(b.id);
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
@@ -443,12 +451,9 @@ logfile = ${path.join(bouncerDir, "pgbouncer.log")}
     const reading = Array.from({ length: 2 }, async (_, worker) => {
       for (let k = worker; !stop; k++) {
         const p = pages[k % pages.length]!;
-        const res = await fetch(`${front}${p}`, { headers: { cookie: jar.header() } }).catch(() => null);
+        const res = await answer(`${front}${p}`, { headers: { cookie: jar.header() } });
         if (!res) cutOff++;
-        else {
-          count("page", res.status);
-          await res.arrayBuffer();
-        }
+        else count("page", res.status);
       }
     });
     // An alert: two campaigns of one testbed, the second 15 % slower, each closed by its collector.

@@ -121,7 +121,7 @@ describe("crossover chart", () => {
     for (const view of ["latency", "throughput", "resources", "overheads"]) {
       await page.goto(`${webUrl}/charts?provider=tke&view=${view}`);
       await interact(page);
-      await page.locator(".recharts-bar").first().waitFor();
+      await page.locator("[data-bars]").first().waitFor();
       const titles = await page.locator("figure h2").allTextContents();
       expect(titles.length).toBeGreaterThan(0);
       // Every chart titles both axes; the y title is the unit (Recharts draws axis titles as text.recharts-label).

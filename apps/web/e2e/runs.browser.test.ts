@@ -64,7 +64,9 @@ describe("repeated runs", () => {
     // The throughput chart of both setups: one bar each, with min–max whiskers of three runs.
     await page.goto(`${webUrl}/charts?view=throughput&scenario=${flannel}&scenario=${antrea}`);
     await interact(page);
-    await expect.poll(() => page.locator(".recharts-errorBar").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator("[data-bars] [data-whiskers]").count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     expect(await page.getByText(/whiskers: min–max of n runs/).count()).toBeGreaterThan(0);
     await screenshot(page, "runs-throughput");
 

@@ -152,13 +152,13 @@ describe("verdicts at three runs", () => {
       const bars = await open(`/charts?${scope}&view=throughput`, width);
       const tcp = bars.page.locator("figure", { has: bars.page.getByRole("heading", { name: "TCP throughput" }) });
       await interact(bars.page);
-      await tcp.locator(".recharts-bar-rectangle").first().waitFor();
+      await tcp.locator("[data-bar]").first().waitFor();
       // No baseline until one is chosen; the select works with the keyboard as any select does.
-      await tcp.locator(".recharts-bar-rectangle").first().hover();
+      await tcp.locator("[data-bar]").first().hover();
       expect(await bars.page.getByRole("tooltip").innerText()).not.toMatch(/ vs /);
       await bars.page.getByLabel("Compare with").selectOption(flannel);
       await bars.page.waitForURL(new RegExp(`baseline=${flannel}`));
-      await tcp.locator(".recharts-bar-rectangle").first().hover();
+      await tcp.locator("[data-bar]").first().hover();
       const tooltip = bars.page.getByRole("tooltip");
       expect(await tooltip.innerText()).toMatch(verdict);
       expect(await tooltip.locator("[data-versus]").first().getAttribute("data-versus")).toBe("worse");

@@ -219,16 +219,14 @@ function BarLayer(props: {
   };
   return (
     <ZIndexLayer zIndex={DefaultZIndexes.bar}>
-      {/* Recharts' class names, which the end-to-end tests look for. */}
       {/* biome-ignore lint/a11y/noStaticElementInteractions: one handler for every bar; keys pick a group and read it in the tooltip (ActiveGroup), as with Recharts' bars. */}
-      <g className="recharts-layer recharts-bar" onClick={select} style={{ cursor: "pointer" }}>
+      <g data-bars="" onClick={select} style={{ cursor: "pointer" }}>
         {g.series.map((s, i) => (
           <g key={s.id} data-series={s.label} fill={s.color}>
             {bars[i]?.map((b) => (
               <rect
                 key={b.group}
                 data-bar={`${b.group} ${i}`}
-                className="recharts-rectangle recharts-bar-rectangle"
                 x={b.mid - width / 2}
                 y={b.top}
                 width={width}
@@ -242,7 +240,7 @@ function BarLayer(props: {
           ? bars.map((series, i) => (
               <path
                 key={g.series[i]?.id}
-                className="recharts-errorBar"
+                data-whiskers=""
                 d={series
                   .flatMap(({ mid, whisker: w }) =>
                     w ? [`M${mid},${w[0]}V${w[1]}M${mid - 3},${w[0]}h6M${mid - 3},${w[1]}h6`] : [],

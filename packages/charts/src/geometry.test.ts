@@ -172,6 +172,22 @@ describe("barGeometry", () => {
     expect(g.groups[1]?.reference).toEqual({ y: 116, label: "node to node" });
   });
 
+  it("centres a group's bars when a drawn series has no figure in it", () => {
+    // All three drawn; "8 streams" has no Flannel (s3). Bars 200 · 0.8 / 3 = 53.3 px wide: the first
+    // group's three from 164 − 80 = 84, the second's two from its centre 364 − 53.3 = 310.7, with no
+    // empty slot left for Flannel at its end.
+    const g = barGeometry({ data, series, frame, count: 3 });
+    expect(g.groups[0]?.bars.map((b) => [b.id, b.x])).toEqual([
+      ["s1", 84],
+      ["s2", 137.3],
+      ["s3", 190.7],
+    ]);
+    expect(g.groups[1]?.bars.map((b) => [b.id, b.x])).toEqual([
+      ["s1", 310.7],
+      ["s2", 364],
+    ]);
+  });
+
   it("gives a bar its runs' min–max as a whisker, inside the axis", () => {
     const g = barGeometry({
       data: [{ category: "1 stream", values: { s1: { y: 10, whisker: [8, 36] as const } } }],

@@ -290,13 +290,16 @@ export function barGeometry(input: {
     series,
     rules: ruleSides(references).map(({ rule, side }) => ({ value: rule.y, y: y(rule.y), label: rule.label, side })),
     groups: data.map((d, g) => {
-      const start = plot.left + g * band + band * 0.1;
+      // The group's bars side by side about its centre, with no slot kept for a series that has no
+      // figure here: a gap would push the others off-centre (the static picture packs them the same way).
+      const present = series.filter((s) => d.values[s.id]);
+      const centre = plot.left + g * band + band / 2;
+      const start = centre - (present.length * barWidth) / 2;
       return {
         category: d.category,
-        at: round(plot.left + g * band + band / 2),
-        bars: series.flatMap((s, i) => {
-          const v = d.values[s.id];
-          if (!v) return [];
+        at: round(centre),
+        bars: present.map((s, i) => {
+          const v = d.values[s.id]!;
           const [top, bottom] = [y(Math.max(0, v.y)), y(Math.min(0, v.y))];
           const bar = {
             ...s,
@@ -305,7 +308,7 @@ export function barGeometry(input: {
             width: round(barWidth),
             height: round(bottom - top),
           };
-          return [v.whisker ? { ...bar, whisker: whiskerAt(v.whisker, y) } : bar];
+          return v.whisker ? { ...bar, whisker: whiskerAt(v.whisker, y) } : bar;
         }),
         reference: d.reference ? { y: y(d.reference.y), label: d.reference.label } : null,
       };

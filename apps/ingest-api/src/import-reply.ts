@@ -46,5 +46,7 @@ export async function fromReply({ result, parts }: ResultReply): Promise<ImportJ
     if (result.kind !== "limit") result.files.push(...part.files);
     if (result.kind === "ready") result.bundles.push(...part.bundles);
   }
+  // The caller stores what the last part held: in a turn of its own, not on top of that part's.
+  await nextTurn();
   return result;
 }

@@ -6,6 +6,7 @@
 import { readStorableBundle } from "@cnibench/schema";
 import { freshDatabase } from "@cnibench/test-support/database";
 import { exampleBundle } from "@cnibench/test-support/fixtures";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StoreBundleInput, storeBundle, storeBundles } from "./bundles.ts";
 import { createDb, type Db } from "./client.ts";
@@ -101,7 +102,13 @@ describe("storeBundles in batches", () => {
     });
     const bundleOf = (region: string, results: ReturnType<typeof result>[]) => {
       const read = readStorableBundle({
-        bundle: { ...exampleBundle(), cluster: { ...(exampleBundle().cluster as object), region }, results },
+        bundle: {
+          ...exampleBundle(),
+          cluster: { ...(exampleBundle().cluster as object), region },
+          // Kept verbatim: quotes, backslashes, braces and characters beyond ASCII in the text.
+          source: { title: 'Größe "quoted" \\ {brace} 中文 😀' },
+          results,
+        },
       });
       if (!read.ok) throw new Error(JSON.stringify(read));
       const { raw, contentHash, bundle, warnings } = read;
@@ -153,12 +160,51 @@ describe("storeBundles in batches", () => {
         campaign: stored[n]!.id,
       }));
       expect(rows).toEqual(expected);
+      const bundle = await db.readPool.query(`SELECT raw FROM "Bundle" WHERE id = $1`, [stored[n]!.id]);
+      expect(bundle.rows[0].raw).toBe(input.raw);
     }
     // The inputs hold every case at least once.
     const all = inputs[0]!.bundle.measurements;
     expect(all.some((m) => m.low !== null) && all.some((m) => m.low === null)).toBe(true);
     expect(all.some((m) => m.samples.length === 0) && all.some((m) => m.samples.length === 9)).toBe(true);
     expect(all.some((m) => m.summary?.sd === undefined && m.summary) && all.some((m) => m.summary?.ci95)).toBe(true);
+  });
+
+  it("splits a batch into statements of at most 4,000 measurements, in one transaction", async () => {
+    const big = (n: number) => {
+      const one = input("zz-big", n);
+      const results = Array.from({ length: 1_500 }, (_, i) => ({
+        metric: "tcp.throughput",
+        unit: "Gbit/s",
+        value: n + i / 1000,
+        params: { streams: i },
+      }));
+      const read = readStorableBundle({ bundle: { ...JSON.parse(one.raw), results } });
+      if (!read.ok) throw new Error(JSON.stringify(read));
+      return { ...one, raw: read.raw, contentHash: read.contentHash, bundle: read.bundle };
+    };
+    const inputs = [big(1), big(2), big(3), big(1)];
+    // Each store statement's measurements, read off its measurementCount column ($17): a transaction's
+    // statements go through its pg.Client.
+    const sizes: number[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+      const c = config as { name?: string; values: unknown[] };
+      if (c?.name === "cnibench-store-bundles") sizes.push((c.values[16] as number[]).reduce((a, b) => a + b, 0));
+      return (original as (...args: unknown[]) => unknown).call(this, config, ...rest);
+    } as typeof original;
+    try {
+      const stored = await storeBundles(db, inputs);
+      expect(stored.map((s) => s.created)).toEqual([true, true, true, false]);
+      expect(stored[3]).toEqual({ ...stored[0]!, created: false });
+      expect(await db.measurement.count({ where: { bundleId: { in: stored.map((s) => s.id) } } })).toBe(4_500);
+      expect((await scenario(stored[0]!.scenarioId)).bundleCount).toBe(3);
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    // 6,000 measurements given (the repeat's included): more than one statement, none above 4,000.
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4_000);
   });
 
   it("stores uploads arriving together in shared statements, each answered as if alone", async () => {

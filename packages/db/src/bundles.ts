@@ -79,7 +79,8 @@ function inGroup(db: Db, input: StoreBundleInput): Promise<StoredBundle | undefi
     group.push({ input, resolve, reject });
     // Every upload asks for a turn; a turn that finds its group already stored has nothing to do.
     void inWriteTurn(db, async (pool) => {
-      const taken = group.splice(0, groupSize(group));
+      const waitingInputs = group.map((w) => w.input);
+      const taken = group.splice(0, batchLength(waitingInputs, 0));
       if (group.length === 0 && byWorkspace.get(input.workspaceId) === group) byWorkspace.delete(input.workspaceId);
       if (taken.length > 0) await storeGroup(pool, taken);
     });
@@ -87,23 +88,28 @@ function inGroup(db: Db, input: StoreBundleInput): Promise<StoredBundle | undefi
 }
 
 /**
- * How many of the waiting uploads one statement takes: at least one, then as many as fit in
- * `groupMeasurements` and `batchSize`. A group waits for its slowest member, so a few large bundles
- * are stored alone rather than together.
+ * How many bundles from `from` on one store statement takes: at least one, then as many as fit in
+ * `batchMeasurements` and `batchSize`. A group of uploads waits for its slowest member, so a few large
+ * bundles are stored alone rather than together; and a statement's parameters are built in one
+ * event-loop turn, which grows with its measurements.
  */
-function groupSize(group: readonly Waiting[]): number {
+function batchLength(inputs: readonly StoreBundleInput[], from: number): number {
   let size = 0;
   let measurements = 0;
-  for (const { input } of group) {
-    measurements += input.bundle.measurements.length;
-    if (size > 0 && (measurements > groupMeasurements || size >= batchSize)) break;
+  for (let i = from; i < inputs.length; i++) {
+    measurements += inputs[i]!.bundle.measurements.length;
+    if (size > 0 && (measurements > batchMeasurements || size >= batchSize)) break;
     size++;
   }
   return size;
 }
 
-/** The measurements of one group's statement at most: 2,000-measurement bundles go two at a time. */
-const groupMeasurements = 4_000;
+/**
+ * The measurements of one statement at most: 2,000-measurement bundles go two at a time. A whole
+ * InfraBuilder tree (75 bundles, 10,000 measurements with their samples) in one statement held the
+ * event loop for 100–200 ms building its parameters (npm run bench, import rows).
+ */
+const batchMeasurements = 4_000;
 
 async function storeGroup(pool: pg.Pool, group: Waiting[]): Promise<void> {
   try {
@@ -126,7 +132,8 @@ async function storeGroup(pool: pg.Pool, group: Waiting[]): Promise<void> {
 }
 
 /**
- * Stores bundles in one transaction: all of them or none, in statements of up to `batchSize` bundles.
+ * Stores bundles in one transaction: all of them or none, in statements of up to `batchSize` bundles
+ * and `batchMeasurements` measurements.
  * An identical upload racing this one makes PostgreSQL refuse our insert on the unique key once the
  * other commits (or a deadlock between two imports aborts one): the whole transaction is then retried
  * once, and the retry finds the winner's bundles and writes nothing.
@@ -136,8 +143,9 @@ export async function storeBundles(db: Db, inputs: StoreBundleInput[]): Promise<
     try {
       return await transaction(db, async (client) => {
         const stored: (StoredBundle | undefined)[] = [];
-        for (let at = 0; at < inputs.length; at += batchSize) {
-          const batch = inputs.slice(at, at + batchSize);
+        for (let at = 0; at < inputs.length; ) {
+          const batch = inputs.slice(at, at + batchLength(inputs, at));
+          at += batch.length;
           let found = await storeInScenarios(client, batch);
           const missing = batch.filter((_, i) => !found[i]);
           if (missing.length > 0) {
@@ -210,15 +218,16 @@ const batchSize = 250;
  * (the same results again under a new label rename it and raise its revision, which caches of names
  * key on; an upload naming none leaves the name as it was). Bundles travel as one array per column,
  * measurements as one JSON array (per bundle) of arrays: half the bytes and PostgreSQL work of arrays of
- * objects. The counts are written after every measurement is in (the subquery on m): a concurrent upload
- * to the same scenario waits for the row, then re-applies the update to the committed version, so no
- * count is lost. Rows come back by the batch's order (ord, from 1); a bundle whose scenario does not
+ * objects; the uploads' texts as a JSON array too. The counts are written after every measurement is
+ * in (the subquery on m): a concurrent upload to the same scenario waits for the row, then re-applies
+ * the update to the committed version, so no count is lost. Rows come back by the batch's order (ord, from 1); a bundle whose scenario does not
  * exist yet has none.
  */
 const storeStatement = {
   name: "cnibench-store-bundles",
   text: `WITH input AS (
-    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+    SELECT * FROM unnest($2::text[], $3::text[], $4::text[],
+      ARRAY(SELECT r FROM json_array_elements_text($5::json) WITH ORDINALITY AS j(r, n) ORDER BY n), $6::text[], $7::text[], $8::text[], $9::text[],
       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::int[], $19::float8[],
       $20::float8[], $21::float8[], $22::text[], $23::text[])
       WITH ORDINALITY AS i(id, "contentHash", key, raw, "clusterName", "sourceTitle", "sourceUrl", "sourcePublishedAt",
@@ -339,7 +348,9 @@ async function storeInScenarios(
       column(() => newId()),
       column((i) => i.contentHash),
       column((i) => scenarioKey(i.bundle)),
-      column((i) => i.raw),
+      // The uploads' texts as one JSON array: node-postgres escapes a text[] in JavaScript, 120–190 ms
+      // of one event-loop turn for 1.7 MB of JSON texts, against 7 ms for JSON.stringify.
+      JSON.stringify(column((i) => i.raw)),
       column((i) => i.bundle.cluster.name),
       column((i) => i.bundle.source?.title ?? null),
       column((i) => i.bundle.source?.url ?? null),

@@ -3,6 +3,7 @@ import { formatCount, formatFigure, formatParams } from "@cnibench/format";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { exploreHref } from "../../_explore/params";
+import { type EvidenceFigure, EvidenceList } from "./evidence-list";
 
 type Reason = GuideOutput["summary"][number];
 type Evidence = Reason["evidence"][number];
@@ -32,6 +33,7 @@ export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boole
   const r = props.reason;
   const effect = effectMarks[r.effect];
   const evidence = r.evidence;
+  const figures = evidenceFigures(evidence);
   const more = r.evidenceCount - evidence.length;
   const sources = [...new Map(r.sources.map((s) => [s.url, s])).values()];
   return (
@@ -59,13 +61,13 @@ export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boole
           ) : null}
         </p>
         {evidence.length === 0 ? null : r.evidenceCount <= 4 ? (
-          <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />
+          <EvidenceList figures={figures} apiUrl={props.apiUrl} />
         ) : (
           <details className="text-xs">
             <summary className="cursor-pointer text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
               Evidence: {formatCount(r.evidenceCount)} figures{more > 0 ? `, the first ${evidence.length} listed` : ""}
             </summary>
-            <EvidenceList evidence={evidence} apiUrl={props.apiUrl} />
+            <EvidenceList figures={figures} apiUrl={props.apiUrl} />
             {more > 0 && props.moreHref ? (
               <p className="mt-1 text-zinc-500">
                 {formatCount(more)} more not listed;{" "}
@@ -101,26 +103,15 @@ export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boole
   );
 }
 
-function EvidenceList(props: { evidence: Evidence[]; apiUrl: string }) {
-  return (
-    <ul aria-label="Evidence" className="mt-1 flex flex-wrap gap-1 text-xs">
-      {props.evidence.map((e) => (
-        <li
-          key={`${e.bundleId} ${e.metric} ${JSON.stringify(e.params)}`}
-          className="rounded border border-zinc-200 px-1.5 py-0.5 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
-        >
-          <TextLink href={`/scenarios/${e.scenarioId}`}>{e.scenarioLabel}</TextLink>{" "}
-          <span className="tabular-nums">{formatFigure(e)}</span>
-          <span className="text-zinc-500">
-            {" "}
-            {e.metric}
-            {Object.keys(e.params).length > 0 ? ` (${formatParams(e.params)})` : ""}
-          </span>{" "}
-          <TextAnchor href={`${props.apiUrl}/v1/bundles/${e.bundleId}`}>bundle</TextAnchor>
-        </li>
-      ))}
-    </ul>
-  );
+/** A reason's figures in words, for the evidence list. */
+function evidenceFigures(evidence: Evidence[]): EvidenceFigure[] {
+  return evidence.map((e) => ({
+    scenarioId: e.scenarioId,
+    scenarioLabel: e.scenarioLabel,
+    bundleId: e.bundleId,
+    figure: formatFigure(e),
+    metric: Object.keys(e.params).length > 0 ? `${e.metric} (${formatParams(e.params)})` : e.metric,
+  }));
 }
 
 function SourceLinks(props: { sources: Reason["sources"] }) {

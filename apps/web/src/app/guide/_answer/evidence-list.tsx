@@ -1,0 +1,34 @@
+"use client";
+// The figures a reason rests on. A client component for the size of the page, not for interaction: its
+// props are a few words per figure, where a server component's list went to the browser twice, as HTML
+// and again as the element tree (classes, links) of React's payload — most of the guide's bytes.
+import { TextAnchor, TextLink } from "~/app/_ui/link";
+
+/** One figure in words: the server formats it, so the formatting stays out of the browser's JS. */
+export type EvidenceFigure = {
+  scenarioId: string;
+  scenarioLabel: string;
+  bundleId: string;
+  /** The figure with its unit, e.g. "9.381 Gbit/s". */
+  figure: string;
+  /** The metric and its params, e.g. "throughput (streams: 8)". */
+  metric: string;
+};
+
+export function EvidenceList(props: { figures: EvidenceFigure[]; apiUrl: string }) {
+  return (
+    <ul aria-label="Evidence" className="mt-1 flex flex-wrap gap-1 text-xs">
+      {props.figures.map((e) => (
+        <li
+          key={`${e.bundleId} ${e.metric}`}
+          className="rounded border border-zinc-200 px-1.5 py-0.5 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+        >
+          <TextLink href={`/scenarios/${e.scenarioId}`}>{e.scenarioLabel}</TextLink>{" "}
+          <span className="tabular-nums">{e.figure}</span>
+          <span className="text-zinc-500"> {e.metric}</span>{" "}
+          <TextAnchor href={`${props.apiUrl}/v1/bundles/${e.bundleId}`}>bundle</TextAnchor>
+        </li>
+      ))}
+    </ul>
+  );
+}

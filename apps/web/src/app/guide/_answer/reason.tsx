@@ -1,126 +1,38 @@
-// A reason of the guide's answer: its words, its kind, whether it speaks for or against, its evidence and sources.
-import { formatCount, formatFigure, formatParams } from "@cnibench/format";
-import { TextAnchor, TextLink } from "~/app/_ui/link";
+// A reason of the guide's answer, as the page lists it: the server words its figures and links, and the
+// client component ./reason-line draws it from those few words (see there why).
+import { formatFigure, formatParams } from "@cnibench/format";
 import type { GuideOutput } from "~/server/routers/guide.types";
 import { exploreHref } from "../../_explore/params";
-import { type EvidenceFigure, EvidenceList } from "./evidence-list";
+import type { EvidenceFigure } from "./evidence-list";
+import { ReasonLine } from "./reason-line";
 
 type Reason = GuideOutput["summary"][number];
-type Evidence = Reason["evidence"][number];
 
-const kindStyles: Record<Reason["kind"], string> = {
-  measured: "border-emerald-300 text-emerald-800 dark:border-emerald-800 dark:text-emerald-300",
-  extrapolated: "border-violet-300 text-violet-800 dark:border-violet-800 dark:text-violet-300",
-  capability: "border-sky-300 text-sky-800 dark:border-sky-800 dark:text-sky-300",
-  caveat: "border-amber-400 text-amber-800 dark:border-amber-700 dark:text-amber-300",
+/** What the reason line draws: the reason with its figures formatted, its sources once each, its links made. */
+export type ReasonView = Pick<Reason, "text" | "kind" | "effect" | "evidenceCount" | "sources"> & {
+  figures: EvidenceFigure[];
+  /** The names the text left out, and the explorer's page that lists them. */
+  rest: { count: number; href: string } | null;
 };
 
-const effectMarks: Record<Reason["effect"], { mark: string; words: string; className: string }> = {
-  for: { mark: "+", words: "speaks for it", className: "text-emerald-700 dark:text-emerald-400" },
-  against: { mark: "−", words: "speaks against it", className: "text-red-700 dark:text-red-400" },
-  neutral: { mark: "·", words: "information", className: "text-zinc-400" },
-};
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^www\./, "");
-  } catch {
-    return url;
-  }
+function reasonView(r: Reason): ReasonView {
+  return {
+    text: r.text,
+    kind: r.kind,
+    effect: r.effect,
+    evidenceCount: r.evidenceCount,
+    sources: [...new Map(r.sources.map((s) => [s.url, s])).values()],
+    figures: r.evidence.map((e) => ({
+      scenarioId: e.scenarioId,
+      scenarioLabel: e.scenarioLabel,
+      bundleId: e.bundleId,
+      figure: formatFigure(e),
+      metric: Object.keys(e.params).length > 0 ? `${e.metric} (${formatParams(e.params)})` : e.metric,
+    })),
+    rest: r.rest ? { count: r.rest.count, href: exploreHref("/", r.rest.explore) } : null,
+  };
 }
 
 export function ReasonItem(props: { reason: Reason; apiUrl: string; lead?: boolean; moreHref?: string }) {
-  const r = props.reason;
-  const effect = effectMarks[r.effect];
-  const evidence = r.evidence;
-  const figures = evidenceFigures(evidence);
-  const more = r.evidenceCount - evidence.length;
-  const sources = [...new Map(r.sources.map((s) => [s.url, s])).values()];
-  return (
-    <li className="flex gap-2">
-      <span aria-hidden="true" className={`w-3 shrink-0 text-center font-semibold ${effect.className}`}>
-        {effect.mark}
-      </span>
-      <div className="min-w-0 space-y-1 break-words">
-        <p className={props.lead ? "font-medium" : undefined}>
-          <span className="sr-only">{effect.words}: </span>
-          <span
-            className={`mr-1.5 inline-block rounded border px-1 align-[1px] text-[10px] font-medium uppercase tracking-wide ${kindStyles[r.kind]}`}
-          >
-            {r.kind}
-          </span>
-          {r.text}
-          {r.rest ? (
-            <>
-              {" "}
-              <TextLink href={exploreHref("/", r.rest.explore)}>
-                The {formatCount(r.rest.count)} more in Explore
-              </TextLink>
-              .
-            </>
-          ) : null}
-        </p>
-        {evidence.length === 0 ? null : r.evidenceCount <= 4 ? (
-          <EvidenceList figures={figures} apiUrl={props.apiUrl} />
-        ) : (
-          <details className="text-xs">
-            <summary className="cursor-pointer text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200">
-              Evidence: {formatCount(r.evidenceCount)} figures{more > 0 ? `, the first ${evidence.length} listed` : ""}
-            </summary>
-            <EvidenceList figures={figures} apiUrl={props.apiUrl} />
-            {more > 0 && props.moreHref ? (
-              <p className="mt-1 text-zinc-500">
-                {formatCount(more)} more not listed;{" "}
-                <TextLink href={props.moreHref}>this datapath's scenarios in Explore</TextLink>
-              </p>
-            ) : null}
-          </details>
-        )}
-        {sources.length === 0 ? null : sources.length <= 3 ? (
-          <p className="text-xs text-zinc-500">
-            Source{sources.length === 1 ? "" : "s"}: <SourceLinks sources={sources} />
-          </p>
-        ) : (
-          <details className="text-xs text-zinc-500">
-            <summary className="cursor-pointer hover:text-zinc-800 dark:hover:text-zinc-200">
-              Sources: {sources.length} pages
-            </summary>
-            <ul className="mt-1 space-y-0.5">
-              {sources.map((s) => (
-                <li key={s.url}>
-                  {s.label}:{" "}
-                  {/* A documentation path has no spaces: let it break anywhere rather than widen a phone's page. */}
-                  <TextAnchor href={s.url} rel="noreferrer" target="_blank" className="break-all">
-                    {s.url.replace(/^https:\/\/(www\.)?/, "")}
-                  </TextAnchor>
-                </li>
-              ))}
-            </ul>
-          </details>
-        )}
-      </div>
-    </li>
-  );
-}
-
-/** A reason's figures in words, for the evidence list. */
-function evidenceFigures(evidence: Evidence[]): EvidenceFigure[] {
-  return evidence.map((e) => ({
-    scenarioId: e.scenarioId,
-    scenarioLabel: e.scenarioLabel,
-    bundleId: e.bundleId,
-    figure: formatFigure(e),
-    metric: Object.keys(e.params).length > 0 ? `${e.metric} (${formatParams(e.params)})` : e.metric,
-  }));
-}
-
-function SourceLinks(props: { sources: Reason["sources"] }) {
-  return props.sources.map((s, i) => (
-    <span key={s.url}>
-      {i > 0 ? ", " : ""}
-      <TextAnchor href={s.url} title={s.label} rel="noreferrer" target="_blank">
-        {hostOf(s.url)}
-      </TextAnchor>
-    </span>
-  ));
+  return <ReasonLine {...props} reason={reasonView(props.reason)} />;
 }

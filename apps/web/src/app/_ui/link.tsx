@@ -5,6 +5,9 @@ import { cx } from "./cx";
 /** The product's link look: blue, underlined on hover. For a button that reads as a link too. */
 export const linkClass = "text-blue-700 hover:underline dark:text-blue-400";
 
+/** The link look for every link inside an element: one class on a long list, not one on each of its links. */
+export const innerLinksClass = "[&_a]:text-blue-700 [&_a]:hover:underline dark:[&_a]:text-blue-400";
+
 /** A link to a page of the app (next/link: client-side navigation, prefetch) in the link look. */
 export function TextLink({ className, children, ...props }: ComponentProps<typeof Link>) {
   return (

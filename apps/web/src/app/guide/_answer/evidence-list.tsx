@@ -6,7 +6,7 @@ import Link from "next/link";
 import { cx } from "~/app/_ui/cx";
 import { innerLinksClass } from "~/app/_ui/link";
 
-/** One figure in words: the server formats it, so the formatting stays out of the browser's JS. */
+/** One figure in words, formatted on the server: fewer bytes than the figure and its params. */
 export type EvidenceFigure = {
   scenarioId: string;
   scenarioLabel: string;

@@ -203,6 +203,31 @@ describe("campaigns", () => {
     expect(campaigns(pinned)).toEqual(campaigns(live));
   });
 
+  it("lists an earlier campaign's runs newest first, each bundle's rounds in their order", async () => {
+    const day = (d: number) => `2026-09-${String(d).padStart(2, "0")}T00:00:00Z`;
+    const rounds = (samples: number[]) => [
+      { metric: "tcp.throughput", unit: "Gbit/s", value: samples[0], samples, params: { path: "pod-pod", streams: 1 } },
+    ];
+    // Two earlier campaigns of three bundles of three rounds, the newer one named first.
+    const older = [
+      [9.1, 9.3, 9.2],
+      [9.0, 9.4, 9.1],
+      [9.2, 9.2, 9.5],
+    ];
+    const newer = [
+      [8.8, 9.6, 9.0],
+      [9.3, 8.9, 9.1],
+      [9.4, 9.0, 8.7],
+    ];
+    for (const [d, samples] of older.entries())
+      await put(run("zz-order", 9, { campaign: "b", runAt: day(d + 1), results: rounds(samples) }));
+    for (const [d, samples] of newer.entries())
+      await put(run("zz-order", 9, { campaign: "a", runAt: day(d + 4), results: rounds(samples) }));
+    const now = await put(run("zz-order", 9, { campaign: "now", runAt: day(9), results: rounds([9.4, 9.6]) }));
+    const earlier = await earlierCampaigns(db, { scenarios: [now.scenarioId] });
+    expect(earlier.map((e) => e.runs)).toEqual([newer.toReversed().flat(), older.toReversed().flat()]);
+  });
+
   it("reads earlier campaigns for the current figures of at least 2 runs, counted as the figures count them", async () => {
     const day = (d: number) => `2026-07-${String(d).padStart(2, "0")}T00:00:00Z`;
     const figure = (streams: number, result: object) => ({

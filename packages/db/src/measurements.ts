@@ -229,12 +229,16 @@ export async function earlierCampaigns(
   }>(
     db,
     Prisma.sql`
-    SELECT f."scenarioId", f.metric, f."paramsKey", h.campaign, json_agg(h.run) AS runs
+    -- Runs newest first, a bundle's rounds in their order, and campaigns by name: the pooled noise sums
+    -- them in this order, which the plan's sorts used to pick (its last digits moved with the plan).
+    SELECT f."scenarioId", f.metric, f."paramsKey", h.campaign,
+      json_agg(h.run ORDER BY h.at DESC, h."receivedAt" DESC, h.round) AS runs
     FROM (${figures}) f
       CROSS JOIN LATERAL (
-        SELECT e.campaign, run
+        SELECT e.campaign, e.at, e."receivedAt", run, round
         FROM (
-          SELECT e.campaign, e.value, e.samples, e."samplesAre" FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
+          SELECT e.campaign, e.value, e.samples, e."samplesAre", COALESCE(eb."runAt", eb."receivedAt") AS at, eb."receivedAt"
+          FROM "Measurement" e JOIN "Bundle" eb ON eb.id = e."bundleId"
           WHERE e."scenarioId" = f."scenarioId" AND e.metric = f.metric AND e."paramsKey" = f."paramsKey"
             AND e.campaign <> f.campaign AND e.qualifier IS NULL
             AND COALESCE(eb."runAt", eb."receivedAt") <= f."measuredAt" AND eb."receivedAt" <= f."receivedAt"
@@ -242,9 +246,10 @@ export async function earlierCampaigns(
           LIMIT ${earlierLimit}) e
           -- Concurrent clients' samples are one run: the figure's value.
           CROSS JOIN LATERAL unnest(CASE WHEN cardinality(e.samples) > 0 AND e."samplesAre" IS DISTINCT FROM 'clients'
-            THEN e.samples ELSE ARRAY[e.value] END) AS run
+            THEN e.samples ELSE ARRAY[e.value] END) WITH ORDINALITY AS u(run, round)
       ) h
-    GROUP BY f."scenarioId", f.metric, f."paramsKey", h.campaign`,
+    GROUP BY f."scenarioId", f.metric, f."paramsKey", h.campaign
+    ORDER BY f."scenarioId", f.metric, f."paramsKey", h.campaign`,
   );
   return rows.map(({ campaign: _, ...r }) => r);
 }

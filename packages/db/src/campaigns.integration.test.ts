@@ -286,4 +286,28 @@ describe("campaigns", () => {
     expect(history(await earlierCampaigns(db, figures))).toEqual(expected);
     expect(history((await compareView(db, [workspaceId], { scenarioIds })).earlier)).toEqual(expected);
   });
+
+  it("reads a comparison's history only for series some of its scenarios measure with a better direction", async () => {
+    // Two scenarios, each with an earlier and a current campaign of two runs: x.quiet has no better
+    // direction in either, x.lean none in the first only (a candidate's direction decides its verdict).
+    const results = (region: string, value: number) => [
+      { metric: "x.quiet", unit: "count", better: "none", value, params: {} },
+      { metric: "x.lean", unit: "count", better: region === "zz-lean-a" ? "none" : "higher", value, params: {} },
+      { metric: "tcp.throughput", unit: "Gbit/s", value, params: { path: "pod-pod", streams: 1 } },
+    ];
+    const stored = [];
+    for (const region of ["zz-lean-a", "zz-lean-b"]) {
+      for (const [d, campaign] of ["before", "before", "now", "now"].entries()) {
+        const runAt = `2026-08-0${d + 1}T00:00:00Z`;
+        stored.push(await put(run(region, 9, { campaign, runAt, results: results(region, 9 + d / 10) })));
+      }
+    }
+    const scenarioIds = [stored[0]!.scenarioId, stored[4]!.scenarioId];
+    const every = await earlierCampaigns(db, await latestFigures(db, { scenarios: scenarioIds }));
+    expect(every).toHaveLength(6);
+    const judged = every.filter((e) => e.metric !== "x.quiet");
+    expect(judged.map((e) => e.metric).sort()).toEqual(["tcp.throughput", "tcp.throughput", "x.lean", "x.lean"]);
+    expect(await earlierCampaigns(db, { scenarios: scenarioIds })).toEqual(judged);
+    expect((await compareView(db, [workspaceId], { scenarioIds })).earlier).toEqual(judged);
+  });
 });

@@ -210,7 +210,8 @@ const earlierLimit = 60;
  * before the figure's campaign and uploaded before its bundle, so a permalink's pinned figures keep the
  * history they were shared with. Qualified figures are no runs. For figures of at least 2 runs only:
  * a single run gets no interval, so its noise is never asked. `of` names the figures, or the scenarios
- * whose current figures are meant: those are read here, so the history need not wait for latestFigures.
+ * whose current figures are meant: those are read here, so the history need not wait for latestFigures,
+ * and only for what a comparison of those scenarios judges (see currentAsked).
  */
 export async function earlierCampaigns(
   db: Db,
@@ -277,20 +278,27 @@ function givenAsked(
 /**
  * The same of the scenarios' current figures, read from CurrentFigure: those of at least 2 runs,
  * counted as asCampaignDistribution (packages/analysis) counts them (its campaign's unqualified runs when it has several
- * measurements and any of those, else the holder's own samples).
+ * measurements and any of those, else the holder's own samples). Only for series that one of the
+ * scenarios measures with a better direction: a comparison of them gives the others no verdict from
+ * runs (compareFigures in packages/analysis, where the candidate's direction decides), so their noise
+ * is never pooled; on the bench store they were nearly all of the history read.
  */
 function currentAsked(scenarios: readonly string[]): Prisma.Sql | null {
   if (scenarios.length === 0) return null;
   return Prisma.sql`
-    SELECT c."scenarioId", c.metric, c."paramsKey", m.campaign, c."measuredAt", c."receivedAt"
-    FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
+    SELECT c."scenarioId", c.metric, c."paramsKey", c.campaign, c."measuredAt", c."receivedAt"
+    FROM (
+      SELECT c."scenarioId", c.metric, c."paramsKey", c."measuredAt", c."receivedAt", m.campaign, m.samples,
+        m."samplesAre", bool_or(m.better <> 'none') OVER (PARTITION BY c.metric, c."paramsKey") AS judged
+      FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
+      WHERE c."scenarioId" = ANY(${scenarios}::text[])) c
       LEFT JOIN LATERAL (
         SELECT sum(CASE WHEN r."samplesAre" = 'clients' THEN 1 ELSE GREATEST(cardinality(r.samples), 1) END)
           FILTER (WHERE r.qualifier IS NULL) AS n
         FROM "Measurement" r
         WHERE r."scenarioId" = c."scenarioId" AND r.metric = c.metric AND r."paramsKey" = c."paramsKey"
-          AND r.campaign = m.campaign
+          AND r.campaign = c.campaign
         HAVING count(*) > 1) campaign ON TRUE
-    WHERE c."scenarioId" = ANY(${scenarios}::text[])
-      AND COALESCE(campaign.n, CASE WHEN m."samplesAre" = 'clients' THEN 1 ELSE cardinality(m.samples) END) >= 2`;
+    WHERE c.judged
+      AND COALESCE(campaign.n, CASE WHEN c."samplesAre" = 'clients' THEN 1 ELSE cardinality(c.samples) END) >= 2`;
 }

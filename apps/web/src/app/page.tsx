@@ -9,6 +9,7 @@ import { exploreInput } from "./_explore/input";
 import { exploreHref, loadExploreParams } from "./_explore/params";
 import { pageOf, sortScenarios } from "./_explore/rows";
 import { ScenarioTable } from "./_explore/scenario-table";
+import { tableRows } from "./_explore/table-rows";
 import { Button } from "./_ui/button";
 import { EmptyState } from "./_ui/empty-state";
 import { TextAnchor, TextLink } from "./_ui/link";
@@ -88,7 +89,12 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
             </EmptyState>
           ) : (
             <>
-              <ScenarioTable rows={shown.rows} figureColumns={view.columns} sort={sort} order={order} />
+              <ScenarioTable
+                rows={tableRows(shown.rows, shownColumns)}
+                figureColumns={view.columns}
+                sort={sort}
+                order={order}
+              />
               {shown.pages > 1 ? (
                 <Pages
                   {...shown}

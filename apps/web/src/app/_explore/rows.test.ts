@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageOf, sortScenarios } from "./rows";
-import type { ScenarioRow } from "./scenario-table";
+import { pageOf, type ScenarioRow, sortScenarios } from "./rows";
 
 // The TKE benchmark's three datapaths with their short-connection RPS at 0 Services (seed tke), and
 // one scenario without that figure.

@@ -1,7 +1,22 @@
 // The explorer's rows are sorted and cut into pages on the server: a store of thousands of
 // scenarios would otherwise send every row to the browser (a 1,000-scenario store made a 3 MB page).
 import { natural } from "@cnibench/format";
-import type { ScenarioRow } from "./scenario-table";
+import type { KeyFigure } from "./figure-words";
+
+/** A scenario as the explorer lists it (scenarios.explore), before it is put in words for the table. */
+export type ScenarioRow = {
+  id: string;
+  label: string;
+  provider: string;
+  sku: string;
+  kernel: string;
+  kubernetesVersion: string;
+  cni: { name: string; version: string; mode: string; kubeProxy: string };
+  /** The CNI settings that tell it apart from the other listed scenarios, in words. */
+  differingSettings: string[];
+  bundleCount: number;
+  keyFigures: Partial<Record<string, KeyFigure>>;
+};
 
 const pageSize = 50;
 

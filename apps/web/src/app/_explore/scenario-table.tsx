@@ -6,8 +6,9 @@ import { cx } from "~/app/_ui/cx";
 import { inputClass } from "~/app/_ui/field";
 import { TextLink } from "~/app/_ui/link";
 import { useQueryUpdate } from "~/app/_ui/query-update";
-import { Table, TableFrame, TableHead, Td, Th, Tr } from "~/app/_ui/table";
-import { FigureCell } from "./figure-cell";
+import { Table, TableFrame, TableHead, Td, Th } from "~/app/_ui/table";
+import type { FigureWords } from "./figure-words";
+import type { TableRow } from "./table-rows";
 
 /** A figure column: one metric at fixed params (the explorer's column catalogue). */
 export type FigureColumn = {
@@ -15,20 +16,6 @@ export type FigureColumn = {
   title: string;
   unit: string;
   params: Record<string, string | number | boolean>;
-};
-
-export type ScenarioRow = {
-  id: string;
-  label: string;
-  provider: string;
-  sku: string;
-  kernel: string;
-  kubernetesVersion: string;
-  cni: { name: string; version: string; mode: string; kubeProxy: string };
-  /** The CNI settings that tell it apart from the other listed scenarios, in words. */
-  differingSettings: string[];
-  bundleCount: number;
-  keyFigures: Partial<Record<string, React.ComponentProps<typeof FigureCell>["figure"]>>;
 };
 
 /**
@@ -41,18 +28,24 @@ type ColumnLook = { numeric?: boolean; narrow?: string; label?: string };
 type Column = ColumnLook & {
   id: string;
   header: ReactNode;
-  cell: (row: ScenarioRow) => ReactNode;
+  cell: (row: TableRow) => ReactNode;
   unsorted?: boolean;
 };
 
 const paramsTitle = (params: FigureColumn["params"]) => formatParams(params, { empty: "params not stated" });
 
-// Below md a figure reads "title, unit ……… value": the words come from data-label through ::before,
-// so the cell's text stays the figure alone (what sorting, copying and the browser tests read).
-const narrowFigure =
-  "max-md:col-start-2 max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:px-0 max-md:py-0.5 " +
-  "max-md:before:min-w-0 max-md:before:whitespace-normal max-md:before:text-left max-md:before:text-zinc-600 " +
-  "max-md:before:content-[attr(data-label)] dark:max-md:before:text-zinc-400";
+// The rows' look, set once on the body rather than on each of hundreds of cells (the table goes to the
+// browser twice: as HTML, and again in React's payload): ruled rows; below md a figure reads
+// "title, unit ……… value", the words coming from data-label through ::before, so the cell's text stays
+// the figure alone (what sorting, copying and the browser tests read). Only figure cells have a data-label.
+const rowsLook =
+  "*:border-b *:border-zinc-100 *:last:border-0 dark:*:border-zinc-800 " +
+  "max-md:[&>tr>[data-label]]:col-start-2 max-md:[&>tr>[data-label]]:flex max-md:[&>tr>[data-label]]:items-baseline " +
+  "max-md:[&>tr>[data-label]]:justify-between max-md:[&>tr>[data-label]]:gap-3 max-md:[&>tr>[data-label]]:px-0 " +
+  "max-md:[&>tr>[data-label]]:py-0.5 max-md:[&>tr>[data-label]]:before:min-w-0 " +
+  "max-md:[&>tr>[data-label]]:before:whitespace-normal max-md:[&>tr>[data-label]]:before:text-left " +
+  "max-md:[&>tr>[data-label]]:before:text-zinc-600 max-md:[&>tr>[data-label]]:before:content-[attr(data-label)] " +
+  "dark:max-md:[&>tr>[data-label]]:before:text-zinc-400";
 
 const figureColumn = ({ key, title, unit, params }: FigureColumn): Column => ({
   id: key,
@@ -62,9 +55,8 @@ const figureColumn = ({ key, title, unit, params }: FigureColumn): Column => ({
       <span className="block font-normal">{unit}</span>
     </span>
   ),
-  cell: (r) => <FigureCell figure={r.keyFigures[key]} />,
+  cell: (r) => <FigureCell figure={r.figures[key]} />,
   numeric: true,
-  narrow: narrowFigure,
   label: unit ? `${title}, ${unit}` : title,
 });
 
@@ -99,8 +91,7 @@ const columnsWith = (figures: FigureColumn[]): Column[] => [
           </TextLink>
           <CniLine row={r} />
           <div className="text-xs text-zinc-500 md:hidden">
-            {r.provider} · {r.sku} · kernel {r.kernel} · Kubernetes {r.kubernetesVersion} · {r.bundleCount}{" "}
-            {r.bundleCount === 1 ? "bundle" : "bundles"}
+            {`${r.provider} · ${r.sku} · kernel ${r.kernel} · Kubernetes ${r.kubernetesVersion} · ${r.bundleCount} ${r.bundleCount === 1 ? "bundle" : "bundles"}`}
           </div>
         </>
       );
@@ -148,7 +139,7 @@ function nextSort(column: Column, sort: string, order: Order): { sort: string; o
  * figures listed under their columns' titles, and two selects sort it (the headers are not shown).
  */
 export function ScenarioTable(props: {
-  rows: ScenarioRow[];
+  rows: TableRow[];
   figureColumns: FigureColumn[];
   /** The sort the server listed the rows in: a column id, or "" as listed. */
   sort: string;
@@ -203,9 +194,9 @@ export function ScenarioTable(props: {
               })}
             </tr>
           </TableHead>
-          <tbody>
+          <tbody className={rowsLook}>
             {props.rows.map((row) => (
-              <Tr
+              <tr
                 key={row.id}
                 className="hover:bg-zinc-50 max-md:grid max-md:grid-cols-[auto_minmax(0,1fr)] max-md:gap-x-2 max-md:px-3 max-md:py-2 dark:hover:bg-zinc-800/50"
               >
@@ -215,12 +206,13 @@ export function ScenarioTable(props: {
                     data-column={column.id}
                     data-label={column.label}
                     numeric={column.numeric}
-                    className={cx("whitespace-nowrap", column.narrow)}
+                    // A numeric cell is on one line already.
+                    className={cx(!column.numeric && "whitespace-nowrap", column.narrow)}
                   >
                     {column.cell(row)}
                   </Td>
                 ))}
-              </Tr>
+              </tr>
             ))}
           </tbody>
         </Table>
@@ -230,20 +222,30 @@ export function ScenarioTable(props: {
 }
 
 /** The CNI under a scenario's name, and the settings that tell it apart from the others listed. */
-function CniLine({ row }: { row: ScenarioRow }) {
-  const c = row.cni;
+function CniLine({ row }: { row: TableRow }) {
   return (
     <>
-      <div className="text-xs text-zinc-500">
-        {c.name}
-        {c.version !== "unknown" ? ` ${c.version}` : ""} · {c.mode} · kube-proxy {c.kubeProxy}
-      </div>
-      {row.differingSettings.length > 0 ? (
+      <div className="text-xs text-zinc-500">{row.cni}</div>
+      {row.settings ? (
         <div className="max-w-72 whitespace-normal text-xs text-zinc-700 max-md:max-w-none dark:text-zinc-300">
-          {row.differingSettings.join(" · ")}
+          {row.settings}
         </div>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A headline figure in its cell: the median of its latest campaign's runs with their number
+ * ("9.41 Gbit/s · n=3"); hovering tells the spread and params (figure-words.ts).
+ */
+function FigureCell({ figure }: { figure?: FigureWords }) {
+  if (!figure) return <span className="text-zinc-400">—</span>;
+  return (
+    <span title={figure.title} className="tabular-nums">
+      {figure.value}
+      {figure.n !== null ? <span className="text-xs text-zinc-500"> · n={figure.n}</span> : null}
+    </span>
   );
 }
 

@@ -5,7 +5,7 @@
 import { formatParams } from "@cnibench/format";
 import type { Params } from "@cnibench/schema";
 import { createLoader, parseAsString } from "nuqs/server";
-import type { SeriesOption } from "./history-select";
+import type { SeriesGroup } from "./history-select";
 
 const historyParams = { history: parseAsString };
 export const loadHistoryParams = createLoader(historyParams);
@@ -22,7 +22,16 @@ export type Group = {
   rows: { params: Params; runs: { campaign: string }[]; history: { campaign: string }[] }[];
 };
 
-type Series = SeriesOption & { metric: string; params: Params; metricLabel: string; unit: string; campaigns: number };
+type Series = {
+  key: string;
+  label: string;
+  group: string;
+  metric: string;
+  params: Params;
+  metricLabel: string;
+  unit: string;
+  campaigns: number;
+};
 
 /** Every series of the scenario, with how many of its campaigns the page knows of. */
 export function seriesOf(groups: readonly Group[]): Series[] {
@@ -38,6 +47,17 @@ export function seriesOf(groups: readonly Group[]): Series[] {
       campaigns: new Set([...r.runs, ...r.history].map((f) => f.campaign)).size,
     })),
   );
+}
+
+/** The series by metric, in the order given, as the select lists them. */
+export function seriesGroups(series: readonly Series[]): SeriesGroup[] {
+  const groups = new Map<string, SeriesGroup>();
+  for (const s of series) {
+    const group = groups.get(s.group) ?? { label: s.group, options: [] };
+    group.options.push([s.key, s.label]);
+    groups.set(s.group, group);
+  }
+  return [...groups.values()];
 }
 
 /** The series asked for in the URL, else the one with the most campaigns (the first of those). */

@@ -3,15 +3,18 @@
 import { Field, inputClass } from "~/app/_ui/field";
 import { useQueryUpdate } from "~/app/_ui/query-update";
 
-export type SeriesOption = { key: string; label: string; group: string };
+/**
+ * A metric's series as the select lists them: each a [key, params in words] pair, not an object per
+ * option naming its metric again (a scenario has hundreds of series, and they travel to the browser).
+ */
+export type SeriesGroup = { label: string; options: [key: string, label: string][] };
 
 /**
  * Which series the history section follows: a select by metric, each option its params as people read
  * them. A choice rewrites `history=` in the address (a history entry) and the server draws that series.
  */
-export function HistorySelect({ options, value }: { options: SeriesOption[]; value: string }) {
+export function HistorySelect({ groups, value }: { groups: SeriesGroup[]; value: string }) {
   const { pending, asked, update } = useQueryUpdate();
-  const groups = [...new Set(options.map((o) => o.group))];
   return (
     <div className="flex flex-wrap items-end gap-2" aria-busy={pending}>
       <Field label="Series">
@@ -22,14 +25,12 @@ export function HistorySelect({ options, value }: { options: SeriesOption[]; val
           data-testid="history-series"
         >
           {groups.map((group) => (
-            <optgroup key={group} label={group}>
-              {options
-                .filter((o) => o.group === group)
-                .map((o) => (
-                  <option key={o.key} value={o.key}>
-                    {o.label}
-                  </option>
-                ))}
+            <optgroup key={group.label} label={group.label}>
+              {group.options.map(([key, label]) => (
+                <option key={key} value={key}>
+                  {label}
+                </option>
+              ))}
             </optgroup>
           ))}
         </select>

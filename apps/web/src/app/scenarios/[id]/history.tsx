@@ -7,7 +7,7 @@ import { Muted, Section } from "~/app/_ui/text";
 import { api } from "~/trpc/server";
 import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "../../charts/embed-snippets";
 import { chartsHref } from "../../charts/params";
-import { chosen, type Group, loadHistoryParams, seriesOf } from "./history-params";
+import { chosen, type Group, loadHistoryParams, seriesGroups, seriesOf } from "./history-params";
 import { HistorySelect } from "./history-select";
 import { HistorySeries } from "./history-series";
 
@@ -39,7 +39,7 @@ export async function HistorySection(props: {
           : ""}
         : each campaign’s median with the min–max of its runs.
       </Muted>
-      <HistorySelect options={series.map(({ key, label, group }) => ({ key, label, group }))} value={current.key} />
+      <HistorySelect groups={seriesGroups(series)} value={current.key} />
       <HistorySeries
         view={view}
         title={title}

@@ -17,7 +17,7 @@ import { cache } from "react";
 import { Card } from "~/app/_ui/card";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";
-import { Table, TableFrame, TableHead, Td, Tr } from "~/app/_ui/table";
+import { Table, TableFrame, TableHead } from "~/app/_ui/table";
 import { Muted, Section } from "~/app/_ui/text";
 import { currentAccess } from "~/auth";
 import { webEnv } from "~/env";
@@ -26,6 +26,16 @@ import { loadAllRows, rowsPerMetric } from "~/server/views/rows-per-metric";
 import { api, orNotFound } from "~/trpc/server";
 import { deleteBundleAction, deleteCampaignAction } from "./actions";
 import { HistorySection } from "./history";
+
+// The figure rows' look, set once on each table's body rather than on each of its hundreds of cells,
+// lines and links (the page goes to the browser twice: as HTML, and again in React's payload). Cells:
+// params; the value, a figure; as published and the source, greyed. Lines under a figure: small print.
+const measurementRows =
+  "*:border-b *:border-zinc-100 *:align-top *:last:border-0 dark:*:border-zinc-800 [&>tr>td]:px-3 [&>tr>td]:py-2 " +
+  "[&>tr>td:nth-child(2)]:whitespace-nowrap [&>tr>td:nth-child(2)]:text-right [&>tr>td:nth-child(2)]:tabular-nums " +
+  "[&>tr>td:nth-child(n+3)]:text-zinc-600 dark:[&>tr>td:nth-child(n+3)]:text-zinc-400 " +
+  "[&>tr>td>div]:whitespace-normal [&>tr>td>div]:text-xs [&>tr>td>div]:text-zinc-500 " +
+  "[&_a]:hover:underline [&_summary]:cursor-pointer";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 
@@ -173,7 +183,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                 <TableHead
                   columns={["Params", { key: "value", label: "Value", numeric: true }, "As published", "Source"]}
                 />
-                <tbody>
+                <tbody className={measurementRows}>
                   {(all ? g.rows : g.rows.slice(0, rowsPerMetric)).map((row) => {
                     const [f] = row.runs;
                     const bundle = bundleById.get(f.bundleId);
@@ -182,8 +192,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                     // A bundle's own summary statistics; a campaign of several bundles is summarised by its runs.
                     const stated = row.runs.length === 1 ? f.summaryStatistics : null;
                     return (
-                      <Tr key={f.id} className="align-top">
-                        <Td>
+                      <tr key={f.id}>
+                        <td>
                           {formatParams(row.params)}
                           {row.warnings.map((w) => (
                             <p
@@ -199,9 +209,8 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                               </a>
                             </p>
                           ))}
-                        </Td>
-                        <Td
-                          numeric
+                        </td>
+                        <td
                           title={
                             [f.qualifier ? qualifierWords[f.qualifier] : null, d ? spreadWords(d, f.unit) : null]
                               .filter(Boolean)
@@ -214,41 +223,37 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                             · n={runsShown({ summary: row.summary, summaryStatistics: stated })}
                           </span>
                           {stated ? (
-                            <div className="whitespace-normal text-xs text-zinc-500" data-testid="summary-statistics">
+                            <div data-testid="summary-statistics">
                               {summaryStatisticsWords(stated, f.unit, bundle?.collectorName)}
                             </div>
                           ) : f.samplesAre === "clients" && f.samples.length > 1 ? (
-                            <div className="whitespace-normal text-xs text-zinc-500" data-testid="clients">
-                              one run of {f.samples.length} concurrent clients
-                            </div>
+                            <div data-testid="clients">one run of {f.samples.length} concurrent clients</div>
                           ) : null}
                           {d ? (
-                            <div className="whitespace-normal text-xs text-zinc-500" data-testid="spread">
+                            <div data-testid="spread">
                               min–max {formatNumber(d.min)}–{formatNumber(d.max)}
                               {d.cv !== null ? ` · CV ${(d.cv * 100).toFixed(1)} %` : ""}
                               {d.sd !== null ? ` · sd ${formatNumber(d.sd)}` : ""}
                             </div>
                           ) : null}
-                        </Td>
-                        <Td className="text-zinc-600 dark:text-zinc-400">
+                        </td>
+                        <td>
                           <span className="whitespace-nowrap">
                             {formatNumber(f.publishedValue)} {f.publishedUnit}
                           </span>
                           {/* Beside a median of several runs, the value as published is one run's: say so. */}
                           {row.summary.n > 1 ? (
-                            <div className="text-xs text-zinc-500" data-testid="published-run">
-                              one run's, of {formatDate(f.measuredAt)}
-                            </div>
+                            <div data-testid="published-run">one run's, of {formatDate(f.measuredAt)}</div>
                           ) : null}
-                          {f.aggregate ? <div className="text-xs text-zinc-500">{f.aggregate}</div> : null}
-                        </Td>
-                        <Td className="text-zinc-600 dark:text-zinc-400">
-                          <a href={`#bundle-${f.bundleId}`} className="hover:underline">
+                          {f.aggregate ? <div>{f.aggregate}</div> : null}
+                        </td>
+                        <td>
+                          <a href={`#bundle-${f.bundleId}`}>
                             {bundle?.sourceSection ?? bundle?.sourceTitle ?? f.bundleId}
                           </a>
                           {row.summary.n > 1 ? (
                             <details className="mt-1 text-xs" data-testid="campaign-runs">
-                              <summary className="cursor-pointer">
+                              <summary>
                                 latest campaign: {row.summary.n} runs
                                 {row.runs.length > 1 ? ` from ${row.runs.length} bundles` : ""}
                               </summary>
@@ -258,10 +263,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                                     {r.samples.length > 1
                                       ? `${r.samples.map((v) => formatNumber(v)).join(", ")} ${r.unit}`
                                       : formatFigure(r)}{" "}
-                                    on {formatDate(r.measuredAt)} ·{" "}
-                                    <a href={`#bundle-${r.bundleId}`} className="hover:underline">
-                                      its bundle
-                                    </a>
+                                    on {formatDate(r.measuredAt)} · <a href={`#bundle-${r.bundleId}`}>its bundle</a>
                                   </li>
                                 ))}
                               </ul>
@@ -269,7 +271,7 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                           ) : null}
                           {row.olderRuns > 0 ? (
                             <details className="mt-1 text-xs">
-                              <summary className="cursor-pointer">
+                              <summary>
                                 {row.olderRuns} older {row.olderRuns === 1 ? "run" : "runs"} (earlier campaigns)
                                 {row.history.length < row.olderRuns ? `, the latest ${row.history.length} here` : ""}
                               </summary>
@@ -277,21 +279,19 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                                 {row.history.map((h) => (
                                   <li key={h.id}>
                                     {formatFigure(h)} on {formatDate(h.measuredAt)} ·{" "}
-                                    <a href={`#bundle-${h.bundleId}`} className="hover:underline">
-                                      bundle
-                                    </a>
+                                    <a href={`#bundle-${h.bundleId}`}>bundle</a>
                                   </li>
                                 ))}
                               </ul>
                               {row.history.length < row.olderRuns ? (
-                                <a href={`/scenarios/${s.id}/figures.json`} download className="hover:underline">
+                                <a href={`/scenarios/${s.id}/figures.json`} download>
                                   every run in figures.json
                                 </a>
                               ) : null}
                             </details>
                           ) : null}
-                        </Td>
-                      </Tr>
+                        </td>
+                      </tr>
                     );
                   })}
                 </tbody>

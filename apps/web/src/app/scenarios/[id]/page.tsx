@@ -219,31 +219,30 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                         >
                           {formatFigure(shown)}
                           <span className="text-xs text-zinc-500">
-                            {" "}
-                            · n={runsShown({ summary: row.summary, summaryStatistics: stated })}
+                            {` · n=${runsShown({ summary: row.summary, summaryStatistics: stated })}`}
                           </span>
                           {stated ? (
                             <div data-testid="summary-statistics">
                               {summaryStatisticsWords(stated, f.unit, bundle?.collectorName)}
                             </div>
                           ) : f.samplesAre === "clients" && f.samples.length > 1 ? (
-                            <div data-testid="clients">one run of {f.samples.length} concurrent clients</div>
+                            <div data-testid="clients">{`one run of ${f.samples.length} concurrent clients`}</div>
                           ) : null}
                           {d ? (
                             <div data-testid="spread">
-                              min–max {formatNumber(d.min)}–{formatNumber(d.max)}
-                              {d.cv !== null ? ` · CV ${(d.cv * 100).toFixed(1)} %` : ""}
-                              {d.sd !== null ? ` · sd ${formatNumber(d.sd)}` : ""}
+                              {`min–max ${formatNumber(d.min)}–${formatNumber(d.max)}${
+                                d.cv !== null ? ` · CV ${(d.cv * 100).toFixed(1)} %` : ""
+                              }${d.sd !== null ? ` · sd ${formatNumber(d.sd)}` : ""}`}
                             </div>
                           ) : null}
                         </td>
                         <td>
                           <span className="whitespace-nowrap">
-                            {formatNumber(f.publishedValue)} {f.publishedUnit}
+                            {`${formatNumber(f.publishedValue)} ${f.publishedUnit}`}
                           </span>
                           {/* Beside a median of several runs, the value as published is one run's: say so. */}
                           {row.summary.n > 1 ? (
-                            <div data-testid="published-run">one run's, of {formatDate(f.measuredAt)}</div>
+                            <div data-testid="published-run">{`one run's, of ${formatDate(f.measuredAt)}`}</div>
                           ) : null}
                           {f.aggregate ? <div>{f.aggregate}</div> : null}
                         </td>
@@ -254,31 +253,37 @@ export default async function ScenarioPage({ params, searchParams }: Props) {
                           {row.summary.n > 1 ? (
                             <details className="mt-1 text-xs" data-testid="campaign-runs">
                               <summary>
-                                latest campaign: {row.summary.n} runs
-                                {row.runs.length > 1 ? ` from ${row.runs.length} bundles` : ""}
+                                {`latest campaign: ${row.summary.n} runs${
+                                  row.runs.length > 1 ? ` from ${row.runs.length} bundles` : ""
+                                }`}
                               </summary>
                               <ul className="mt-1 space-y-0.5">
-                                {row.runs.map((r) => (
-                                  <li key={r.id}>
-                                    {r.samples.length > 1
+                                {row.runs.map((r) => {
+                                  const value =
+                                    r.samples.length > 1
                                       ? `${r.samples.map((v) => formatNumber(v)).join(", ")} ${r.unit}`
-                                      : formatFigure(r)}{" "}
-                                    on {formatDate(r.measuredAt)} · <a href={`#bundle-${r.bundleId}`}>its bundle</a>
-                                  </li>
-                                ))}
+                                      : formatFigure(r);
+                                  return (
+                                    <li key={r.id}>
+                                      {`${value} on ${formatDate(r.measuredAt)} · `}
+                                      <a href={`#bundle-${r.bundleId}`}>its bundle</a>
+                                    </li>
+                                  );
+                                })}
                               </ul>
                             </details>
                           ) : null}
                           {row.olderRuns > 0 ? (
                             <details className="mt-1 text-xs">
                               <summary>
-                                {row.olderRuns} older {row.olderRuns === 1 ? "run" : "runs"} (earlier campaigns)
-                                {row.history.length < row.olderRuns ? `, the latest ${row.history.length} here` : ""}
+                                {`${row.olderRuns} older ${row.olderRuns === 1 ? "run" : "runs"} (earlier campaigns)${
+                                  row.history.length < row.olderRuns ? `, the latest ${row.history.length} here` : ""
+                                }`}
                               </summary>
                               <ul className="mt-1 space-y-0.5">
                                 {row.history.map((h) => (
                                   <li key={h.id}>
-                                    {formatFigure(h)} on {formatDate(h.measuredAt)} ·{" "}
+                                    {`${formatFigure(h)} on ${formatDate(h.measuredAt)} · `}
                                     <a href={`#bundle-${h.bundleId}`}>bundle</a>
                                   </li>
                                 ))}

@@ -242,9 +242,10 @@ function CniLine({ row }: { row: TableRow }) {
 function FigureCell({ figure }: { figure?: FigureWords }) {
   if (!figure) return <span className="text-zinc-400">—</span>;
   return (
-    <span title={figure.title} className="tabular-nums">
+    // Tabular figures come from the cell, a numeric one.
+    <span title={figure.title}>
       {figure.value}
-      {figure.n !== null ? <span className="text-xs text-zinc-500"> · n={figure.n}</span> : null}
+      {figure.n !== null ? <span className="text-xs text-zinc-500">{` · n=${figure.n}`}</span> : null}
     </span>
   );
 }

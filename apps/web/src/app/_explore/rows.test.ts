@@ -16,7 +16,17 @@ const row = (id: string, label: string, kernel: string, shortRps?: number): Scen
   keyFigures:
     shortRps === undefined
       ? {}
-      : { shortRps: { value: shortRps, unit: "req/s", qualifier: null, low: null, high: null, params: {} } },
+      : {
+          shortRps: {
+            value: shortRps,
+            unit: "req/s",
+            qualifier: null,
+            low: null,
+            high: null,
+            params: {},
+            summary: { n: 1, campaignBundleIds: [`b-${id}`], distribution: null },
+          },
+        },
 });
 const rows = [
   row("a", "iptables", "5.4.241", 31365),

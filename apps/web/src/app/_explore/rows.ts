@@ -1,20 +1,16 @@
 // The explorer's rows are sorted and cut into pages on the server: a store of thousands of
 // scenarios would otherwise send every row to the browser (a 1,000-scenario store made a 3 MB page).
 import { natural } from "@cnibench/format";
+import type { ExploreScenario } from "~/server/routers/scenarios.types";
 import type { KeyFigure } from "./figure-words";
 
 /** A scenario as the explorer lists it (scenarios.explore), before it is put in words for the table. */
-export type ScenarioRow = {
-  id: string;
-  label: string;
-  provider: string;
-  sku: string;
-  kernel: string;
-  kubernetesVersion: string;
-  cni: { name: string; version: string; mode: string; kubeProxy: string };
-  /** The CNI settings that tell it apart from the other listed scenarios, in words. */
-  differingSettings: string[];
-  bundleCount: number;
+export type ScenarioRow = Pick<
+  ExploreScenario,
+  "id" | "label" | "provider" | "sku" | "kernel" | "kubernetesVersion" | "differingSettings" | "bundleCount"
+> & {
+  cni: Pick<ExploreScenario["cni"], "name" | "version" | "mode" | "kubeProxy">;
+  /** By column key: the table's columns are chosen by name. */
   keyFigures: Partial<Record<string, KeyFigure>>;
 };
 
@@ -35,7 +31,7 @@ function sortValue(row: ScenarioRow, column: string): string | number | undefine
       return row.bundleCount;
     default: {
       const f = row.keyFigures[column];
-      return f?.summary?.distribution?.median ?? f?.value;
+      return f?.summary.distribution?.median ?? f?.value;
     }
   }
 }

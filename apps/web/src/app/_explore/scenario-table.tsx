@@ -245,7 +245,7 @@ function FigureCell({ figure }: { figure?: FigureWords }) {
     // Tabular figures come from the cell, a numeric one.
     <span title={figure.title}>
       {figure.value}
-      {figure.n !== null ? <span className="text-xs text-zinc-500">{` · n=${figure.n}`}</span> : null}
+      <span className="text-xs text-zinc-500">{` · n=${figure.n}`}</span>
     </span>
   );
 }

@@ -28,7 +28,16 @@ const row: ScenarioRow = {
         distribution: { n: 3, median: 9.41, mean: 9.41, min: 9.3, max: 9.52, sd: 0.11, cv: 0.0117 },
       },
     },
-    shortRps: { value: 31365, unit: "req/s", qualifier: "approx", low: null, high: null, params: {} },
+    // One run: its summary counts it and has no distribution.
+    shortRps: {
+      value: 31365,
+      unit: "req/s",
+      qualifier: "approx",
+      low: null,
+      high: null,
+      params: {},
+      summary: { n: 1, campaignBundleIds: ["b4"], distribution: null },
+    },
   },
 };
 
@@ -53,7 +62,7 @@ describe("tableRows", () => {
             title: "median 9.41 of n=3 runs, min–max 9.3–9.52 Gbit/s, sd 0.11, CV 1.2 %; path pod-pod · streams 1",
           },
           // Without params, formatParams says "—", as the cell always did.
-          shortRps: { value: "≈31,365", n: null, title: "—; published as approximate" },
+          shortRps: { value: "≈31,365", n: 1, title: "—; published as approximate" },
         },
       },
     ]);

@@ -30,7 +30,7 @@ const runSchema = seriesRunSchema.omit({
   sourceUrl: true,
 });
 
-const keyFigureSchema = currentFigureSchema.pick({
+export const keyFigureSchema = currentFigureSchema.pick({
   value: true,
   unit: true,
   qualifier: true,
@@ -92,6 +92,9 @@ export const exploreOutputSchema = z.object({
     }),
   ),
 });
+
+/** A scenario as the explorer lists it, with its figure in each shown column. */
+export type ExploreScenario = z.output<typeof exploreOutputSchema>["scenarios"][number];
 
 export const scenarioViewSchema = z.object({
   scenario: scenarioSummarySchema,

@@ -3,14 +3,17 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const SKIP = new Set(["node_modules", ".next", "generated", "test-artifacts"]);
+const SKIP = new Set(["node_modules", "generated", "test-artifacts"]);
+// Outputs, not inputs: a build (.next, or one moved aside as .next-*) and the type checker's
+// incremental state, which `npm run typecheck` rewrites; hashed, each made the next start build again.
+const isOutput = (name: string) => name.startsWith(".next") || name.endsWith(".tsbuildinfo");
 
 /** A digest of everything a production build of the web app depends on. */
-function webBuildInputsDigest(repoRoot: string): string {
+export function webBuildInputsDigest(repoRoot: string): string {
   const hash = createHash("sha256");
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (SKIP.has(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
+      if (SKIP.has(entry.name) || isOutput(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile()) hash.update(path.relative(repoRoot, full)).update(fs.readFileSync(full));

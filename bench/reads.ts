@@ -16,7 +16,7 @@ import { canonicalJson } from "@cnibench/schema";
 import pg from "pg";
 import { quantile } from "simple-statistics";
 import { recommend } from "../apps/web/src/server/routers/guide.ts";
-import { crossoverOf, maxLines } from "../apps/web/src/server/views/chart-data/crossover.ts";
+import { crossoverDrawn, crossoverOf, maxLines } from "../apps/web/src/server/views/chart-data/crossover.ts";
 import { shapeComparison } from "../apps/web/src/server/views/compare-data.ts";
 import {
   compareData,
@@ -220,6 +220,8 @@ export async function benchReads(opts: {
             filters,
             metrics: [crossoverQuery.metric],
             params: { contains: crossoverQuery.where, numeric: crossoverQuery.x },
+            // As the procedure reads (routers/charts.ts): campaigns' runs of the drawn lines only.
+            drawn: (scenarios, figures) => crossoverDrawn(scenarios, figures, crossoverQuery),
           });
           return crossoverOf(scenarios, figures, crossoverQuery);
         },

@@ -75,6 +75,13 @@ describe("campaigns", () => {
       metrics: ["tcp.throughput"],
     });
     expect(charted.figures).toMatchObject([{ n: 3, value: 9.41 }]);
+    // A chart that draws some of its figures reads only those with their campaign's runs, alike; the
+    // others stay as their latest run alone, which only chose what to draw.
+    const chart = { filters: {}, scenarioIds: [scenarioId], metrics: ["tcp.throughput"] };
+    const drawnOnly = await chartView(db, [workspaceId], { ...chart, drawn: (_, figures) => figures });
+    expect(drawnOnly.figures).toEqual(charted.figures);
+    const noneDrawn = await chartView(db, [workspaceId], { ...chart, drawn: () => [] });
+    expect(noneDrawn.figures).toMatchObject([{ n: 1, value: 9.52, samples: [], campaignBundleIds: [stored[2]!.id] }]);
     const compared = await compareView(db, [workspaceId], { scenarioIds: [scenarioId] });
     expect(compared.figures[0]?.samples).toHaveLength(3);
 

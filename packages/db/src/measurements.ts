@@ -46,6 +46,11 @@ export async function latestFigures(
     bundleIds?: readonly string[];
     /** A further condition on `m` (the measurement), so views fetch only the figures they show. */
     where?: Prisma.Sql;
+    /**
+     * False: each figure as its latest run alone, its campaign's runs not read (n and the distribution
+     * are that run's). Enough to choose what to show by params; `withCampaigns` then pools those.
+     */
+    campaigns?: boolean;
   },
 ): Promise<LatestFigure[]> {
   if (Array.isArray(filter.scenarios) && filter.scenarios.length === 0) return [];
@@ -87,9 +92,9 @@ export async function latestFigures(
       : // The triggers of migration current_figures keep CurrentFigure: no sort over every run's figures,
         // and the rows come in its primary key's order, which the index scan gives without a sort.
         Prisma.sql`
-        SELECT ${latestColumns}, runs."campaignRuns"
+        SELECT ${latestColumns}, ${filter.campaigns === false ? Prisma.sql`NULL::json AS "campaignRuns"` : Prisma.sql`runs."campaignRuns"`}
         FROM "CurrentFigure" c JOIN "Measurement" m ON m.id = c."measurementId"
-        ${campaignRuns()}
+        ${filter.campaigns === false ? Prisma.empty : campaignRuns()}
         WHERE ${scope(Prisma.sql`c`)}
         ORDER BY c."scenarioId", c.metric, c."paramsKey"`,
   );
@@ -117,6 +122,24 @@ export async function latestFigures(
     f.sourceUrl = source?.sourceUrl ?? null;
   }
   return figures as LatestFigure[];
+}
+
+/**
+ * The given current figures again, each as its latest campaign's distribution (as latestFigures reads
+ * them), in their order: those of a `campaigns: false` read that a view shows.
+ */
+export async function withCampaigns(db: Db, figures: readonly LatestFigure[]): Promise<LatestFigure[]> {
+  if (figures.length === 0) return [];
+  const keys = figures.map((f) => [f.scenarioId, f.metric, canonicalJson(f.params)] as const);
+  const read = await latestFigures(db, {
+    scenarios: [...new Set(keys.map(([scenarioId]) => scenarioId))],
+    metrics: [...new Set(keys.map(([, metric]) => metric))],
+    where: Prisma.sql`(c."scenarioId", c.metric, c."paramsKey") IN (SELECT * FROM unnest(
+      ${keys.map((k) => k[0])}::text[], ${keys.map((k) => k[1])}::text[], ${keys.map((k) => k[2])}::text[]))`,
+  });
+  const byKey = new Map(read.map((f) => [`${f.scenarioId}\u0000${f.metric}\u0000${canonicalJson(f.params)}`, f]));
+  // A figure gone between the reads (its bundle deleted) stays as it was read.
+  return figures.map((f, i) => byKey.get(keys[i]!.join("\u0000")) ?? f);
 }
 
 /**

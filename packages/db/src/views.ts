@@ -16,8 +16,15 @@ import {
 import { canonicalJson, type ParamValue } from "@cnibench/schema";
 import { type Db, readRows } from "./client.ts";
 import { Prisma } from "./generated/prisma/client.ts";
-import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures } from "./measurements.ts";
-import type { FigureWarning, Provenance, SeriesRun, UploadWarning } from "./read-models.ts";
+import { earlierCampaigns, latestFigures, scenarioBundles, scenarioFigures, withCampaigns } from "./measurements.ts";
+import type {
+  FigureWarning,
+  LatestFigure,
+  Provenance,
+  ScenarioSummary,
+  SeriesRun,
+  UploadWarning,
+} from "./read-models.ts";
 import { getScenarioSummary, listScenarios, scenarioLabel, scopeIds } from "./scenarios.ts";
 
 /**
@@ -165,6 +172,12 @@ export async function chartView(
     /** Only figures whose params include these, and (for a line chart's x) hold a number under `numeric`. */
     params?: { contains: Record<string, ParamValue>; numeric: string };
     history?: boolean;
+    /**
+     * The figures a chart draws, chosen from all of them by params: only those are read with their
+     * campaigns' runs (and history); the others come as their latest run alone (latestFigures'
+     * `campaigns: false`), enough to choose by. A crossover view draws 16 lines of 200 setups.
+     */
+    drawn?: (scenarios: ScenarioSummary[], figures: LatestFigure[]) => readonly LatestFigure[];
   },
 ) {
   const scope = {
@@ -181,10 +194,18 @@ export async function chartView(
         ? Prisma.sql`m.params @> ${JSON.stringify(query.params.contains)}::jsonb
           AND jsonb_typeof(m.params->${query.params.numeric}) = 'number'`
         : undefined,
+      campaigns: !query.drawn,
     }),
   ]);
-  const earlier = query.history ? await earlierCampaigns(db, figures) : [];
-  return { scenarios, figures, earlier };
+  if (!query.drawn) return { scenarios, figures, earlier: query.history ? await earlierCampaigns(db, figures) : [] };
+  const chosen = query.drawn(scenarios, figures);
+  const drawn = await withCampaigns(db, chosen);
+  const pooled = new Map(chosen.map((f, i) => [f, drawn[i]!]));
+  return {
+    scenarios,
+    figures: figures.map((f) => pooled.get(f) ?? f),
+    earlier: query.history ? await earlierCampaigns(db, drawn) : [],
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import { crossoverAxesOf, scopeToTestbed } from "@cnibench/analysis";
-import { chartView } from "@cnibench/db";
+import { chartView, type LatestFigure, type ScenarioSummary } from "@cnibench/db";
 import { metricCatalogue } from "@cnibench/schema";
 import type { z } from "zod";
 import { type Context, createTRPCRouter, keptUntilChange, publicProcedure } from "../trpc/trpc";
 import { barView } from "../views/chart-data/bars";
-import { axisChoices, crossoverOf } from "../views/chart-data/crossover";
+import { axisChoices, crossoverDrawn, crossoverOf } from "../views/chart-data/crossover";
 import { barViews } from "../views/chart-views";
 import { withHistory } from "../views/compare-data";
 import {
@@ -23,24 +23,30 @@ import {
 async function chartFigures(
   ctx: Context,
   scope: z.output<typeof chartScopeSchema>,
-  query: Pick<Parameters<typeof chartView>[2], "metrics" | "params">,
+  query: Pick<Parameters<typeof chartView>[2], "metrics" | "params" | "drawn">,
 ) {
-  const { scenarios, figures, earlier } = await chartView(ctx.db, ctx.access.readable, {
+  // One testbed at a time unless "all" is asked for: bars of a 40 G and a 12.5 G NIC are no comparison.
+  const onTestbed = (all: ScenarioSummary[], figures: LatestFigure[]) => {
+    const { scenarios } = scopeToTestbed(all, scope.testbed);
+    const ids = new Set(scenarios.map((s) => s.id));
+    return { scenarios, figures: figures.filter((f) => ids.has(f.scenarioId)) };
+  };
+  const { drawn } = query;
+  const read = await chartView(ctx.db, ctx.access.readable, {
     filters: scope.filters,
     scenarioIds: scope.scenarioIds,
     ...query,
+    // What is drawn is chosen among the charted testbed's figures.
+    drawn:
+      drawn &&
+      ((all, figures) => {
+        const shown = onTestbed(all, figures);
+        return drawn(shown.scenarios, shown.figures);
+      }),
     history: scope.baseline !== undefined,
   });
-  // One testbed at a time unless "all" is asked for: bars of a 40 G and a 12.5 G NIC are no comparison.
-  const scoped = scopeToTestbed(scenarios, scope.testbed);
-  const drawn = new Set(scoped.scenarios.map((s) => s.id));
-  return {
-    scenarios: scoped.scenarios,
-    figures: withHistory(
-      figures.filter((f) => drawn.has(f.scenarioId)),
-      earlier,
-    ),
-  };
+  const shown = onTestbed(read.scenarios, read.figures);
+  return { scenarios: shown.scenarios, figures: withHistory(shown.figures, read.earlier) };
 }
 
 const chartScopeInput = chartScopeSchema;
@@ -68,14 +74,19 @@ export const chartsRouter = createTRPCRouter({
     .output(crossoverOutputSchema)
     .query(async ({ ctx, input }) => {
       // Every figure of the metric, not only those along x: they tell which other axes it has.
-      const { scenarios, figures } = await chartFigures(ctx, input, { metrics: [input.metric] });
+      // Only the drawn lines' figures are read with their campaigns' runs (crossoverDrawn).
+      const { scenarios, figures } = await chartFigures(ctx, input, {
+        metrics: [input.metric],
+        drawn: (scenarios, figures) => crossoverDrawn(scenarios, figures, input),
+      });
       const data = crossoverOf(scenarios, figures, input);
       if (data.series.length > 0) return data;
-      // Nothing to draw: the empty state lists what the scope's data can be drawn along instead.
+      // Nothing to draw: the empty state lists what the scope's data can be drawn along instead, which
+      // their params alone tell.
       const all = await chartFigures(
         ctx,
         { ...input, baseline: undefined },
-        { metrics: metricCatalogue.map((m) => m.key) },
+        { metrics: metricCatalogue.map((m) => m.key), drawn: () => [] },
       );
       return { ...data, elsewhere: axisChoices(crossoverAxesOf(all.figures)) };
     }),

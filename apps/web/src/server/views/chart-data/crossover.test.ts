@@ -3,7 +3,7 @@ import { importFiles } from "@cnibench/importers";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { loadSeeds, seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
-import { crossoverOf, maxLines, maxSentences } from "./crossover";
+import { crossoverDrawn, crossoverOf, maxLines, maxSentences } from "./crossover";
 
 const tke = tkeSeeds();
 
@@ -47,6 +47,27 @@ describe("crossoverOf", () => {
     expect(data.hiddenLines).toBe(60 - maxLines);
     // Among 16 lines (6 iptables, 5 native, 5 overlay) each Cilium line overtakes each iptables line.
     expect(data.markers).toHaveLength(10 * 6);
+  });
+
+  it("names the figures it draws, which alone need their campaigns' runs (crossoverDrawn)", () => {
+    const copies = Array.from({ length: 20 }, (_, i) => i);
+    const scenarios = copies.flatMap((i) => tke.scenarios.map((s) => ({ ...s, id: `${s.id}${i}` })));
+    const figures = copies.flatMap((i) => tke.figures.map((f) => ({ ...f, scenarioId: `${f.scenarioId}${i}` })));
+    const query = { ...shortRps, y: "absolute" } as const;
+    const points = (data: ReturnType<typeof crossoverOf>) =>
+      data.series.flatMap((s) => s.points.map((p) => `${p.scenarioId} ${p.x}`)).sort();
+    // No baseline: the 16 lines' 80 points, nothing of the 44 lines left out nor of other connections.
+    const drawn = crossoverDrawn(scenarios, figures, query);
+    expect(drawn.map((f) => `${f.scenarioId} ${f.params.services}`).sort()).toEqual(
+      points(crossoverOf(scenarios, figures, query)),
+    );
+    expect(drawn).toHaveLength(maxLines * 5);
+    // With a baseline, every figure of the drawn scenarios and the baseline's (a verdict is the compare
+    // table's, adjusted over a scenario's figures), though the baseline b19 draws no line itself.
+    const judged = crossoverDrawn(scenarios, figures, { ...query, baseline: "b19" });
+    const ids = new Set([...drawn.map((f) => f.scenarioId), "b19"]);
+    expect(new Set(judged.map((f) => f.scenarioId))).toEqual(ids);
+    expect(judged).toHaveLength(figures.filter((f) => ids.has(f.scenarioId)).length);
   });
 
   it("says a few of sixty crossings, the first line's, and lists them all in the details", () => {

@@ -130,35 +130,7 @@ export function crossoverOf(
   const title = def?.label ?? query.metric;
   const scale = isScaleParam(query.x);
   const better = resolveBetter(query.metric, def?.better);
-  const where = Object.entries(query.where);
-  const ofMetric = figures.filter((f) => f.metric === query.metric && where.every(([k, v]) => f.params[k] === v));
-  const selected = ofMetric.filter((f) => typeof f.params[query.x] === "number");
-  // Group per scenario and per the params that are neither x nor fixed (e.g. concurrency 64 vs 256),
-  // by comparing each figure with its scenario's few groups: a string key per figure was most of the
-  // function's time with 1,400 figures.
-  const groups: Group[] = [];
-  const ofScenario = new Map<string, Group[]>();
-  for (const f of selected) {
-    const own = ofScenario.get(f.scenarioId) ?? [];
-    ofScenario.set(f.scenarioId, own);
-    let g = own.find((g) => alikeApartFrom(g.params, f.params, query.x));
-    if (!g) {
-      g = {
-        scenarioId: f.scenarioId,
-        params: f.params,
-        rest: withoutKeys(f.params, [query.x, ...Object.keys(query.where)]),
-        figures: [],
-      };
-      own.push(g);
-      groups.push(g);
-    }
-    g.figures.push(f);
-  }
-  const order = new Map(scenarios.map((s, i) => [s.id, i]));
-  const candidates = groups
-    .filter((g) => g.figures.length >= 2)
-    .sort((a, b) => (order.get(a.scenarioId) ?? 0) - (order.get(b.scenarioId) ?? 0));
-  const shown = candidates.slice(0, maxLines);
+  const { ofMetric, selected, ofScenario, candidates, shown } = linesOf(scenarios, figures, query);
   // Legend labels tell apart the drawn lines' scenarios, not every scenario in scope.
   const drawnScenarios = new Set(shown.map((g) => g.scenarioId));
   const labels = seriesLabels(scenarios.filter((s) => drawnScenarios.has(s.id)));
@@ -262,6 +234,64 @@ export function crossoverOf(
     axes: axisChoices(crossoverAxesOf(ofMetric)),
     elsewhere: [],
   };
+}
+
+/**
+ * Which lines a crossover chart draws (pure selection by params and scenario order, whatever the
+ * figures' values): the metric's figures under `where`, those along x, grouped per scenario and other
+ * params, the groups of two or more points in explorer order, and the first `maxLines` of them.
+ */
+function linesOf(
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly LatestFigure[],
+  query: Pick<CrossoverQuery, "metric" | "x" | "where">,
+) {
+  const where = Object.entries(query.where);
+  const ofMetric = figures.filter((f) => f.metric === query.metric && where.every(([k, v]) => f.params[k] === v));
+  const selected = ofMetric.filter((f) => typeof f.params[query.x] === "number");
+  // Group per scenario and per the params that are neither x nor fixed (e.g. concurrency 64 vs 256),
+  // by comparing each figure with its scenario's few groups: a string key per figure was most of the
+  // function's time with 1,400 figures.
+  const groups: Group[] = [];
+  const ofScenario = new Map<string, Group[]>();
+  for (const f of selected) {
+    const own = ofScenario.get(f.scenarioId) ?? [];
+    ofScenario.set(f.scenarioId, own);
+    let g = own.find((g) => alikeApartFrom(g.params, f.params, query.x));
+    if (!g) {
+      g = {
+        scenarioId: f.scenarioId,
+        params: f.params,
+        rest: withoutKeys(f.params, [query.x, ...Object.keys(query.where)]),
+        figures: [],
+      };
+      own.push(g);
+      groups.push(g);
+    }
+    g.figures.push(f);
+  }
+  const order = new Map(scenarios.map((s, i) => [s.id, i]));
+  const candidates = groups
+    .filter((g) => g.figures.length >= 2)
+    .sort((a, b) => (order.get(a.scenarioId) ?? 0) - (order.get(b.scenarioId) ?? 0));
+  return { ofMetric, selected, ofScenario, candidates, shown: candidates.slice(0, maxLines) };
+}
+
+/**
+ * The figures whose values crossoverOf reads: the drawn lines' points, and with a baseline every
+ * figure of the drawn scenarios and the baseline's (their verdicts are the compare table's, whose
+ * p-values are adjusted over all of a scenario's figures, versusOf). The others only decide, by their
+ * params, which lines are drawn and along which axes: chartView need not read their campaigns' runs.
+ */
+export function crossoverDrawn(
+  scenarios: readonly ScenarioSummary[],
+  figures: readonly LatestFigure[],
+  query: Pick<CrossoverQuery, "metric" | "x" | "where"> & Pick<Against, "baseline">,
+): LatestFigure[] {
+  const { shown } = linesOf(scenarios, figures, query);
+  if (!query.baseline) return shown.flatMap((g) => g.figures);
+  const judged = new Set([query.baseline, ...shown.map((g) => g.scenarioId)]);
+  return figures.filter((f) => judged.has(f.scenarioId));
 }
 
 /** What the band is, for the legend: the runs' min–max, the margin around single runs, or each where it applies. */

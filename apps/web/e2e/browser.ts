@@ -87,6 +87,17 @@ export function browserPerFile(webUrl: string) {
  */
 export async function interact(page: Page, over?: Locator): Promise<void> {
   await page.waitForLoadState("networkidle");
+  // Network idle is not hydrated: on a loaded machine the scripts ran seconds later, and a move made
+  // before the first-interaction listener was there loaded nothing (a chart waited 30 s in vain). React
+  // marks each element it hydrated; a frame that is no Next.js page has nothing to wait for.
+  for (const frame of page.frames()) {
+    await frame.waitForFunction(
+      () =>
+        document.readyState === "complete" &&
+        (document.querySelector('script[src*="/_next/"]') === null ||
+          Object.keys(document.body).some((k) => k.startsWith("__reactFiber$"))),
+    );
+  }
   if (over) await over.hover();
   // Two positions: a page opened before may have the pointer at the first already, and not moving it
   // is no event.

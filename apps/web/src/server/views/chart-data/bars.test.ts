@@ -33,8 +33,8 @@ describe("barView", () => {
     expect(rr?.series.map((s) => s.label)).toEqual(["kube-proxy iptables", "Cilium Native", "Cilium Overlay"]);
     expect(rr?.data).toHaveLength(1);
     expect(rr?.data[0]?.values.c?.y).toBe(118);
-    // The p99 is the view's own key, so the one group has no params left: it says the one it hid.
-    expect(rr?.data[0]?.category).toBe("percentile p99");
+    // The p99 is the view's own key, so the one group has no params left: the metric names it.
+    expect(rr?.data[0]?.category).toBe("TCP request/response latency");
   });
 
   it("names a group of figures without params by their metric, not a dash (TKE's BPF map count)", () => {

@@ -99,17 +99,12 @@ function barsOf(
     .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
   const versus = options.versus ?? (() => undefined);
   const categories = new Map<string, BarsData["data"][number]>();
-  const named = options.label ?? ((p: Params) => paramsLabel(p));
-  // A group with no params left says the ones it hid (TKE's p99 TCP_RR: "percentile p99"), and one of
-  // figures without params its metric (the BPF map count): a lone "—" or "(no other params)" under the
-  // bars said nothing.
-  const categoryOf = (f: LatestFigure) => {
-    const shown = withoutKeys(f.params, hide);
-    if (Object.keys(shown).length > 0) return named(shown);
-    return Object.keys(f.params).length > 0 ? named(f.params) : (def?.label ?? metric);
-  };
+  // A group with no params left (a figure without params, or every key shared) is named by its metric:
+  // a lone "—" or "(no other params)" under the bars said nothing.
+  const labelOf = (p: Params) =>
+    Object.keys(p).length === 0 ? (def?.label ?? metric) : (options.label ?? ((q) => paramsLabel(q, hide)))(p);
   for (const f of bars) {
-    const category = categoryOf(f);
+    const category = labelOf(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
     entry.values[f.scenarioId] = barValue(f, versus(f));
     categories.set(category, entry);
@@ -122,7 +117,7 @@ function barsOf(
       if (references.has(f.scenarioId) && !referenceOf.has(unpathed(f))) referenceOf.set(unpathed(f), f);
     for (const f of bars) {
       const r = referenceOf.get(unpathed(f));
-      const entry = categories.get(categoryOf(f))!;
+      const entry = categories.get(labelOf(withoutKeys(f.params, hide)))!;
       if (r && !entry.reference) {
         const name = labels.get(r.scenarioId) ?? scenarios.find((x) => x.id === r.scenarioId)?.label ?? "no CNI";
         entry.reference = {

@@ -2,7 +2,7 @@
 import { barScores, inScope, rankByScore, topCount } from "@cnibench/charts/top";
 import { importFiles } from "@cnibench/importers";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
-import { loadSeeds, seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
+import { seedsOf, tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
 import { barView, nicCeilings, overheadsOf } from "./bars";
 import { crossoverOf } from "./crossover";
@@ -33,19 +33,6 @@ describe("barView", () => {
     expect(rr?.series.map((s) => s.label)).toEqual(["kube-proxy iptables", "Cilium Native", "Cilium Overlay"]);
     expect(rr?.data).toHaveLength(1);
     expect(rr?.data[0]?.values.c?.y).toBe(118);
-    // The p99 is the view's own key, so the one group has no params left: the metric names it.
-    expect(rr?.data[0]?.category).toBe("TCP request/response latency");
-  });
-
-  it("names a group of figures without params by their metric, not a dash (TKE's BPF map count)", () => {
-    const withMaps = loadSeeds({
-      b: ["tke-b-cilium-native-resources.json"],
-      c: ["tke-c-cilium-overlay-resources.json"],
-    });
-    const charts = barView("resources", withMaps.scenarios, withMaps.figures, { percentile: "p99" });
-    const maps = charts.find((c) => c.metric === "bpf.map.count");
-    expect(maps?.data.map((d) => d.category)).toEqual(["BPF map count"]);
-    expect(maps?.data[0]?.values.b?.y).toBe(64);
   });
 });
 

@@ -99,10 +99,7 @@ function barsOf(
     .map((s) => ({ id: s.id, label: labels.get(s.id) ?? s.label }));
   const versus = options.versus ?? (() => undefined);
   const categories = new Map<string, BarsData["data"][number]>();
-  // A group with no params left (a figure without params, or every key shared) is named by its metric:
-  // a lone "—" or "(no other params)" under the bars said nothing.
-  const labelOf = (p: Params) =>
-    Object.keys(p).length === 0 ? (def?.label ?? metric) : (options.label ?? ((q) => paramsLabel(q, hide)))(p);
+  const labelOf = options.label ?? ((p: Params) => paramsLabel(p, hide));
   for (const f of bars) {
     const category = labelOf(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
@@ -354,9 +351,11 @@ function shortTestLabel(params: Params): string {
     .filter((v) => v !== undefined)
     .join(" ");
   const others = Object.keys(rest).length > 0 ? paramsLabel(rest, []) : "";
-  return [what, path !== undefined ? String(path) : "", role !== undefined ? String(role) : "", others]
-    .filter(Boolean)
-    .join(" · ");
+  return (
+    [what, path !== undefined ? String(path) : "", role !== undefined ? String(role) : "", others]
+      .filter(Boolean)
+      .join(" · ") || "—"
+  );
 }
 
 /**
@@ -385,8 +384,7 @@ function cpuPerGbitOf(scenarios: readonly ScenarioSummary[], figures: readonly L
     const moved = throughput.get(key(f.scenarioId, f.params.protocol, f.params.path, f.params.streams));
     if (!moved || moved.value <= 0) continue;
     unit = `${f.unit} per ${moved.unit}`;
-    // One test only: every key is shared, so the group says them all rather than nothing.
-    const category = shortTestLabel(withoutKeys(f.params, hide)) || shortTestLabel(f.params);
+    const category = shortTestLabel(withoutKeys(f.params, hide));
     const entry = categories.get(category) ?? { category, values: {} };
     entry.values[f.scenarioId] = {
       ...barValue(f),

@@ -91,11 +91,11 @@ export async function interact(page: Page, over?: Locator): Promise<void> {
   // before the first-interaction listener was there loaded nothing (a chart waited 30 s in vain). React
   // marks each element it hydrated; a frame that is no Next.js page has nothing to wait for.
   for (const frame of page.frames()) {
+    // A string, not a function: the bench imports this file and type-checks it without the DOM's types.
     await frame.waitForFunction(
-      () =>
-        document.readyState === "complete" &&
-        (document.querySelector('script[src*="/_next/"]') === null ||
-          Object.keys(document.body).some((k) => k.startsWith("__reactFiber$"))),
+      `document.readyState === "complete" &&
+       (document.querySelector('script[src*="/_next/"]') === null ||
+        Object.keys(document.body).some((k) => k.startsWith("__reactFiber$")))`,
     );
   }
   if (over) await over.hover();

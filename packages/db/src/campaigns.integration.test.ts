@@ -46,6 +46,23 @@ describe("campaigns", () => {
     await drop();
   });
 
+  it("orders a campaign's runs by when they ran, then when they arrived, not by upload order", async () => {
+    // Uploaded out of order: day 3, day 1, then two that ran on day 2 (the later upload first).
+    const third = await put(run("zz-late", 7.3, { campaign: "c", runAt: "2026-11-03T00:00:00Z" }));
+    const first = await put(run("zz-late", 7.1, { campaign: "c", runAt: "2026-11-01T00:00:00Z" }));
+    const second = await put(run("zz-late", 7.2, { campaign: "c", runAt: "2026-11-02T00:00:00Z" }));
+    const secondAgain = await put(run("zz-late", 7.25, { campaign: "c", runAt: "2026-11-02T00:00:00Z" }));
+    const newestFirst = [third.id, secondAgain.id, second.id, first.id];
+    expect(await current(third.scenarioId)).toMatchObject({
+      bundleId: third.id,
+      campaignBundleIds: newestFirst,
+      samples: [7.3, 7.25, 7.2, 7.1],
+    });
+    expect(await current(third.scenarioId, [first.id, second.id, secondAgain.id, third.id])).toMatchObject({
+      campaignBundleIds: newestFirst,
+    });
+  });
+
   it("reads three bundles of one campaign as three runs, with their median, superseded by a newer campaign", async () => {
     const runs = [9.41, 9.37, 9.52];
     const stored = [];

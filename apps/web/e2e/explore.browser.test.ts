@@ -123,7 +123,8 @@ describe("scenario page", () => {
     const page = await browser().newPage();
     const res = await page.goto(`${webUrl}/scenarios/no-such-scenario`);
     expect(res?.status()).toBe(404);
-    expect(await page.getByRole("heading", { name: "No such scenario" }).isVisible()).toBe(true);
+    // Visible once React has revealed it, which may come a frame after the load event: waited for.
+    await page.getByRole("heading", { name: "No such scenario" }).waitFor({ timeout: 10_000 });
     expect(await page.getByRole("link", { name: "explorer" }).getAttribute("href")).toBe("/");
     await page.close();
   });

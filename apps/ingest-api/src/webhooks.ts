@@ -33,6 +33,7 @@ import {
   claimCompleteCampaigns,
   claimDueDeliveries,
   type Db,
+  forgetJudgedCampaigns,
   gateSides,
   listScenarios,
   nextCampaignDueAt,
@@ -302,6 +303,10 @@ export function startAlerts(
 
   // A campaign whose judging failed is tried again after this long.
   const judgeRetryMs = 5_000;
+  // Once an hour, campaigns judged and without a bundle for 30 days are forgotten (forgetJudgedCampaigns).
+  const forgetEveryMs = 60 * 60_000;
+  const forgetAfterMs = 30 * 24 * 60 * 60_000;
+  let forgetAt = 0;
   // Judging: one pass at a time; a wake-up during a pass runs one more pass after it.
   let judging: Promise<void> | null = null;
   let judgeAgain = false;
@@ -334,6 +339,12 @@ export function startAlerts(
         log.info({ queued }, "webhook alerts queued");
         pump();
       }
+    }
+    if (Date.now() >= forgetAt) {
+      forgetAt = Date.now() + forgetEveryMs;
+      const before = new Date(Date.now() - forgetAfterMs);
+      // In batches, so a large backlog (the first pass after an upgrade) holds no lock for long.
+      while (!closed && (await forgetJudgedCampaigns(db, before)) > 0) {}
     }
     const next = await nextCampaignDueAt(db, settings.quietMs);
     // At least 50 ms on: a due time a moment in the past is claimed by the next pass, never spun on.

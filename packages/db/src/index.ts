@@ -163,6 +163,7 @@ export {
   type DeliverySummary,
   deleteWebhook,
   deliveryCounts,
+  forgetJudgedCampaigns,
   listDeliveries,
   listWebhooks,
   nextCampaignDueAt,

@@ -13,6 +13,7 @@ import {
   claimCompleteCampaigns,
   closeCampaign,
   createWebhook,
+  forgetJudgedCampaigns,
   nextCampaignDueAt,
   setWebhookPaused,
 } from "./webhooks.ts";
@@ -121,5 +122,47 @@ describe("campaigns waiting to be judged", () => {
     expect(due!.getTime()).toBeLessThanOrEqual(last.lastBundleAt.getTime() + 60_000);
     expect(await claim(new Date(last.lastBundleAt.getTime() + 59_000))).toEqual([]);
     expect(await claim(new Date(last.lastBundleAt.getTime() + 60_000))).toMatchObject([{ campaign: "nightly-02" }]);
+  });
+
+  it("forgets campaigns judged at their latest version and quiet since the cutoff, and marks one again on a bundle", async () => {
+    const judge = async (campaign: string) => {
+      await closeCampaign(db, workspaceId, campaign);
+      const claimed = (await claim(new Date())).find((c) => c.campaign === campaign);
+      await campaignJudged(db, claimed!);
+    };
+    await store("old-judged");
+    await judge("old-judged");
+    await store("old-waiting");
+    await store("old-judged-then-more");
+    await judge("old-judged-then-more");
+    await store("old-judged-then-more");
+    await store("new-judged");
+    await judge("new-judged");
+    const cutoff = new Date(Date.now() - 30 * 86_400_000);
+    // Their last bundles 40 days ago, all but the new one.
+    await db.alertCampaign.updateMany({
+      where: { campaign: { startsWith: "old-" } },
+      data: { lastBundleAt: new Date(cutoff.getTime() - 10 * 86_400_000) },
+    });
+    const campaigns = async () =>
+      (
+        await db.alertCampaign.findMany({
+          where: { campaign: { in: ["old-judged", "old-waiting", "old-judged-then-more", "new-judged"] } },
+        })
+      )
+        .map((c) => `${c.campaign} v${c.version}`)
+        .sort();
+    expect(await forgetJudgedCampaigns(db, cutoff)).toBe(1);
+    expect(await campaigns()).toEqual(["new-judged v1", "old-judged-then-more v2", "old-waiting v1"]);
+    expect(await forgetJudgedCampaigns(db, cutoff)).toBe(0);
+    // A bundle into the forgotten campaign marks it afresh, to be judged once complete.
+    await store("old-judged");
+    expect(await campaigns()).toContain("old-judged v1");
+    await closeCampaign(db, workspaceId, "old-judged");
+    expect((await claim(new Date())).map((c) => c.campaign).sort()).toEqual([
+      "old-judged",
+      "old-judged-then-more",
+      "old-waiting",
+    ]);
   });
 });

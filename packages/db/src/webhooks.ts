@@ -259,6 +259,20 @@ export async function campaignJudgingFailed(db: Db, c: ClaimedCampaign, retryAt:
 }
 
 /**
+ * Forgets up to `limit` campaigns judged at their latest version whose last bundle came before
+ * `before`. Kept, they added a row per scenario and campaign for good, which the worker's look for
+ * waiting campaigns reads whole on every pass. A bundle that comes later marks its campaign again, as a
+ * later version would: it is judged again, and an alert already sent is not sent twice (deliveries'
+ * dedupKey). Returns how many it forgot.
+ */
+export function forgetJudgedCampaigns(db: Db, before: Date, limit = 1_000): Promise<number> {
+  return db.$executeRaw`DELETE FROM "AlertCampaign" WHERE ("scenarioId", campaign) IN (
+      SELECT "scenarioId", campaign FROM "AlertCampaign"
+      WHERE "judgedVersion" = version AND "lastBundleAt" < ${before}
+      LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+}
+
+/**
  * When a campaign waiting to be judged is next due: closed ones at once, others when their quiet
  * period ends, and one held by a worker when its hold ends. Null when none waits.
  */

@@ -100,7 +100,8 @@ describe("compare and share", () => {
   it("asks for 2 to 4 scenarios", async () => {
     const page = await browser().newPage();
     await page.goto(`${webUrl}/compare?s=only-one`);
-    expect(await page.getByText("Choose at least 2 scenarios.").isVisible()).toBe(true);
+    // Waited for, as React may reveal it a frame after the load event (isVisible does not wait).
+    await page.getByText("Choose at least 2 scenarios.").waitFor({ timeout: 10_000 });
     expect(await page.getByRole("button", { name: "Compare" }).isVisible()).toBe(true);
     await page.close();
   });

@@ -335,7 +335,7 @@ describe("cnibench gate against a real ingest API", () => {
       /\| ⚠️ \| TCP throughput `tcp\.throughput` \| streams 1 \| .* \(n=2\) \| .* \(n=2\) \| \+12\.\d+ % \| \*\*inconclusive\*\*/,
     );
     expect(undecided.out).toContain("ratio 1.127, 95 % interval 0.719–1.768");
-    expect(undecided.out).toMatch(/about \d+ more runs per side would decide at this noise/);
+    expect(undecided.out).toMatch(/about \d+ more runs? per side would decide at this noise/);
     expect(readFileSync(junit, "utf8")).toMatch(
       /<skipped message="tcp\.throughput \(streams 1\) is inconclusive: \+12\.\d+ %/,
     );

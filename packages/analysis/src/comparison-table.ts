@@ -13,7 +13,7 @@ import type { NoiseSource } from "./effect.ts";
 import { explainVerdict } from "./explain.ts";
 import { judgedPercent, judgedPercentBasis } from "./summary.ts";
 import type { Better, Delta, Figure, Params } from "./types.ts";
-import type { Verdict, VerdictEvidence } from "./verdict.ts";
+import { runsNeeded, type Verdict, type VerdictEvidence } from "./verdict.ts";
 
 /** The numbers behind a verdict, as the evidence CSV gives them; the interval test's are null for the others. */
 type CellEvidence = {
@@ -85,7 +85,7 @@ const noTest = {
   candidateNoise: null,
 };
 
-function evidenceOf(e: VerdictEvidence): CellEvidence | null {
+function evidenceOf(e: VerdictEvidence, needed: number | null): CellEvidence | null {
   switch (e.method) {
     case "interval":
       return {
@@ -96,7 +96,7 @@ function evidenceOf(e: VerdictEvidence): CellEvidence | null {
         high: e.high,
         p: e.p,
         pAdjusted: e.pAdjusted,
-        runsNeeded: e.runsNeeded,
+        runsNeeded: needed,
         detectablePercent: e.detectablePercent,
         baselineNoise: noiseWords(e.noise.baseline),
         candidateNoise: noiseWords(e.noise.candidate),
@@ -203,6 +203,7 @@ export function comparisonTable<F extends TableFigure, S>(
   diffs.forEach((compared, i) => {
     for (const cmp of compared) {
       const r = row((cmp.candidate ?? cmp.baseline)!, cmp.key);
+      const needed = runsNeeded(cmp.result);
       r.cells[i + 1] = {
         figure: cmp.candidate ? show(cmp.candidate) : null,
         delta: cmp.result.delta,
@@ -210,8 +211,12 @@ export function comparisonTable<F extends TableFigure, S>(
         verdict: cmp.result.verdict,
         indicative: cmp.result.evidence.method === "noise-band",
         caveat: caveatOf(cmp, compared),
-        why: explainVerdict(cmp.result.evidence, { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) }),
-        evidence: evidenceOf(cmp.result.evidence),
+        why: explainVerdict(
+          cmp.result.evidence,
+          { baseline: runsOf(cmp.baseline), candidate: runsOf(cmp.candidate) },
+          needed,
+        ),
+        evidence: evidenceOf(cmp.result.evidence, needed),
       };
     }
   });

@@ -93,8 +93,13 @@ describe("benjaminiHochberg", () => {
 
 describe("runsToDecide", () => {
   it("sizes a test of equivalence when the difference is under half the margin", () => {
-    // 2 · 0.03² · (z0.95 + z0.8)² / (ln 1.05 − 0.01)² = 2 · 0.0009 · 6.18256 / 0.00150468 = 7.40 → 8 (scipy norm.ppf)
-    expect(runsToDecide(0.03, 0.01, marginOnScale("log", 5))).toBe(8);
-    expect(runsToDecide(0, 0.01, 0.05)).toBeNull();
+    // The fewest n with (t0.95,df + t0.8,df)·√(2 · 0.03² / n) ≤ ln 1.05 − 0.01, df Welch's at n a side:
+    // 9 (scipy t.ppf in a loop; the normal approximation gives 7.40 → 8).
+    const runs = { from: "runs" } as const;
+    const sides = { noise: { baseline: runs, candidate: runs }, baselineRuns: 3, candidateRuns: 3 };
+    expect(
+      runsToDecide({ ...sides, variance: { baseline: 0.0009, candidate: 0.0009 } }, 0.01, marginOnScale("log", 5)),
+    ).toBe(9);
+    expect(runsToDecide({ ...sides, variance: { baseline: 0, candidate: 0 } }, 0.01, 0.05)).toBeNull();
   });
 });

@@ -79,8 +79,8 @@ export type Effect = {
   candidateRuns: number;
   /** The difference, in % of the baseline, these runs would detect 80 % of the time at α = 0.05. */
   detectablePercent: number;
-  /** Standard deviation of one run on the effect's scale, pooled over both sides. */
-  runSd: number;
+  /** Each side's variance of one run on the effect's scale (its history's when `noise` says so). */
+  variance: { baseline: number; candidate: number };
   noise: { baseline: NoiseSource; candidate: NoiseSource };
   ranks: Ranks | null;
   /**
@@ -162,7 +162,7 @@ export function effectOf(
     baselineRuns: b.length,
     candidateRuns: c.length,
     detectablePercent: (toRatio(w.detectable) - 1) * 100,
-    runSd: Math.sqrt((vb + vc) / 2),
+    variance: { baseline: vb, candidate: vc },
     noise: { baseline: sb.source, candidate: sc.source },
     ranks:
       baseline.length >= minRunsForRanks && candidate.length >= minRunsForRanks ? ranksOf(baseline, candidate) : null,
@@ -170,16 +170,39 @@ export function effectOf(
 }
 
 /**
- * Runs per side that would decide at this noise, with 80 % power at α = 0.05 (normal approximation):
- * to show the observed difference is real when it is at least half the margin, else to show the
- * two are within the margin. `margin` and `difference` are on the effect's scale (log or relative).
+ * Runs per side that would decide at this noise, with 80 % power: the fewest n, more than the runs at
+ * hand (they did not decide), at which Welch's t with each side's variance as now and its df at n runs
+ * (a side's history keeps its own) would show the observed difference real at `alpha` when it is at
+ * least half the margin, else show the two within the margin (TOST at 0.05). A normal approximation
+ * said "0 more" at three runs a side: its quantiles ignore how few degrees of freedom three runs give.
+ * `difference` and `margin` are on the effect's scale (log or relative).
  */
-export function runsToDecide(runSd: number, difference: number, margin: number): number | null {
-  const z = (q: number) => normalQuantile(q, 0, 1);
-  const gap = Math.abs(difference) >= margin / 2 ? Math.abs(difference) : margin - Math.abs(difference);
-  if (!(gap > 0) || !(runSd > 0)) return null;
-  const quantiles = Math.abs(difference) >= margin / 2 ? z(0.975) + z(0.8) : z(0.95) + z(0.8);
-  return Math.ceil((2 * runSd ** 2 * quantiles ** 2) / gap ** 2);
+export function runsToDecide(
+  e: Pick<Effect, "variance" | "noise" | "baselineRuns" | "candidateRuns">,
+  difference: number,
+  margin: number,
+  alpha = 0.05,
+): number | null {
+  const real = Math.abs(difference) >= margin / 2;
+  const gap = real ? Math.abs(difference) : margin - Math.abs(difference);
+  const { baseline: vb, candidate: vc } = e.variance;
+  if (!(gap > 0) || !(vb + vc > 0)) return null;
+  const level = real ? 1 - alpha / 2 : 0.95;
+  const sideDf = (side: "baseline" | "candidate", n: number) => {
+    const noise = e.noise[side];
+    return noise.from === "history" ? noise.df : n - 1;
+  };
+  const decides = (n: number) => {
+    const sb = vb / n;
+    const sc = vc / n;
+    const df = (sb + sc) ** 2 / (sb ** 2 / sideDf("baseline", n) + sc ** 2 / sideDf("candidate", n));
+    return (tQuantile(level, df) + tQuantile(0.8, df)) * Math.sqrt(sb + sc) <= gap;
+  };
+  // t's quantiles exceed the normal's, so the normal answer is a lower bound to step up from.
+  const z = normalQuantile(level, 0, 1) + normalQuantile(0.8, 0, 1);
+  let n = Math.max(Math.min(e.baselineRuns, e.candidateRuns) + 1, Math.ceil(((vb + vc) * z ** 2) / gap ** 2));
+  while (!decides(n)) n += Math.max(1, Math.floor(n / 20));
+  return n;
 }
 
 /** The margin ±δ % on the effect's scale: ln(1 + δ) for log ratios, δ for relative differences. */
@@ -293,7 +316,7 @@ export function effectFromSummaries(baseline: SideStatistics, candidate: SideSta
     candidateRuns: candidate.n,
     detectablePercent: (w.detectable / scaleOf) * 100,
     // Relative to the baseline's mean, like the estimate runsToDecide compares it with.
-    runSd: Math.sqrt((baseline.sd ** 2 + candidate.sd ** 2) / 2) / scaleOf,
+    variance: { baseline: (baseline.sd / scaleOf) ** 2, candidate: (candidate.sd / scaleOf) ** 2 },
     noise: { baseline: { from: "runs" }, candidate: { from: "runs" } },
     ranks: null,
     from: "summary",

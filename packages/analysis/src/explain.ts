@@ -39,9 +39,14 @@ const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 /**
  * Why a verdict is what it is, in one line: the runs, ratio and interval against the margin, the test
  * and its p (and the adjusted one), the noise taken from history, the ranks from 6 runs a side, and for
- * an inconclusive one the runs that would decide. `runs` counts what each side had (a single value: 1).
+ * an inconclusive one the runs that would decide (`needed`, runsNeeded's). `runs` counts what each side
+ * had (a single value: 1).
  */
-export function explainVerdict(e: VerdictEvidence, runs: { baseline: number; candidate: number }): string {
+export function explainVerdict(
+  e: VerdictEvidence,
+  runs: { baseline: number; candidate: number },
+  needed: number | null,
+): string {
   switch (e.method) {
     case "interval": {
       const spreadOf = { sd: "its sd", ci95: "its 95 % CI", runs: "its runs" } as const;
@@ -65,10 +70,10 @@ export function explainVerdict(e: VerdictEvidence, runs: { baseline: number; can
           `ranks: higher in ${e.ranks.higher} of ${e.ranks.pairs} pairings, Cliff's δ ${e.ranks.cliffsDelta.toFixed(2)}, Mann-Whitney p = ${pValue(e.ranks.p)}`,
         );
       }
-      if (e.runsNeeded !== null) {
-        const more = Math.max(0, e.runsNeeded - Math.min(e.baselineRuns, e.candidateRuns));
+      if (needed !== null) {
+        const more = needed - Math.min(e.baselineRuns, e.candidateRuns);
         parts.push(
-          `about ${more} more runs per side would decide at this noise; these runs detect ${formatPercent(e.detectablePercent)}`,
+          `about ${more} more ${more === 1 ? "run" : "runs"} per side would decide at this noise; these runs detect ${formatPercent(e.detectablePercent)}`,
         );
       }
       return parts.join("; ");

@@ -62,8 +62,6 @@ export type VerdictEvidence =
       marginPercent: number;
       /** The p-value adjusted for the figures compared at once (Benjamini–Hochberg); p when alone. */
       pAdjusted: number;
-      /** Runs per side that would decide at this noise (inconclusive verdicts); null otherwise. */
-      runsNeeded: number | null;
     } & Effect)
   /** A single run on a side: the headline values against the margin, an indicative verdict. */
   | {
@@ -205,13 +203,11 @@ export function compareFigures(
     }) ?? summaryEffect(baseline, candidate);
   if (effect) {
     // Alone, the p-value is its own adjusted one; a compare adjusts it afterwards (withAdjustedP).
-    const { verdict, runsNeeded } = intervalVerdict(effect, effect.p, alpha, margin, better);
-    return result(verdict, {
+    return result(intervalVerdict(effect, effect.p, alpha, margin, better), {
       method: "interval",
       alpha,
       marginPercent: margin,
       pAdjusted: effect.p,
-      runsNeeded,
       ...effect,
     });
   }
@@ -252,8 +248,8 @@ function summaryEffect(baseline: Figure, candidate: Figure): Effect | null {
 export function withAdjustedP(r: VerdictResult, pAdjusted: number): VerdictResult {
   const e = r.evidence;
   if (e.method !== "interval") return r;
-  const { verdict, runsNeeded } = intervalVerdict(e, pAdjusted, e.alpha, e.marginPercent, r.better);
-  return { ...r, verdict, evidence: { ...e, pAdjusted, runsNeeded } };
+  const verdict = intervalVerdict(e, pAdjusted, e.alpha, e.marginPercent, r.better);
+  return { ...r, verdict, evidence: { ...e, pAdjusted } };
 }
 
 /** Step 5 of the rules above, on the effect's scale. */
@@ -263,15 +259,27 @@ function intervalVerdict(
   alpha: number,
   marginPercent: number,
   better: Better,
-): { verdict: Verdict; runsNeeded: number | null } {
+): Verdict {
   const margin = marginOnScale(effect.scale, marginPercent);
   const estimate = onScale(effect.scale, effect.ratio);
   const significant = pAdjusted < alpha;
   if (significant && Math.abs(estimate) > margin) {
-    return { verdict: verdictOf(estimate > 0 ? 1 : -1, better), runsNeeded: null };
+    return verdictOf(estimate > 0 ? 1 : -1, better);
   }
   const withinMargin =
     onScale(effect.scale, effect.tostLow) > -margin && onScale(effect.scale, effect.tostHigh) < margin;
-  if (withinMargin) return { verdict: significant ? "small-but-real" : "equivalent", runsNeeded: null };
-  return { verdict: "inconclusive", runsNeeded: runsToDecide(effect.runSd, estimate, margin) };
+  return withinMargin ? (significant ? "small-but-real" : "equivalent") : "inconclusive";
+}
+
+/**
+ * Runs per side that would decide an inconclusive interval verdict at this noise; null for any other.
+ * Computed where it is shown, not with every verdict: the guide and change points judge thousands.
+ */
+export function runsNeeded(r: Pick<VerdictResult, "verdict" | "evidence">): number | null {
+  const e = r.evidence;
+  if (r.verdict !== "inconclusive" || e.method !== "interval") return null;
+  // The adjustment scaled p up; to decide, the raw p must fall as far below α, so the runs are sized
+  // for α shrunk by the same factor (Benjamini–Hochberg's at this figure's rank, held fixed).
+  const alpha = e.pAdjusted > e.p && e.p > 0 ? (e.alpha * e.p) / e.pAdjusted : e.alpha;
+  return runsToDecide(e, onScale(e.scale, e.ratio), marginOnScale(e.scale, e.marginPercent), alpha);
 }

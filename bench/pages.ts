@@ -8,7 +8,9 @@ import { quantile } from "simple-statistics";
 import { launchBrowser } from "../apps/web/e2e/browser.ts";
 import { type BenchRow, ms } from "./table.ts";
 
-const loads = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+// The goal is a p95: of 5 loads it is the slowest but one, interpolated, so one stray load decided it.
+// Twenty give the 95th percentile a sample of its own.
+const loads = Number(process.env.BENCH_PAGE_LOADS ?? 20);
 const jsBudget = 150 * 1000;
 const lcpBudget = 500;
 

@@ -360,7 +360,8 @@ export async function benchReads(opts: {
             what: "guide: its figures' query fn p50/p95 ms",
             figure: `${ms(query.p50)} / ${ms(query.p95)}`,
             against: `SQL ${ms(sql.p50)} / ${ms(sql.p95)}`,
-            ...(targets ? readTarget(query, sql) : {}),
+            // Issue 46 sets this cold read no p95, only ≤ 1.5× its SQL (which alone is 150–250 ms at 1M).
+            ...(targets ? { target: `≤ 1.5× SQL (${ms(1.5 * sql.p50)})`, met: query.p50 <= 1.5 * sql.p50 } : {}),
           },
           {
             part,

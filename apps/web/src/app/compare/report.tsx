@@ -124,7 +124,10 @@ export function CompareReport({
           values, p adjusted for the figures compared at once) against the metric's margin δ: better or worse beyond it,
           equivalent or small but real within it, else inconclusive with the runs that would decide. A single run on a
           side gets an indicative verdict from the margin. Approximate and bounded figures are “not comparable” unless
-          their bounds decide. Open a verdict for its evidence; docs/verdicts.md in the repository has the formulas.
+          their bounds decide. A value is its latest campaign's median (or the mean its tool published), n its runs; the
+          % beside it is the change its verdict judged, with runs the ratio of their geometric means, which can differ
+          from the ratio of the medians. Open a verdict for its evidence; docs/verdicts.md in the repository has the
+          formulas.
           {csvHref ? (
             <>
               {" "}

@@ -104,6 +104,16 @@ describe("twenty-five setups of one benchmark", () => {
           .getByText(/TCP throughput/)
           .first()
           .waitFor();
+        // Each environment value on one line: in five fixed columns at 390 px, "5.15.0-92-generic"
+        // broke over four.
+        const broken = await page.evaluate(() =>
+          [...document.querySelectorAll("section[aria-labelledby=env-heading] td")].flatMap((td) => {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            return range.getClientRects().length > 1 ? [td.textContent] : [];
+          }),
+        );
+        expect(broken).toEqual([]);
       },
     );
     for (const text of texts) expect(text).not.toMatch(idSuffix);

@@ -24,6 +24,16 @@ import { foldRows, rowsPerMetric } from "~/server/views/rows-per-metric";
 type Comparison = z.output<typeof compareOutputSchema>;
 
 /**
+ * Below md, a scenario's cell as a line of its own: its name (data-label, through ::before) on the
+ * left, its value on the right. The cell's text stays the value, as at every other width.
+ */
+const stackedCell =
+  "max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:py-0.5 " +
+  "max-md:before:min-w-0 max-md:before:whitespace-normal max-md:before:break-words " +
+  "max-md:before:text-left max-md:before:text-xs max-md:before:text-zinc-500 " +
+  "max-md:before:content-[attr(data-label)]";
+
+/**
  * The comparison as the compare page and permalinks show it: verdicts, environment diff, table,
  * charts. With `allRowsHref`, metrics with many rows are folded and that address shows them all;
  * with `csvHref`, the verdicts' evidence downloads from there.
@@ -73,9 +83,10 @@ export function CompareReport({
         )}
         {data.environment.differing.length > 0 ? (
           <div className="mt-3 overflow-x-auto">
-            {/* A plain table, not Table (w-full): this one is only as wide as its columns. */}
-            {/* Below md it takes the screen's width and its cells wrap (fixed layout), so four scenarios fit at 390 px. */}
-            <table className="text-left text-sm max-md:w-full max-md:table-fixed max-md:[&_td]:[overflow-wrap:anywhere] max-md:[&_th]:[overflow-wrap:anywhere]">
+            {/* A plain table, not Table (w-full): this one is only as wide as its columns. Below md each
+                field is a block, each scenario's value after its name, as in the figure table: four
+                scenarios in five columns at 390 px broke "5.15.0-92-generic" over four lines. */}
+            <table className="text-left text-sm max-md:block max-md:[&>tbody]:block max-md:[&>thead]:hidden">
               <TableHead look="plain">
                 <tr>
                   <Th look="plain" className="py-1 pr-4 text-xs">
@@ -91,10 +102,10 @@ export function CompareReport({
               </TableHead>
               <tbody>
                 {data.environment.differing.map((d) => (
-                  <Tr key={d.key} look="plain">
+                  <Tr key={d.key} look="plain" className="max-md:block max-md:py-1">
                     <th
                       scope="row"
-                      className={`py-1 pr-4 font-normal ${d.cni ? "text-zinc-600 dark:text-zinc-400" : "text-amber-800 dark:text-amber-300"}`}
+                      className={`py-1 pr-4 font-normal max-md:block max-md:pb-0 ${d.cni ? "text-zinc-600 dark:text-zinc-400" : "text-amber-800 dark:text-amber-300"}`}
                     >
                       {d.label}
                     </th>
@@ -102,7 +113,8 @@ export function CompareReport({
                       <Td
                         key={`${d.key}-${data.scenarios[i]?.id}`}
                         look="plain"
-                        className="py-1 pr-4 font-mono text-xs"
+                        className={`py-1 pr-4 font-mono text-xs max-md:pr-0 max-md:text-right max-md:[overflow-wrap:anywhere] max-md:before:font-sans ${stackedCell}`}
+                        data-label={`${data.labels[i]}${i === 0 ? " (baseline)" : ""}`}
                       >
                         {v}
                       </Td>
@@ -186,17 +198,10 @@ export function CompareReport({
                   </th>
                   {r.cells.map((c, i) => {
                     const id = data.scenarios[i]?.id ?? String(i);
-                    // Below md the scenario's name reads before its value, from data-label through
-                    // ::before: the cell's text stays the figure, as at every other width.
                     const label = `${data.labels[i]}${i === 0 ? " (baseline)" : ""}`;
-                    const valueCell =
-                      "max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-3 max-md:py-0.5 " +
-                      "max-md:before:min-w-0 max-md:before:whitespace-normal max-md:before:break-words " +
-                      "max-md:before:text-left max-md:before:text-xs max-md:before:text-zinc-500 " +
-                      "max-md:before:content-[attr(data-label)]";
                     if (i === 0) {
                       return (
-                        <Td key={id} numeric dense className={valueCell} data-label={label}>
+                        <Td key={id} numeric dense className={stackedCell} data-label={label}>
                           <FigureValue figure={c.figure} apiUrl={apiUrl} />
                         </Td>
                       );
@@ -209,7 +214,7 @@ export function CompareReport({
                         <Td
                           numeric
                           dense
-                          className={`md:border-l md:border-zinc-200 md:dark:border-zinc-800 ${valueCell}`}
+                          className={`md:border-l md:border-zinc-200 md:dark:border-zinc-800 ${stackedCell}`}
                           data-label={label}
                         >
                           <span>

@@ -101,5 +101,7 @@ describe("runsToDecide", () => {
       runsToDecide({ ...sides, variance: { baseline: 0.0009, candidate: 0.0009 } }, 0.01, marginOnScale("log", 5)),
     ).toBe(9);
     expect(runsToDecide({ ...sides, variance: { baseline: 0, candidate: 0 } }, 0.01, 0.05)).toBeNull();
+    // No finite number of runs outweighs an infinite variance (it looped for ever before the guard).
+    expect(runsToDecide({ ...sides, variance: { baseline: Infinity, candidate: 0.0009 } }, 0.01, 0.05)).toBeNull();
   });
 });

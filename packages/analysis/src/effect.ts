@@ -201,6 +201,8 @@ export function runsToDecide(
   // t's quantiles exceed the normal's, so the normal answer is a lower bound to step up from.
   const z = normalQuantile(level, 0, 1) + normalQuantile(0.8, 0, 1);
   let n = Math.max(Math.min(e.baselineRuns, e.candidateRuns) + 1, Math.ceil(((vb + vc) * z ** 2) / gap ** 2));
+  // gap ≥ margin / 2, so only an infinite variance leaves no finite answer.
+  if (!Number.isFinite(n)) return null;
   while (!decides(n)) n += Math.max(1, Math.floor(n / 20));
   return n;
 }

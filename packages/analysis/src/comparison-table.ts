@@ -116,27 +116,31 @@ const resourceMetrics = new Set(["cpu.usage", "memory.usage"]);
 const paramsWithin = (inner: Params, outer: Params) => Object.entries(inner).every(([k, v]) => outer[k] === v);
 
 /**
- * What a "better" must be read with, from the figure it is coupled to in the same comparison: a UDP
- * throughput gain bought with more loss ("with 43.6 % loss"), or a resource saving of a test that
- * moved less traffic ("while moving 62.5 % less traffic"). Never a plain "better" then.
+ * What a verdict must be read with, from the figure it is coupled to in the same comparison: a UDP
+ * throughput gain bought with more loss ("with 43.6 % loss"), a resource saving of a test that moved
+ * less traffic ("while moving 62.5 % less traffic"), or a resource cost of a test that moved more
+ * ("while moving 610 % more traffic": twice the CPU for seven times the throughput is no extra cost).
  */
 function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): string | null {
-  if (cmp.result.verdict !== "better") return null;
+  const { verdict } = cmp.result;
+  if (verdict !== "better" && verdict !== "worse") return null;
+  const protocol = cmp.params.protocol;
+  if (resourceMetrics.has(cmp.metric) && typeof protocol === "string") {
+    // A saving with less traffic, a cost with more: the traffic went the other way.
+    const moved = verdict === "better" ? "worse" : "better";
+    const traffic = compared.find(
+      (o) => o.metric === `${protocol}.throughput` && o.result.verdict === moved && paramsWithin(o.params, cmp.params),
+    );
+    const percent = traffic?.result.delta?.percent;
+    if (percent == null || percent === 0 || percent < 0 !== (verdict === "better")) return null;
+    return `while moving ${formatPercent(Math.abs(percent), 1, false)} ${percent < 0 ? "less" : "more"} traffic`;
+  }
+  if (verdict !== "better") return null;
   const undecidedOrWorse = (v: Verdict) => v === "worse" || v === "inconclusive";
   if (cmp.metric === "udp.throughput") {
     const loss = compared.find((o) => o.metric === "udp.loss" && o.key === figureKey("udp.loss", cmp.params));
     if (!loss?.candidate || !undecidedOrWorse(loss.result.verdict)) return null;
     return `with ${formatPercent(loss.candidate.value, 1, false)} loss`;
-  }
-  const protocol = cmp.params.protocol;
-  if (resourceMetrics.has(cmp.metric) && typeof protocol === "string") {
-    const traffic = compared.find(
-      (o) =>
-        o.metric === `${protocol}.throughput` && o.result.verdict === "worse" && paramsWithin(o.params, cmp.params),
-    );
-    const percent = traffic?.result.delta?.percent;
-    if (percent == null || percent >= 0) return null;
-    return `while moving ${formatPercent(Math.abs(percent), 1, false)} less traffic`;
   }
   return null;
 }

@@ -118,7 +118,7 @@ describe("a UDP throughput gain bought with loss", () => {
   });
 });
 
-describe("a resource saving of a test that moved less traffic", () => {
+describe("a resource saving or cost of a test that moved other traffic", () => {
   // Made-up runs in the shape InfraBuilder's importer gives (node CPU during the pod-to-pod TCP test):
   // A moves 19.6 Gbit/s on 1.2 cores, C (encrypted) 6.5 Gbit/s on 0.8 cores — (6.5 − 19.6) / 19.6 = −66.8 %.
   const test = { path: "pod-pod", streams: 1 };
@@ -142,6 +142,16 @@ describe("a resource saving of a test that moved less traffic", () => {
     expect(rows.find((r) => r.metric === "cpu.usage")!.cells[1]).toMatchObject({
       verdict: "better",
       caveat: "while moving 66.8 % less traffic",
+    });
+  });
+
+  it("flags a cost of a test that moved more traffic, with the baseline swapped", () => {
+    // C as the baseline: A's 1.2 cores against 0.8 are worse, for (19.6 − 6.5) / 6.5 = +201.5 % traffic.
+    const rows = compareRows([...eks.scenarios].reverse(), figures);
+    expect(rows.find((r) => r.metric === "tcp.throughput")!.cells[1]?.verdict).toBe("better");
+    expect(rows.find((r) => r.metric === "cpu.usage")!.cells[1]).toMatchObject({
+      verdict: "worse",
+      caveat: "while moving 201.5 % more traffic",
     });
   });
 

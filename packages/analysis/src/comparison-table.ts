@@ -11,7 +11,7 @@ import type { ComparisonRow } from "./compare.ts";
 import { figureKey } from "./compare.ts";
 import type { NoiseSource } from "./effect.ts";
 import { explainVerdict } from "./explain.ts";
-import { judgedPercent, judgedPercentBasis } from "./summary.ts";
+import { type Caveat, judgedPercent, judgedPercentBasis } from "./summary.ts";
 import type { Better, Delta, Figure, Params } from "./types.ts";
 import { runsNeeded, type Verdict, type VerdictEvidence } from "./verdict.ts";
 
@@ -45,8 +45,8 @@ export type ComparisonCell<S> = {
   verdict: Verdict | null;
   /** A single run on a side: the verdict comes from the margin alone. */
   indicative: boolean;
-  /** What a "better" must be read with (caveatOf). */
-  caveat: string | null;
+  /** What a verdict must be read with (caveatOf). */
+  caveat: Caveat | null;
   /** How the verdict was reached, in words. */
   why: string | null;
   evidence: CellEvidence | null;
@@ -121,7 +121,7 @@ const paramsWithin = (inner: Params, outer: Params) => Object.entries(inner).eve
  * less traffic ("while moving 62.5 % less traffic"), or a resource cost of a test that moved more
  * ("while moving 610 % more traffic": twice the CPU for seven times the throughput is no extra cost).
  */
-function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): string | null {
+function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): Caveat | null {
   const { verdict } = cmp.result;
   if (verdict !== "better" && verdict !== "worse") return null;
   const protocol = cmp.params.protocol;
@@ -133,14 +133,15 @@ function caveatOf(cmp: ComparisonRow, compared: readonly ComparisonRow[]): strin
     );
     const percent = traffic?.result.delta?.percent;
     if (percent == null || percent === 0 || percent < 0 !== (verdict === "better")) return null;
-    return `while moving ${formatPercent(Math.abs(percent), 1, false)} ${percent < 0 ? "less" : "more"} traffic`;
+    const kind = percent < 0 ? "less traffic" : "more traffic";
+    return { text: `while moving ${formatPercent(Math.abs(percent), 1, false)} ${kind}`, kind };
   }
   if (verdict !== "better") return null;
   const undecidedOrWorse = (v: Verdict) => v === "worse" || v === "inconclusive";
   if (cmp.metric === "udp.throughput") {
     const loss = compared.find((o) => o.metric === "udp.loss" && o.key === figureKey("udp.loss", cmp.params));
     if (!loss?.candidate || !undecidedOrWorse(loss.result.verdict)) return null;
-    return `with ${formatPercent(loss.candidate.value, 1, false)} loss`;
+    return { text: `with ${formatPercent(loss.candidate.value, 1, false)} loss`, kind: "loss" };
   }
   return null;
 }

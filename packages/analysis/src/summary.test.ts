@@ -113,6 +113,33 @@ describe("a compare summary an engineer can act on (issue 40)", () => {
     );
   });
 
+  it("counts apart the resource costs of tests that moved more traffic (antrea-noencap vs antrea-ipsec)", () => {
+    // InfraBuilder's 25 setups: noencap's CPU is worse in 3 tests that moved far more traffic (8-stream
+    // service TCP +722.3 %) and in 1 that did not; a plain "4 worse" reads as a cost per Gbit/s it is not.
+    const cpu = (path: string, streams: number, percent: number, more: number | null): JudgedFigure => ({
+      metric: "cpu.usage",
+      params: { component: "node", path, protocol: "tcp", streams, role: "client" },
+      verdict: "worse",
+      percent,
+      caveat: more === null ? null : { text: `while moving ${more} % more traffic`, kind: "more traffic" },
+    });
+    const figures = [
+      cpu("service", 8, 110, 722.3),
+      cpu("pod-pod", 8, 95, 690),
+      cpu("pod-pod", 1, 40, 120),
+      cpu("service", 1, 12, null),
+    ];
+    const s = summariseComparison(figures);
+    expect(s.families[0]).toMatchObject({
+      counts: { worse: 4 },
+      caveated: { worse: { kind: "more traffic", count: 3 } },
+    });
+    expect(formatComparisonSummary("antrea-noencap", "antrea-ipsec", s)).toBe(
+      "antrea-noencap vs antrea-ipsec: no decided change on a primary figure. By family: " +
+        "CPU usage 4 worse (3 while moving more traffic).",
+    );
+  });
+
   it("gives a node-level fact the verdict most of its readings got", () => {
     // Client memory: 7 readings worse, 2 equivalent → worse; server: all equivalent.
     const figures = memory("equivalent", 3).map((f, i) =>

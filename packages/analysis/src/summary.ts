@@ -63,8 +63,27 @@ const secondaryMetrics = new Set(["cpu.usage", "memory.usage", "bpf.map.memory"]
 export const isPrimaryMetric = (metric: string): boolean =>
   !secondaryMetrics.has(metric) && !metric.startsWith("x.") && findMetric(metric)?.better !== "none";
 
+/**
+ * What a verdict must be read with (comparison-table's caveatOf): its words on the cell ("while moving
+ * 722.3 % more traffic") and its kind, by which a summary counts the verdicts that carry one.
+ */
+export type Caveat = { text: string; kind: "more traffic" | "less traffic" | "loss" };
+
+/** "12 worse (9 while moving more traffic)": a count says how many of its verdicts carry a caveat. */
+const caveatCountWords: Record<Caveat["kind"], string> = {
+  "more traffic": "while moving more traffic",
+  "less traffic": "while moving less traffic",
+  loss: "with more loss",
+};
+
 /** One compared figure as the summary reads it. */
-export type JudgedFigure = { metric: string; params: Params; verdict: Verdict; percent: number | null };
+export type JudgedFigure = {
+  metric: string;
+  params: Params;
+  verdict: Verdict;
+  percent: number | null;
+  caveat?: Caveat | null;
+};
 
 export type FamilyCount = {
   metric: string;
@@ -72,6 +91,11 @@ export type FamilyCount = {
   label: string;
   nodeLevel: boolean;
   counts: VerdictCounts;
+  /**
+   * Of each verdict counted, how many carry a caveat and of which kind: twice the CPU while moving
+   * seven times the traffic is counted "worse" but is no extra cost per Gbit/s (per-test figures only).
+   */
+  caveated: Partial<Record<Verdict, { kind: Caveat["kind"]; count: number }>>;
 };
 
 export type ComparisonSummary = {
@@ -106,19 +130,27 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
   // Per-test figures count once each; a node-level fact once per node and role, by the verdict most
   // of its readings got. A family is a metric, idle CPU apart from CPU under load.
   const nodeFacts = new Map<string, { family: string; verdicts: Verdict[] }>();
-  const families = new Map<string, { metric: string; nodeLevel: boolean; idle: boolean; verdicts: Verdict[] }>();
+  type Family = { metric: string; nodeLevel: boolean; idle: boolean; verdicts: Verdict[] } & Pick<
+    FamilyCount,
+    "caveated"
+  >;
+  const families = new Map<string, Family>();
   const familyOf = (metric: string, nodeLevel: boolean, idle: boolean) => {
     const key = `${metric}${idle ? " idle" : ""}${nodeLevel ? " node" : ""}`;
-    if (!families.has(key)) families.set(key, { metric, nodeLevel, idle, verdicts: [] });
+    if (!families.has(key)) families.set(key, { metric, nodeLevel, idle, verdicts: [], caveated: {} });
     return key;
   };
   for (const f of figures) {
     const key = nodeLevelKey(f.metric, f.params);
     if (key === null) {
       // Tool-specific figures (x.tcp.retransmits, x.udp.jitter…) are one family: counted, not itemised.
-      families
-        .get(familyOf(f.metric.startsWith("x.") ? toolSpecific : f.metric, false, false))!
-        .verdicts.push(f.verdict);
+      const family = families.get(familyOf(f.metric.startsWith("x.") ? toolSpecific : f.metric, false, false))!;
+      family.verdicts.push(f.verdict);
+      if (f.caveat) {
+        const c = family.caveated[f.verdict] ?? { kind: f.caveat.kind, count: 0 };
+        c.count += 1;
+        family.caveated[f.verdict] = c;
+      }
       continue;
     }
     const fact = nodeFacts.get(key) ?? {
@@ -145,22 +177,28 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
         label: f.nodeLevel ? `${label(f.metric)}${f.idle ? " at idle" : ""}, per node and role` : label(f.metric),
         nodeLevel: f.nodeLevel,
         counts: countVerdicts(f.verdicts),
+        caveated: f.caveated,
       })),
   };
 }
 
-/** "TCP throughput · path pod-pod · streams 1 −50.1 %, worse". */
+/** "TCP throughput · path pod-pod · streams 1 −50.1 %, worse", and its caveat: "UDP throughput … +12 %, better, with 43.6 % loss". */
 export function formatEffect(e: JudgedFigure & { percent: number }): string {
   const params = formatParams(e.params, { empty: "" });
   const name = findMetric(e.metric)?.label ?? e.metric;
-  return `${params ? `${name} · ${params}` : name} ${formatChange(e.percent)}, ${verdictWords[e.verdict]}`;
+  const caveat = e.caveat ? `, ${e.caveat.text}` : "";
+  return `${params ? `${name} · ${params}` : name} ${formatChange(e.percent)}, ${verdictWords[e.verdict]}${caveat}`;
 }
 
-/** "9 better, 6 worse" of a family, its zeros left out: a family line is read for what moved. */
-const familyWords = (counts: VerdictCounts): string =>
+/** "9 better, 12 worse (9 while moving more traffic)" of a family, its zeros left out: a family line is read for what moved. */
+const familyWords = (f: FamilyCount): string =>
   verdicts
-    .filter((v) => counts[v] > 0)
-    .map((v) => `${formatCount(counts[v])} ${verdictWords[v]}`)
+    .filter((v) => f.counts[v] > 0)
+    .map((v) => {
+      const c = f.caveated[v];
+      const caveat = c ? ` (${formatCount(c.count)} ${caveatCountWords[c.kind]})` : "";
+      return `${formatCount(f.counts[v])} ${verdictWords[v]}${caveat}`;
+    })
     .join(", ");
 
 export type ComparisonWording = {
@@ -188,6 +226,6 @@ export function formatComparisonSummary(
       : `${named.join("; ")}${left > 0 ? `; and ${formatCount(left)} more decided` : ""}`;
   const families = summary.families
     .filter((f) => Object.values(f.counts).some((n) => n > 0))
-    .map((f) => `${f.label} ${familyWords(f.counts)}`);
+    .map((f) => `${f.label} ${familyWords(f)}`);
   return `${candidateLabel} vs ${baselineLabel}: ${effects}.${families.length > 0 ? ` By family: ${families.join("; ")}.` : ""}`;
 }

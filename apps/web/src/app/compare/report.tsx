@@ -239,7 +239,7 @@ export function CompareReport({
                             </Evidence>
                           ) : null}
                           {c.caveat ? (
-                            <span className="block text-xs text-amber-800 dark:text-amber-300">{c.caveat}</span>
+                            <span className="block text-xs text-amber-800 dark:text-amber-300">{c.caveat.text}</span>
                           ) : null}
                         </td>
                       </Fragment>

@@ -93,8 +93,11 @@ const compareCellSchema = z.object({
   verdict: z.enum(verdicts).nullable(),
   /** A single run on a side: the verdict comes from the margin alone. */
   indicative: z.boolean(),
-  /** What the verdict must be read with: a UDP throughput gain bought with more loss. */
-  caveat: z.string().nullable(),
+  /**
+   * What the verdict must be read with: a UDP throughput gain bought with more loss, a CPU figure of a
+   * test that moved more or less traffic. Its kind is what the summary counts.
+   */
+  caveat: z.object({ text: z.string(), kind: z.enum(["more traffic", "less traffic", "loss"]) }).nullable(),
   /** How the verdict was reached, in words (shown under the verdict). */
   why: z.string().nullable(),
   /** The same in figures, for the evidence CSV; null for the baseline and where no test ran. */

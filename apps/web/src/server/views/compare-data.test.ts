@@ -113,8 +113,10 @@ describe("a UDP throughput gain bought with loss", () => {
   it("is flagged with the candidate's loss, never a plain better", () => {
     const rows = compareRows(eks.scenarios, udpFigures);
     const udp = rows.find((r) => r.metric === "udp.throughput")!;
-    expect(udp.cells[1]).toMatchObject({ verdict: "better", caveat: "with 43.6 % loss" });
+    expect(udp.cells[1]).toMatchObject({ verdict: "better", caveat: { text: "with 43.6 % loss", kind: "loss" } });
     expect(rows.find((r) => r.metric === "udp.loss")!.cells[1]?.verdict).toBe("worse");
+    // The summary's effect says it too, not a bare "+20.0 %, better".
+    expect(compareSummaries(eks.scenarios, rows)[0]).toContain("UDP throughput +20 %, better, with 43.6 % loss");
   });
 });
 
@@ -141,7 +143,7 @@ describe("a resource saving or cost of a test that moved other traffic", () => {
     expect(rows.find((r) => r.metric === "tcp.throughput")!.cells[1]?.verdict).toBe("worse");
     expect(rows.find((r) => r.metric === "cpu.usage")!.cells[1]).toMatchObject({
       verdict: "better",
-      caveat: "while moving 66.8 % less traffic",
+      caveat: { text: "while moving 66.8 % less traffic", kind: "less traffic" },
     });
   });
 
@@ -151,8 +153,12 @@ describe("a resource saving or cost of a test that moved other traffic", () => {
     expect(rows.find((r) => r.metric === "tcp.throughput")!.cells[1]?.verdict).toBe("better");
     expect(rows.find((r) => r.metric === "cpu.usage")!.cells[1]).toMatchObject({
       verdict: "worse",
-      caveat: "while moving 201.5 % more traffic",
+      caveat: { text: "while moving 201.5 % more traffic", kind: "more traffic" },
     });
+    // The summary counts it apart: a plain "1 worse" read as a cost this test does not show.
+    expect(compareSummaries([...eks.scenarios].reverse(), rows)[0]).toMatch(
+      /By family: TCP throughput 1 better; CPU usage 1 worse \(1 while moving more traffic\)\.$/,
+    );
   });
 
   it("is a plain saving when the traffic held", () => {

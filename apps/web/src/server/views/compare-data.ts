@@ -145,7 +145,15 @@ export function compareSummaries(scenarios: readonly ScenarioSummary[], rows: re
         rows.flatMap((r) => {
           const cell = r.cells[i + 1];
           return cell?.verdict
-            ? [{ metric: r.metric, params: r.params, verdict: cell.verdict, percent: cell.change?.percent ?? null }]
+            ? [
+                {
+                  metric: r.metric,
+                  params: r.params,
+                  verdict: cell.verdict,
+                  percent: cell.change?.percent ?? null,
+                  caveat: cell.caveat,
+                },
+              ]
             : [];
         }),
       ),
@@ -217,7 +225,7 @@ export function evidenceTable(
           e?.detectablePercent,
           e?.baselineNoise,
           e?.candidateNoise,
-          c.caveat,
+          c.caveat?.text ?? null,
         ];
       });
     }),

@@ -467,6 +467,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       return { label: r.label, features: r.features, needsShort: parts.length > 0 ? parts.join(", ") : null };
     },
     needsGroup,
+    tests,
   );
   const rankedOptions = ranking.order.map((id, i) => {
     const r = rankedById.get(id)!.result;

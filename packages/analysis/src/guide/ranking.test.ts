@@ -79,6 +79,38 @@ describe("a figure every option saturates does not rank them", () => {
   });
 });
 
+describe("options no test ran both of", () => {
+  // The guide's "any cloud" scope: A and B on bare metal, E only on an EKS node. E is beaten across
+  // the board by nothing it shares a test with, so it is not "level" with what it was never measured beside.
+  const eks = {
+    ...test("single-stream TCP", { E: tput([12.1, 12.3, 12.2]) }),
+    key: "single-stream TCP eks",
+    testbed: "Amazon EKS m5.4xlarge",
+  };
+  const onPrem = test("single-stream TCP", { A: tput([25.4, 25.1, 25.6]), B: tput([22.6, 22.9, 22.4]) });
+  const named = (id: string) => ({ label: id === "E" ? "Setup E" : names[id]!, features: 0, needsShort: null });
+
+  it("says they were never measured beside each other, not that no figure separates them", () => {
+    // Tier 1: A (beats B) and E (beaten by nothing); both score 1, A before E by name; B below A.
+    const r = rankOptions(["E", "B", "A"], [onPrem, eks], () => 0, byName);
+    expect(r.order).toEqual(["A", "E", "B"]);
+    const lines = reasonLines(r, [onPrem, eks], named, () => 0);
+    expect(lines.get("E")!.text).toBe("Not measured beside Setup A (no test ran both): listed after it by name.");
+    // B sits below E, which it was never measured beside; A beats it across the board.
+    expect(lines.get("B")!.text).toMatch(
+      /^Not measured beside Setup E \(no test ran both\); beaten across the board by Setup A: single-stream TCP −11 %/,
+    );
+  });
+
+  it("counts a test that does not separate them as measured beside each other", () => {
+    // E and A both fill the line rate in a shared test that is not ranked on: "no figure separates" holds.
+    const shared = test("8-stream TCP", { A: tput([39.5, 39.6, 39.4]), E: tput([39.4, 39.5, 39.6]) }, lineRate);
+    const r = rankOptions(["E", "B", "A"], [onPrem, eks], () => 0, byName);
+    const lines = reasonLines(r, [onPrem, eks], named, () => 0, [onPrem, eks, shared]);
+    expect(lines.get("E")!.text).toBe("No figure separates it from Setup A: listed after it by name.");
+  });
+});
+
 describe("dominated options and ties", () => {
   it("puts a dominated option in a later tier and names what beats it", () => {
     // D trails A on one stream (20.1 vs 25.4: −21 %) and sits below the line rate on eight (30 vs 39:

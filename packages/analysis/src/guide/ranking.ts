@@ -256,16 +256,21 @@ const evidenceOfOutcomes = (outcomes: readonly PairOutcome[], ids: readonly stri
  * One line per option: for the first, that nothing beats it across the board and what the next one
  * trails it by; for each below, what puts it below the one above it — the figures that one wins
  * (largest effect first, with the verdict's p-value), else the option that beats it across the board,
- * else that no figure separates the two and what ordered them.
+ * else that no figure separates the two and what ordered them. `measuredIn` is every test asked about,
+ * separating or not: two options no test ran both of (another testbed) are not "level", they were
+ * never compared, and the line says so.
  */
 export function reasonLines(
   ranking: Ranking,
   tests: readonly RankTest[],
   subject: (id: string) => LineSubject,
   group: (id: string) => number,
+  measuredIn: readonly RankTest[] = tests,
 ): Map<string, ReasonLine> {
   const lines = new Map<string, ReasonLine>();
   const { order } = ranking;
+  const ran = (t: RankTest, id: string) => t.entries.some((e) => e.optionId === id);
+  const apart = (a: string, b: string) => !measuredIn.some((t) => ran(t, a) && ran(t, b));
   order.forEach((id, i) => {
     const me = subject(id);
     if (i === 0) {
@@ -309,11 +314,12 @@ export function reasonLines(
       });
       return;
     }
+    const neverBeside = apart(above, id) ? `Not measured beside ${them.label} (no test ran both)` : null;
     const by = ranking.dominatedBy.get(id);
     if (by) {
       const beaten = winsOver(tests, by, id);
       lines.set(id, {
-        text: `Level with ${them.label} on every figure both were measured in; beaten across the board by ${subject(by).label}: ${outcomesWords(beaten)}.`,
+        text: `${neverBeside ?? `Level with ${them.label} on every figure both were measured in`}; beaten across the board by ${subject(by).label}: ${outcomesWords(beaten)}.`,
         evidence: evidenceOfOutcomes(beaten, [id, by]),
       });
       return;
@@ -322,11 +328,11 @@ export function reasonLines(
     const b = ranking.score.get(id) ?? 0;
     const why =
       tests.length > 0 && Math.abs(a - b) > 1e-9
-        ? "listed after it as further from the best on the figures your answers weigh"
+        ? `listed after it as further from the best${neverBeside ? " of its own testbed" : ""} on the figures your answers weigh`
         : Math.abs(them.features - me.features) > 1e-9
           ? `listed after it on features (${formatNumber(me.features, 2)} against ${formatNumber(them.features, 2)} of those counted)`
           : "listed after it by name";
-    lines.set(id, { text: `No figure separates it from ${them.label}: ${why}.`, evidence: [] });
+    lines.set(id, { text: `${neverBeside ?? `No figure separates it from ${them.label}`}: ${why}.`, evidence: [] });
   });
   return lines;
 }

@@ -66,6 +66,36 @@ describe("ranked within the environment asked about", () => {
   });
 });
 
+describe("on any cloud, beside the seeds' three clouds", () => {
+  it("names each figure with its testbed: none reads as both ranked on and not", () => {
+    // 8-stream TCP separates the on-premises setups but not TKE's; unnamed, the lead said "8-stream
+    // TCP … separate the datapaths" and the next line "Not ranked on: … 8-stream TCP".
+    const r = askGuide(both, { cloud: null });
+    const named = (text: string) => [
+      ...text.matchAll(/([\w-]+ TCP|p99 HTTP latency at [\d,]+ QPS) on ([^,()]+?)(?= and|,| \(|\))/g),
+    ];
+    const lead = named(r.summary[0]!.text).map((m) => m[0]);
+    const unranked = named(r.summary.find((x) => x.text.startsWith("Not ranked on"))!.text).map((m) => m[0]);
+    expect(lead).toContain("8-stream TCP on On-premises bare-metal-40g");
+    expect(unranked).toContain("8-stream TCP on TKE SA5.LARGE8");
+    expect(lead.filter((x) => unranked.includes(x))).toEqual([]);
+  });
+
+  it("never calls two datapaths level that no test ran both of", () => {
+    // Rank 4 (Cilium ENI, Hubble off: EKS only) sat below Calico eBPF (on-premises only).
+    const r = askGuide(both, { cloud: null });
+    // A testbed is a cloud and an instance type: the scenarios' own, not the ranking's tests.
+    const testbeds = (o: (typeof r.options)[number]) => new Set(o.scenarios.map((s) => `${s.provider} ${s.sku}`));
+    r.options.forEach((o, i) => {
+      const above = r.options[i - 1];
+      if (!above || !/^Level with |^No figure separates /.test(o.why.text)) return;
+      const shared = [...testbeds(o)].filter((t) => testbeds(above).has(t));
+      expect(shared.length, o.why.text).toBeGreaterThan(0);
+    });
+    expect(r.options.filter((o) => o.why.text.startsWith("Not measured beside ")).length).toBeGreaterThan(0);
+  });
+});
+
 describe("needs of datapaths no capability row describes", () => {
   it("calls them undocumented, not missing: Canal has only kube-proxy's row, which says nothing of encryption", () => {
     const canal = askGuide(ib, onPrem).options.find((o) => o.id === "canal:overlay-vxlan:iptables")!;

@@ -36,7 +36,7 @@ import {
   variantOf,
 } from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
-import { rankOptions, reasonLines, testStanding } from "./ranking.ts";
+import { type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
 import type {
   GuideFigure,
   GuideResult,
@@ -270,6 +270,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     : inScope;
 
   const scopedTestbeds = testbedsOf(scoped);
+  // With several testbeds in scope a figure can separate the datapaths on one and not on another:
+  // each test is named with its testbed, or "8-stream TCP" reads as both ranked on and not.
+  const testName = (t: RankTest) => (scopedTestbeds.length === 1 ? t.what : `${t.what} on ${t.testbed}`);
   const scopeLabel =
     scopedTestbeds.length === 1
       ? scopedTestbeds[0]!.label
@@ -496,7 +499,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
-    const decisive = [...new Set(separating.map((t) => t.what))];
+    const decisive = [...new Set(separating.map(testName))];
     const where = `${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     const peers = notBeaten.filter((o) => o.id !== top.id);
@@ -540,7 +543,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
             reason(
               "measured",
               "neutral",
-              `Not beaten across the board on the figures that separate them (${listWords([...new Set(separating.map((t) => t.what))], 4)}): ${listWords(
+              `Not beaten across the board on the figures that separate them (${listWords(decisive, 4)}): ${listWords(
                 notBeaten.map((o) => o.label),
                 6,
               )} — no other datapath is at least as good on every one of them and better on one. Among these, the order follows what your answers weigh.`,
@@ -560,7 +563,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         reason(
           "measured",
           "neutral",
-          `${capitalise(x.test.what)}${scopedTestbeds.length === 1 ? "" : ` on ${x.test.testbed}`} separates only the rest: ${x.words}.`,
+          `${capitalise(testName(x.test))} separates only the rest: ${x.words}.`,
           x.test.entries.flatMap((e) => e.evidence),
         ),
       );
@@ -577,7 +580,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
                 [...byWords].map(
                   ([words, xs]) =>
                     `${listWords(
-                      xs.map((x) => x.test.what),
+                      xs.map((x) => testName(x.test)),
                       xs.length,
                     )} (${words})`,
                 ),

@@ -255,6 +255,7 @@ async function judgeCampaign(
           },
           changePercent: r.changePercent,
           verdict: r.verdict,
+          caveat: r.caveat,
           p: null,
           changes: [],
         }),

@@ -7,6 +7,7 @@ import {
   type AlertPayload,
   alertPayload,
   alertSummary,
+  figureSummary,
   maxAlertFigures,
   newChangePoints,
   slackEscape,
@@ -74,6 +75,7 @@ const figure = (over: Partial<AlertFigure> = {}): AlertFigure => ({
   current: { scenarioId: "s", campaign: "nightly-09", runs: 3, median: 8.0, campaigns: 1 },
   changePercent: -14.98,
   verdict: "worse",
+  caveat: null,
   p: null,
   changes: [],
   ...over,
@@ -102,6 +104,22 @@ describe("alert payloads", () => {
     expect(alertSummary(p)).toBe("Cilium: campaign nightly-09 is worse than nightly-08 in 25 figures");
     const slack = slackPayload(p);
     expect(slack.blocks.at(-2)?.text.text).toMatch(/…and 5 more$/);
+  });
+
+  it("says a worse CPU figure with the traffic its campaign moved besides", () => {
+    const cpu = figure({
+      metric: "cpu.usage",
+      params: { path: "pod-pod", role: "client" },
+      unit: "cores",
+      previous: { scenarioId: "s", campaign: "nightly-08", runs: 3, median: 0.8, campaigns: 1 },
+      current: { scenarioId: "s", campaign: "nightly-09", runs: 3, median: 1.2, campaigns: 1 },
+      changePercent: 50,
+      caveat: "while moving 201.5 % more traffic",
+    });
+    expect(figureSummary(cpu)).toBe(
+      "cpu.usage (path pod-pod · role client) +50 %: 0.8 cores → 1.2 cores, while moving 201.5 % more traffic",
+    );
+    expect(figureSummary(figure())).toBe("tcp.throughput (path pod-pod) −15 %: 9.41 Gbit/s → 8 Gbit/s");
   });
 
   it("escapes &, < and > in Slack text, so <!here> and <url|text> are shown, not obeyed", () => {

@@ -54,6 +54,8 @@ export type AlertFigure = {
   current: AlertSide;
   changePercent: number | null;
   verdict: Verdict;
+  /** The gate's caveat: more CPU "while moving 100.0 % more traffic" is no plain regression; null for change points. */
+  caveat: string | null;
   /** A change point's p and what changed at it (kernel, CNI version…); null and empty for the gate. */
   p: number | null;
   changes: AnnotationChange[];
@@ -109,6 +111,7 @@ export function newChangePoints(series: AlertSeries): AlertFigure[] {
           current: side(first, point.after.campaigns, point.after.median),
           changePercent: point.changePercent,
           verdict: point.verdict.verdict,
+          caveat: null,
           p: point.p,
           changes: point.annotations,
         },
@@ -150,7 +153,10 @@ export function alertPayload(
   return { ...rest, figures: figures.slice(0, maxAlertFigures), total: figures.length, link };
 }
 
-/** One figure in words: "tcp.throughput (path pod-pod) −7.9 %: 9.41 Gbit/s → 8.67 Gbit/s". */
+/**
+ * One figure in words: "tcp.throughput (path pod-pod) −7.9 %: 9.41 Gbit/s → 8.67 Gbit/s", and its
+ * caveat: "cpu.usage (…) +30 %: 1.2 cores → 1.56 cores, while moving 100.0 % more traffic".
+ */
 export function figureSummary(f: AlertFigure): string {
   const params = formatParams(f.params, { empty: "" });
   const change = f.changePercent === null ? "" : ` ${formatChange(f.changePercent)}`;
@@ -160,7 +166,7 @@ export function figureSummary(f: AlertFigure): string {
       ? ""
       : ` (change point at ${f.current.campaign} after ${f.previous.campaigns} campaigns, ${verdictWords[f.verdict]})`;
   const changed = f.changes.map((c) => `${c.key} ${c.before ?? "—"} → ${c.after ?? "—"}`).join(", ");
-  return `${f.metric}${params ? ` (${params})` : ""}${change}${at}: ${value(f.previous)} → ${value(f.current)}${changed ? `; ${changed}` : ""}`;
+  return `${f.metric}${params ? ` (${params})` : ""}${change}${at}: ${value(f.previous)} → ${value(f.current)}${f.caveat ? `, ${f.caveat}` : ""}${changed ? `; ${changed}` : ""}`;
 }
 
 /** One line saying what happened to the campaign. */

@@ -44,5 +44,42 @@ describe("gateReport on TKE cluster A (iptables) vs cluster C (Cilium Overlay)",
     });
     expect(row.changePercent).toBeCloseTo(42.1994, 4);
     expect(row.text).toMatchObject({ baseline: "9,057 req/s", candidate: "12,879 req/s", change: "+42.2 %" });
+    expect(row.caveat).toBeNull();
+  });
+});
+
+describe("gateReport on a campaign that moved more traffic for more CPU", () => {
+  // An upgrade's campaign in InfraBuilder's shape: node CPU during the pod-to-pod TCP test, 3 runs a
+  // side. 6.5 → 19.6 Gbit/s is (19.6 − 6.5) / 6.5 = +201.5 % (by hand, on the equal runs' ratio);
+  // 0.8 → 1.2 cores is worse, but no plain regression: it is said with the traffic.
+  const test = { path: "pod-pod", streams: 1 };
+  const runs = (v: number) => [v * 0.99, v, v * 1.01];
+  const side = (gbps: number, cores: number) => [
+    {
+      metric: "tcp.throughput",
+      unit: "Gbit/s",
+      params: test,
+      better: "higher" as const,
+      value: gbps,
+      n: 3,
+      samples: runs(gbps),
+    },
+    {
+      metric: "cpu.usage",
+      unit: "cores",
+      params: { component: "node", ...test, protocol: "tcp", role: "client" },
+      better: "lower" as const,
+      value: cores,
+      n: 3,
+      samples: runs(cores),
+    },
+  ];
+
+  it("says the traffic beside the worse CPU row, and still counts it worse", () => {
+    const report = gateReport(side(6.5, 0.8), side(19.6, 1.2), {});
+    const cpu = report.rows.find((r) => r.metric === "cpu.usage")!;
+    expect(cpu).toMatchObject({ verdict: "worse", caveat: "while moving 201.5 % more traffic" });
+    expect(report.rows.find((r) => r.metric === "tcp.throughput")).toMatchObject({ verdict: "better", caveat: null });
+    expect(report.worse).toBe(1);
   });
 });

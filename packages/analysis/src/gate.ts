@@ -50,6 +50,7 @@ function rowOf(r: ComparisonTableRow<GateFigure, GateFigure>, gated: boolean): G
     why: judged.why!,
     marginPercent: judged.evidence?.marginPercent ?? null,
     gated,
+    caveat: judged.caveat?.text ?? null,
     text: {
       params: formatParams(r.params),
       baseline: words(base),

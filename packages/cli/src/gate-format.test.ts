@@ -25,6 +25,7 @@ const worse: GateRow = {
   why: "3 vs 3 runs: ratio 0.926, 95 % interval 0.895–0.959, margin ±5 %; Welch's t on log values, p = 8.6e-5",
   marginPercent: 5,
   gated: true,
+  caveat: null,
   text: {
     params: "streams 1",
     baseline: "9.453 Gbit/s (n=3)",
@@ -117,6 +118,23 @@ describe("markdownSummary", () => {
         "</details>",
         "",
       ].join("\n"),
+    );
+  });
+
+  it("says a worse CPU row with the traffic its campaign moved besides", () => {
+    // As POST /v1/gate words it: 0.8 → 1.2 cores while throughput went 6.5 → 19.6 Gbit/s (+201.5 %).
+    const cpu: GateRow = {
+      ...worse,
+      metric: "cpu.usage",
+      label: "CPU usage",
+      caveat: "while moving 201.5 % more traffic",
+      text: { ...worse.text, baseline: "0.8 cores (n=3)", candidate: "1.2 cores (n=3)", change: "+50 %" },
+    };
+    expect(markdownSummary(result([cpu]), { allowInconclusive: false })).toContain(
+      "| +50 % | **worse** · while moving 201.5 % more traffic, margin ±5 % |",
+    );
+    expect(junitXml(result([cpu]))).toContain(
+      'message="cpu.usage (streams 1) is worse: +50 % (0.8 cores (n=3) → 1.2 cores (n=3)), while moving 201.5 % more traffic, margin ±5 %"',
     );
   });
 

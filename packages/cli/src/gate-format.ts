@@ -21,6 +21,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const figureName = (r: Pick<GateRow, "metric" | "text">) =>
   r.text.params === "—" ? r.metric : `${r.metric} (${r.text.params})`;
 const margin = (r: GateRow) => (r.marginPercent === null ? "" : `, margin ±${r.marginPercent} %`);
+/** ", while moving 100.0 % more traffic": what a worse CPU figure must be read with. */
+const caveat = (r: GateRow) => (r.caveat ? `, ${r.caveat}` : "");
 
 /** The outcome in a line: "1 figure worse beyond its margin: tcp.throughput (streams 1) −8.1 %". */
 export function gateHeadline(result: GateResult, allowInconclusive: boolean): string {
@@ -86,7 +88,7 @@ export function markdownSummary(result: GateResult, options: { allowInconclusive
       const verdict =
         r.gated && (r.verdict === "worse" || r.verdict === "inconclusive") ? `**${r.text.verdict}**` : r.text.verdict;
       lines.push(
-        `| ${mark(r)} | ${markdownCell(r.label)} \`${markdownCell(r.metric)}\` | ${markdownCell(r.text.params)} | ${markdownCell(r.text.baseline)} | ${markdownCell(r.text.candidate)} | ${markdownCell(r.text.change)} | ${markdownCell(verdict)}${markdownCell(margin(r)).replace(/^, /, " · ")} |`,
+        `| ${mark(r)} | ${markdownCell(r.label)} \`${markdownCell(r.metric)}\` | ${markdownCell(r.text.params)} | ${markdownCell(r.text.baseline)} | ${markdownCell(r.text.candidate)} | ${markdownCell(r.text.change)} | ${markdownCell(verdict)}${markdownCell(`${caveat(r)}${margin(r)}`).replace(/^, /, " · ")} |`,
       );
     }
     if (result.metrics)
@@ -134,12 +136,12 @@ export function junitXml(result: GateResult, options: { timestamp?: Date } = {})
   const cases: Case[] = result.rows.map((r) => {
     const name = figureName(r);
     const summary = `${r.text.baseline} → ${r.text.candidate}`;
-    const out = `${r.text.verdict}${r.gated ? "" : " (not deciding)"}: ${summary}, change ${r.text.change}${margin(r)}\n${r.why}`;
+    const out = `${r.text.verdict}${r.gated ? "" : " (not deciding)"}: ${summary}, change ${r.text.change}${caveat(r)}${margin(r)}\n${r.why}`;
     const c: Case = { classname: `cnibench.gate.${r.metric}`, name, out };
     if (r.gated && r.verdict === "worse") {
       c.failure = {
         type: "worse",
-        message: `${name} is worse: ${r.text.change} (${summary})${margin(r)}`,
+        message: `${name} is worse: ${r.text.change} (${summary})${caveat(r)}${margin(r)}`,
         body: r.why,
       };
     } else if (r.gated && r.verdict === "inconclusive") {

@@ -299,6 +299,10 @@ export const gateRowSchema = z
     why: z.string().meta({ description: "The evidence in words: runs, ratio and interval, test, p, noise." }),
     marginPercent: z.number().nullable(),
     gated: z.boolean().meta({ description: "Whether this figure decides the outcome (its metric was chosen)." }),
+    caveat: z.string().nullable().meta({
+      description:
+        'What the verdict must be read with, as the compare page says it: a CPU or memory figure of a test that moved more or less traffic ("while moving 100.0 % more traffic"), a UDP throughput gain with more loss.',
+    }),
     text: z
       .object({
         params: z.string(),
@@ -478,6 +482,10 @@ export const webhookPayloadSchema = z
         current: alertSide,
         changePercent: z.number().nullable(),
         verdict: z.enum(verdicts),
+        caveat: z.string().nullable().meta({
+          description:
+            'campaign-worse: what the verdict must be read with ("while moving 100.0 % more traffic": more CPU for more throughput); null for change points.',
+        }),
         p: z.number().nullable(),
         changes: z.array(
           z.object({

@@ -2,6 +2,7 @@
 // allow-list; a separate case proves the default refuses them):
 // - 20 campaigns of 3 bundles posted back to back, every other one 15 % worse: exactly 10 alerts,
 //   each naming its whole campaign (3 bundles, 3 runs a side), judged after the quiet period;
+// - a campaign that moved 3× the traffic for 1.5× the CPU: its CPU figure arrives with that caveat;
 // - 20 webhooks of one workspace at a receiver that accepts and never answers, while another
 //   workspace's alert arrives within 30 s;
 // - an upload of 10,000 series: one delivery per webhook, queued outside the upload;
@@ -182,6 +183,55 @@ describe("alerts of campaigns posted back to back, judged whole", () => {
       expect(p.baseline.campaign).toBe(`burst-${String(n - 1).padStart(2, "0")}`);
       expect(p.figures[0].changePercent).toBeCloseTo(((8.5 - 10) / 10) * 100, 6);
     }
+  }, 120_000);
+
+  it("says a worse CPU with the traffic its campaign moved besides", async () => {
+    const made = await call(api, ownerToken, "POST", "/v1/webhooks", {
+      url: `${receiver.url}/traffic`,
+      format: "json",
+      events: ["campaign-worse"],
+    });
+    expect(made.status).toBe(201);
+    // By hand: the second campaign moves exactly 3× the traffic (+200 %) for 1.5× the node's CPU (+50 %).
+    const gbps = [6.5, 6.55, 6.45];
+    const millicores = [800, 810, 790];
+    for (const [c, factor] of [
+      [1, { traffic: 1, cpu: 1 }],
+      [2, { traffic: 3, cpu: 1.5 }],
+    ] as const) {
+      for (let k = 0; k < 3; k++) {
+        const response = await call(
+          api,
+          ownerToken,
+          "POST",
+          "/v1/bundles",
+          bundle("traffic", `upgrade-${c}`, `2026-10-0${c}T02:0${k}:00Z`, [
+            throughput(gbps[k]! * factor.traffic),
+            {
+              metric: "cpu.usage",
+              unit: "millicores",
+              params: { component: "node", path: "pod-pod", protocol: "tcp", role: "client" },
+              value: millicores[k]! * factor.cpu,
+            },
+          ]),
+        );
+        expect(response.status).toBe(201);
+      }
+    }
+    const traffic = () => receiver.received.filter((r) => r.path === "/traffic");
+    expect(
+      await waitFor(async () => {
+        await api.app.alerts.settled();
+        return traffic().length >= 1;
+      }, 60_000),
+    ).toBe(true);
+    const [payload] = traffic().map((r) => JSON.parse(r.body));
+    expect(payload).toMatchObject({ event: "campaign-worse", campaign: { campaign: "upgrade-2" }, total: 1 });
+    expect(payload.figures[0]).toMatchObject({
+      metric: "cpu.usage",
+      verdict: "worse",
+      caveat: "while moving 200.0 % more traffic",
+    });
   }, 120_000);
 
   it("an upload of 10,000 series queues one delivery per webhook, after the upload is answered", async () => {

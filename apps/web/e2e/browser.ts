@@ -92,8 +92,11 @@ export async function interact(page: Page, over?: Locator): Promise<void> {
   // marks each element it hydrated; a frame that is no Next.js page has nothing to wait for.
   for (const frame of page.frames()) {
     // A string, not a function: the bench imports this file and type-checks it without the DOM's types.
+    // A function's source, not an expression: Playwright evals the string on every poll, and our CSP
+    // refuses eval outside its first, DevTools-run check (a page not yet hydrated then failed); a
+    // function is evaled once and called after.
     await frame.waitForFunction(
-      `document.readyState === "complete" &&
+      `() => document.readyState === "complete" &&
        (document.querySelector('script[src*="/_next/"]') === null ||
         Object.keys(document.body).some((k) => k.startsWith("__reactFiber$")))`,
     );

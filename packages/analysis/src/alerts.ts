@@ -15,10 +15,9 @@
  * built here (generic JSON, or Slack-compatible text and blocks, escaped per Slack's rules).
  */
 import { formatChange, formatNumber, formatParams, verdictWords, withUnit } from "@cnibench/format";
-import { type AlertEvent, alertEvents } from "@cnibench/schema";
-import { type AnnotationChange, type AnnotationValue, detectChangePoints } from "./change-points.ts";
-import type { Better, Params } from "./types.ts";
-import type { Verdict } from "./verdict.ts";
+import { type AlertEvent, alertEvents, type WebhookPayload } from "@cnibench/schema";
+import { type AnnotationValue, detectChangePoints } from "./change-points.ts";
+import type { Better } from "./types.ts";
 
 // The events' names are the API's (packages/schema api.ts).
 export { type AlertEvent, alertEvents };
@@ -35,36 +34,17 @@ export type AlertCampaign = {
   annotations?: Readonly<Record<string, AnnotationValue>>;
 };
 
-/** A side of a figure's change: a campaign (or a change point's segment) and its median. */
-export type AlertSide = {
-  scenarioId: string;
-  campaign: string;
-  runs: number;
-  median: number;
-  /** A change point's side: the campaigns of its segment (1 for a campaign). */
-  campaigns: number;
-};
+/** One figure (metric and params) an alert is about, as the API's contract gives it (WebhookPayload). */
+export type AlertFigure = WebhookPayload["figures"][number];
 
-/** One figure (metric and params) an alert is about. */
-export type AlertFigure = {
-  metric: string;
-  params: Params;
-  unit: string | null;
-  previous: AlertSide;
-  current: AlertSide;
-  changePercent: number | null;
-  verdict: Verdict;
-  /** The gate's caveat: more CPU "while moving 100.0 % more traffic" is no plain regression; null for change points. */
-  caveat: string | null;
-  /** A change point's p and what changed at it (kernel, CNI version…); null and empty for the gate. */
-  p: number | null;
-  changes: AnnotationChange[];
-};
+/** A side of a figure's change: a campaign (or a change point's segment) and its median. */
+type AlertSide = AlertFigure["current"];
 
 /** A series' history up to and including the campaign judged (its last entry), oldest first. */
 export type AlertSeries = {
   metric: string;
-  params: Params;
+  /** A stored figure's params: the contract's, without nulls (paramsSchema). */
+  params: AlertFigure["params"];
   unit: string | null;
   better: Better | null;
   history: readonly AlertCampaign[];
@@ -119,32 +99,12 @@ export function newChangePoints(series: AlertSeries): AlertFigure[] {
     });
 }
 
-/** A campaign as an alert names it. */
-export type AlertCampaignRef = {
-  campaign: string;
-  scenarioId: string;
-  bundles: number;
-  /** The gate's words: 'campaign "nightly-09" of Cilium native (3 bundles, measured 2026-11-09)'. */
-  description: string;
-};
-
 /**
- * What a webhook of format "json" receives: one campaign's alert of one event, with the figures it is
- * about (at most maxAlertFigures; `total` counts them all).
+ * What a webhook of format "json" receives (packages/schema's WebhookPayload, one definition): one
+ * campaign's alert of one event, with the figures it is about (at most maxAlertFigures; `total`
+ * counts them all).
  */
-export type AlertPayload = {
-  event: AlertEvent;
-  workspace: { slug: string; name: string };
-  testbed: string;
-  scenario: { id: string; label: string };
-  campaign: AlertCampaignRef;
-  /** What it was judged against: the gate's previous campaign (campaign-worse); null for change points. */
-  baseline: AlertCampaignRef | null;
-  figures: AlertFigure[];
-  total: number;
-  /** The page to open: the scenario's. */
-  link: string;
-};
+export type AlertPayload = WebhookPayload;
 
 export function alertPayload(
   input: Omit<AlertPayload, "figures" | "total"> & { figures: readonly AlertFigure[] },

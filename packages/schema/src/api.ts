@@ -486,14 +486,16 @@ export const webhookPayloadSchema = z
           description:
             'campaign-worse: what the verdict must be read with ("while moving 100.0 % more traffic": more CPU for more throughput); null for change points.',
         }),
-        p: z.number().nullable(),
-        changes: z.array(
-          z.object({
-            key: z.string(),
-            before: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-            after: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-          }),
-        ),
+        p: z.number().nullable().meta({ description: "change-point: the change point's p; null for campaign-worse." }),
+        changes: z
+          .array(
+            z.object({
+              key: z.string(),
+              before: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+              after: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+            }),
+          )
+          .meta({ description: "change-point: what changed at it (kernel, CNI version…); empty for campaign-worse." }),
       }),
     ),
     total: z.number().int().meta({ description: "Figures in all; `figures` lists the first 20." }),
@@ -503,6 +505,8 @@ export const webhookPayloadSchema = z
     description:
       "The body of a json webhook's delivery, signed: X-Cnibench-Signature is sha256= and the hex HMAC-SHA256 of X-Cnibench-Timestamp, a dot and the body; refuse timestamps more than 300 s away.",
   });
+
+export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
 
 /** What a webhook of format slack receives: an incoming-webhook message, text escaped per Slack's rules. */
 export const slackPayloadSchema = z

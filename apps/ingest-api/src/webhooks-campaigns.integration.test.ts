@@ -104,6 +104,16 @@ describe("alerts of campaigns posted back to back, judged whole", () => {
     await drop?.();
   });
 
+  /** A json webhook of the team for campaign-worse alerts, at `path` of the receiver. */
+  const campaignWorseAt = async (path: string) => {
+    const made = await call(api, ownerToken, "POST", "/v1/webhooks", {
+      url: `${receiver.url}${path}`,
+      format: "json",
+      events: ["campaign-worse"],
+    });
+    expect(made.status).toBe(201);
+  };
+
   it("manages webhooks with an owner's token: create, list, pause, delete; refuses loopback by the API too", async () => {
     const created = await call(api, ownerToken, "POST", "/v1/webhooks", {
       url: `${receiver.url}/api-made`,
@@ -136,12 +146,7 @@ describe("alerts of campaigns posted back to back, judged whole", () => {
   });
 
   it("20 campaigns of 3 bundles back to back, every other one 15 % worse: exactly 10 alerts", async () => {
-    const made = await call(api, ownerToken, "POST", "/v1/webhooks", {
-      url: `${receiver.url}/burst`,
-      format: "json",
-      events: ["campaign-worse"],
-    });
-    expect(made.status).toBe(201);
+    await campaignWorseAt("/burst");
     // Levels by hand: 10 Gbit/s, then 8.5 (−15 %, beyond the metric's 5 % margin), and back.
     const runs = (worse: boolean) => (worse ? [8.5, 8.57, 8.44] : [10, 10.08, 9.93]);
     for (let c = 1; c <= 20; c++) {
@@ -186,12 +191,7 @@ describe("alerts of campaigns posted back to back, judged whole", () => {
   }, 120_000);
 
   it("says a worse CPU with the traffic its campaign moved besides", async () => {
-    const made = await call(api, ownerToken, "POST", "/v1/webhooks", {
-      url: `${receiver.url}/traffic`,
-      format: "json",
-      events: ["campaign-worse"],
-    });
-    expect(made.status).toBe(201);
+    await campaignWorseAt("/traffic");
     // By hand: the second campaign moves exactly 3× the traffic (+200 %) for 1.5× the node's CPU (+50 %).
     const gbps = [6.5, 6.55, 6.45];
     const millicores = [800, 810, 790];

@@ -15,7 +15,7 @@
  * built here (generic JSON, or Slack-compatible text and blocks, escaped per Slack's rules).
  */
 import { formatChange, formatNumber, formatParams, verdictWords, withUnit } from "@cnibench/format";
-import { type AlertEvent, alertEvents, type WebhookPayload } from "@cnibench/schema";
+import { type AlertEvent, alertEvents, type SlackPayload, type WebhookPayload } from "@cnibench/schema";
 import { type AnnotationValue, detectChangePoints } from "./change-points.ts";
 import type { Better } from "./types.ts";
 
@@ -149,13 +149,7 @@ export function slackEscape(text: string): string {
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** The Slack-compatible message (incoming webhooks: text, and blocks for clients that draw them). */
-export function slackPayload(p: AlertPayload): {
-  text: string;
-  blocks: (
-    | { type: "header"; text: { type: "plain_text"; text: string } }
-    | { type: "section"; text: { type: "mrkdwn"; text: string } }
-  )[];
-} {
+export function slackPayload(p: AlertPayload): SlackPayload {
   const title = p.event === "campaign-worse" ? "Campaign worse than the previous one" : "Change point";
   const lines = p.figures.map((f) => `• ${slackEscape(figureSummary(f))}`);
   const more = p.total > p.figures.length ? [`…and ${p.total - p.figures.length} more`] : [];

@@ -520,3 +520,5 @@ export const slackPayloadSchema = z
     ),
   })
   .meta({ description: "The body of a slack webhook's delivery (Slack incoming webhooks: text and blocks)." });
+
+export type SlackPayload = z.infer<typeof slackPayloadSchema>;

@@ -67,7 +67,8 @@ export const isPrimaryMetric = (metric: string): boolean =>
  * What a verdict must be read with (comparison-table's caveatOf): its words on the cell ("while moving
  * 722.3 % more traffic") and its kind, by which a summary counts the verdicts that carry one.
  */
-export type Caveat = { text: string; kind: "more traffic" | "less traffic" | "loss" };
+export type Caveat = { text: string; kind: (typeof caveatKinds)[number] };
+export const caveatKinds = ["more traffic", "less traffic", "loss"] as const;
 
 /** "12 worse (9 while moving more traffic)": a count says how many of its verdicts carry a caveat. */
 const caveatCountWords: Record<Caveat["kind"], string> = {

@@ -1,4 +1,4 @@
-import { verdicts } from "@cnibench/analysis";
+import { caveatKinds, verdicts } from "@cnibench/analysis";
 import {
   currentFigureSchema,
   figureSummarySchema,
@@ -97,7 +97,7 @@ const compareCellSchema = z.object({
    * What the verdict must be read with: a UDP throughput gain bought with more loss, a CPU figure of a
    * test that moved more or less traffic. Its kind is what the summary counts.
    */
-  caveat: z.object({ text: z.string(), kind: z.enum(["more traffic", "less traffic", "loss"]) }).nullable(),
+  caveat: z.object({ text: z.string(), kind: z.enum(caveatKinds) }).nullable(),
   /** How the verdict was reached, in words (shown under the verdict). */
   why: z.string().nullable(),
   /** The same in figures, for the evidence CSV; null for the baseline and where no test ran. */

@@ -15,14 +15,15 @@ async function answered(path: string, width?: number) {
   return opened;
 }
 
-const ranked = (page: Page) => page.getByRole("region", { name: "Datapaths, ranked" }).locator("ol > li h3");
+/** The ranked options' names: h4 under a testbed's heading when several testbeds are in scope. */
+const ranked = (page: Page) => page.getByRole("region", { name: "Datapaths, ranked" }).locator("ol > li :is(h3, h4)");
 /** The ranked options measured where the user asked; portable CNIs measured elsewhere follow them. */
 const rankedHere = (page: Page) =>
   page
     .getByRole("region", { name: "Datapaths, ranked" })
     .locator("ol > li")
     .filter({ hasText: "Measured here as" })
-    .locator("h3");
+    .locator(":is(h3, h4)");
 const summary = (page: Page) => page.getByRole("list", { name: "Summary" });
 /** The findings the answer rests on, listed after the ranking. */
 const findings = (page: Page) => page.getByRole("list", { name: "Findings" });

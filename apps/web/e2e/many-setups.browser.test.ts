@@ -129,6 +129,27 @@ describe("twenty-five setups of one benchmark", () => {
   // The guide streams: its heading paints first, the ranking follows (slowly on a busy machine).
   const answered = (page: Page) => page.getByRole("region", { name: "Datapaths, ranked" }).waitFor({ timeout: 30_000 });
 
+  it("guide on any cloud: a ranking and a start per testbed, never one order across them", async () => {
+    const texts = await atBothWidths("/guide", "many-guide-any-cloud", answered);
+    const { page } = await open("/guide");
+    await answered(page);
+    const region = page.getByRole("region", { name: "Datapaths, ranked" });
+    const testbeds = await region.getByRole("heading", { level: 3 }).allInnerTexts();
+    expect(testbeds.slice(0, 2)).toEqual(["On On-premises bare-metal-40g", "On EKS m6i.xlarge"]);
+    // Each testbed's list is labelled by its heading; its first is the start the answer names for it.
+    const first = (testbed: string) =>
+      region.getByRole("list", { name: testbed }).locator(":scope > li h4").first().innerText();
+    const eks = await first("On EKS m6i.xlarge");
+    const onPrem = await first("On On-premises bare-metal-40g");
+    expect(eks).toMatch(/^Cilium ENI/);
+    const lead = await page.getByRole("list", { name: "Summary" }).locator(":scope > li").first().innerText();
+    expect(lead).toContain(`On EKS m6i.xlarge: ${eks};`);
+    expect(lead).toContain(`On On-premises bare-metal-40g: ${onPrem};`);
+    expect(lead).not.toMatch(/Start with/);
+    await page.close();
+    for (const text of texts) expect(text).not.toMatch(idSuffix);
+  });
+
   it("guide on-premises with encryption: the cost of encryption, references not ranked", async () => {
     const texts = await atBothWidths(
       "/guide?cloud=on-prem&need=encryptionInTransit&need=udpHeavy",

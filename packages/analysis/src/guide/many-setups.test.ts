@@ -67,32 +67,65 @@ describe("ranked within the environment asked about", () => {
 });
 
 describe("on any cloud, beside the seeds' three clouds", () => {
-  it("names each figure with its testbed: none reads as both ranked on and not", () => {
-    // 8-stream TCP separates the on-premises setups but not TKE's; unnamed, the lead said "8-stream
-    // TCP … separate the datapaths" and the next line "Not ranked on: … 8-stream TCP".
-    const r = askGuide(both, { cloud: null });
-    const named = (text: string) => [
-      ...text.matchAll(/([\w-]+ TCP|p99 HTTP latency at [\d,]+ QPS) on ([^,()]+?)(?= and|,| \(|\))/g),
-    ];
-    const lead = named(r.summary[0]!.text).map((m) => m[0]);
-    const unranked = named(r.summary.find((x) => x.text.startsWith("Not ranked on"))!.text).map((m) => m[0]);
-    expect(lead).toContain("8-stream TCP on On-premises bare-metal-40g");
-    expect(unranked).toContain("8-stream TCP on TKE SA5.LARGE8");
-    expect(lead.filter((x) => unranked.includes(x))).toEqual([]);
+  const any = askGuide(both, { cloud: null });
+  const section = (testbed: string) => any.byTestbed.find((x) => x.testbed === testbed)!;
+  const label = (id: string) => any.options.find((o) => o.id === id)!.label;
+
+  it("ranks each testbed on its own: its order is the answer asked for that testbed alone", () => {
+    // One order across testbeds put an EKS-only datapath first and an on-premises one second, on no
+    // test that ran both. The expected orders are the guide's answers for each cloud alone.
+    expect(any.byTestbed.map((x) => x.testbed)).toEqual([
+      "On-premises bare-metal-40g",
+      "EKS m6i.xlarge",
+      "TKE SA5.LARGE8",
+      "AKS Standard_D4_v3",
+      "AKS instance type not published",
+    ]);
+    for (const [cloud, testbed] of [
+      ["on-prem", "On-premises bare-metal-40g"],
+      ["eks", "EKS m6i.xlarge"],
+      ["tke", "TKE SA5.LARGE8"],
+    ] as const) {
+      const alone = askGuide(both, { cloud });
+      expect(section(testbed).places.map((p) => p.id)).toEqual(alone.options.map((o) => o.id));
+      expect(section(testbed).places.map((p) => p.why.text)).toEqual(alone.options.map((o) => o.why.text));
+    }
+    // Each option's card once, where it first comes, with its place there.
+    expect(new Set(any.options.map((o) => o.id)).size).toBe(any.options.length);
+    expect(any.options.length).toBe(new Set(any.byTestbed.flatMap((x) => x.places.map((p) => p.id))).size);
   });
 
-  it("never calls two datapaths level that no test ran both of", () => {
-    // Rank 4 (Cilium ENI, Hubble off: EKS only) sat below Calico eBPF (on-premises only).
-    const r = askGuide(both, { cloud: null });
-    // A testbed is a cloud and an instance type: the scenarios' own, not the ranking's tests.
-    const testbeds = (o: (typeof r.options)[number]) => new Set(o.scenarios.map((s) => `${s.provider} ${s.sku}`));
-    r.options.forEach((o, i) => {
-      const above = r.options[i - 1];
-      if (!above || !/^Level with |^No figure separates /.test(o.why.text)) return;
-      const shared = [...testbeds(o)].filter((t) => testbeds(above).has(t));
-      expect(shared.length, o.why.text).toBeGreaterThan(0);
-    });
-    expect(r.options.filter((o) => o.why.text.startsWith("Not measured beside ")).length).toBeGreaterThan(0);
+  it("starts once per testbed, with that testbed's first, and names the figures that put it there", () => {
+    const lead = any.summary[0]!.text;
+    expect(lead).not.toMatch(/^Start with /);
+    const starts = [
+      ...lead.matchAll(
+        /On ([^:]+): (.+?); (?:nothing beats it|first of the \d+ nothing beats) across the board there on (.+?)\./g,
+      ),
+    ];
+    expect(starts.map((m) => [m[1], m[2]])).toEqual([
+      ["On-premises bare-metal-40g", label(section("On-premises bare-metal-40g").places[0]!.id)],
+      ["EKS m6i.xlarge", label(section("EKS m6i.xlarge").places[0]!.id)],
+    ]);
+    // Every figure a start names separates the datapaths on its testbed; "1,000 QPS" holds a comma, not ", ".
+    for (const [, testbed, , named] of starts) {
+      for (const what of named!.split(/, | and /)) {
+        expect(
+          any.figuresRead.find((f) => f.what === what && f.testbed === testbed)?.ranks,
+          `${what} on ${testbed}`,
+        ).toBe(true);
+      }
+    }
+    expect(lead).toContain(
+      "On TKE SA5.LARGE8, AKS Standard_D4_v3 and AKS instance type not published, nothing measured for your traffic separates the datapaths",
+    );
+  });
+
+  it("names each figure it could not rank on with its testbed", () => {
+    // 8-stream TCP separates the on-premises setups but not TKE's.
+    const unranked = any.summary.find((x) => x.text.startsWith("Not ranked on"))!.text;
+    expect(unranked).toContain("8-stream TCP on TKE SA5.LARGE8");
+    expect(unranked).not.toContain("On-premises");
   });
 });
 

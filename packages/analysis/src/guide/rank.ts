@@ -15,7 +15,7 @@ import {
   isReference,
   measuredCriteria,
 } from "./criteria/index.ts";
-import { addTo, capitalise } from "./criteria/shared.ts";
+import { addTo, capitalise, inTestbed } from "./criteria/shared.ts";
 import {
   listedAtMost,
   listFindings,
@@ -272,7 +272,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const scopedTestbeds = testbedsOf(scoped);
   // With several testbeds in scope a figure can separate the datapaths on one and not on another:
   // each test is named with its testbed, or "8-stream TCP" reads as both ranked on and not.
-  const testName = (t: RankTest) => (scopedTestbeds.length === 1 ? t.what : `${t.what} on ${t.testbed}`);
+  const testName = (t: RankTest) => (scopedTestbeds.length === 1 || !t.testbed ? t.what : `${t.what} on ${t.testbed}`);
   const scopeLabel =
     scopedTestbeds.length === 1
       ? scopedTestbeds[0]!.label
@@ -445,53 +445,92 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const o = rankedById.get(id)!.order;
     return o.unmet * 10_000 + o.unknown * 100 + o.partial;
   };
-  const ranking = rankOptions(
-    ranked.map((r) => r.result.id),
-    separating,
-    needsGroup,
-    (a, b) => {
+  const subject = (id: string) => {
+    const r = rankedById.get(id)!.result;
+    const words = (status: NeedStatus) =>
+      r.needs.filter((c) => c.hard && c.status === status).map((c) => guideNeedLabels[c.need]);
+    const parts = [
+      ...(words("unmet").length > 0 ? [`misses ${listWords(words("unmet"), 3)}`] : []),
+      ...(words("unknown").length > 0 ? [`has ${listWords(words("unknown"), 3)} undocumented`] : []),
+      ...(words("partial").length > 0 ? [`offers ${listWords(words("partial"), 3)} only partly`] : []),
+    ];
+    return { label: r.label, features: r.features, needsShort: parts.length > 0 ? parts.join(", ") : null };
+  };
+  /** Options in order on `separatingHere`, each with its place and the line that says what puts it there. */
+  const rankAmong = (ids: readonly string[], separatingHere: readonly RankTest[], askedHere: readonly RankTest[]) => {
+    const ranking = rankOptions(ids, separatingHere, needsGroup, (a, b) => {
       const x = rankedById.get(a)!.result;
       const y = rankedById.get(b)!.result;
       return (near(x.features, y.features) ? 0 : y.features - x.features) || x.label.localeCompare(y.label);
-    },
+    });
+    const lines = reasonLines(ranking, separatingHere, subject, needsGroup, askedHere);
+    const places = ranking.order.map((id, i) => {
+      const line = lines.get(id)!;
+      return {
+        id,
+        rank: i + 1,
+        tier: ranking.tier.get(id) ?? 1,
+        performance: ranking.score.get(id) ?? 0,
+        why: reason(
+          separatingHere.length > 0 ? "measured" : "capability",
+          i === 0 ? "for" : "neutral",
+          line.text,
+          line.evidence,
+        ),
+      };
+    });
+    // Not beaten across the board: the first tier of the options that meet the needs best.
+    const first = places[0];
+    const notBeaten =
+      separatingHere.length > 0 && first
+        ? places.filter((p) => p.tier === 1 && needsGroup(p.id) === needsGroup(first.id)).map((p) => p.id)
+        : [];
+    return { places, notBeaten };
+  };
+
+  // No test compares datapaths of two testbeds. With several in scope (any cloud, or a cloud's
+  // instance types), one order across them would rank an EKS-only datapath above an on-premises one on
+  // nothing: each testbed gets its own ranking, of every option measured there, and its own start.
+  const sections = (scopedTestbeds.length > 1 ? scopedTestbeds : [])
+    .map((testbed) => {
+      const ids = options.filter((o) => o.scenarios.some((s) => inTestbed(testbed, s.id))).map((o) => o.id);
+      // The Service-count test reads one testbed's lines for every option, by Service proxy: it has none.
+      const onIt = (t: RankTest) => t.testbed === testbed.label || t.testbed === "";
+      const separatingHere = separating.filter(onIt);
+      return {
+        bed: testbed,
+        testbed: testbed.label,
+        ids,
+        separating: separatingHere,
+        ...rankAmong(ids, separatingHere, tests.filter(onIt)),
+      };
+    })
+    .filter((x) => x.ids.length > 0)
+    // Testbeds whose figures separate the datapaths first, then the larger.
+    .sort((a, b) => Number(b.separating.length > 0) - Number(a.separating.length > 0) || b.ids.length - a.ids.length);
+  const perTestbed = sections.length > 1;
+  const whole = perTestbed
+    ? null
+    : rankAmong(
+        ranked.map((r) => r.result.id),
+        separating,
+        tests,
+      );
+  // Per testbed, an option's card comes where it first appears, with its place there.
+  const placeOf = new Map<string, (typeof sections)[number]["places"][number]>();
+  for (const p of whole ? whole.places : sections.flatMap((x) => x.places))
+    if (!placeOf.has(p.id)) placeOf.set(p.id, p);
+  const rankedOptions = [...placeOf.values()].map((p) => ({
+    ...rankedById.get(p.id)!.result,
+    rank: p.rank,
+    tier: p.tier,
+    performance: p.performance,
+    why: p.why,
+  }));
+  const optionById = new Map(rankedOptions.map((o) => [o.id, o]));
+  const notBeaten = (whole ? whole.notBeaten : [...new Set(sections.flatMap((x) => x.notBeaten))]).map(
+    (id) => optionById.get(id)!,
   );
-  const lines = reasonLines(
-    ranking,
-    separating,
-    (id) => {
-      const r = rankedById.get(id)!.result;
-      const words = (status: NeedStatus) =>
-        r.needs.filter((c) => c.hard && c.status === status).map((c) => guideNeedLabels[c.need]);
-      const parts = [
-        ...(words("unmet").length > 0 ? [`misses ${listWords(words("unmet"), 3)}`] : []),
-        ...(words("unknown").length > 0 ? [`has ${listWords(words("unknown"), 3)} undocumented`] : []),
-        ...(words("partial").length > 0 ? [`offers ${listWords(words("partial"), 3)} only partly`] : []),
-      ];
-      return { label: r.label, features: r.features, needsShort: parts.length > 0 ? parts.join(", ") : null };
-    },
-    needsGroup,
-    tests,
-  );
-  const rankedOptions = ranking.order.map((id, i) => {
-    const r = rankedById.get(id)!.result;
-    const line = lines.get(id)!;
-    return {
-      ...r,
-      rank: i + 1,
-      tier: ranking.tier.get(id) ?? 1,
-      performance: ranking.score.get(id) ?? 0,
-      why: reason(
-        performanceMatters ? "measured" : "capability",
-        i === 0 ? "for" : "neutral",
-        line.text,
-        line.evidence,
-      ),
-    };
-  });
-  // Not beaten across the board: the first tier of the options that meet the needs best.
-  const notBeaten = performanceMatters
-    ? rankedOptions.filter((o) => o.tier === 1 && needsGroup(o.id) === needsGroup(rankedOptions[0]!.id))
-    : [];
 
   // The lead sentence.
   let leadCount = 0;
@@ -516,29 +555,70 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       : needs.length > 0
         ? `it meets the needs you ticked and ${separatingWords.replace(/^it /, "")}`
         : separatingWords;
-    const extrapolated = top.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
+    // One start per testbed, a sentence each: labels hold commas ("Cilium overlay (VXLAN), kube-proxy
+    // replacement, Hubble off"), so a list of them in one sentence could not be read.
+    const starts = sections
+      .filter((x) => x.separating.length > 0)
+      .map((x) => {
+        const first = optionById.get(x.places[0]!.id)!;
+        const unmet = first.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
+        const decisiveHere = listWords([...new Set(x.separating.map((t) => t.what))], 4);
+        const standing =
+          unmet.length > 0
+            ? `closest to what you ticked, with ${listWords(unmet, unmet.length)} missing even there`
+            : x.notBeaten.length > 1
+              ? `first of the ${x.notBeaten.length} nothing beats across the board there on ${decisiveHere}`
+              : `nothing beats it across the board there on ${decisiveHere}`;
+        return { bed: x.bed, first, text: `On ${x.testbed}: ${first.label}; ${standing}.` };
+      });
+    const testbedsLead = () => {
+      const unseparated = sections.filter((x) => x.separating.length === 0).map((x) => x.testbed);
+      const byFeatures = needs.length > 0 ? "the needs you ticked and the features" : "the features";
+      const choose = `Choose ${answers.cloud && fallback !== "cloud" ? "an instance type" : "a cloud and instance type"} above for one testbed's answer.`;
+      const opening = `Measured on ${sections.length} testbeds, and no test ran datapaths of two of them side by side`;
+      if (starts.length === 0) {
+        return `${opening}; on none does what was measured for your traffic separate the datapaths${primary?.levelWords ? ` (${primary.levelWords})` : ""}, so each testbed's list follows ${byFeatures}. ${choose}`;
+      }
+      const rest =
+        unseparated.length > 0
+          ? ` On ${listWords(unseparated, unseparated.length)}, nothing measured for your traffic separates the datapaths: the list follows ${byFeatures}.`
+          : "";
+      return `${opening}, so each has its own start${extrapolated ? " (partly extrapolated past the measured range)" : ""}. ${starts.map((x) => x.text).join(" ")}${rest} ${choose}`;
+    };
+    const extrapolatedFor = (o: RankedOption) => o.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
+    const capabilitySources = (o: RankedOption) =>
+      o.reasons.filter((r) => r.kind === "capability").flatMap((r) => r.sources);
+    const extrapolated = perTestbed ? starts.some((x) => extrapolatedFor(x.first)) : extrapolatedFor(top);
+    const leadText = perTestbed
+      ? testbedsLead()
+      : missing.length > 0
+        ? `No datapath in scope offers everything you ticked (${listWords(missing, missing.length)} missing even at the top). Closest: ${top.label}.`
+        : `${noData ? "There, start" : "Start"} with ${top.label}: ${why}${extrapolated ? " (partly extrapolated past the measured range)" : ""}.`;
     const lead = reason(
       extrapolated ? "extrapolated" : performanceMatters ? "measured" : "capability",
       "for",
-      missing.length > 0
-        ? `${noData}No datapath in scope offers everything you ticked (${listWords(missing, missing.length)} missing even at the top). Closest: ${top.label}.`
-        : `${noData}${noData ? "There, start" : "Start"} with ${top.label}: ${why}${extrapolated ? " (partly extrapolated past the measured range)" : ""}.`,
-      top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
+      `${noData}${leadText}`,
+      perTestbed
+        ? starts.flatMap((x) =>
+            x.first.reasons
+              .filter((r) => r.effect === "for" && r.kind !== "capability")
+              .flatMap((r) => r.evidence.filter((e) => inTestbed(x.bed, e.scenarioId))),
+          )
+        : top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
       // The capability cells it leads on, when features decide.
       performanceMatters
         ? []
         : [
             ...new Map(
-              top.reasons
-                .filter((r) => r.kind === "capability")
-                .flatMap((r) => r.sources)
+              (perTestbed ? sections.map((x) => optionById.get(x.places[0]!.id)!) : [top])
+                .flatMap(capabilitySources)
                 .map((x) => [x.url, x]),
             ).values(),
           ],
     );
     // Right after the lead: what nothing beats, and which figures could not rank and why.
     const frontier =
-      notBeaten.length > 1
+      !perTestbed && notBeaten.length > 1
         ? [
             reason(
               "measured",
@@ -591,12 +671,18 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
           ];
     summary.unshift(lead, ...frontier, ...unranked, ...capped);
     leadCount = 1 + frontier.length + unranked.length + capped.length;
-    if (top.reasons.some((r) => r.effect === "for" && r.approximate)) {
+    const approximate = (perTestbed ? starts.map((x) => x.first) : [top]).filter((o) =>
+      o.reasons.some((r) => r.effect === "for" && r.approximate),
+    );
+    if (approximate.length > 0) {
       caveats.push(
         reason(
           "caveat",
           "neutral",
-          `Part of what puts ${top.label} first rests on approximate or bounded figures (marked ≈, ≤, ≥ or as a range).`,
+          `Part of what puts ${listWords(
+            approximate.map((o) => o.label),
+            approximate.length,
+          )} first rests on approximate or bounded figures (marked ≈, ≤, ≥ or as a range).`,
         ),
       );
     }
@@ -636,6 +722,18 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     caveats: caveats.map(trimEvidence),
     performanceMatters,
     notBeaten: notBeaten.map((o) => o.id),
+    byTestbed: perTestbed
+      ? sections.map((x) => ({
+          testbed: x.testbed,
+          places: x.places.map((p) => ({
+            id: p.id,
+            rank: p.rank,
+            tier: p.tier,
+            notBeaten: x.notBeaten.length > 1 && x.notBeaten.includes(p.id),
+            why: trimEvidence(p.why),
+          })),
+        }))
+      : [],
     figuresRead: standings.map((x) => ({
       what: x.test.what,
       testbed: x.test.testbed,

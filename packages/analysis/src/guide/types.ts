@@ -107,6 +107,19 @@ export type RankedOption = {
   moreReasons: number;
 };
 
+/** One testbed's ranking: each option's place there and the line that says what puts it there. */
+export type TestbedRanking = {
+  testbed: string;
+  places: {
+    id: string;
+    rank: number;
+    tier: number;
+    /** One of several options nothing beats across the board on this testbed. */
+    notBeaten: boolean;
+    why: Reason;
+  }[];
+};
+
 /** A datapath in the capability matrix with no measurements in scope: listed, never ranked. */
 export type UnmeasuredOption = { id: string; label: string; needs: NeedCheck[]; reasons: Reason[] };
 
@@ -135,6 +148,12 @@ export type GuideResult = {
   performanceMatters: boolean;
   /** The ids of the options not beaten across the board (tier 1 of the best-fitting): empty when no figure separates them. */
   notBeaten: string[];
+  /**
+   * With several testbeds in scope, one ranking per testbed, of every option measured there (an option
+   * measured on two is placed in both), as no test compares datapaths across testbeds; `options` then
+   * holds each option once, where it first appears. Empty with one testbed: `options` is the ranking.
+   */
+  byTestbed: TestbedRanking[];
   /** Each figure compared in scope, and whether it ranks: a figure every option saturates does not. */
   figuresRead: FigureRead[];
   /**

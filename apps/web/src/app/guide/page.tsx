@@ -75,6 +75,27 @@ async function Answer({ params }: { params: GuideChoices }) {
     ...query.needs.map((n) => guideNeedLabels[n]),
   ];
 
+  // One ranking, or one per testbed (each option's card with its place there).
+  const optionById = new Map(data.options.map((o) => [o.id, o]));
+  const rankings =
+    data.byTestbed.length > 0
+      ? data.byTestbed.map((x) => ({
+          testbed: x.testbed as string | null,
+          places: x.places.map((p) => ({
+            option: { ...optionById.get(p.id)!, rank: p.rank, tier: p.tier, why: p.why },
+            notBeaten: p.notBeaten,
+          })),
+        }))
+      : [
+          {
+            testbed: null,
+            places: data.options.map((o) => ({
+              option: o,
+              notBeaten: data.notBeaten.length > 1 && data.notBeaten.includes(o.id),
+            })),
+          },
+        ];
+
   // The answer itself first (the lead, what nothing beats, what could not rank); the findings after the ranking.
   const answer = data.summary.slice(0, Math.max(1, data.leadCount));
   const findings = data.summary.slice(answer.length);
@@ -113,20 +134,37 @@ async function Answer({ params }: { params: GuideChoices }) {
         <h2 id="ranked" className="text-lg font-semibold">
           Datapaths, ranked
         </h2>
+        {data.byTestbed.length > 0 ? (
+          <Muted>
+            Per testbed: no test ran datapaths of two testbeds side by side, so each is ranked on its own figures. A
+            datapath measured on several is listed under each.
+          </Muted>
+        ) : null}
         {data.options.length === 0 ? (
           <EmptyState>No measured datapath fits this scope.</EmptyState>
         ) : (
-          <ol className="space-y-1.5">
-            {data.options.map((o) => (
-              <OptionCard
-                key={o.id}
-                option={o}
-                apiUrl={apiUrl}
-                top={o.rank === 1}
-                notBeaten={data.notBeaten.length > 1 && data.notBeaten.includes(o.id)}
-              />
-            ))}
-          </ol>
+          rankings.map((list, i) => (
+            <div key={list.testbed ?? ""} className="space-y-1.5">
+              {list.testbed ? (
+                <h3 id={`testbed-${i}`} className="pt-1 text-base font-semibold">
+                  On {list.testbed}
+                </h3>
+              ) : null}
+              <ol className="space-y-1.5" aria-labelledby={list.testbed ? `testbed-${i}` : undefined}>
+                {list.places.map(({ option, notBeaten }) => (
+                  <OptionCard
+                    key={option.id}
+                    option={option}
+                    apiUrl={apiUrl}
+                    top={option.rank === 1}
+                    notBeaten={notBeaten}
+                    headingId={`option-${list.testbed ? `${i}-` : ""}${option.rank}`}
+                    level={list.testbed ? 4 : 3}
+                  />
+                ))}
+              </ol>
+            </div>
+          ))
         )}
       </section>
 

@@ -75,6 +75,24 @@ export const guideOutputSchema = z.object({
   performanceMatters: z.boolean(),
   /** The options no other beats across the board (tier 1 of the best-fitting). */
   notBeaten: z.array(z.string()),
+  /**
+   * With several testbeds in scope, one ranking per testbed of every option measured there (no test
+   * compares datapaths across testbeds); `options` then holds each card once. Empty with one testbed.
+   */
+  byTestbed: z.array(
+    z.object({
+      testbed: z.string(),
+      places: z.array(
+        z.object({
+          id: z.string(),
+          rank: z.number().int(),
+          tier: z.number().int(),
+          notBeaten: z.boolean(),
+          why: reasonSchema,
+        }),
+      ),
+    }),
+  ),
   /** Each figure compared in scope, and whether it ranks (a figure every option saturates does not). */
   figuresRead: z.array(
     z.object({

@@ -32,11 +32,20 @@ const statusWords: Record<NeedCheck["status"], { mark: string; className: string
  * A ranked datapath in one row: its place, name, fit, and the one line that says what puts it there;
  * where it was measured, its needs, every reason with its figures and its features open on demand.
  */
-export function OptionCard(props: { option: Option; apiUrl: string; top: boolean; notBeaten: boolean }) {
+export function OptionCard(props: {
+  option: Option;
+  apiUrl: string;
+  top: boolean;
+  notBeaten: boolean;
+  headingId: string;
+  /** 4 under a testbed's heading. */
+  level: 3 | 4;
+}) {
   const o = props.option;
   const features = o.reasons.filter((r) => r.kind === "capability" && r.text.startsWith("Features:"));
   const rest = o.reasons.filter((r) => !features.includes(r));
-  const headingId = `option-${o.rank}`;
+  const { headingId } = props;
+  const Heading = props.level === 4 ? "h4" : "h3";
   // A handful of names per sentence; the rest are counted, and all are in Explore.
   const here = o.scenarios.filter((s) => s.inScope).slice(0, handful);
   const elsewhere = o.scenarios.filter((s) => !s.inScope).slice(0, handful);
@@ -52,9 +61,9 @@ export function OptionCard(props: { option: Option; apiUrl: string; top: boolean
         <span className="rounded bg-zinc-900 px-1.5 text-sm font-semibold text-white tabular-nums dark:bg-zinc-100 dark:text-zinc-900">
           {o.rank}
         </span>
-        <h3 id={headingId} className="min-w-0 break-words text-sm font-semibold">
+        <Heading id={headingId} className="min-w-0 break-words text-sm font-semibold">
           {o.label}
-        </h3>
+        </Heading>
         {props.notBeaten ? (
           <span className="rounded bg-blue-50 px-1.5 py-0.5 text-xs text-blue-800 dark:bg-blue-950 dark:text-blue-300">
             not beaten

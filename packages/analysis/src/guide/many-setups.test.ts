@@ -100,7 +100,7 @@ describe("on any cloud, beside the seeds' three clouds", () => {
     expect(lead).not.toMatch(/^Start with /);
     const starts = [
       ...lead.matchAll(
-        /On ([^:]+): (.+?); (?:nothing beats it|first of the \d+ nothing beats) across the board there on (.+?)\./g,
+        /On ([^:]+): (.+?); (?:nothing beats it|one of the \d+ nothing beats) across the board there on (.+?)[.;] /g,
       ),
     ];
     expect(starts.map((m) => [m[1], m[2]])).toEqual([
@@ -126,6 +126,37 @@ describe("on any cloud, beside the seeds' three clouds", () => {
     const unranked = any.summary.find((x) => x.text.startsWith("Not ranked on"))!.text;
     expect(unranked).toContain("8-stream TCP on TKE SA5.LARGE8");
     expect(unranked).not.toContain("On-premises");
+  });
+});
+
+describe("what puts the first of several not beaten first", () => {
+  // The lead and the second datapath's line must give one reason: the lead said "first among them on
+  // the features it offers" on EKS while the line under it said "listed after it by name".
+  const cases = [
+    { cloud: "eks" },
+    { cloud: "eks", needs: ["udpHeavy"] },
+    { cloud: "on-prem" },
+    { cloud: "on-prem", needs: ["encryptionInTransit"] },
+    { cloud: "tke", connections: "short", services: 30_000 },
+    { cloud: "aks" },
+  ] as const;
+  it.each(cases)("%o", (answers) => {
+    const r = askGuide(both, answers);
+    const lead = r.summary[0]!.text;
+    const second = r.options[1];
+    if (!second || !r.notBeaten.includes(second.id) || r.byTestbed.length > 0) return;
+    if (/first by name only/.test(lead)) expect(second.why.text).toMatch(/listed after it by name/);
+    if (/first among them on the features/.test(lead)) expect(second.why.text).toMatch(/listed after it on features/);
+    if (/first among them on what your answers weigh/.test(lead)) {
+      expect(second.why.text).toMatch(/^Behind |further from the best/);
+    }
+  });
+
+  it("names the datapath level with the first on both, and says either will do", () => {
+    const lead = askGuide(both, { cloud: "eks" }).summary[0]!.text;
+    expect(lead).toMatch(
+      /^Start with Cilium ENI \(native routing\), kube-proxy replacement: .*; Cilium overlay \(VXLAN\), kube-proxy replacement is level with it on what your answers weigh and on features: either is as good a start, this one first by name only\.$/,
+    );
   });
 });
 

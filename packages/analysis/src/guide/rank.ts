@@ -541,15 +541,27 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const decisive = [...new Set(separating.map(testName))];
     const where = `${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
+    // What puts the first of several not beaten first: the answers' weights, else the features. When
+    // neither, it is first by name only: the lead says so, and names those level with it on both.
+    type Placed = { id: string; performance: number };
+    const firstAmong = (first: Placed, peers: readonly Placed[]) => {
+      if (peers.every((p) => first.performance - p.performance > 1e-9)) {
+        return ", and first among them on what your answers weigh";
+      }
+      const features = (p: Placed) => rankedById.get(p.id)!.result.features;
+      const level = peers.filter((p) => near(p.performance, first.performance) && near(features(p), features(first)));
+      if (level.length === 0) return ", and first among them on the features it offers";
+      const names = listWords(
+        level.map((p) => rankedById.get(p.id)!.result.label),
+        3,
+      );
+      return `; ${names} ${level.length === 1 ? "is" : "are"} level with it on what your answers weigh and on features: either is as good a start, this one first by name only`;
+    };
     const peers = notBeaten.filter((o) => o.id !== top.id);
-    const firstOn =
-      peers.length > 0 && top.performance - Math.max(...peers.map((o) => o.performance)) > 1e-9
-        ? "what your answers weigh"
-        : "the features it offers";
     const separatingWords =
       peers.length === 0
         ? `it measures best on ${scopeLabel}, where ${where}`
-        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${where}, and first among them on ${firstOn}`;
+        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${where}${firstAmong(top, peers)}`;
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
@@ -567,7 +579,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
           unmet.length > 0
             ? `closest to what you ticked, with ${listWords(unmet, unmet.length)} missing even there`
             : x.notBeaten.length > 1
-              ? `first of the ${x.notBeaten.length} nothing beats across the board there on ${decisiveHere}`
+              ? `one of the ${x.notBeaten.length} nothing beats across the board there on ${decisiveHere}${firstAmong(
+                  x.places[0]!,
+                  x.places.filter((p) => p.id !== first.id && x.notBeaten.includes(p.id)),
+                )}`
               : `nothing beats it across the board there on ${decisiveHere}`;
         return { bed: x.bed, first, text: `On ${x.testbed}: ${first.label}; ${standing}.` };
       });

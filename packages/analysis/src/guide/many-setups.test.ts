@@ -121,6 +121,17 @@ describe("on any cloud, beside the seeds' three clouds", () => {
     );
   });
 
+  it("says whose Service-count lines a testbed without its own is ranked on", () => {
+    // Only TKE measured short connections against the Service count; the others read its lines by
+    // Service proxy. "There" alone claimed EKS had measured it.
+    const lead = askGuide(both, { cloud: null, connections: "short", services: 30_000 }).summary[0]!.text;
+    const start = (testbed: string) => lead.split(/(?<=\.) (?=On )/).find((x) => x.startsWith(`On ${testbed}:`))!;
+    expect(start("EKS m6i.xlarge")).toMatch(
+      /there on short-connection rate at 30,000 Services \(TKE SA5\.LARGE8's, matched by Service proxy\)/,
+    );
+    expect(start("TKE SA5.LARGE8")).toMatch(/there on short-connection rate at 30,000 Services\.$/);
+  });
+
   it("names each figure it could not rank on with its testbed", () => {
     // 8-stream TCP separates the on-premises setups but not TKE's.
     const unranked = any.summary.find((x) => x.text.startsWith("Not ranked on"))!.text;

@@ -272,7 +272,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const scopedTestbeds = testbedsOf(scoped);
   // With several testbeds in scope a figure can separate the datapaths on one and not on another:
   // each test is named with its testbed, or "8-stream TCP" reads as both ranked on and not.
-  const testName = (t: RankTest) => (scopedTestbeds.length === 1 || !t.testbed ? t.what : `${t.what} on ${t.testbed}`);
+  const testName = (t: RankTest) => (scopedTestbeds.length === 1 ? t.what : `${t.what} on ${t.testbed}`);
   const scopeLabel =
     scopedTestbeds.length === 1
       ? scopedTestbeds[0]!.label
@@ -494,8 +494,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const sections = (scopedTestbeds.length > 1 ? scopedTestbeds : [])
     .map((testbed) => {
       const ids = options.filter((o) => o.scenarios.some((s) => inTestbed(testbed, s.id))).map((o) => o.id);
-      // The Service-count test reads one testbed's lines for every option, by Service proxy: it has none.
-      const onIt = (t: RankTest) => t.testbed === testbed.label || t.testbed === "";
+      // The Service-count test reads one testbed's lines for every option, by Service proxy.
+      const onIt = (t: RankTest) => t.testbed === testbed.label || t.byProxy === true;
       const separatingHere = separating.filter(onIt);
       return {
         bed: testbed,
@@ -574,7 +574,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       .map((x) => {
         const first = optionById.get(x.places[0]!.id)!;
         const unmet = first.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
-        const decisiveHere = listWords([...new Set(x.separating.map((t) => t.what))], 4);
+        // A figure read from another testbed's lines says whose: "there" would claim it was measured there.
+        const decisiveHere = listWords(
+          [
+            ...new Set(
+              x.separating.map((t) =>
+                t.testbed === x.testbed ? t.what : `${t.what} (${t.testbed}'s, matched by Service proxy)`,
+              ),
+            ),
+          ],
+          4,
+        );
         const standing =
           unmet.length > 0
             ? `closest to what you ticked, with ${listWords(unmet, unmet.length)} missing even there`

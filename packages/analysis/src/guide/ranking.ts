@@ -23,7 +23,13 @@ export type RankTest = {
   key: string;
   /** The figure in a few words, for the reason lines: "single-stream TCP", "CPU per Gbit/s". */
   what: string;
+  /** Where its figures were measured. */
   testbed: string;
+  /**
+   * Options of other testbeds read it too, by their Service proxy (the Service-count lines): it ranks
+   * on every testbed, and says whose figures it reads where they are not that testbed's.
+   */
+  byProxy?: boolean;
   /** The criterion's weight, shared among its tests. */
   weight: number;
   better: Better;

@@ -162,7 +162,8 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
     result.tests.push({
       key: `serviceScale ${n}`,
       what: `short-connection rate at ${formatCount(n)} Services`,
-      testbed: "",
+      testbed: t.label,
+      byProxy: true,
       weight,
       better,
       entries: [...readings.entries()].map(([optionId, r]) => ({

@@ -97,24 +97,35 @@ describe("on any cloud, beside the seeds' three clouds", () => {
 
   it("starts once per testbed, with that testbed's first, and names the figures that put it there", () => {
     const lead = any.summary[0]!.text;
-    expect(lead).not.toMatch(/^Start with /);
-    const starts = [
-      ...lead.matchAll(
-        /On ([^:]+): (.+?); (?:nothing beats it|one of the \d+ nothing beats) across the board there on (.+?)[.;] /g,
-      ),
-    ];
-    expect(starts.map((m) => [m[1], m[2]])).toEqual([
+    expect(lead).toMatch(/^Measured on 5 testbeds, and no test ran datapaths of two of them side by side/);
+    // Each start is a finding of its own, right after the lead, with the figures it rests on.
+    const answer = any.summary.slice(1, any.leadCount);
+    const starts = answer.flatMap((r) => {
+      const m =
+        /^On ([^:]+): (.+?); (?:nothing beats it|one of the \d+ nothing beats) across the board there on (.+?)[.;](?: |$)/.exec(
+          r.text,
+        );
+      return m ? [{ testbed: m[1]!, first: m[2]!, named: m[3]!, evidence: r.evidence }] : [];
+    });
+    expect(starts.map((x) => [x.testbed, x.first])).toEqual([
       ["On-premises bare-metal-40g", label(section("On-premises bare-metal-40g").places[0]!.id)],
       ["EKS m6i.xlarge", label(section("EKS m6i.xlarge").places[0]!.id)],
     ]);
-    // Every figure a start names separates the datapaths on its testbed; "1,000 QPS" holds a comma, not ", ".
-    for (const [, testbed, , named] of starts) {
-      for (const what of named!.split(/, | and /)) {
+    const ib = new Set(both.scenarios.filter((s) => s.provider === "on-prem").map((s) => s.id));
+    for (const x of starts) {
+      // Every figure it names separates the datapaths on its testbed; "1,000 QPS" holds a comma, not ", ".
+      for (const what of x.named.split(/, | and /)) {
         expect(
-          any.figuresRead.find((f) => f.what === what && f.testbed === testbed)?.ranks,
-          `${what} on ${testbed}`,
+          any.figuresRead.find((f) => f.what === what && f.testbed === x.testbed)?.ranks,
+          `${what} on ${x.testbed}`,
         ).toBe(true);
       }
+      // Its figures are its testbed's, its own first.
+      expect(x.evidence.length).toBeGreaterThan(1);
+      expect(x.evidence.every((e) => ib.has(e.scenarioId) === x.testbed.startsWith("On-premises"))).toBe(true);
+      expect(x.evidence[0]!.scenarioLabel).toBe(
+        x.testbed.startsWith("On-premises") ? "cilium-custom" : "Cilium ENI (D)",
+      );
     }
     expect(lead).toContain(
       "On TKE SA5.LARGE8, AKS Standard_D4_v3 and AKS instance type not published, nothing measured for your traffic separates the datapaths",
@@ -124,8 +135,8 @@ describe("on any cloud, beside the seeds' three clouds", () => {
   it("says whose Service-count lines a testbed without its own is ranked on", () => {
     // Only TKE measured short connections against the Service count; the others read its lines by
     // Service proxy. "There" alone claimed EKS had measured it.
-    const lead = askGuide(both, { cloud: null, connections: "short", services: 30_000 }).summary[0]!.text;
-    const start = (testbed: string) => lead.split(/(?<=\.) (?=On )/).find((x) => x.startsWith(`On ${testbed}:`))!;
+    const r = askGuide(both, { cloud: null, connections: "short", services: 30_000 });
+    const start = (testbed: string) => r.summary.find((x) => x.text.startsWith(`On ${testbed}:`))!.text;
     expect(start("EKS m6i.xlarge")).toMatch(
       /there on short-connection rate at 30,000 Services \(TKE SA5\.LARGE8's, matched by Service proxy\)/,
     );

@@ -494,16 +494,15 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const sections = (scopedTestbeds.length > 1 ? scopedTestbeds : [])
     .map((testbed) => {
       const ids = options.filter((o) => o.scenarios.some((s) => inTestbed(testbed, s.id))).map((o) => o.id);
-      // The Service-count test reads one testbed's lines for every option, by Service proxy.
-      const onIt = (t: RankTest) => t.testbed === testbed.label || t.byProxy === true;
-      const separatingHere = separating.filter(onIt);
-      return {
-        bed: testbed,
-        testbed: testbed.label,
-        ids,
-        separating: separatingHere,
-        ...rankAmong(ids, separatingHere, tests.filter(onIt)),
-      };
+      const here = new Set(ids);
+      // Its tests, with its options' figures only: a test separates here only if it separates two of
+      // them. The Service-count test reads one testbed's lines for every option, by Service proxy.
+      const asked = tests
+        .filter((t) => t.testbed === testbed.label || t.byProxy === true)
+        .map((t) => ({ ...t, entries: t.entries.filter((e) => here.has(e.optionId)) }))
+        .filter((t) => t.entries.length > 0);
+      const separatingHere = asked.filter((t) => testStanding(t).separates);
+      return { testbed: testbed.label, ids, separating: separatingHere, ...rankAmong(ids, separatingHere, asked) };
     })
     .filter((x) => x.ids.length > 0)
     // Testbeds whose figures separate the datapaths first, then the larger.
@@ -594,7 +593,19 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
                   x.places.filter((p) => p.id !== first.id && x.notBeaten.includes(p.id)),
                 )}`
               : `nothing beats it across the board there on ${decisiveHere}`;
-        return { bed: x.bed, first, text: `On ${x.testbed}: ${first.label}; ${standing}.` };
+        // What the sentence rests on: its own figures in the tests that rank there, then the others'.
+        const own = (mine: boolean) =>
+          x.separating.flatMap((t) =>
+            t.entries
+              .filter((e) => (e.optionId === first.id) === mine && x.ids.includes(e.optionId))
+              .flatMap((e) => e.evidence),
+          );
+        return {
+          first,
+          text: `On ${x.testbed}: ${first.label}; ${standing}.`,
+          own: own(true),
+          evidence: [...own(true), ...own(false)],
+        };
       });
     const testbedsLead = () => {
       const unseparated = sections.filter((x) => x.separating.length === 0).map((x) => x.testbed);
@@ -608,7 +619,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         unseparated.length > 0
           ? ` On ${listWords(unseparated, unseparated.length)}, nothing measured for your traffic separates the datapaths: the list follows ${byFeatures}.`
           : "";
-      return `${opening}, so each has its own start${extrapolated ? " (partly extrapolated past the measured range)" : ""}. ${starts.map((x) => x.text).join(" ")}${rest} ${choose}`;
+      return `${opening}, so each has its own start${extrapolated ? " (partly extrapolated past the measured range)" : ""}, below.${rest} ${choose}`;
     };
     const extrapolatedFor = (o: RankedOption) => o.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
     const capabilitySources = (o: RankedOption) =>
@@ -624,11 +635,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       "for",
       `${noData}${leadText}`,
       perTestbed
-        ? starts.flatMap((x) =>
-            x.first.reasons
-              .filter((r) => r.effect === "for" && r.kind !== "capability")
-              .flatMap((r) => r.evidence.filter((e) => inTestbed(x.bed, e.scenarioId))),
-          )
+        ? starts.flatMap((x) => x.own)
         : top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
       // The capability cells it leads on, when features decide.
       performanceMatters
@@ -641,6 +648,19 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
             ).values(),
           ],
     );
+    // Each testbed's start, a finding of its own with the figures it rests on.
+    const startReasons = perTestbed
+      ? starts.map((x) =>
+          reason(
+            extrapolatedFor(x.first) ? "extrapolated" : "measured",
+            "for",
+            x.text,
+            x.evidence.length > 0
+              ? x.evidence
+              : x.first.reasons.filter((r) => r.effect === "for").flatMap((r) => r.evidence),
+          ),
+        )
+      : [];
     // Right after the lead: what nothing beats, and which figures could not rank and why.
     const frontier =
       !perTestbed && notBeaten.length > 1
@@ -694,8 +714,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
               level.flatMap((x) => x.test.entries.flatMap((e) => e.evidence)),
             ),
           ];
-    summary.unshift(lead, ...frontier, ...unranked, ...capped);
-    leadCount = 1 + frontier.length + unranked.length + capped.length;
+    summary.unshift(lead, ...startReasons, ...frontier, ...unranked, ...capped);
+    leadCount = 1 + startReasons.length + frontier.length + unranked.length + capped.length;
     const approximate = (perTestbed ? starts.map((x) => x.first) : [top]).filter((o) =>
       o.reasons.some((r) => r.effect === "for" && r.approximate),
     );

@@ -95,6 +95,44 @@ describe("on any cloud, beside the seeds' three clouds", () => {
     expect(any.options.length).toBe(new Set(any.byTestbed.flatMap((x) => x.places.map((p) => p.id))).size);
   });
 
+  it("lists under each testbed its own figures: each card is the card that testbed's answer alone gives", () => {
+    // Under TKE the card of Cilium overlay listed 38.51 Gbit/s, measured on 40G bare metal, beside
+    // TKE's 10 Gbit/s figures of the others: read as TKE's, it put that datapath 3.6× ahead there.
+    // Caveats differ by scope ("not measured for this datapath" holds across the five testbeds), and
+    // so does the order of a testbed's throughput tests among the scope's.
+    const figures = (reasons: Reason[]) =>
+      reasons
+        .filter((r) => r.kind === "measured" || r.kind === "extrapolated")
+        .map((r) => r.text)
+        .sort();
+    for (const [cloud, testbed] of [
+      ["on-prem", "On-premises bare-metal-40g"],
+      ["eks", "EKS m6i.xlarge"],
+      ["tke", "TKE SA5.LARGE8"],
+    ] as const) {
+      const alone = askGuide(both, { cloud });
+      expect(
+        section(testbed).places.map((p) => figures(p.reasons)),
+        testbed,
+      ).toEqual(alone.options.map((o) => figures(o.reasons)));
+    }
+    const also = /^Also measured on /;
+    const overlay = section("TKE SA5.LARGE8").places.find(
+      (p) => label(p.id) === "Cilium overlay (VXLAN), kube-proxy replacement",
+    )!;
+    expect(overlay.reasons.map((r) => r.text)).toContain(
+      "TCP throughput (pod to pod, 8 streams): 10.77 Gbit/s on TKE SA5.LARGE8 (Cilium Overlay), against the others: equivalent within ±5 % on a single run",
+    );
+    expect(overlay.reasons.filter((r) => also.test(r.text)).map((r) => r.text)).toEqual([
+      "Also measured on On-premises bare-metal-40g and EKS m6i.xlarge: its figures there are listed under those testbeds.",
+    ]);
+    // The card listed once in `options` is its first place's.
+    for (const o of any.options) {
+      const first = any.byTestbed.flatMap((x) => x.places).find((p) => p.id === o.id)!;
+      expect(o.reasons).toEqual(first.reasons);
+    }
+  });
+
   it("starts once per testbed, with that testbed's first, and names the figures that put it there", () => {
     const lead = any.summary[0]!.text;
     expect(lead).toMatch(/^Measured on 5 testbeds, and no test ran datapaths of two of them side by side/);

@@ -22,6 +22,7 @@ import {
   listWords,
   providerName,
   reason,
+  type Testbed,
   testbedsOf,
   toEvidence,
   trimEvidence,
@@ -488,6 +489,30 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     return { places, notBeaten };
   };
 
+  // A card under one testbed holds that testbed's figures: another's (38 Gbit/s on bare metal under
+  // a 10 Gbit/s cloud) would read as measured there. The Service-count lines, read by proxy on every
+  // testbed, stay; the rest is named, not shown.
+  const readByProxy = new Set(
+    criteria.filter((c) => c.tests.some((t) => t.byProxy)).flatMap((c) => [...c.reasons.values()].flat()),
+  );
+  const reasonsOn = (testbed: Testbed, id: string, sectionsOf: readonly { bed: Testbed; ids: string[] }[]) => {
+    const here = rankedById
+      .get(id)!
+      .result.reasons.filter(
+        (r) =>
+          r.evidence.length === 0 || readByProxy.has(r) || r.evidence.some((e) => inTestbed(testbed, e.scenarioId)),
+      );
+    const elsewhere = sectionsOf.filter((x) => x.bed !== testbed && x.ids.includes(id)).map((x) => x.bed.label);
+    if (elsewhere.length === 0) return here;
+    const also = reason(
+      "caveat",
+      "neutral",
+      `Also measured on ${listWords(elsewhere, elsewhere.length)}: its figures there are listed under ${elsewhere.length === 1 ? "that testbed" : "those testbeds"}.`,
+    );
+    const at = here.findIndex((r) => r.kind === "capability");
+    return at < 0 ? [...here, also] : [...here.slice(0, at), also, ...here.slice(at)];
+  };
+
   // No test compares datapaths of two testbeds. With several in scope (any cloud, or a cloud's
   // instance types), one order across them would rank an EKS-only datapath above an on-premises one on
   // nothing: each testbed gets its own ranking, of every option measured there, and its own start.
@@ -502,11 +527,18 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         .map((t) => ({ ...t, entries: t.entries.filter((e) => here.has(e.optionId)) }))
         .filter((t) => t.entries.length > 0);
       const separatingHere = asked.filter((t) => testStanding(t).separates);
-      return { testbed: testbed.label, ids, separating: separatingHere, ...rankAmong(ids, separatingHere, asked) };
+      return {
+        bed: testbed,
+        testbed: testbed.label,
+        ids,
+        separating: separatingHere,
+        ...rankAmong(ids, separatingHere, asked),
+      };
     })
     .filter((x) => x.ids.length > 0)
     // Testbeds whose figures separate the datapaths first, then the larger.
-    .sort((a, b) => Number(b.separating.length > 0) - Number(a.separating.length > 0) || b.ids.length - a.ids.length);
+    .sort((a, b) => Number(b.separating.length > 0) - Number(a.separating.length > 0) || b.ids.length - a.ids.length)
+    .map((x, _, all) => ({ ...x, reasons: new Map(x.ids.map((id) => [id, reasonsOn(x.bed, id, all)])) }));
   const perTestbed = sections.length > 1;
   const whole = perTestbed
     ? null
@@ -515,17 +547,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         separating,
         tests,
       );
-  // Per testbed, an option's card comes where it first appears, with its place there.
-  const placeOf = new Map<string, (typeof sections)[number]["places"][number]>();
-  for (const p of whole ? whole.places : sections.flatMap((x) => x.places))
-    if (!placeOf.has(p.id)) placeOf.set(p.id, p);
-  const rankedOptions = [...placeOf.values()].map((p) => ({
-    ...rankedById.get(p.id)!.result,
-    rank: p.rank,
-    tier: p.tier,
-    performance: p.performance,
-    why: p.why,
-  }));
+  // Per testbed, an option's card comes where it first appears, with its place and reasons there.
+  const cardOf = new Map<string, RankedOption>();
+  const placed = whole
+    ? whole.places.map((p) => ({ p, reasons: rankedById.get(p.id)!.result.reasons }))
+    : sections.flatMap((x) => x.places.map((p) => ({ p, reasons: x.reasons.get(p.id)! })));
+  for (const { p, reasons } of placed) {
+    if (cardOf.has(p.id)) continue;
+    const { rank, tier, performance, why } = p;
+    cardOf.set(p.id, { ...rankedById.get(p.id)!.result, rank, tier, performance, why, reasons });
+  }
+  const rankedOptions = [...cardOf.values()];
   const optionById = new Map(rankedOptions.map((o) => [o.id, o]));
   const notBeaten = (whole ? whole.notBeaten : [...new Set(sections.flatMap((x) => x.notBeaten))]).map(
     (id) => optionById.get(id)!,
@@ -571,7 +603,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const starts = sections
       .filter((x) => x.separating.length > 0)
       .map((x) => {
-        const first = optionById.get(x.places[0]!.id)!;
+        const first = { ...optionById.get(x.places[0]!.id)!, reasons: x.reasons.get(x.places[0]!.id)! };
         const unmet = first.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
         // A figure read from another testbed's lines says whose: "there" would claim it was measured there.
         const decisiveHere = listWords(
@@ -621,8 +653,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
           : "";
       return `${opening}, so each has its own start${extrapolated ? " (partly extrapolated past the measured range)" : ""}, below.${rest} ${choose}`;
     };
-    const extrapolatedFor = (o: RankedOption) => o.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
-    const capabilitySources = (o: RankedOption) =>
+    const extrapolatedFor = (o: Pick<RankedOption, "reasons">) =>
+      o.reasons.some((r) => r.kind === "extrapolated" && r.effect === "for");
+    const capabilitySources = (o: Pick<RankedOption, "reasons">) =>
       o.reasons.filter((r) => r.kind === "capability").flatMap((r) => r.sources);
     const extrapolated = perTestbed ? starts.some((x) => extrapolatedFor(x.first)) : extrapolatedFor(top);
     const leadText = perTestbed
@@ -642,7 +675,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         ? []
         : [
             ...new Map(
-              (perTestbed ? sections.map((x) => optionById.get(x.places[0]!.id)!) : [top])
+              (perTestbed ? sections.map((x) => ({ reasons: x.reasons.get(x.places[0]!.id)! })) : [top])
                 .flatMap(capabilitySources)
                 .map((x) => [x.url, x]),
             ).values(),
@@ -753,6 +786,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     });
 
   const findings = listFindings(summary, listedAtMost);
+  // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
+  const listCard = (reasons: Reason[]) => listFindings(reasons, listedAtMost, (r) => r.kind === "capability");
   return {
     answers,
     scope: {
@@ -770,13 +805,18 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     byTestbed: perTestbed
       ? sections.map((x) => ({
           testbed: x.testbed,
-          places: x.places.map((p) => ({
-            id: p.id,
-            rank: p.rank,
-            tier: p.tier,
-            notBeaten: x.notBeaten.length > 1 && x.notBeaten.includes(p.id),
-            why: trimEvidence(p.why),
-          })),
+          places: x.places.map((p) => {
+            const listed = listCard(x.reasons.get(p.id)!);
+            return {
+              id: p.id,
+              rank: p.rank,
+              tier: p.tier,
+              notBeaten: x.notBeaten.length > 1 && x.notBeaten.includes(p.id),
+              why: trimEvidence(p.why),
+              reasons: listed.reasons,
+              moreReasons: listed.more,
+            };
+          }),
         }))
       : [],
     figuresRead: standings.map((x) => ({
@@ -788,8 +828,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     })),
     closest: closestFindings.map(trimEvidence),
     options: rankedOptions.map((o) => {
-      // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
-      const listed = listFindings(o.reasons, listedAtMost, (r) => r.kind === "capability");
+      const listed = listCard(o.reasons);
       return {
         ...o,
         scenarios: o.scenarios.slice(0, listedAtMost),

@@ -117,6 +117,9 @@ export type TestbedRanking = {
     /** One of several options nothing beats across the board on this testbed. */
     notBeaten: boolean;
     why: Reason;
+    /** Its card's reasons on this testbed: its figures here, the Service-count lines read by proxy, its features. */
+    reasons: Reason[];
+    moreReasons: number;
   }[];
 };
 

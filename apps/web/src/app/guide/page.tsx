@@ -82,7 +82,14 @@ async function Answer({ params }: { params: GuideChoices }) {
       ? data.byTestbed.map((x) => ({
           testbed: x.testbed as string | null,
           places: x.places.map((p) => ({
-            option: { ...optionById.get(p.id)!, rank: p.rank, tier: p.tier, why: p.why },
+            option: {
+              ...optionById.get(p.id)!,
+              rank: p.rank,
+              tier: p.tier,
+              why: p.why,
+              reasons: p.reasons,
+              moreReasons: p.moreReasons,
+            },
             notBeaten: p.notBeaten,
           })),
         }))

@@ -89,6 +89,9 @@ export const guideOutputSchema = z.object({
           tier: z.number().int(),
           notBeaten: z.boolean(),
           why: reasonSchema,
+          /** Its card's reasons on this testbed alone (and the Service-count lines read by proxy). */
+          reasons: z.array(reasonSchema),
+          moreReasons: z.number().int(),
         }),
       ),
     }),

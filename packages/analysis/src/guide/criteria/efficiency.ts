@@ -259,9 +259,8 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
           ceiling: null,
         });
       }
+      // One table per testbed: a reason per option and testbed, for the card listed under each.
       for (const e of table.entries) {
-        // One reason per option, from the first table that has it.
-        if (result.reasons.has(e.item.id)) continue;
         const s = e.derived.scenario;
         const standing = !ranked
           ? "not ranked on"
@@ -284,7 +283,6 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
       }
       // Measured, but on part of the CPU only: said, with what it leaves out, and never ranked.
       for (const p of table.partial) {
-        if (result.reasons.has(p.option.id)) continue;
         addTo(
           result.reasons,
           p.option.id,

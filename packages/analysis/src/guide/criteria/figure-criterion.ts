@@ -147,11 +147,19 @@ function figureTables(
   return { tables, fallback: scoped.length === 0 && tables.length > 0 };
 }
 
-/** Each option's entry from the first table that has it. */
-function assign(tables: readonly FigureTable[]): Map<string, { table: FigureTable; entry: FigureEntry }> {
-  const out = new Map<string, { table: FigureTable; entry: FigureEntry }>();
+/**
+ * Each option's entry from the first table that has it on each testbed: with several testbeds in
+ * scope the guide lists a card per testbed, each with that testbed's figures. Figures from outside
+ * the scope (the closest evidence) give the first only.
+ */
+function assign(tables: readonly FigureTable[], fallback: boolean): Map<string, FigureTable[]> {
+  const out = new Map<string, FigureTable[]>();
   for (const table of tables) {
-    for (const entry of table.entries) if (!out.has(entry.option.id)) out.set(entry.option.id, { table, entry });
+    for (const entry of table.entries) {
+      const mine = out.get(entry.option.id);
+      if (!mine) out.set(entry.option.id, [table]);
+      else if (!fallback && !mine.some((t) => t.testbed === table.testbed)) mine.push(table);
+    }
   }
   return out;
 }
@@ -232,15 +240,15 @@ export function figureCriterion(
   const entries = tables.flatMap((t) => t.entries);
   result.level = entries.every((e) => e.levelWithBest);
   result.levelWords = wordsOf(result.level ? weakestTie(entries.map((e) => e.versusBest)) : null);
-  const assigned = assign(tables);
+  const assigned = assign(tables, fallback);
   for (const option of ctx.options) {
-    const a = assigned.get(option.id);
-    if (!a) {
+    const firsts = assigned.get(option.id);
+    if (!firsts) {
       addTo(result.reasons, option.id, caveat(`${capitalise(spec.what)}: not measured for this datapath.`));
       continue;
     }
-    // One reason for its first table; with `every`, one for each test of that testbed it was measured in.
-    const own = spec.every ? tables.filter((t) => t.testbed === a.table.testbed) : [a.table];
+    // One reason for its first table of a testbed; with `every`, one for each test of that testbed it was measured in.
+    const own = spec.every ? firsts.flatMap((a) => tables.filter((t) => t.testbed === a.testbed)) : firsts;
     for (const table of own) {
       const entry = table.entries.find((e) => e.option.id === option.id);
       if (!entry) continue;

@@ -17,6 +17,7 @@ import {
 } from "./criteria/index.ts";
 import { addTo, capitalise, inTestbed } from "./criteria/shared.ts";
 import {
+  handful,
   listedAtMost,
   listFindings,
   listWords,
@@ -507,7 +508,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const also = reason(
       "caveat",
       "neutral",
-      `Also measured on ${listWords(elsewhere, elsewhere.length)}: its figures there are listed under ${elsewhere.length === 1 ? "that testbed" : "those testbeds"}.`,
+      `Also measured on ${listWords(elsewhere)}: its figures there are listed under ${elsewhere.length === 1 ? "that testbed" : "those testbeds"}.`,
     );
     const at = here.findIndex((r) => r.kind === "capability");
     return at < 0 ? [...here, also] : [...here.slice(0, at), also, ...here.slice(at)];
@@ -787,7 +788,13 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
 
   const findings = listFindings(summary, listedAtMost);
   // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
-  const listCard = (reasons: Reason[]) => listFindings(reasons, listedAtMost, (r) => r.kind === "capability");
+  // Cards under a testbed's heading list the first few figures of each reason (its count says how many
+  // there are): with 20 testbeds in scope, 60 cards of 12 figures a reason made the answer 1 MB.
+  const listCard = (reasons: Reason[]) => {
+    const listed = listFindings(reasons, listedAtMost, (r) => r.kind === "capability");
+    if (!perTestbed) return listed;
+    return { ...listed, reasons: listed.reasons.map((r) => ({ ...r, evidence: r.evidence.slice(0, handful) })) };
+  };
   return {
     answers,
     scope: {

@@ -13,6 +13,7 @@ import { benchIngest } from "./ingest.ts";
 import { benchInteraction } from "./interaction.ts";
 import { benchPages } from "./pages.ts";
 import { benchReads } from "./reads.ts";
+import { settle } from "./settle.ts";
 import { benchStartup } from "./startup.ts";
 import { seedSynthetic } from "./synthetic.ts";
 import { type BenchRow, printTable, sizeLabel } from "./table.ts";
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       if (i === 0 && parts.has("pages")) {
         await attempt(rows, "pages", async () => {
           if (!parts.has("reads")) await seedOnly(url, total);
+          await settle("the pages");
           const web = await startWeb(url);
           try {
             return await benchPages(web.base, pages);
@@ -90,8 +92,15 @@ async function main(): Promise<void> {
     });
   }
 
-  if (parts.has("interaction")) await attempt(rows, "interaction", () => withDatabase((url) => benchInteraction(url)));
-  if (parts.has("startup")) await attempt(rows, "start-up", () => benchStartup({ cold: !process.env.BENCH_SKIP_COLD }));
+  // Each timed part after the last's store is deleted starts on an idle machine (settle.ts says why).
+  if (parts.has("interaction")) {
+    await settle("the interactions");
+    await attempt(rows, "interaction", () => withDatabase((url) => benchInteraction(url)));
+  }
+  if (parts.has("startup")) {
+    await settle("the start-up");
+    await attempt(rows, "start-up", () => benchStartup({ cold: !process.env.BENCH_SKIP_COLD }));
+  }
 
   const cpus = os.cpus();
   printTable(

@@ -126,6 +126,13 @@ describe("on any cloud, beside the seeds' three clouds", () => {
     expect(overlay.reasons.filter((r) => also.test(r.text)).map((r) => r.text)).toEqual([
       "Also measured on On-premises bare-metal-40g and EKS m6i.xlarge: its figures there are listed under those testbeds.",
     ]);
+    // "Measured here" under TKE's heading: its TKE setup; its others follow as measured elsewhere.
+    expect(overlay.scenarios.map((x) => [x.sku, x.inScope])).toEqual([
+      ["SA5.LARGE8", true],
+      ["bare-metal-40g", false],
+      ["m6i.xlarge", false],
+    ]);
+    expect(overlay.scenarioCount).toEqual({ all: 3, inScope: 1 });
     // The card listed once in `options` is its first place's.
     for (const o of any.options) {
       const first = any.byTestbed.flatMap((x) => x.places).find((p) => p.id === o.id)!;

@@ -814,6 +814,12 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
           testbed: x.testbed,
           places: x.places.map((p) => {
             const listed = listCard(x.reasons.get(p.id)!);
+            // "Measured here" under a testbed's heading means on that testbed; a card names a handful of each.
+            const scenarios = rankedById
+              .get(p.id)!
+              .result.scenarios.map((s) => ({ ...s, inScope: inTestbed(x.bed, s.id) }));
+            const here = scenarios.filter((s) => s.inScope);
+            const elsewhere = scenarios.filter((s) => !s.inScope);
             return {
               id: p.id,
               rank: p.rank,
@@ -822,6 +828,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
               why: trimEvidence(p.why),
               reasons: listed.reasons,
               moreReasons: listed.more,
+              scenarios: [...here.slice(0, handful), ...elsewhere.slice(0, handful)],
+              scenarioCount: { all: scenarios.length, inScope: here.length },
             };
           }),
         }))

@@ -120,6 +120,9 @@ export type TestbedRanking = {
     /** Its card's reasons on this testbed: its figures here, the Service-count lines read by proxy, its features. */
     reasons: Reason[];
     moreReasons: number;
+    /** Its scenarios, those on this testbed first and `inScope`; `scenarioCount.inScope` counts those. */
+    scenarios: RankedOption["scenarios"];
+    scenarioCount: RankedOption["scenarioCount"];
   }[];
 };
 

@@ -89,6 +89,8 @@ async function Answer({ params }: { params: GuideChoices }) {
               why: p.why,
               reasons: p.reasons,
               moreReasons: p.moreReasons,
+              scenarios: p.scenarios,
+              scenarioCount: p.scenarioCount,
             },
             notBeaten: p.notBeaten,
           })),

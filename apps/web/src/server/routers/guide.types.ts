@@ -53,6 +53,15 @@ const reasonSchema = z.object({
     .nullable(),
 });
 
+const scenarioSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  provider: z.string(),
+  sku: z.string(),
+  inScope: z.boolean(),
+});
+const scenarioCountSchema = z.object({ all: z.number().int(), inScope: z.number().int() });
+
 const needCheckSchema = z.object({
   need: z.enum(guideNeeds),
   status: z.enum(["met", "partial", "unmet", "unknown"]),
@@ -92,6 +101,9 @@ export const guideOutputSchema = z.object({
           /** Its card's reasons on this testbed alone (and the Service-count lines read by proxy). */
           reasons: z.array(reasonSchema),
           moreReasons: z.number().int(),
+          /** Its scenarios, this testbed's first (`inScope`: on this testbed), and how many are here. */
+          scenarios: z.array(scenarioSchema),
+          scenarioCount: scenarioCountSchema,
         }),
       ),
     }),
@@ -114,10 +126,8 @@ export const guideOutputSchema = z.object({
       id: z.string(),
       label: z.string(),
       capabilityRows: z.array(z.string()),
-      scenarios: z.array(
-        z.object({ id: z.string(), label: z.string(), provider: z.string(), sku: z.string(), inScope: z.boolean() }),
-      ),
-      scenarioCount: z.object({ all: z.number().int(), inScope: z.number().int() }),
+      scenarios: z.array(scenarioSchema),
+      scenarioCount: scenarioCountSchema,
       explore: z.object({
         cni: z.array(z.string()),
         mode: z.array(z.string()),

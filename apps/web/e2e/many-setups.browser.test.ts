@@ -151,6 +151,18 @@ describe("twenty-five setups of one benchmark", () => {
     expect(await eksStart.locator('a[href*="/v1/bundles/"]').count()).toBeGreaterThan(0);
     expect(await answer.filter({ hasText: `On On-premises bare-metal-40g: ${onPrem};` }).count()).toBe(1);
     expect(await page.getByRole("list", { name: "Summary" }).innerText()).not.toMatch(/Start with/);
+    // A card under EKS holds EKS's figures; where else its datapath was measured is named, not quoted.
+    const overlayOnEks = region
+      .getByRole("list", { name: "On EKS m6i.xlarge" })
+      .locator(":scope > li")
+      .filter({ has: page.locator("h4", { hasText: /^Cilium overlay \(VXLAN\), kube-proxy replacement$/ }) });
+    // Folded until asked for: read as text, not as what is on screen.
+    const reasons =
+      (await overlayOnEks.getByRole("list", { name: "Reasons", includeHidden: true }).textContent()) ?? "";
+    expect(reasons).toMatch(/on EKS m6i\.xlarge/);
+    expect(reasons).toMatch(/Also measured on On-premises bare-metal-40g/);
+    expect(reasons).not.toMatch(/38\.51 Gbit\/s/);
+    expect(await overlayOnEks.textContent()).toMatch(/Measured here as [^.]*\(EKS m6i\.xlarge\)\. Also measured as/);
     await page.close();
     for (const text of texts) expect(text).not.toMatch(idSuffix);
   });

@@ -132,8 +132,8 @@ export function OptionCard(props: {
         </ul>
         {o.moreReasons > 0 ? (
           <p className="mt-2 text-xs text-zinc-500">
-            {formatCount(o.moreReasons)} more measured reasons, on other testbeds: choose a cloud or instance type
-            above, or see <TextLink href={moreHref}>its scenarios in Explore</TextLink>.
+            {formatCount(o.moreReasons)} more measured reasons; every figure is in{" "}
+            <TextLink href={moreHref}>its scenarios in Explore</TextLink>.
           </p>
         ) : null}
       </details>

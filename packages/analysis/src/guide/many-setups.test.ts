@@ -234,6 +234,16 @@ describe("needs of datapaths no capability row describes", () => {
     expect(canal.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("unknown");
     expect(canal.fit).toBe("partial");
   });
+
+  it("lists their features as undocumented, not as missing: Canal enforces NetworkPolicy", () => {
+    // kube-proxy's row says "n.a." for every CNI feature: it is only the Service proxy. Read as "no",
+    // the card said Canal had no NetworkPolicy and no encryption.
+    const canal = askGuide(ib, onPrem).options.find((o) => o.id === "canal:overlay-vxlan:iptables")!;
+    const features = canal.reasons.find((r) => r.text.startsWith("Features:"))!.text;
+    expect(features).toContain("Kubernetes NetworkPolicy undocumented");
+    expect(features).toContain("Encryption (WireGuard / IPsec) undocumented");
+    expect(features).toContain("kube-proxy replacement no");
+  });
 });
 
 describe("every sentence names a handful of setups at most", () => {

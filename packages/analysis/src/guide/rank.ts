@@ -149,8 +149,9 @@ function needReason(matrix: CapabilityMatrix, need: GuideNeed, r: ResolvedCapabi
   return reason("capability", effect, text, [], sourcesOf(r));
 }
 
+// As statusOf: a final "n.a." is a kube-proxy row's, and says nothing of the CNI it runs beside.
 const mark = (v: string) =>
-  v === "yes" ? "yes" : v === "partial" ? "partly" : v === "unknown" ? "undocumented" : "no";
+  v === "yes" ? "yes" : v === "partial" ? "partly" : v === "unknown" || v === "n.a." ? "undocumented" : "no";
 
 function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, ResolvedCapability>): Reason {
   const parts = featureKeys.map((k) => `${capabilityLabel(matrix, k)} ${mark(caps.get(k)!.value)}`);

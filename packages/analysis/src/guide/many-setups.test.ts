@@ -243,6 +243,17 @@ describe("needs of datapaths no capability row describes", () => {
     expect(features).toContain("Kubernetes NetworkPolicy undocumented");
     expect(features).toContain("Encryption (WireGuard / IPsec) undocumented");
     expect(features).toContain("kube-proxy replacement no");
+    // Measured with WireGuard: the measurement speaks for it; the documentation still says nothing.
+    const antrea = askGuide(ib, onPrem).options.find(
+      (o) => o.label === "Antrea (Overlay (Geneve)) + kube-proxy iptables, WireGuard",
+    )!;
+    expect(antrea.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("met");
+    const documented = antrea.reasons.find((r) => r.text.startsWith("Encryption (WireGuard / IPsec):"))!;
+    expect([documented.text, documented.effect]).toEqual([
+      "Encryption (WireGuard / IPsec): undocumented — no row of the capability matrix describes this CNI (kube-proxy's says: only the Service proxy)",
+      "neutral",
+    ]);
+    expect(antrea.reasons.find((r) => r.text.startsWith("Encryption in transit: measured here"))?.effect).toBe("for");
   });
 });
 

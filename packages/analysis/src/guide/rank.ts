@@ -132,19 +132,28 @@ function firstSentence(note: string | undefined): string {
 
 const sourcesOf = (r: ResolvedCapability) => r.cells.map((c) => ({ label: c.optionName, url: c.source }));
 
-function needReason(matrix: CapabilityMatrix, need: GuideNeed, r: ResolvedCapability, status: NeedStatus): Reason {
+/**
+ * What the documentation says of a need: for it, against it, or neither. A measured setup can meet a
+ * need the matrix leaves undocumented (encryption); that is its own reason, not this one's.
+ */
+function needReason(matrix: CapabilityMatrix, need: GuideNeed, r: ResolvedCapability): Reason {
   const label = capabilityLabel(matrix, r.key);
-  const note = r.note ?? firstSentence(r.cells.find((c) => c.value === r.value)?.note ?? r.cells[0]?.note);
+  const undocumented = r.value === "n.a.";
+  const note = undocumented
+    ? "no row of the capability matrix describes this CNI (kube-proxy's says: only the Service proxy)"
+    : (r.note ?? firstSentence(r.cells.find((c) => c.value === r.value)?.note ?? r.cells[0]?.note));
+  const shown = undocumented ? "undocumented" : r.value;
   const value =
     need === "podIpScarcity"
       ? r.value === "yes"
         ? "every Pod takes a VPC address"
         : r.value === "no"
           ? "Pod addresses do not come from the VPC"
-          : r.value
-      : r.value;
-  const named = need === "podIpScarcity" ? `${guideNeedLabels[need]} (${label}: ${r.value})` : label;
+          : shown
+      : shown;
+  const named = need === "podIpScarcity" ? `${guideNeedLabels[need]} (${label}: ${shown})` : label;
   const text = `${named}: ${value}${note ? ` — ${note}` : ""}`;
+  const status = statusOf(need, r.value);
   const effect = status === "met" ? "for" : status === "unmet" ? "against" : "neutral";
   return reason("capability", effect, text, [], sourcesOf(r));
 }
@@ -390,7 +399,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       reasons.push(...(keepalive.reasons.get(option.id) ?? []).map((r) => ({ ...r, effect: "neutral" as const })));
     }
     for (const check of checks) {
-      reasons.push(needReason(matrix, check.need, caps.get(needCapability[check.need])!, check.status));
+      reasons.push(needReason(matrix, check.need, caps.get(needCapability[check.need])!));
     }
     if (encrypted) reasons.push(encrypted);
     for (const c of costs) reasons.push(...(c.reasons.get(option.id) ?? []));
@@ -782,7 +791,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         hard: isHard(need),
       }));
       const reasons = checks.map((c) =>
-        needReason(matrix, c.need, resolveCapability(matrix, [[id]], needCapability[c.need]), c.status),
+        needReason(matrix, c.need, resolveCapability(matrix, [[id]], needCapability[c.need])),
       );
       return { id, label: row.label, needs: checks, reasons };
     });

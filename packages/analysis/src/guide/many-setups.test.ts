@@ -70,6 +70,12 @@ describe("on any cloud, beside the seeds' three clouds", () => {
   const any = askGuide(both, { cloud: null });
   const section = (testbed: string) => any.byTestbed.find((x) => x.testbed === testbed)!;
   const label = (id: string) => any.options.find((o) => o.id === id)!.label;
+  // The clouds with one testbed each: their own answers are what each testbed's ranking must match.
+  const singleTestbedClouds = [
+    ["on-prem", "On-premises bare-metal-40g"],
+    ["eks", "EKS m6i.xlarge"],
+    ["tke", "TKE SA5.LARGE8"],
+  ] as const;
 
   it("ranks each testbed on its own: its order is the answer asked for that testbed alone", () => {
     // One order across testbeds put an EKS-only datapath first and an on-premises one second, on no
@@ -81,11 +87,7 @@ describe("on any cloud, beside the seeds' three clouds", () => {
       "AKS Standard_D4_v3",
       "AKS instance type not published",
     ]);
-    for (const [cloud, testbed] of [
-      ["on-prem", "On-premises bare-metal-40g"],
-      ["eks", "EKS m6i.xlarge"],
-      ["tke", "TKE SA5.LARGE8"],
-    ] as const) {
+    for (const [cloud, testbed] of singleTestbedClouds) {
       const alone = askGuide(both, { cloud });
       expect(section(testbed).places.map((p) => p.id)).toEqual(alone.options.map((o) => o.id));
       expect(section(testbed).places.map((p) => p.why.text)).toEqual(alone.options.map((o) => o.why.text));
@@ -105,11 +107,7 @@ describe("on any cloud, beside the seeds' three clouds", () => {
         .filter((r) => r.kind === "measured" || r.kind === "extrapolated")
         .map((r) => r.text)
         .sort();
-    for (const [cloud, testbed] of [
-      ["on-prem", "On-premises bare-metal-40g"],
-      ["eks", "EKS m6i.xlarge"],
-      ["tke", "TKE SA5.LARGE8"],
-    ] as const) {
+    for (const [cloud, testbed] of singleTestbedClouds) {
       const alone = askGuide(both, { cloud });
       expect(
         section(testbed).places.map((p) => figures(p.reasons)),

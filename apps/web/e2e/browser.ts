@@ -89,7 +89,8 @@ export async function interact(page: Page, over?: Locator): Promise<void> {
   await page.waitForLoadState("networkidle");
   // Network idle is not hydrated: on a loaded machine the scripts ran seconds later, and a move made
   // before the first-interaction listener was there loaded nothing (a chart waited 30 s in vain). React
-  // marks each element it hydrated; a frame that is no Next.js page has nothing to wait for.
+  // marks the body as hydration begins, after instrumentation-client.ts added that listener; a frame
+  // that is no Next.js page has nothing to wait for.
   for (const frame of page.frames()) {
     // A string, not a function: the bench imports this file and type-checks it without the DOM's types.
     // A function's source, not an expression: Playwright evals the string on every poll, and our CSP

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { InteractionListener } from "./_ui/interaction-listener";
 import { NavLink } from "./_ui/link";
 import { Account } from "./account";
 import "./globals.css";
@@ -52,7 +51,6 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <main id="main" className="mx-auto max-w-screen-2xl px-4 py-6">
           {children}
         </main>
-        <InteractionListener />
       </body>
     </html>
   );

@@ -6,6 +6,7 @@ import { formatCount } from "@cnibench/format";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { EvidenceList } from "./evidence-list";
 import type { ReasonView } from "./reason";
+import { sourceNames } from "./source-names";
 
 const kindStyles: Record<ReasonView["kind"], string> = {
   measured: "border-emerald-300 text-emerald-800 dark:border-emerald-800 dark:text-emerald-300",
@@ -19,14 +20,6 @@ const effectMarks: Record<ReasonView["effect"], { mark: string; words: string; c
   against: { mark: "−", words: "speaks against it", className: "text-red-700 dark:text-red-400" },
   neutral: { mark: "·", words: "information", className: "text-zinc-400" },
 };
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^www\./, "");
-  } catch {
-    return url;
-  }
-}
 
 export function ReasonLine(props: { reason: ReasonView; apiUrl: string; lead?: boolean; moreHref?: string }) {
   const r = props.reason;
@@ -98,11 +91,12 @@ export function ReasonLine(props: { reason: ReasonView; apiUrl: string; lead?: b
 }
 
 function SourceLinks(props: { sources: ReasonView["sources"] }) {
+  const names = sourceNames(props.sources.map((s) => s.url));
   return props.sources.map((s, i) => (
     <span key={s.url}>
       {i > 0 ? ", " : ""}
       <TextAnchor href={s.url} title={s.label} rel="noreferrer" target="_blank">
-        {hostOf(s.url)}
+        {names[i]}
       </TextAnchor>
     </span>
   ));

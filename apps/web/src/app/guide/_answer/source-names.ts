@@ -1,0 +1,20 @@
+// A short list of sources shows each as its site's name. Three pages of kubernetes.io read
+// "kubernetes.io, kubernetes.io, kubernetes.io": where a site repeats, its pages are told apart by
+// the last part of their path.
+
+const host = (url: URL) => url.hostname.replace(/^www\./, "");
+const lastPart = (url: URL) => url.pathname.split("/").filter(Boolean).at(-1);
+
+/** Each source's link text: its site, or where the site repeats in the list, site/…/last-part-of-path. */
+export function sourceNames(urls: readonly string[]): string[] {
+  const parsed = urls.map((u) => URL.parse(u));
+  const sites = parsed.map((u) => (u ? host(u) : null));
+  return urls.map((raw, i) => {
+    const url = parsed[i];
+    const site = sites[i];
+    if (!url || !site) return raw;
+    const repeated = sites.filter((s) => s === site).length > 1;
+    const part = lastPart(url);
+    return repeated && part ? `${site}/…/${part}` : site;
+  });
+}

@@ -16,8 +16,10 @@ export function providerName(slug: string): string {
   return shortProviders[slug] ?? vocabularyLabel("provider", slug) ?? slug;
 }
 
+// In parentheses where the source gave no instance type: "AKS instance type not published" read as
+// one name in a list of testbeds.
 function testbedOf(s: GuideScenario): { key: string; label: string } {
-  const sku = s.sku === "unknown" ? "instance type not published" : s.sku;
+  const sku = s.sku === "unknown" ? "(instance type not published)" : s.sku;
   return { key: `${s.provider}\u0000${s.sku}`, label: `${providerName(s.provider)} ${sku}` };
 }
 

@@ -48,15 +48,16 @@ export type PairOutcome = {
   verdict: VerdictResult | null;
 };
 
-const atCeiling = (test: RankTest, f: Figure) =>
-  test.ceiling !== null && f.value >= test.ceiling.value * (1 - marginPercent(f.metric) / 100);
+/** Within the metric's margin of the ceiling: a figure that could not have gone higher. */
+export const atCeiling = (ceiling: Ceiling | null, f: Figure): boolean =>
+  ceiling !== null && f.value >= ceiling.value * (1 - marginPercent(f.metric) / 100);
 
 /** The pair's outcome in one test, or null when one of them was not measured in it. */
 export function comparePair(test: RankTest, a: string, b: string): PairOutcome | null {
   const ea = test.entries.find((e) => e.optionId === a);
   const eb = test.entries.find((e) => e.optionId === b);
   if (!ea || !eb) return null;
-  if (atCeiling(test, ea.figure) && atCeiling(test, eb.figure)) {
+  if (atCeiling(test.ceiling, ea.figure) && atCeiling(test.ceiling, eb.figure)) {
     return { test, winner: null, loser: null, saturated: true, verdict: null };
   }
   const v = judged(eb.figure, ea.figure);
@@ -70,7 +71,7 @@ export function comparePair(test: RankTest, a: string, b: string): PairOutcome |
 /** What a test can say of the options in it: whether it separates any two, and in words why not. */
 export function testStanding(test: RankTest): { separates: boolean; words: string | null } {
   const ids = test.entries.map((e) => e.optionId);
-  const saturated = test.entries.filter((e) => atCeiling(test, e.figure)).length;
+  const saturated = test.entries.filter((e) => atCeiling(test.ceiling, e.figure)).length;
   let separates = false;
   const ties: VerdictResult[] = [];
   for (let i = 0; i < ids.length && !separates; i++) {
@@ -196,7 +197,7 @@ export function rankOptions(
     );
     for (const s of scored) {
       // At the ceiling is as good as the best: the test cannot tell.
-      const value = atCeiling(test, s.item.figure) ? 1 : s.score;
+      const value = atCeiling(test.ceiling, s.item.figure) ? 1 : s.score;
       score.set(s.item.optionId, (score.get(s.item.optionId) ?? 0) + test.weight * value);
       weightSum.set(s.item.optionId, (weightSum.get(s.item.optionId) ?? 0) + test.weight);
     }

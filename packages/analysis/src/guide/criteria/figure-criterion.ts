@@ -1,7 +1,7 @@
 // The form of criterion most of them take: one figure per option, compared on a testbed. The
 // keepalive, UDP and latency criteria are built on it.
 
-import { formatFigure, formatNumber, formatPercent } from "@cnibench/format";
+import { formatCount, formatFigure, formatNumber, formatPercent } from "@cnibench/format";
 import { resolveBetter } from "../../better.ts";
 import { percentDelta } from "../../delta.ts";
 import { paramsKey } from "../../params-key.ts";
@@ -17,7 +17,7 @@ import {
   weakestTie,
 } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
-import type { Ceiling, RankTest } from "../ranking.ts";
+import { atCeiling, type Ceiling, type RankTest } from "../ranking.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
 import {
   addTo,
@@ -51,7 +51,14 @@ export type FigureEntry = {
   levelWithBest: boolean;
   versusBest: VerdictResult | null;
 };
-export type FigureTable = { testbed: Testbed; selector: FigureSelector; better: Better; entries: FigureEntry[] };
+export type FigureTable = {
+  testbed: Testbed;
+  selector: FigureSelector;
+  better: Better;
+  entries: FigureEntry[];
+  /** What its figures cannot exceed on the testbed (throughput's line rate); figureCriterion sets it. */
+  ceiling?: Ceiling | null;
+};
 
 // Params that put extra load or features on a figure: what a baseline comparison leaves out.
 export const noServiceLoad = ["services", "policy", "hubble"] as const;
@@ -212,13 +219,9 @@ export function figureCriterion(
   },
 ): CriterionResult & { tables: FigureTable[] } {
   const result = { ...emptyCriterion(spec.key, spec.weight, spec.what), tables: [] as FigureTable[] };
-  const { tables, fallback } = figureTables(
-    ctx,
-    spec.selectors,
-    spec.scenariosOf,
-    spec.elsewhere ?? true,
-    spec.every ?? false,
-  );
+  const found = figureTables(ctx, spec.selectors, spec.scenariosOf, spec.elsewhere ?? true, spec.every ?? false);
+  const { fallback } = found;
+  const tables = found.tables.map((t) => ({ ...t, ceiling: spec.ceiling?.(t) ?? null }));
   result.tables = tables;
   // Figures from outside the scope are shown, never ranked on.
   if (!fallback) result.tests = tables.map((t) => rankTest(ctx, spec, t, tables));
@@ -252,12 +255,14 @@ export function figureCriterion(
     for (const table of own) {
       const entry = table.entries.find((e) => e.option.id === option.id);
       if (!entry) continue;
+      // At the ceiling it speaks for the option as the ranking reads it: nothing could have done better.
+      const score = atCeiling(table.ceiling ?? null, entry.figure) ? 1 : entry.score;
       addTo(
         result.reasons,
         option.id,
         reason(
           "measured",
-          scoreEffect(entry.score, table.entries.length),
+          scoreEffect(score, table.entries.length),
           spec.describe(entry, table),
           entry.from.map((f) => evidenceOf(ctx, f)),
         ),
@@ -273,7 +278,6 @@ function rankTest(
   spec: {
     key: string;
     weight: number;
-    ceiling?: (table: FigureTable) => Ceiling | null;
     short?: (table: FigureTable) => string;
   },
   table: FigureTable,
@@ -291,11 +295,14 @@ function rankTest(
       figure: e.figure,
       evidence: e.from.map((f) => evidenceOf(ctx, f)),
     })),
-    ceiling: spec.ceiling?.(table) ?? null,
+    ceiling: table.ceiling ?? null,
   };
 }
 
-/** "against the others: equivalent within ±10 % on a single run", "the best here", "12.3% lower than the best". */
+/**
+ * "against the others: equivalent within ±10 % on a single run", "the best here", "12.3% lower than
+ * the best"; at a ceiling others reach too, that the test does not tell them apart.
+ */
 export function standing(entry: FigureEntry, table: FigureTable): string {
   const level = wordsOf(levelTie(table.entries));
   if (level) return `against the others: ${level}`;
@@ -303,19 +310,29 @@ export function standing(entry: FigureEntry, table: FigureTable): string {
   const best = table.entries.reduce((a, e) =>
     (lower ? e.figure.value < a.figure.value : e.figure.value > a.figure.value) ? e : a,
   ).figure;
+  const ceiling = table.ceiling ?? null;
+  const alongside = atCeiling(ceiling, entry.figure)
+    ? table.entries.filter((e) => e !== entry && atCeiling(ceiling, e.figure)).length
+    : 0;
+  if (alongside > 0) {
+    // A verdict's "small but real" between two figures at the line rate is no datapath's doing.
+    return `${entry.figure === best ? "the best here" : gapToBest(entry, best, lower)}; with ${formatCount(alongside)} other${alongside === 1 ? "" : "s"} it reaches ${ceiling!.words}: this test does not tell them apart`;
+  }
   if (entry.figure === best) return "the best here";
   const tie = entry.levelWithBest ? wordsOf(entry.versusBest) : null;
-  const noise = tie ? ` (${tie})` : "";
+  return `${gapToBest(entry, best, lower)}${tie ? ` (${tie})` : ""}`;
+}
+
+/** "12.3 % lower than the best", "0.66 points higher than the best", "level with the best". */
+function gapToBest(entry: FigureEntry, best: GuideFigure, lower: boolean): string {
   const word = lower ? "higher" : "lower";
   // A rate in % (loss) is compared in points: 0.69 % against 0.03 % is not "2,200 % higher".
   if (entry.figure.unit === "%") {
-    if (Math.abs(entry.figure.value - best.value) < 1e-9) return `level with the best${noise}`;
-    return `${formatNumber(Math.abs(entry.figure.value - best.value))} points ${word} than the best${noise}`;
+    if (Math.abs(entry.figure.value - best.value) < 1e-9) return "level with the best";
+    return `${formatNumber(Math.abs(entry.figure.value - best.value))} points ${word} than the best`;
   }
   const d = percentDelta(entry.figure.value, best.value).percent;
   // Equal to the shown precision: another setup measured the same (e.g. the same runs).
-  if (d !== null && Math.abs(d) < 0.05) return `level with the best${noise}`;
-  return d === null
-    ? `behind the best${noise}`
-    : `${formatPercent(Math.abs(d), 1, false)} ${word} than the best${noise}`;
+  if (d !== null && Math.abs(d) < 0.05) return "level with the best";
+  return d === null ? "behind the best" : `${formatPercent(Math.abs(d), 1, false)} ${word} than the best`;
 }

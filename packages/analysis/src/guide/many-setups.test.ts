@@ -34,7 +34,8 @@ describe("ranked within the environment asked about", () => {
     const outside = (x: Reason) => x.evidence.some((e) => !ib.scenarios.some((s) => s.id === e.scenarioId));
     expect(allReasons(r).filter(outside)).toEqual([]);
     expect(r.closest).toEqual([]);
-    expect(allReasons(r).some((x) => /EKS/.test(x.text))).toBe(false);
+    // The capability notes may name clouds ("host traffic only on EKS/AKS"): the figures may not.
+    expect(allReasons(r).some((x) => x.kind !== "capability" && /EKS/.test(x.text))).toBe(false);
   });
 
   it("shows it once, apart and named as such, when the latency the user asked about was measured only elsewhere", () => {
@@ -301,5 +302,25 @@ describe("every sentence names a handful of setups at most", () => {
     }
     // The setups a summary lists: four by name, the rest in the explorer.
     expect(r.summary.some((x) => (x.rest?.count ?? 0) > 0)).toBe(true);
+  });
+});
+
+describe("every sentence closes what it opens", () => {
+  // A capability note cut at its first ";" lost its bracket's end: "partial — WireGuard only
+  // (inter-node pod traffic IPv4" on Calico's card.
+  it.each([
+    { cloud: "on-prem", needs: [...guideNeeds] },
+    { cloud: null, needs: [...guideNeeds] },
+  ] as const)("%o", (answers) => {
+    const r = askGuide(both, answers);
+    for (const x of allReasons(r)) {
+      expect(x.text.split("(").length, x.text).toBe(x.text.split(")").length);
+    }
+    const calico = r.options.find((o) =>
+      o.label.startsWith("Calico iptables dataplane + kube-proxy iptables, WireGuard"),
+    );
+    expect(calico?.reasons.map((x) => x.text)).toContain(
+      "Encryption (WireGuard / IPsec): partial — WireGuard only (inter-node pod traffic IPv4; host traffic only on EKS/AKS; unsupported on GKE)",
+    );
   });
 });

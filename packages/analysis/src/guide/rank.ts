@@ -123,11 +123,28 @@ function statusOf(need: GuideNeed, value: string): NeedStatus {
 
 const credit = (value: string) => (value === "yes" ? 1 : value === "partial" ? 0.5 : 0);
 
+/**
+ * A note's first sentence or clause: up to a "." or ";" outside parentheses. Cut at the first ";",
+ * "WireGuard only (inter-node pod traffic IPv4; host traffic only on EKS/AKS…)" lost its bracket's end.
+ */
 function firstSentence(note: string | undefined): string {
   if (!note) return "";
-  const end = note.search(/[.;](\s|$)/);
-  const s = end > 0 ? note.slice(0, end) : note;
-  return s.length > 220 ? `${s.slice(0, 217)}…` : s;
+  let depth = 0;
+  let end = note.length;
+  for (let i = 0; i < note.length; i++) {
+    const c = note[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === "." || c === ";") && (i + 1 === note.length || /\s/.test(note[i + 1]!))) {
+      end = i;
+      break;
+    }
+  }
+  const s = note.slice(0, end);
+  if (s.length <= 220) return s;
+  // Cut short, it still closes the brackets it opened.
+  const cut = s.slice(0, 217);
+  return `${cut}…${")".repeat(Math.max(0, cut.split("(").length - cut.split(")").length))}`;
 }
 
 const sourcesOf = (r: ResolvedCapability) => r.cells.map((c) => ({ label: c.optionName, url: c.source }));

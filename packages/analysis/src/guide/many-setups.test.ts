@@ -271,7 +271,7 @@ describe("needs of datapaths no capability row describes", () => {
     expect(features).toContain("kube-proxy replacement no");
     // Measured with WireGuard: the measurement speaks for it; the documentation still says nothing.
     const antrea = askGuide(ib, onPrem).options.find(
-      (o) => o.label === "Antrea (Overlay (Geneve)) + kube-proxy iptables, WireGuard",
+      (o) => o.label === "Antrea overlay (Geneve) + kube-proxy iptables, WireGuard",
     )!;
     expect(antrea.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("met");
     const documented = antrea.reasons.find((r) => r.text.startsWith("Encryption (WireGuard / IPsec):"))!;

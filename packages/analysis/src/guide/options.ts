@@ -1,6 +1,7 @@
 // Datapath options: scenarios grouped by what a user would choose (CNI, mode, Service proxy) and
 // matched to rows of the capability matrix.
 import { vocabularyLabel } from "@cnibench/schema";
+import { modeWords } from "../names.ts";
 import type { GuideScenario } from "./types.ts";
 
 export type ServiceProxy = "iptables" | "ipvs" | "nftables" | "ebpf" | "unknown";
@@ -209,7 +210,10 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
       };
     default: {
       const cniLabel = vocabularyLabel("cniName", name) ?? name;
-      const modeLabel = mode === "unknown" ? "" : ` (${vocabularyLabel("cniMode", mode) ?? mode})`;
+      const modeName = mode === "unknown" ? null : (vocabularyLabel("cniMode", mode) ?? mode);
+      // "Antrea overlay (Geneve)", as Cilium's read; "Antrea (Overlay (Geneve))" nested its brackets.
+      const overlay = modeName ? /^Overlay \((.+)\)$/.exec(modeName)?.[1] : undefined;
+      const modeLabel = overlay ? ` overlay (${overlay})` : modeName ? ` (${modeWords(mode)})` : "";
       return {
         ...base,
         label: `${cniLabel}${modeLabel}${suffix}`,

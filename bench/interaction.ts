@@ -20,6 +20,7 @@ declare const window: {
   addEventListener(type: string, listener: Listener, capture: boolean): void;
   removeEventListener(type: string, listener: Listener, capture: boolean): void;
   cnibenchEvents: { id: number; duration: number }[];
+  cnibenchHover: Promise<number>;
 };
 declare const document: { body: unknown };
 declare const MutationObserver: new (
@@ -28,6 +29,7 @@ declare const MutationObserver: new (
 declare const requestAnimationFrame: (callback: () => void) => void;
 
 const targetMs = 200;
+const viewport = { width: 1440, height: 900 };
 const throttles = [1, 4];
 const hovers = 20;
 const toggles = 6;
@@ -61,15 +63,17 @@ export async function benchInteraction(url: string): Promise<BenchRow[]> {
       for (const rate of throttles) {
         console.log(`interaction: ${name}, CPU ${rate}×…`);
         const t = await measure(browser, web.base + path, rate);
-        const p95 = (xs: number[]) => (xs.length ? quantile(xs, 0.95) : Number.NaN);
+        const p95 = (xs: number[]) => quantile(xs, 0.95);
         const all = [...t.hover, ...t.toggle, ...t.showAll];
+        const shown = (xs: number[]) => (xs.length ? ms(p95(xs)) : "–");
         rows.push({
           part: "interaction",
           what: `${name}, CPU ${rate}×: hover / legend / show all p95 ms`,
-          figure: `${ms(p95(t.hover))} / ${ms(p95(t.toggle))} / ${t.showAll.length ? ms(p95(t.showAll)) : "–"}`,
+          figure: `${shown(t.hover)} / ${shown(t.toggle)} / ${shown(t.showAll)}`,
           against: `first move loads the charts: ${ms(t.firstMove)} ms; ${all.length} interactions`,
           target: `p95 < ${targetMs}`,
-          met: all.length > 0 && p95(all) < targetMs,
+          // A kind not measured (no hover changed the chart) is no evidence of meeting the target.
+          met: t.hover.length > 0 && t.toggle.length > 0 && p95(all) < targetMs,
         });
       }
     }
@@ -83,7 +87,7 @@ export async function benchInteraction(url: string): Promise<BenchRow[]> {
 type Timings = { firstMove: number; hover: number[]; toggle: number[]; showAll: number[] };
 
 async function measure(browser: Browser, url: string, rate: number): Promise<Timings> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await browser.newContext({ viewport });
   // tsx names the functions it compiles with a helper (__name) the page does not have.
   await context.addInitScript({ content: "globalThis.__name = (f) => f;" });
   const page = await context.newPage();
@@ -123,16 +127,23 @@ async function measure(browser: Browser, url: string, rate: number): Promise<Tim
     await page.waitForLoadState("networkidle");
 
     const hoverTimes: number[] = [];
-    const surface = await page.locator(".recharts-surface").first().boundingBox();
-    if (!surface) throw new Error(`${url}: no chart on the page`);
+    const missed = { unchanged: 0, noEvent: 0 };
+    // Only where the screen shows the chart, read again before each move: a move outside the viewport
+    // reaches no element, so no event. The resources chart scrolls sideways (2,164 px wide at 1440),
+    // and its right third drew 7 of 20 hovers; at 4× the page moved after one reading, and all 20 missed.
+    const chart = page.locator(".recharts-surface").first();
     for (let i = 0; i < hovers; i++) {
-      const x = surface.x + ((i + 0.5) / hovers) * surface.width;
-      const y = surface.y + surface.height * (0.3 + 0.4 * ((i * 7) % 5) * 0.25);
+      await chart.scrollIntoViewIfNeeded();
+      const box = await chart.boundingBox();
+      if (!box) throw new Error(`${url}: no chart on the page`);
+      const x = box.x + ((i + 0.5) / hovers) * Math.min(box.width, viewport.width - box.x);
+      const y = box.y + box.height * (0.3 + 0.4 * ((i * 7) % 5) * 0.25);
       const t = await hover(page, x, y);
       if (t >= 0) hoverTimes.push(t);
+      else missed[t === -1 ? "unchanged" : "noEvent"]++;
     }
 
-    console.log(`  ${hoverTimes.length} hovers`);
+    console.log(`  ${hoverTimes.length} hovers (${missed.unchanged} changed nothing, ${missed.noEvent} had no event)`);
     const legend = page.locator('ul[aria-label="Series (click to hide or show)"] button');
     const toggle: number[] = [];
     for (let i = 0; i < toggles; i++) toggle.push(await click(page, legend.nth(Math.floor(i / 2))));
@@ -153,29 +164,32 @@ async function measure(browser: Browser, url: string, rate: number): Promise<Tim
   }
 }
 
-/** A pointer move to (x, y): from its event to the frame after the DOM changed; −1 when nothing changed. */
+/** A pointer move to (x, y): from its event to the frame after the DOM changed; −1 when nothing changed, −2 when no move came. */
 async function hover(page: Page, x: number, y: number): Promise<number> {
-  const answer = page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const onMove: Listener = (e) => {
-          window.removeEventListener("pointermove", onMove, true);
-          const t0 = e.timeStamp;
-          const mo = new MutationObserver(() => {
-            mo.disconnect();
-            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-          });
-          mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-          setTimeout(() => mo.disconnect(), 3000);
-        };
-        window.addEventListener("pointermove", onMove, true);
-        // A move to where the pointer is already is no event.
-        setTimeout(() => resolve(-1), 5000);
-      }),
-  );
-  // The listener is in place once evaluate has run its synchronous part; a short wait makes sure.
-  const [time] = await Promise.all([answer, page.waitForTimeout(20).then(() => page.mouse.move(x, y))]);
-  return time;
+  // The listener is in place before the move: evaluated and the move made side by side with a 20 ms
+  // wait, a page still busy at 4× ran the listener after the move, and every hover read "unchanged".
+  await page.evaluate(() => {
+    window.cnibenchHover = new Promise<number>((resolve) => {
+      const onMove: Listener = (e) => {
+        window.removeEventListener("pointermove", onMove, true);
+        const t0 = e.timeStamp;
+        const mo = new MutationObserver(() => {
+          mo.disconnect();
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+        });
+        mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+        setTimeout(() => {
+          mo.disconnect();
+          resolve(-1);
+        }, 3000);
+      };
+      window.addEventListener("pointermove", onMove, true);
+      // A move to where the pointer is already is no event.
+      setTimeout(() => resolve(-2), 5000);
+    });
+  });
+  await page.mouse.move(x, y);
+  return page.evaluate(() => window.cnibenchHover);
 }
 
 /** A click: its longest Event Timing entry (the interaction's duration), 16 when under the API's floor. */

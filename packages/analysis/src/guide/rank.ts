@@ -38,7 +38,7 @@ import {
   variantOf,
 } from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
-import { type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
+import { atCeiling, type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
 import type {
   GuideFigure,
   GuideResult,
@@ -369,6 +369,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const standings = tests.map((test) => ({ test, ...testStanding(test) }));
   const separating = standings.filter((s) => s.separates).map((s) => s.test);
   const performanceMatters = separating.length > 0;
+  // The tests that tell these options from the others: one where each of them is at the line rate
+  // separates only the rest, so it is no reason for their place (unless nothing else separates).
+  const separatingFor = (ids: readonly string[], from: readonly RankTest[] = separating) => {
+    const level = (t: RankTest) =>
+      ids.every((id) => {
+        const e = t.entries.find((x) => x.optionId === id);
+        return e !== undefined && atCeiling(t.ceiling, e.figure);
+      });
+    const telling = from.filter((t) => !level(t));
+    return telling.length > 0 ? telling : from;
+  };
 
   // Summary, in the order a reader asks: traffic first, then the needs.
   if (answers.connections === "mixed") {
@@ -597,7 +608,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
-    const decisive = [...new Set(separating.map(testName))];
+    const decisiveFor = (ids: readonly string[]) => [...new Set(separatingFor(ids).map(testName))];
+    const decisive = decisiveFor(notBeaten.length > 1 ? notBeaten.map((o) => o.id) : [top.id]);
     const where = `${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     // What puts the first of several not beaten first: the answers' weights, else the features. When
@@ -637,7 +649,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         const decisiveHere = listWords(
           [
             ...new Set(
-              x.separating.map((t) =>
+              separatingFor(x.notBeaten.length > 1 ? x.notBeaten : [first.id], x.separating).map((t) =>
                 t.testbed === x.testbed ? t.what : `${t.what} (${t.testbed}'s, matched by Service proxy)`,
               ),
             ),

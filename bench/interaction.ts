@@ -33,6 +33,8 @@ const viewport = { width: 1440, height: 900 };
 const throttles = [1, 4];
 const hovers = 20;
 const toggles = 6;
+/** "Show all" then back, three times: two clicks gave a p95 that was one click's time. */
+const showAlls = 6;
 
 /** Imports the tree, then measures each page's interactions at each throttle. */
 export async function benchInteraction(url: string): Promise<BenchRow[]> {
@@ -64,16 +66,17 @@ export async function benchInteraction(url: string): Promise<BenchRow[]> {
         console.log(`interaction: ${name}, CPU ${rate}×…`);
         const t = await measure(browser, web.base + path, rate);
         const p95 = (xs: number[]) => quantile(xs, 0.95);
-        const all = [...t.hover, ...t.toggle, ...t.showAll];
+        const kinds = [t.hover, t.toggle, t.showAll];
         const shown = (xs: number[]) => (xs.length ? ms(p95(xs)) : "–");
         rows.push({
           part: "interaction",
           what: `${name}, CPU ${rate}×: hover / legend / show all p95 ms`,
-          figure: `${shown(t.hover)} / ${shown(t.toggle)} / ${shown(t.showAll)}`,
-          against: `first move loads the charts: ${ms(t.firstMove)} ms; ${all.length} interactions`,
-          target: `p95 < ${targetMs}`,
-          // A kind not measured (no hover changed the chart) is no evidence of meeting the target.
-          met: t.hover.length > 0 && t.toggle.length > 0 && p95(all) < targetMs,
+          figure: kinds.map(shown).join(" / "),
+          against: `first move loads the charts: ${ms(t.firstMove)} ms; ${kinds.map((xs) => xs.length).join(" / ")} timed`,
+          target: `p95 < ${targetMs} each`,
+          // Each kind on its own: pooled, 20 quick hovers hid a slow "show all". A kind not measured (no
+          // hover changed the chart) is no evidence of meeting the target.
+          met: kinds.every((xs) => xs.length > 0 && p95(xs) < targetMs),
         });
       }
     }
@@ -150,13 +153,10 @@ async function measure(browser: Browser, url: string, rate: number): Promise<Tim
 
     console.log(`  ${toggle.length} legend clicks`);
     const showAll: number[] = [];
-    const scope = page.getByRole("button", { name: /^Show (all \d+|\d+ \(best and worst\))$/ }).first();
-    if (await scope.count()) {
-      showAll.push(await click(page, scope));
+    const scope = () => page.getByRole("button", { name: /^Show (all \d+|\d+ \(best and worst\))$/ }).first();
+    for (let i = 0; i < showAlls && (await scope().count()) > 0; i++) {
+      showAll.push(await click(page, scope()));
       await page.waitForLoadState("networkidle");
-      showAll.push(
-        await click(page, page.getByRole("button", { name: /^Show (all \d+|\d+ \(best and worst\))$/ }).first()),
-      );
     }
     return { firstMove, hover: hoverTimes, toggle, showAll };
   } finally {

@@ -6,7 +6,7 @@ import { formatCount } from "@cnibench/format";
 import { TextAnchor, TextLink } from "~/app/_ui/link";
 import { EvidenceList } from "./evidence-list";
 import type { ReasonView } from "./reason";
-import { sourceNames } from "./source-names";
+import { sourceNames, sourcesByLabel } from "./source-names";
 
 const kindStyles: Record<ReasonView["kind"], string> = {
   measured: "border-emerald-300 text-emerald-800 dark:border-emerald-800 dark:text-emerald-300",
@@ -73,13 +73,20 @@ export function ReasonLine(props: { reason: ReasonView; apiUrl: string; lead?: b
               Sources: {sources.length} pages
             </summary>
             <ul className="mt-1 space-y-0.5">
-              {sources.map((s) => (
-                <li key={s.url}>
-                  {s.label}:{" "}
-                  {/* A documentation path has no spaces: let it break anywhere rather than widen a phone's page. */}
-                  <TextAnchor href={s.url} rel="noreferrer" target="_blank" className="break-all">
-                    {s.url.replace(/^https:\/\/(www\.)?/, "")}
-                  </TextAnchor>
+              {sourcesByLabel(sources).map(([label, pages]) => (
+                <li key={label}>
+                  {label}:{" "}
+                  {pages.length === 1 ? (
+                    <SourceUrl url={pages[0]!.url} />
+                  ) : (
+                    <ul className="ml-3">
+                      {pages.map((s) => (
+                        <li key={s.url}>
+                          <SourceUrl url={s.url} />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </li>
               ))}
             </ul>
@@ -87,6 +94,15 @@ export function ReasonLine(props: { reason: ReasonView; apiUrl: string; lead?: b
         )}
       </div>
     </li>
+  );
+}
+
+function SourceUrl(props: { url: string }) {
+  // A documentation path has no spaces: let it break anywhere rather than widen a phone's page.
+  return (
+    <TextAnchor href={props.url} rel="noreferrer" target="_blank" className="break-all">
+      {props.url.replace(/^https:\/\/(www\.)?/, "")}
+    </TextAnchor>
   );
 }
 

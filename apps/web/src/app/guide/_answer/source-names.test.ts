@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sourceNames } from "./source-names.ts";
+import { sourceNames, sourcesByLabel } from "./source-names.ts";
 
 describe("sourceNames", () => {
   it("tells the capability matrix's three kubernetes.io pages apart", () => {
@@ -20,6 +20,30 @@ describe("sourceNames", () => {
     expect(sourceNames(["https://kubernetes.io/", "https://kubernetes.io/docs/"])).toEqual([
       "kubernetes.io",
       "kubernetes.io/…/docs",
+    ]);
+  });
+});
+
+describe("sourcesByLabel", () => {
+  it("lists the Cilium overlay's feature pages once under its row, in order, beside another row's page", () => {
+    // The sources of the first option's Features line on the InfraBuilder testbed (capabilities.json).
+    const cilium = (path: string) => ({
+      label: "Cilium VXLAN/Geneve overlay",
+      url: `https://docs.cilium.io/en/stable/${path}`,
+    });
+    const proxy = {
+      label: "kube-proxy (iptables)",
+      url: "https://kubernetes.io/docs/reference/networking/virtual-ips/",
+    };
+    const sources = [
+      cilium("network/kubernetes/policy/"),
+      cilium("security/network/proxy/envoy/"),
+      proxy,
+      cilium("observability/hubble/"),
+    ];
+    expect(sourcesByLabel(sources)).toEqual([
+      ["Cilium VXLAN/Geneve overlay", [sources[0], sources[1], sources[3]]],
+      ["kube-proxy (iptables)", [proxy]],
     ]);
   });
 });

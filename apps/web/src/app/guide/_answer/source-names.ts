@@ -1,6 +1,7 @@
 // A short list of sources shows each as its site's name. Three pages of kubernetes.io read
 // "kubernetes.io, kubernetes.io, kubernetes.io": where a site repeats, its pages are told apart by
-// the last part of their path.
+// the last part of their path. A long list is grouped by label, so nine pages of one capability row
+// do not repeat its name nine times.
 
 const host = (url: URL) => url.hostname.replace(/^www\./, "");
 const lastPart = (url: URL) => url.pathname.split("/").filter(Boolean).at(-1);
@@ -17,4 +18,11 @@ export function sourceNames(urls: readonly string[]): string[] {
     const part = lastPart(url);
     return repeated && part ? `${site}/…/${part}` : site;
   });
+}
+
+/** Sources grouped by label in order of first appearance: nine Cilium pages are listed under one "Cilium VXLAN/Geneve overlay". */
+export function sourcesByLabel<T extends { label: string }>(sources: readonly T[]): [string, T[]][] {
+  const groups = new Map<string, T[]>();
+  for (const s of sources) groups.set(s.label, [...(groups.get(s.label) ?? []), s]);
+  return [...groups];
 }

@@ -208,6 +208,21 @@ describe("barGeometry", () => {
     expect(g.yTicks.map((t) => t.value)).toEqual([0, 5, 10, 15, 20]);
   });
 
+  it("leaves room above a NIC line at the top of the bars for its label", () => {
+    // Bars to 38.9 under a 40 Gbit/s NIC line, a plot 200 px high: the label needs 18 px above the
+    // line, so the axis must reach 40 · 200 / (200 − 18) = 43.96 at least; ticks of 10 take it to 50
+    // (without the room it stopped at 40, the line on the plot's top edge). 40 of 50 sits at
+    // 216 − 200 · 40 / 50 = 56 px, 40 px below the plot's top (16).
+    const g = barGeometry({
+      data: [{ category: "8 streams", values: { s1: { y: 38.9 } } }],
+      series: series.slice(0, 1),
+      references: [{ y: 40, label: "NIC 40 Gbit/s" }],
+      frame,
+    });
+    expect(g.yDomain).toEqual([0, 50]);
+    expect(g.rules[0]?.y).toBe(56);
+  });
+
   it("hangs a negative bar below zero", () => {
     const g = barGeometry({
       data: [{ category: "policy", values: { s1: { y: -10 }, s2: { y: 30 } } }],

@@ -239,6 +239,9 @@ export type BarGeometry = {
   hidden: number;
 };
 
+/** The height of a rule's label above its line (rule.tsx: 12 px text, 6 px above the line). */
+const ruleLabelRoom = 18;
+
 /**
  * Grouped bars, as GroupedBarChart draws them: the top `count` series by their mean rank over the
  * groups (the charts page's rule), each in its colorIndex or rank's colour, side by side in every
@@ -277,7 +280,10 @@ export function barGeometry(input: {
     }),
     ...(d.reference ? [d.reference.y] : []),
   ]);
-  const yValues = niceTicks(Math.min(0, ...values), Math.max(0, ...values, ...references.map((r) => r.y)));
+  // A rule's label sits above its line: room for it under the plot's top, where the groups' reference
+  // names are (a 40 Gbit/s NIC line at the top of a 0–40 axis printed over them).
+  const headroom = plot.height > ruleLabelRoom ? plot.height / (plot.height - ruleLabelRoom) : 1;
+  const yValues = niceTicks(Math.min(0, ...values), Math.max(0, ...values, ...references.map((r) => r.y * headroom)));
   const yDomain: [number, number] = [yValues[0] ?? 0, yValues.at(-1) ?? 1];
   const y = scale("linear", yDomain, [plot.top + plot.height, plot.top]);
   const band = plot.width / Math.max(1, data.length);

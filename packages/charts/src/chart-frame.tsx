@@ -24,7 +24,8 @@ export type KeyLine = { label: string; dash: string };
 type Props = {
   about: ChartAbout;
   state: ChartState;
-  csv: (string | number | null | undefined)[][];
+  /** The chart's rows for its CSV export, built when the reader asks for them (every figure formatted). */
+  csv: () => (string | number | null | undefined)[][];
   /** Some point has min–max whiskers: the legend says what they are. */
   whiskers?: boolean;
   /** What the shaded band around each line is ("Shaded: each line's runs, min–max"); absent when none is drawn. */
@@ -51,7 +52,7 @@ export function ChartFrame({ about, state, ...props }: Props) {
       setError(null);
       // The exporters (CSV writer, SVG serialiser, PNG rasteriser) load on the first click, not with the page.
       const { downloadCsv, downloadPng, downloadSvg } = await import("./export");
-      if (kind === "csv") return downloadCsv(props.csv, about.filename);
+      if (kind === "csv") return downloadCsv(props.csv(), about.filename);
       const el = svg();
       if (!el) return setError("nothing to export: the chart has not rendered");
       if (kind === "svg") downloadSvg(el, about.filename);

@@ -100,7 +100,6 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
     [points, annotations, shifts, width],
   );
   const color = colorAt(state.styleOf(seriesId));
-  const csv = historyCsv(points, annotations, shifts, props.unit);
   const keys: KeyLine[] = [
     ...(annotations.length > 0 ? [{ label: "what the campaigns ran on changed", dash: "4 4" }] : []),
     ...(shifts.length > 0
@@ -132,7 +131,7 @@ export function HistoryChart({ height = 360, annotations = noAnnotations, shifts
         series: [{ id: seriesId, label: props.label }],
       }}
       state={state}
-      csv={csv}
+      csv={() => historyCsv(points, annotations, shifts, props.unit)}
       mark="point"
       whiskers={points.some((p) => p.n > 1)}
       keys={keys}

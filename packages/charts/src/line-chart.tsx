@@ -41,10 +41,15 @@ type Props = {
  * The static picture first (server-rendered), Recharts' once the reader interacts.
  */
 export function LineSeriesChart({ xScale = "linear", height = 380, joined = true, ...props }: Props) {
-  const ranked = rankByScore(
-    props.series.map((s) => s.id),
-    lineScores(props.series),
-    props.better,
+  // Once per data, as GroupedBarChart's: not at every click of the legend.
+  const ranked = useMemo(
+    () =>
+      rankByScore(
+        props.series.map((s) => s.id),
+        lineScores(props.series),
+        props.better,
+      ),
+    [props.series, props.better],
   );
   const state = useChartState(ranked, props.series);
   const interactive = useInteractive();
@@ -90,7 +95,7 @@ export function LineSeriesChart({ xScale = "linear", height = 380, joined = true
     <ChartFrame
       about={props}
       state={state}
-      csv={lineCsv(props.series, props.unit)}
+      csv={() => lineCsv(props.series, props.unit)}
       mark="point"
       whiskers={whiskers}
       band={band}

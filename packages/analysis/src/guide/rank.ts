@@ -608,8 +608,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
-    const decisiveFor = (ids: readonly string[]) => [...new Set(separatingFor(ids).map(testName))];
-    const decisive = decisiveFor(notBeaten.length > 1 ? notBeaten.map((o) => o.id) : [top.id]);
+    const decisive = [
+      ...new Set(separatingFor(notBeaten.length > 1 ? notBeaten.map((o) => o.id) : [top.id]).map(testName)),
+    ];
     const where = `${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     // What puts the first of several not beaten first: the answers' weights, else the features. When

@@ -252,7 +252,7 @@ describe("figures at the line rate", () => {
     }
   });
 
-  it("leaves a test the leader shares at the line rate out of what puts it first, alone and beside other testbeds", () => {
+  it("leaves a test the leader shares at the line rate out of what makes it measure best", () => {
     // The leader moves 38.9 Gbit/s on 8 streams, above the 37.61 Gbit/s bound (above): 8-stream TCP
     // does not tell it from the 15 others there, so its lead rests on single-stream TCP and CPU per Gbit/s.
     const alone = askGuide(ib, { cloud: "on-prem" });
@@ -260,8 +260,10 @@ describe("figures at the line rate", () => {
       /, where single-stream TCP and CPU per Gbit\/s \(8-stream TCP\) separate the datapaths\.$/,
     );
     expect(alone.summary[1]!.text).toMatch(/^8-stream TCP separates only the rest: 16 of 24 reach/);
+    // "Nothing beats it across the board" keeps every test: below the line rate, a datapath could lead
+    // the others and still not beat it.
     const beside = askGuide(both, {}).summary.find((x) => x.text.startsWith("On On-premises bare-metal-40g: "))!;
-    expect(beside.text).toMatch(/there on single-stream TCP and CPU per Gbit\/s \(8-stream TCP\)\.$/);
+    expect(beside.text).toMatch(/across the board there on 8-stream TCP, single-stream TCP and CPU per Gbit\/s/);
     // Encrypted, the leader is far below the line rate: 8-stream TCP does separate it.
     expect(askGuide(ib, onPrem).summary[0]!.text).toMatch(/, 8-stream TCP, /);
   });

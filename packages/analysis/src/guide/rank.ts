@@ -369,17 +369,6 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const standings = tests.map((test) => ({ test, ...testStanding(test) }));
   const separating = standings.filter((s) => s.separates).map((s) => s.test);
   const performanceMatters = separating.length > 0;
-  // The tests that tell these options from the others: one where each of them is at the line rate
-  // separates only the rest, so it is no reason for their place (unless nothing else separates).
-  const separatingFor = (ids: readonly string[], from: readonly RankTest[] = separating) => {
-    const level = (t: RankTest) =>
-      ids.every((id) => {
-        const e = t.entries.find((x) => x.optionId === id);
-        return e !== undefined && atCeiling(t.ceiling, e.figure);
-      });
-    const telling = from.filter((t) => !level(t));
-    return telling.length > 0 ? telling : from;
-  };
 
   // Summary, in the order a reader asks: traffic first, then the needs.
   if (answers.connections === "mixed") {
@@ -608,10 +597,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   if (top) {
     const missing = top.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
     const onFeatures = needs.length > 0 ? "the needs you ticked and the features it offers" : "the features it offers";
-    const decisive = [
-      ...new Set(separatingFor(notBeaten.length > 1 ? notBeaten.map((o) => o.id) : [top.id]).map(testName)),
-    ];
-    const where = `${listWords(decisive, 4)} ${decisive.length === 1 ? "separates" : "separate"} the datapaths`;
+    const decisive = [...new Set(separating.map(testName))];
+    const separate = (names: readonly string[]) =>
+      `${listWords(names, 4)} ${names.length === 1 ? "separates" : "separate"} the datapaths`;
+    // "Measures best" rests on the tests that put it first: one where it is at the line rate separates
+    // only the rest (its own line says so), so it is no reason for the lead. "Nothing beats it across
+    // the board" keeps every test: a datapath below the line rate could be ahead on all the others.
+    const atTheTop = separating.filter((t) => {
+      const own = t.entries.find((e) => e.optionId === top.id);
+      return !own || !atCeiling(t.ceiling, own.figure);
+    });
+    const measuresBest = atTheTop.length > 0 ? [...new Set(atTheTop.map(testName))] : decisive;
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     // What puts the first of several not beaten first: the answers' weights, else the features. When
     // neither, it is first by name only: the lead says so, and names those level with it on both.
@@ -632,8 +628,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const peers = notBeaten.filter((o) => o.id !== top.id);
     const separatingWords =
       peers.length === 0
-        ? `it measures best on ${scopeLabel}, where ${where}`
-        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${where}${firstAmong(top, peers)}`;
+        ? `it measures best on ${scopeLabel}, where ${separate(measuresBest)}`
+        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${separate(decisive)}${firstAmong(top, peers)}`;
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
@@ -650,7 +646,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         const decisiveHere = listWords(
           [
             ...new Set(
-              separatingFor(x.notBeaten.length > 1 ? x.notBeaten : [first.id], x.separating).map((t) =>
+              x.separating.map((t) =>
                 t.testbed === x.testbed ? t.what : `${t.what} (${t.testbed}'s, matched by Service proxy)`,
               ),
             ),

@@ -269,6 +269,22 @@ describe("figures at the line rate", () => {
   });
 });
 
+describe("the pages a capability line cites", () => {
+  it("say which features each backs, a page backing several cited once", () => {
+    // capabilities.json: the Cilium overlay row cites its policy page for both Kubernetes NetworkPolicy
+    // and cluster-wide policy, and its Envoy page for L7 policy alone.
+    const top = askGuide(ib, { cloud: "on-prem" }).options[0]!;
+    const features = top.reasons.find((x) => x.text.startsWith("Features: "))!;
+    const about = new Map(features.sources.map((x) => [x.url, x.about]));
+    expect(features.sources).toHaveLength(about.size);
+    expect(about.get("https://docs.cilium.io/en/stable/network/kubernetes/policy/")).toBe(
+      "Kubernetes NetworkPolicy, Cluster-wide policy",
+    );
+    expect(about.get("https://docs.cilium.io/en/stable/security/network/proxy/envoy/")).toBe("L7 (HTTP) policy");
+    for (const x of features.sources) expect(x.about, x.url).not.toBe("");
+  });
+});
+
 describe("needs of datapaths no capability row describes", () => {
   it("calls them undocumented, not missing: Canal has only kube-proxy's row, which says nothing of encryption", () => {
     const canal = askGuide(ib, onPrem).options.find((o) => o.id === "canal:overlay-vxlan:iptables")!;

@@ -147,7 +147,9 @@ function firstSentence(note: string | undefined): string {
   return `${cut}…${")".repeat(Math.max(0, cut.split("(").length - cut.split(")").length))}`;
 }
 
-const sourcesOf = (r: ResolvedCapability) => r.cells.map((c) => ({ label: c.optionName, url: c.source }));
+/** The pages behind a capability, each with the capability it backs ("L7 (HTTP) policy"). */
+const sourcesOf = (r: ResolvedCapability, about: string) =>
+  r.cells.map((c) => ({ label: c.optionName, url: c.source, about }));
 
 /**
  * What the documentation says of a need: for it, against it, or neither. A measured setup can meet a
@@ -172,7 +174,7 @@ function needReason(matrix: CapabilityMatrix, need: GuideNeed, r: ResolvedCapabi
   const text = `${named}: ${value}${note ? ` — ${note}` : ""}`;
   const status = statusOf(need, r.value);
   const effect = status === "met" ? "for" : status === "unmet" ? "against" : "neutral";
-  return reason("capability", effect, text, [], sourcesOf(r));
+  return reason("capability", effect, text, [], sourcesOf(r, label));
 }
 
 // As statusOf: a final "n.a." is a kube-proxy row's, and says nothing of the CNI it runs beside.
@@ -181,7 +183,14 @@ const mark = (v: string) =>
 
 function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, ResolvedCapability>): Reason {
   const parts = featureKeys.map((k) => `${capabilityLabel(matrix, k)} ${mark(caps.get(k)!.value)}`);
-  const sources = [...new Map(featureKeys.flatMap((k) => sourcesOf(caps.get(k)!)).map((s) => [s.url, s])).values()];
+  // A page that backs several features is cited once, naming each of them once.
+  const byUrl = new Map<string, { source: Reason["sources"][number]; abouts: Set<string> }>();
+  for (const source of featureKeys.flatMap((k) => sourcesOf(caps.get(k)!, capabilityLabel(matrix, k)))) {
+    const seen = byUrl.get(source.url) ?? { source, abouts: new Set<string>() };
+    byUrl.set(source.url, seen);
+    seen.abouts.add(source.about);
+  }
+  const sources = [...byUrl.values()].map((x) => ({ ...x.source, about: [...x.abouts].join(", ") }));
   return reason("capability", "neutral", `Features: ${parts.join(" · ")}.`, [], sources);
 }
 

@@ -44,8 +44,8 @@ export type Reason = {
   evidence: Evidence[];
   /** How many distinct figures it was computed from in all. */
   evidenceCount: number;
-  /** The pages a capability reason cites. */
-  sources: { label: string; url: string }[];
+  /** The pages a capability reason cites: the matrix row (label), and the capabilities each page backs (about). */
+  sources: { label: string; url: string; about: string }[];
   /** It rests on an approximate or bounded figure: said in the text too. */
   approximate: boolean;
   /** The names the text left out after the first handful ("and 5 more"), with a link to them; else null. */

@@ -36,7 +36,7 @@ const reasonSchema = z.object({
   /** The first few figures it rests on (the analysis caps them), and how many there are. */
   evidence: z.array(evidenceSchema),
   evidenceCount: z.number().int(),
-  sources: z.array(z.object({ label: z.string(), url: z.string() })),
+  sources: z.array(z.object({ label: z.string(), url: z.string(), about: z.string() })),
   approximate: z.boolean(),
   /** The names the text left out after the first few ("and 5 more"), and the explorer's filters that list them. */
   rest: z

@@ -77,12 +77,12 @@ export function ReasonLine(props: { reason: ReasonView; apiUrl: string; lead?: b
                 <li key={label}>
                   {label}:{" "}
                   {pages.length === 1 ? (
-                    <SourceUrl url={pages[0]!.url} />
+                    <SourceUrl source={pages[0]!} />
                   ) : (
                     <ul className="ml-3">
                       {pages.map((s) => (
                         <li key={s.url}>
-                          <SourceUrl url={s.url} />
+                          <SourceUrl source={s} />
                         </li>
                       ))}
                     </ul>
@@ -97,12 +97,17 @@ export function ReasonLine(props: { reason: ReasonView; apiUrl: string; lead?: b
   );
 }
 
-function SourceUrl(props: { url: string }) {
-  // A documentation path has no spaces: let it break anywhere rather than widen a phone's page.
+/** A page and what it backs: "docs.cilium.io/…/envoy/ (L7 (HTTP) policy)". */
+function SourceUrl(props: { source: ReasonView["sources"][number] }) {
+  const { url, about } = props.source;
   return (
-    <TextAnchor href={props.url} rel="noreferrer" target="_blank" className="break-all">
-      {props.url.replace(/^https:\/\/(www\.)?/, "")}
-    </TextAnchor>
+    <>
+      {/* A documentation path has no spaces: let it break anywhere rather than widen a phone's page. */}
+      <TextAnchor href={url} rel="noreferrer" target="_blank" className="break-all">
+        {url.replace(/^https:\/\/(www\.)?/, "")}
+      </TextAnchor>
+      {about ? ` (${about})` : null}
+    </>
   );
 }
 
@@ -111,7 +116,7 @@ function SourceLinks(props: { sources: ReasonView["sources"] }) {
   return props.sources.map((s, i) => (
     <span key={s.url}>
       {i > 0 ? ", " : ""}
-      <TextAnchor href={s.url} title={s.label} rel="noreferrer" target="_blank">
+      <TextAnchor href={s.url} title={s.about ? `${s.label}: ${s.about}` : s.label} rel="noreferrer" target="_blank">
         {names[i]}
       </TextAnchor>
     </span>

@@ -106,7 +106,7 @@ function SourceUrl(props: { source: ReasonView["sources"][number] }) {
       <TextAnchor href={url} rel="noreferrer" target="_blank" className="break-all">
         {url.replace(/^https:\/\/(www\.)?/, "")}
       </TextAnchor>
-      {about ? ` (${about})` : null}
+      {` (${about})`}
     </>
   );
 }
@@ -116,7 +116,7 @@ function SourceLinks(props: { sources: ReasonView["sources"] }) {
   return props.sources.map((s, i) => (
     <span key={s.url}>
       {i > 0 ? ", " : ""}
-      <TextAnchor href={s.url} title={s.about ? `${s.label}: ${s.about}` : s.label} rel="noreferrer" target="_blank">
+      <TextAnchor href={s.url} title={`${s.label}: ${s.about}`} rel="noreferrer" target="_blank">
         {names[i]}
       </TextAnchor>
     </span>

@@ -51,7 +51,7 @@ describe("scenarioName: InfraBuilder 2024's 25 setups", () => {
       hybridnet: "hybridnet VXLAN",
       kubeovn: "Kube-OVN Geneve",
       kuberouter: "kube-router BGP",
-      "kuberouter-all": "kube-router BGP, kube-proxy IPVS",
+      "kuberouter-all": "kube-router BGP, kube-proxy replacement",
     });
   });
 

@@ -119,7 +119,7 @@ export function modeWords(mode: string | undefined): string {
 /** The Service proxy in words: "kube-proxy iptables", "kube-proxy replacement", "no service proxy". */
 export function kubeProxyWords(kubeProxy: string | undefined): string {
   if (kubeProxy === undefined || kubeProxy === "" || kubeProxy === "unknown") return "kube-proxy unknown";
-  if (kubeProxy === "ebpf") return "kube-proxy replacement";
+  if (kubeProxy === "ebpf" || kubeProxy === "cni-proxy") return "kube-proxy replacement";
   const label = vocabularyLabel("kubeProxy", kubeProxy);
   if (label === undefined) return `kube-proxy ${kubeProxy}`;
   return asWords(label.replace(/^kube-proxy \((.+)\)$/, "kube-proxy $1"));

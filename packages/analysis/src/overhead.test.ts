@@ -116,7 +116,7 @@ describe("settingPairs: setups one setting apart, within one testbed (issue 40)"
       ["encryption", "cilium", "cilium-ipsec", "ipsec"],
       ["encryption", "cilium", "cilium-wg", "wireguard"],
       ["kube-proxy", "cilium", "cilium-nokproxy", "ebpf instead of iptables"],
-      ["kube-proxy", "kuberouter", "kuberouter-all", "ipvs instead of iptables"],
+      ["kube-proxy", "kuberouter", "kuberouter-all", "cni-proxy instead of iptables"],
       ["encapsulation", "antrea-noencap", "antrea", "overlay-geneve instead of native"],
     ]);
   });

@@ -118,7 +118,7 @@ const cniSchema = z
     mode: text(100, `Datapath mode, a vocabulary slug (native, overlay-vxlan, chaining, eni, …). ${UNKNOWN}`).meta({
       examples: ["overlay-vxlan", "native"],
     }),
-    kubeProxy: text(100, "Service proxy, a vocabulary slug (iptables, ipvs, nftables, ebpf, none).")
+    kubeProxy: text(100, "Service proxy, a vocabulary slug (iptables, ipvs, nftables, ebpf, cni-proxy, none).")
       .meta({ examples: ["ebpf", "iptables"] })
       .optional(),
     label: z.string().trim().max(200).nullable().meta({ description: "Display name for this setup." }).optional(),

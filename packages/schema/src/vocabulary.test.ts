@@ -38,6 +38,7 @@ describe("resolveSlug", () => {
     ["kubeProxy", "eBPF", "ebpf"],
     ["kubeProxy", "IPVS", "ipvs"],
     ["kubeProxy", "none", "none"],
+    ["kubeProxy", "kube-router service proxy", "cni-proxy"],
     ["cniName", "kubeovn", "kube-ovn"],
     ["cniName", "baremetal", "none"],
     ["cniMode", "host-network", "host-network"],

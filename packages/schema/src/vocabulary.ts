@@ -140,6 +140,13 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
         "cilium kpr",
       ],
     },
+    // A CNI that is the Service proxy itself, without eBPF and with no kube-proxy running
+    // (kube-router's --run-service-proxy on IPVS): distinct from "ipvs", which is kube-proxy's mode.
+    {
+      slug: "cni-proxy",
+      label: "The CNI's own Service proxy (kube-proxy replacement)",
+      aliases: ["cni proxy", "cni service proxy", "kube-router service proxy", "kube-router proxy"],
+    },
     // Distinct from ebpf: nothing implements Services at all (e.g. a bare test cluster).
     { slug: "none", label: "No service proxy", aliases: ["no service proxy"] },
     { slug: "unknown", label: "Unknown", aliases: [] },

@@ -129,7 +129,7 @@ describe("infrabuilderSetups: twenty-odd setups of one benchmark", () => {
     ["hybridnet", "hybridnet", "overlay-vxlan", "iptables", undefined],
     ["kubeovn", "kube-ovn", "overlay-geneve", "iptables", undefined],
     ["kuberouter", "kube-router", "bgp", "iptables", undefined],
-    ["kuberouter-all", "kube-router", "bgp", "ipvs", undefined],
+    ["kuberouter-all", "kube-router", "bgp", "cni-proxy", undefined],
     ["baremetal", "none", "host-network", "none", undefined],
   ])("%s is stored as %s, %s, kube-proxy %s, encryption %s", (setup, cni, mode, kubeProxy, encryption) => {
     const stored = bundles.filter((b) => b.bundle.cni.label === setup).map((b) => b.bundle.cni);

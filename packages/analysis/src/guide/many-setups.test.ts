@@ -313,6 +313,24 @@ describe("needs of datapaths no capability row describes", () => {
     ]);
     expect(antrea.reasons.find((r) => r.text.startsWith("Encryption in transit: measured here"))?.effect).toBe("for");
   });
+
+  it("says kube-router's own Service proxy replaces kube-proxy, never that kube-proxy runs in IPVS mode", () => {
+    // kuberouter-all runs --run-service-proxy=true and installs the cluster without kube-proxy. Read as
+    // kube-proxy IPVS, the card said "+ kube-proxy IPVS" and "kube-proxy replacement no".
+    const options = askGuide(ib, onPrem).options;
+    const own = options.find((o) => o.scenarios.some((s) => s.label === "kuberouter-all"))!;
+    expect(own.label).toBe("kube-router (BGP), kube-proxy replacement");
+    expect(own.capabilityRows).toEqual([]);
+    const texts = own.reasons.map((r) => r.text);
+    expect(texts.find((t) => t.startsWith("Features:"))).toContain("kube-proxy replacement yes");
+    expect(texts).toContain(
+      "No row of the capability matrix describes this datapath: its features are unknown, but for kube-proxy replacement, which its setups ran with.",
+    );
+    expect(options.flatMap((o) => [o.label, ...o.reasons.map((r) => r.text)]).join("\n")).not.toContain("IPVS");
+    // Its sibling keeps kube-proxy: the kube-proxy row still says no.
+    const kept = options.find((o) => o.scenarios.some((s) => s.label === "kuberouter"))!;
+    expect(kept.reasons.find((r) => r.text.startsWith("Features:"))!.text).toContain("kube-proxy replacement no");
+  });
 });
 
 describe("every sentence names a handful of setups at most", () => {

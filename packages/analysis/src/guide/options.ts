@@ -4,7 +4,7 @@ import { vocabularyLabel } from "@cnibench/schema";
 import { modeWords } from "../names.ts";
 import type { GuideScenario } from "./types.ts";
 
-export type ServiceProxy = "iptables" | "ipvs" | "nftables" | "ebpf" | "unknown";
+export type ServiceProxy = "iptables" | "ipvs" | "nftables" | "ebpf" | "cni-proxy" | "unknown";
 export type Routing = "overlay" | "native" | "unknown";
 
 export type Datapath = {
@@ -40,12 +40,13 @@ const proxyWords: Partial<Record<string, string>> = {
   ipvs: " + kube-proxy IPVS",
   nftables: " + kube-proxy nftables",
   ebpf: ", kube-proxy replacement",
+  "cni-proxy": ", kube-proxy replacement",
 };
 
 const cloudOfCni: Partial<Record<string, string>> = { "aws-vpc-cni": "eks", "tke-vpc-cni": "tke" };
 
-const asProxy = (v: string): ServiceProxy =>
-  v === "iptables" || v === "ipvs" || v === "nftables" || v === "ebpf" ? v : "unknown";
+const proxies: readonly string[] = ["iptables", "ipvs", "nftables", "ebpf", "cni-proxy"] satisfies ServiceProxy[];
+const asProxy = (v: string): ServiceProxy => (proxies.includes(v) ? (v as ServiceProxy) : "unknown");
 
 const isOverlay = (mode: string) => mode.startsWith("overlay") || mode === "ipip";
 

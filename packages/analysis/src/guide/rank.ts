@@ -197,6 +197,20 @@ function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, Resol
 const distinct = (values: string[]) => [...new Set(values)].sort();
 
 /**
+ * Kube-proxy replacement where the matrix leaves it unsaid and the setups ran without kube-proxy (a
+ * CNI's own Service proxy, such as kube-router's, has no row): what was measured is the fact.
+ */
+function withoutKubeProxy(
+  option: DatapathOption,
+  caps: ReadonlyMap<CapabilityKey, ResolvedCapability>,
+): ResolvedCapability | null {
+  const documented = caps.get("kube_proxy_replacement")?.value;
+  if (documented !== "unknown" && documented !== "n.a.") return null;
+  if (option.proxy !== "ebpf" && option.proxy !== "cni-proxy") return null;
+  return { key: "kube_proxy_replacement", value: "yes", cells: [], note: "its setups ran without kube-proxy" };
+}
+
+/**
  * A measured reason that a datapath offers encryption in transit: its setups that ran with WireGuard or
  * IPsec, with a throughput figure of each as the evidence; null when none did.
  */
@@ -411,6 +425,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const ranked = options.map((option) => {
     const caps = new Map<CapabilityKey, ResolvedCapability>();
     for (const k of matrix.capabilities.map((c) => c.key)) caps.set(k, resolveCapability(matrix, option.layers, k));
+    const ranWithoutKubeProxy = withoutKubeProxy(option, caps);
+    if (ranWithoutKubeProxy) caps.set("kube_proxy_replacement", ranWithoutKubeProxy);
     // A datapath measured here with encryption offers it, whatever the documentation left unsaid.
     const encrypted = needs.includes("encryptionInTransit") ? encryptedProof(ctx, option.scenarios) : null;
     const checks: NeedCheck[] = needs.map((need) => ({
@@ -435,7 +451,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         reason(
           "caveat",
           "neutral",
-          "No row of the capability matrix describes this datapath: its features are unknown.",
+          `No row of the capability matrix describes this datapath: its features are unknown${ranWithoutKubeProxy ? ", but for kube-proxy replacement, which its setups ran with" : ""}.`,
         ),
       );
     }

@@ -119,10 +119,11 @@ const readers = new Map(
       };
     },
     // kube-router routes pod subnets with BGP (a tunnel only across subnets, --overlay-type=subnet);
-    // --run-service-proxy=true makes it the Service proxy, built on IPVS.
+    // --run-service-proxy=true makes it the Service proxy, built on IPVS, in kube-proxy's place (the
+    // script carries #Flag:NOKUBEPROXY): "ipvs" would say kube-proxy runs in IPVS mode.
     "kube-router": (text) => ({
       mode: "bgp",
-      ...(/--run-service-proxy=true/.test(text) ? { kubeProxy: "ipvs" } : {}),
+      ...(/--run-service-proxy=true/.test(text) ? { kubeProxy: "cni-proxy" } : {}),
     }),
     // Kube-OVN's default network type (networking.NETWORK_TYPE) is geneve; its OVN load balancers
     // (ENABLE_LB, on by default) serve Services.

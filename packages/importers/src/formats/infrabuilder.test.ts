@@ -452,7 +452,7 @@ describe("cniFromConfig: every setup/cni-configs script of the 2024 benchmark", 
     ["kubeovn", { cni: "kube-ovn", cniVersion: "1.12.8", mode: "overlay-geneve", kubeProxy: "iptables" }],
     // The image is untagged (docker.io/cloudnativelabs/kube-router): no version.
     ["kuberouter", { cni: "kube-router", mode: "bgp", kubeProxy: "iptables" }],
-    ["kuberouter-all", { cni: "kube-router", mode: "bgp", kubeProxy: "ipvs" }],
+    ["kuberouter-all", { cni: "kube-router", mode: "bgp", kubeProxy: "cni-proxy" }],
   ])("%s", (setup, expected) => {
     expect(cniFromConfig(setup, fixtureText(`${root}/setup/cni-configs/${setup}.sh`))).toEqual(expected);
   });

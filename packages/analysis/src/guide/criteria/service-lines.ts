@@ -160,7 +160,8 @@ export function lineForOption(
     const best = own.reduce((a, l) => (valueAt(l, n) > valueAt(a, n) ? l : a));
     return { line: best, borrowed: false };
   }
-  if (option.proxy === "unknown") return undefined;
+  // A CNI's own proxy is that CNI's code: another CNI's stands in for nothing.
+  if (option.proxy === "unknown" || option.proxy === "cni-proxy") return undefined;
   const similar =
     lines.find((l) => l.datapath?.proxy === option.proxy && l.datapath.routing === option.routing) ??
     lines.find((l) => l.datapath?.proxy === option.proxy);

@@ -41,6 +41,7 @@ const proxyNames: Record<string, string> = {
   ipvs: "kube-proxy IPVS",
   nftables: "kube-proxy nftables",
   ebpf: "eBPF kube-proxy replacement",
+  "cni-proxy": "the CNI's own",
 };
 
 /**

@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useMemo, useRef } from "react";
 import { ChartFrame, useChartState } from "./chart-frame";
-import { anyWhisker } from "./format";
+import { anyWhisker, barLook, undecidedKey } from "./format";
 import { barGeometry, pictureFrame, valueAxisWidth } from "./geometry";
 import { useInteractive } from "./interactive";
 import { barCsv } from "./point-csv";
@@ -30,13 +30,18 @@ type Props = {
   better?: Better;
   filename: string;
   height?: number;
+  /**
+   * Each bar is a change against its pair (a setting's cost, with its verdict in `versus`): a bar the
+   * runs do not show is drawn hollow, and the key says so.
+   */
+  changes?: boolean;
 };
 
 /**
  * Grouped bars; approximate and bounded figures are drawn pale with a dashed outline. The static
  * picture first (server-rendered), Recharts' once the reader interacts.
  */
-export function GroupedBarChart({ height = 340, ...props }: Props) {
+export function GroupedBarChart({ height = 340, changes = false, ...props }: Props) {
   // Once per data: each click of the legend or "Show all" renders the chart again (twice with the
   // deferred plot), and ranking, like the CSV's formatted rows, took most of that render.
   const ranked = useMemo(
@@ -61,6 +66,9 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       dash: "5 3",
     })),
     ...rules.map((r) => ({ label: r.label, dash: "6 3" })),
+    ...(changes && props.data.some((d) => Object.values(d.values).some((v) => barLook(v, true) === "undecided"))
+      ? [{ label: undecidedKey, dash: "", hollow: true }]
+      : []),
   ];
   // The one geometry both pictures draw: the series the legend leaves drawn, in its order and
   // colours, the groups holding their bars, the value axis reaching every line to read them against.
@@ -82,6 +90,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
       title={props.title}
       geometry={geometry}
       data={props.data}
+      changes={changes}
       categoryLabel={props.categoryLabel}
       yLabel={props.yLabel}
       height={height}
@@ -115,6 +124,7 @@ export function GroupedBarChart({ height = 340, ...props }: Props) {
                 unit={props.unit}
                 height={height}
                 whiskers={whiskers}
+                changes={changes}
                 scroller={scroller}
                 state={state}
               />

@@ -17,7 +17,7 @@ import {
   ZIndexLayer,
 } from "recharts";
 import type { ChartState, Selected } from "./chart-frame";
-import { runsWords } from "./format";
+import { type BarLook, barLook, runsWords } from "./format";
 import type { BarGeometry } from "./geometry";
 import { Gridlines, Rule, useAxis, valueAxis } from "./rule";
 import { type TooltipAt, TooltipBox, VersusLine } from "./tooltip";
@@ -34,6 +34,8 @@ type PlotProps = {
   unit: string;
   height: number;
   whiskers: boolean;
+  /** Each bar is a change against its pair: the runs' verdict decides how it is drawn (barLook). */
+  changes: boolean;
 };
 
 export default function BarPlot({
@@ -65,6 +67,7 @@ export default function BarPlot({
         unit={props.unit}
         height={height}
         whiskers={whiskers}
+        changes={props.changes}
         onActive={setActive}
         onSelect={state.setSelected}
       />
@@ -155,13 +158,27 @@ const Bars = memo(function Bars({
         <Rule key={r.label} y={r.value} label={r.label.split(" (")[0]} dash="6 3" labelSide={r.side} />
       ))}
       <GroupReferences data={data} />
-      <BarLayer geometry={g} data={data} whiskers={whiskers} unit={props.unit} onSelect={onSelect} />
+      <BarLayer
+        geometry={g}
+        data={data}
+        whiskers={whiskers}
+        changes={props.changes}
+        unit={props.unit}
+        onSelect={onSelect}
+      />
     </BarChart>
   );
 });
 
 // Module-level, as rule.tsx's: a new object on each render would make Recharts lay the chart out again.
 const plotMargin = { top: 16, right: 16, bottom: 28, left: 16 };
+
+/** A bar's fill and outline in SVG, by how it is drawn (barLook); the static picture draws the same. */
+const barStroke: Record<BarLook, (color: string) => React.SVGProps<SVGRectElement>> = {
+  solid: () => ({}),
+  qualified: (color) => ({ fillOpacity: 0.35, stroke: color, strokeDasharray: "3 2" }),
+  undecided: (color) => ({ fillOpacity: 0.12, stroke: color, strokeWidth: 1.5 }),
+};
 
 /** Recharts' widest bar, and the gap between bars (1 px past 8 series, so two dozen stay visible). */
 const maxBarWidth = 56;
@@ -178,6 +195,7 @@ function BarLayer(props: {
   /** The groups the geometry draws, in its order. */
   data: BarDatum[];
   whiskers: boolean;
+  changes: boolean;
   unit: string;
   onSelect: (selected: Selected) => void;
 }) {
@@ -205,7 +223,7 @@ function BarLayer(props: {
           top: y(b.y),
           height: b.height * sy,
           whisker: b.whisker?.map(y),
-          qualified: Boolean(data[i]?.values[s.id]?.qualifier),
+          look: barLook(data[i]?.values[s.id], props.changes),
         },
       ];
     }),
@@ -231,7 +249,7 @@ function BarLayer(props: {
                 y={b.top}
                 width={width}
                 height={b.height}
-                {...(b.qualified ? { fillOpacity: 0.35, stroke: s.color, strokeDasharray: "3 2" } : {})}
+                {...barStroke[b.look](s.color)}
               />
             ))}
           </g>

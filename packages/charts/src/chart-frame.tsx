@@ -18,8 +18,11 @@ type ChartAbout = {
   series: SeriesInfo[];
 };
 
-/** A line drawn to read the chart against (a reference, a NIC's line rate), as the legend keys it. */
-export type KeyLine = { label: string; dash: string };
+/**
+ * A line drawn to read the chart against (a reference, a NIC's line rate), as the legend keys it; or,
+ * `hollow`, how bars the runs do not show are drawn.
+ */
+export type KeyLine = { label: string; dash: string; hollow?: boolean };
 
 type Props = {
   about: ChartAbout;
@@ -92,9 +95,24 @@ export function ChartFrame({ about, state, ...props }: Props) {
         <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Key">
           {props.keys?.map((k) => (
             <li key={k.label} className="inline-flex items-center gap-1.5">
-              <svg aria-hidden width="18" height="8" viewBox="0 0 18 8" className="shrink-0">
-                <path d="M0 4h18" stroke="currentColor" strokeWidth="2" strokeDasharray={k.dash} />
-              </svg>
+              {k.hollow ? (
+                <svg aria-hidden width="12" height="12" viewBox="0 0 12 12" className="shrink-0">
+                  <rect
+                    x="0.75"
+                    y="0.75"
+                    width="10.5"
+                    height="10.5"
+                    fill="currentColor"
+                    fillOpacity="0.12"
+                    stroke="currentColor"
+                    strokeWidth="1.5"
+                  />
+                </svg>
+              ) : (
+                <svg aria-hidden width="18" height="8" viewBox="0 0 18 8" className="shrink-0">
+                  <path d="M0 4h18" stroke="currentColor" strokeWidth="2" strokeDasharray={k.dash} />
+                </svg>
+              )}
               {k.label}
             </li>
           ))}

@@ -1,7 +1,7 @@
 // What only charts say: a point's runs and verdict in a tooltip, the verdict badge's colours.
 // Numbers, figures, params and verdict words are @cnibench/format's, as on every page.
 import { formatChange, formatNumber, type Verdict, verdictLabel } from "@cnibench/format";
-import type { Versus } from "./types";
+import type { ChartPoint, Versus } from "./types";
 
 /** What a point's runs say, for tooltips: "n=3 runs, min–max 9.1–9.6", "n=1 run"; empty when unknown. */
 export function runsWords(p: { n?: number | null; whisker?: readonly [number, number] | null }): string {
@@ -31,3 +31,20 @@ export const verdictStyle: Record<Verdict, string> = {
 /** A point against the baseline in one line, for screen readers and exports. */
 export const versusWords = (v: Versus): string =>
   `vs ${v.baseline}: ${v.percent === null ? "" : `${formatChange(v.percent)} · `}${verdictLabel(v.verdict, v.indicative)} (${v.words})`;
+
+/**
+ * How a bar is drawn: "qualified" (pale, dashed outline) when approximate or bounded; on a chart whose
+ * bars are changes against a pair (a setting's cost), "undecided" (hollow) when the runs do not show
+ * the change: equivalent or inconclusive. A 1 % bar the runs cannot tell from noise must not read as a
+ * cost a reader can see.
+ */
+export type BarLook = "solid" | "qualified" | "undecided";
+
+export function barLook(p: Pick<ChartPoint, "qualifier" | "versus"> | undefined, changes: boolean): BarLook {
+  const verdict = p?.versus?.verdict;
+  if (changes && (verdict === "equivalent" || verdict === "inconclusive")) return "undecided";
+  return p?.qualifier ? "qualified" : "solid";
+}
+
+/** What the chart's key says of hollow bars, when it has any. */
+export const undecidedKey = "hollow: the runs do not show the change (equivalent or inconclusive)";

@@ -150,6 +150,7 @@ describe("the bar chart's two pictures", () => {
         unit: "µs",
         height: 340,
         whiskers: true,
+        changes: false,
         scroller: { current: null },
       },
       ["a", "b"],
@@ -171,6 +172,51 @@ describe("the bar chart's two pictures", () => {
     expect(staticTicks(html)).toEqual(g.yTicks.map((t) => t.label));
     // The line rate at 64 of 0–80: a fifth down the plot.
     expect(html).toMatch(/style="top:20%"><span data-rule-label=""[^>]*>NIC 64</);
+  });
+
+  it("draw a change the runs do not show hollow in both pictures, and only on a chart of changes", () => {
+    // A setting's cost: Hubble's 1 % on 8-stream TCP, inconclusive at 3 vs 3 runs; encryption's 71 %, worse.
+    const versus = (verdict: "inconclusive" | "worse", percent: number) => ({
+      baseline: "cilium",
+      verdict,
+      indicative: false,
+      percent,
+      words: "3 vs 3 runs",
+    });
+    const costs: BarDatum[] = [
+      {
+        category: "streams 8",
+        values: { a: { y: 1, versus: versus("inconclusive", 1) }, b: { y: 71, versus: versus("worse", 71) } },
+      },
+    ];
+    const g = barGeometry({ series: bars, data: costs, frame: pictureFrame, count: Number.POSITIVE_INFINITY });
+    const drawn = (changes: boolean) => {
+      const plot = renderPlot(
+        BarPlot,
+        {
+          geometry: g,
+          data: costs,
+          categoryLabel: "params",
+          yLabel: "%",
+          unit: "%",
+          height: 340,
+          whiskers: false,
+          changes,
+          scroller: { current: null },
+        },
+        ["a", "b"],
+      );
+      const html = renderToStaticMarkup(
+        h(StaticBarChart, { title: "t", geometry: g, data: costs, changes, categoryLabel: "params", yLabel: "%" }),
+      );
+      const hollowInSvg = g.series.map((_, i) => new RegExp(`data-bar="0 ${i}"[^>]*fill-opacity="0.12"`).test(plot));
+      const hollowInHtml = g.series.map((s) => html.includes(`color-mix(in srgb, ${s.color} 12%, transparent)`));
+      return { hollowInSvg, hollowInHtml };
+    };
+    const order = g.series.map((s) => s.id);
+    const expected = order.map((id) => id === "a");
+    expect(drawn(true)).toEqual({ hollowInSvg: expected, hollowInHtml: expected });
+    expect(drawn(false)).toEqual({ hollowInSvg: [false, false], hollowInHtml: [false, false] });
   });
 });
 

@@ -5,7 +5,8 @@
 // chart's height (nothing moves when that replaces it). No "use client", no hooks: the client
 // components draw it until the reader first moves the pointer, taps or presses a key (interactive.ts).
 
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
+import { type BarLook, barLook } from "./format";
 import {
   type BarGeometry,
   type HistoryGeometry,
@@ -197,13 +198,26 @@ export function StaticLineChart(props: {
   );
 }
 
+/** A bar's box in HTML, as bar-plot.tsx draws it in SVG (barLook). */
+const barBox: Record<BarLook, (color: string) => CSSProperties> = {
+  solid: (color) => ({ background: color }),
+  qualified: (color) => ({ background: color, opacity: 0.35, outline: `1px dashed ${color}` }),
+  undecided: (color) => ({
+    background: `color-mix(in srgb, ${color} 12%, transparent)`,
+    outline: `1.5px solid ${color}`,
+    outlineOffset: "-0.75px",
+  }),
+};
+
 /** Grouped bars as GroupedBarChart draws them, from its geometry on the picture's frame: references across their groups. */
 export function StaticBarChart(props: {
   title: string;
   /** barGeometry on `pictureFrame`. */
   geometry: BarGeometry;
-  /** The chart's data, for its qualifiers. */
+  /** The chart's data, for its qualifiers and verdicts. */
   data: readonly BarDatum[];
+  /** Each bar is a change against its pair (barLook). */
+  changes?: boolean;
   categoryLabel: string;
   yLabel: string;
   height?: number;
@@ -231,7 +245,7 @@ export function StaticBarChart(props: {
               style={{ left: pct(band * i + band * 0.1), width: pct(band * 0.8) }}
             >
               {group.bars.map((b) => {
-                const qualified = Boolean(props.data[i]?.values[b.id]?.qualifier);
+                const look = barLook(props.data[i]?.values[b.id], props.changes ?? false);
                 return (
                   <div key={b.id} data-series={b.label} className="relative max-w-14 flex-1">
                     <div
@@ -239,9 +253,7 @@ export function StaticBarChart(props: {
                       style={{
                         top: pct(b.y),
                         height: pct(b.height),
-                        background: b.color,
-                        opacity: qualified ? 0.35 : 1,
-                        outline: qualified ? `1px dashed ${b.color}` : undefined,
+                        ...barBox[look](b.color),
                       }}
                     />
                     {b.whisker ? (

@@ -457,6 +457,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
                 ),
               }))}
               categoryLabel={barViews[props.view].groups}
+              changes={props.view === "overheads"}
               yLabel={`${c.unit}`}
               unit={c.unit}
               references={c.references}

@@ -4,6 +4,7 @@
 // with several children is a flex box; words are positioned boxes, never SVG text, which satori's
 // renderer cannot draw). Big type and few words, to read at thumbnail size (a card is often shown
 // 400 px wide, a third of its size).
+import { barLook } from "@cnibench/charts/format";
 import { type BarGeometry, barGeometry, type LineGeometry, lineGeometry } from "@cnibench/charts/geometry";
 import type { Better } from "@cnibench/charts/top";
 import { formatChange, formatFigure, formatParams, verdictLabel } from "@cnibench/format";
@@ -253,7 +254,11 @@ const gridlines = (g: { plot: LineGeometry["plot"]; yTicks: LineGeometry["yTicks
   ));
 
 /** The legend: a swatch and a name per drawn series, and how many more there are. */
-function legend(series: readonly { id: string; label: string; color: string }[], hidden: number): ReactElement {
+function legend(
+  series: readonly { id: string; label: string; color: string }[],
+  hidden: number,
+  hollow = false,
+): ReactElement {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 4, width: 282, paddingTop: 22 }}>
       {series.map((s) => (
@@ -265,6 +270,12 @@ function legend(series: readonly { id: string; label: string; color: string }[],
         </div>
       ))}
       {hidden > 0 ? <div style={{ display: "block", fontSize: 22, color: muted }}>{`+${hidden} more`}</div> : null}
+      {hollow ? (
+        <div style={{ display: "flex", alignItems: "center", gap: 10, color: muted }}>
+          <div style={{ display: "block", width: 22, height: 22, border: `3px solid ${muted}`, flexShrink: 0 }} />
+          <div style={{ display: "block", fontSize: 20 }}>hollow: the runs do not show it</div>
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -367,7 +378,10 @@ export function crossoverCard(
 type Bars = z.output<typeof barsOutputSchema>[number];
 
 /** A bar view's first chart (the view's headline figure): its top series' bars per group, with their unit. */
-export function barsCard(chart: Bars, words: { title: string; better: Better; scope: string }): ReactElement {
+export function barsCard(
+  chart: Bars,
+  words: { title: string; better: Better; scope: string; changes: boolean },
+): ReactElement {
   const g: BarGeometry = barGeometry({
     data: chart.data,
     series: chart.series,
@@ -376,6 +390,8 @@ export function barsCard(chart: Bars, words: { title: string; better: Better; sc
     groups: cardGroups,
   });
   const band = g.plot.width / Math.max(1, g.groups.length);
+  const hollow = (category: string, id: string) =>
+    barLook(chart.data.find((d) => d.category === category)?.values[id], words.changes) === "undecided";
   return frame({
     kind: "Chart",
     title: words.title,
@@ -392,6 +408,8 @@ export function barsCard(chart: Bars, words: { title: string; better: Better; sc
               key={`${gr.category}${b.id}`}
               d={`M${b.x},${b.y}h${b.width}v${b.height}h${-b.width}Z`}
               fill={b.color}
+              // As the page draws a change the runs do not show: hollow (barLook).
+              {...(hollow(gr.category, b.id) ? { fillOpacity: 0.12, stroke: b.color, strokeWidth: 3 } : {})}
             />
           )),
         ),
@@ -432,7 +450,11 @@ export function barsCard(chart: Bars, words: { title: string; better: Better; sc
           </div>
         )),
       ],
-      legend(g.series, g.hidden),
+      legend(
+        g.series,
+        g.hidden,
+        g.groups.some((gr) => gr.bars.some((b) => hollow(gr.category, b.id))),
+      ),
     ),
   });
 }

@@ -45,6 +45,7 @@ export async function GET(req: Request) {
               view === "latency" && first.metric !== "pod.rtt" ? `${first.title}, ${params.percentile}` : first.title,
             better: view === "overheads" ? "lower" : resolveBetter(first.metric),
             scope: `${viewTitle(view)} · ${scopeWords}`,
+            changes: view === "overheads",
           })
         : null,
   );

@@ -113,7 +113,8 @@ async function bars(trpc: Caller, params: ChartParams) {
     <div className="grid gap-3">
       {charts.map((c) => (
         <GroupedBarChart
-          key={c.metric}
+          // Overheads draw several charts of one metric (Hubble's cost and encryption's on TCP).
+          key={c.key ?? c.metric}
           title={view === "latency" && c.metric !== "pod.rtt" ? `${c.title}, ${params.percentile}` : c.title}
           series={c.series}
           better={view === "overheads" ? "lower" : resolveBetter(c.metric)}
@@ -125,7 +126,8 @@ async function bars(trpc: Caller, params: ChartParams) {
           yLabel={c.unit}
           unit={c.unit}
           references={c.references}
-          filename={`cnibench-${view}-${c.metric}`}
+          filename={`cnibench-${view}-${(c.key ?? c.metric).replace(/[^\w.-]+/g, "-")}`}
+          changes={view === "overheads"}
         />
       ))}
     </div>

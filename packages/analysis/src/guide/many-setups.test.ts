@@ -182,9 +182,18 @@ describe("on any cloud, beside the seeds' three clouds", () => {
     const r = askGuide(both, { cloud: null, connections: "short", services: 30_000 });
     const start = (testbed: string) => r.summary.find((x) => x.text.startsWith(`On ${testbed}:`))!.text;
     expect(start("EKS m6i.xlarge")).toMatch(
-      /there on short-connection rate at 30,000 Services \(TKE SA5\.LARGE8's, matched by Service proxy\)/,
+      /there on TKE SA5\.LARGE8's short-connection rate at 30,000 Services by Service proxy/,
     );
     expect(start("TKE SA5.LARGE8")).toMatch(/there on short-connection rate at 30,000 Services\.$/);
+  });
+
+  it("says whose Service-count lines rank the datapaths of the one testbed asked about", () => {
+    // EKS alone in scope: its datapaths rank on TKE's lines, read by Service proxy. The lead said "on
+    // EKS m6i.xlarge, where short-connection rate at 5,000 Services separates the datapaths".
+    const r = askGuide(both, { cloud: "eks", connections: "mixed", services: 5000 });
+    const tke = "TKE SA5.LARGE8's short-connection rate at 5,000 Services by Service proxy";
+    expect(r.summary[0]!.text).toContain(`on EKS m6i.xlarge, where ${tke} separates the datapaths`);
+    expect(r.summary[1]!.text).toContain(`(${tke})`);
   });
 
   it("names each figure it could not rank on with its testbed", () => {

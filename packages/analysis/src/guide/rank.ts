@@ -197,6 +197,14 @@ function featuresReason(matrix: CapabilityMatrix, caps: Map<CapabilityKey, Resol
 const distinct = (values: string[]) => [...new Set(values)].sort();
 
 /**
+ * A test as read on a testbed: its words, and whose when another testbed measured it ("TKE
+ * SA5.LARGE8's short-connection rate at 5,000 Services by Service proxy"). No brackets: the words go
+ * inside the "Not beaten" line's own.
+ */
+const readOn = (t: RankTest, testbed: string): string =>
+  t.testbed === testbed ? t.what : `${t.testbed}'s ${t.what} by Service proxy`;
+
+/**
  * Kube-proxy replacement where the matrix leaves it unsaid and the setups ran without kube-proxy (a
  * CNI's own Service proxy, such as kube-router's, has no row): what was measured is the fact.
  */
@@ -323,8 +331,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
 
   const scopedTestbeds = testbedsOf(scoped);
   // With several testbeds in scope a figure can separate the datapaths on one and not on another:
-  // each test is named with its testbed, or "8-stream TCP" reads as both ranked on and not.
-  const testName = (t: RankTest) => (scopedTestbeds.length === 1 ? t.what : `${t.what} on ${t.testbed}`);
+  // each test is named with its testbed, or "8-stream TCP" reads as both ranked on and not. With one,
+  // a figure read from another testbed's lines says whose ("on EKS, where …" would claim EKS measured it).
+  const testName = (t: RankTest) =>
+    scopedTestbeds.length === 1 ? readOn(t, scopedTestbeds[0]!.label) : `${t.what} on ${t.testbed}`;
   const scopeLabel =
     scopedTestbeds.length === 1
       ? scopedTestbeds[0]!.label
@@ -668,16 +678,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         const first = { ...optionById.get(x.places[0]!.id)!, reasons: x.reasons.get(x.places[0]!.id)! };
         const unmet = first.needs.filter((c) => c.hard && c.status === "unmet").map((c) => guideNeedLabels[c.need]);
         // A figure read from another testbed's lines says whose: "there" would claim it was measured there.
-        const decisiveHere = listWords(
-          [
-            ...new Set(
-              x.separating.map((t) =>
-                t.testbed === x.testbed ? t.what : `${t.what} (${t.testbed}'s, matched by Service proxy)`,
-              ),
-            ),
-          ],
-          4,
-        );
+        const decisiveHere = listWords([...new Set(x.separating.map((t) => readOn(t, x.testbed)))], 4);
         const standing =
           unmet.length > 0
             ? `closest to what you ticked, with ${listWords(unmet, unmet.length)} missing even there`

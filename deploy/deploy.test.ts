@@ -404,3 +404,19 @@ describe("the root Dockerfile", () => {
     expect(fs.existsSync(path.join(repoRoot, "Dockerfile"))).toBe(false);
   });
 });
+
+describe("the imports the image check follows", () => {
+  it("are code, not words in a comment that look like one", () => {
+    // vocabulary.ts's comment on kube-router ended `distinct from "ipvs", …`: read as an import of ipvs.
+    const source = [
+      "export const vocabulary = {",
+      "  // kube-router's own proxy: distinct from \"ipvs\", kube-proxy's mode.",
+      ' * a JSDoc line that says from "nowhere"',
+      "};",
+      'import { z } from "zod";',
+      'export { x } from "@cnibench/format";',
+      'const m = await import("pg");',
+    ].join("\n");
+    expect(runtimeImports(source)).toEqual(["zod", "@cnibench/format", "pg"]);
+  });
+});

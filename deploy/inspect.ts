@@ -176,14 +176,16 @@ export const envKeys = {
  */
 export function runtimeImports(source: string): string[] {
   const found: string[] = [];
+  // Comment lines are no code: `distinct from "ipvs"` in one read as an import of "ipvs".
+  const code = source.replace(/^\s*(\/\/|\/\*|\*).*$/gm, "");
   // A specifier has no spaces: `Pick<T, "from" | "to">` in an export's signature is no import.
   const statement = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*["']([^"'\s]+)["']/gms;
-  for (const m of source.matchAll(statement)) {
+  for (const m of code.matchAll(statement)) {
     if (m[2]) continue; // import type … / export type …
     found.push(m[4]!);
   }
-  for (const m of source.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) found.push(m[1]!);
-  for (const m of source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push(m[1]!);
+  for (const m of code.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) found.push(m[1]!);
+  for (const m of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push(m[1]!);
   return found;
 }
 

@@ -144,7 +144,7 @@ export const vocabulary: Record<VocabularyKind, readonly VocabularyEntry[]> = {
     // (kube-router's --run-service-proxy on IPVS): distinct from "ipvs", which is kube-proxy's mode.
     {
       slug: "cni-proxy",
-      label: "The CNI's own Service proxy (kube-proxy replacement)",
+      label: "CNI's own kube-proxy replacement",
       aliases: ["cni proxy", "cni service proxy", "kube-router service proxy", "kube-router proxy"],
     },
     // Distinct from ebpf: nothing implements Services at all (e.g. a bare test cluster).

@@ -1,4 +1,5 @@
-// What only charts say: a point's runs and verdict in a tooltip, the verdict badge's colours.
+// What only charts say: a point's runs and verdict in a tooltip, the verdict badge's colours, how a
+// bar is drawn for what its runs show.
 // Numbers, figures, params and verdict words are @cnibench/format's, as on every page.
 import { formatChange, formatNumber, type Verdict, verdictLabel } from "@cnibench/format";
 import type { ChartPoint, Versus } from "./types";
@@ -36,7 +37,7 @@ export const versusWords = (v: Versus): string =>
  * How a bar is drawn: "qualified" (pale, dashed outline) when approximate or bounded; on a chart whose
  * bars are changes against a pair (a setting's cost), "undecided" (hollow) when the runs do not show
  * the change: equivalent or inconclusive. A 1 % bar the runs cannot tell from noise must not read as a
- * cost a reader can see.
+ * cost.
  */
 export type BarLook = "solid" | "qualified" | "undecided";
 

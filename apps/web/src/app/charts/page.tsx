@@ -14,10 +14,12 @@ import { cardMetadata } from "~/server/cards/card-meta";
 import type { AxisChoice } from "~/server/views/chart-data/crossover";
 import {
   type BarView,
+  barChartFilename,
   barViews,
   chartViews,
   crossoverAxisWords,
   crossoverValueLabel,
+  drawsChanges,
   viewTitle,
 } from "~/server/views/chart-views";
 import { pageApi } from "~/trpc/server";
@@ -457,11 +459,11 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
                 ),
               }))}
               categoryLabel={barViews[props.view].groups}
-              changes={props.view === "overheads"}
+              changes={drawsChanges(props.view)}
               yLabel={`${c.unit}`}
               unit={c.unit}
               references={c.references}
-              filename={`cnibench-${props.view}-${(c.key ?? c.metric).replace(/[^\w.-]+/g, "-")}`}
+              filename={barChartFilename(props.view, c)}
             />
           ))}
         </div>

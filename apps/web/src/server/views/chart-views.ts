@@ -16,6 +16,8 @@ type BarViewWords = {
   unit?: string;
   /** Metrics read for a derived chart but not drawn as bars of their own. */
   reads?: readonly string[];
+  /** Each bar is a change against its pair, with its verdict: those the runs do not show are hollow. */
+  changes?: boolean;
 };
 
 /** The bar-chart views, with the metrics each draws and its axes' words. */
@@ -55,10 +57,21 @@ export const barViews = {
     ],
     groups: "feature or params",
     unit: "%",
+    changes: true,
   },
 } as const satisfies Record<string, BarViewWords>;
 
 export type BarView = keyof typeof barViews;
+
+/** Whether a view's bars are changes (BarViewWords.changes). */
+export function drawsChanges(view: BarView): boolean {
+  const words: BarViewWords = barViews[view];
+  return words.changes === true;
+}
+
+/** A bar chart's export file name: its view and its key, which tells two charts of one metric apart. */
+export const barChartFilename = (view: BarView, chart: { key?: string; metric: string }): string =>
+  `cnibench-${view}-${(chart.key ?? chart.metric).replace(/[^\w.-]+/g, "-")}`;
 
 /** The crossover view: lines of a metric along a numeric param, absolute or as each line's change. */
 export const crossoverView = {

@@ -1,6 +1,6 @@
 import { facetKeys, resolveBetter } from "@cnibench/analysis";
 import { barsCard, crossoverCard, plainCard } from "~/server/cards/card";
-import { crossoverAxisWords, crossoverValueLabel, viewTitle } from "~/server/views/chart-views";
+import { crossoverAxisWords, crossoverValueLabel, drawsChanges, viewTitle } from "~/server/views/chart-views";
 import { chartScope, crossoverInput, loadChartParams } from "../../charts/params";
 import { cardResponse } from "../respond";
 
@@ -45,7 +45,7 @@ export async function GET(req: Request) {
               view === "latency" && first.metric !== "pod.rtt" ? `${first.title}, ${params.percentile}` : first.title,
             better: view === "overheads" ? "lower" : resolveBetter(first.metric),
             scope: `${viewTitle(view)} · ${scopeWords}`,
-            changes: view === "overheads",
+            changes: drawsChanges(view),
           })
         : null,
   );

@@ -3,7 +3,14 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { SearchParams } from "nuqs/server";
 import { GroupedBarChart, LineSeriesChart } from "~/app/_charts/deferred";
-import { type BarView, barViews, crossoverAxisWords, crossoverValueLabel } from "~/server/views/chart-views";
+import {
+  type BarView,
+  barChartFilename,
+  barViews,
+  crossoverAxisWords,
+  crossoverValueLabel,
+  drawsChanges,
+} from "~/server/views/chart-views";
 import { api, orNotFound } from "~/trpc/server";
 import { loadHistory, TestbedHistory, testbedName } from "../../charts/history-view";
 import { type ChartParams, chartScope, chartsHref, crossoverInput, loadChartParams } from "../../charts/params";
@@ -126,8 +133,8 @@ async function bars(trpc: Caller, params: ChartParams) {
           yLabel={c.unit}
           unit={c.unit}
           references={c.references}
-          filename={`cnibench-${view}-${(c.key ?? c.metric).replace(/[^\w.-]+/g, "-")}`}
-          changes={view === "overheads"}
+          filename={barChartFilename(view, c)}
+          changes={drawsChanges(view)}
         />
       ))}
     </div>

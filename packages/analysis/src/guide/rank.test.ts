@@ -349,6 +349,21 @@ describe("UDP-heavy traffic on EKS", () => {
       `${Math.min(...["b-cilium-kube-proxy", "c-cilium-kube-proxy-less", "a-vpc-cni", "d-cilium-eni"].map((b) => loss(`eks-${b}-main`)))} % to `,
     );
     expect(summary.evidence).toHaveLength(5);
+    // Those without, from the lowest, each with its own loss (the seeds' figures, sorted here).
+    const without = Object.entries({
+      "a-vpc-cni": "AWS VPC CNI (A)",
+      "b-cilium-kube-proxy": "Cilium + kube-proxy (B)",
+      "c-cilium-kube-proxy-less": "Cilium kube-proxy-less (C)",
+      "d-cilium-eni": "Cilium ENI (D)",
+    })
+      .map(([bundle, label]) => ({ label, value: loss(`eks-${bundle}-main`) }))
+      .sort((a, b) => a.value - b.value);
+    expect(summary.text).toContain(
+      `without (${without
+        .slice(0, 3)
+        .map((x) => `${x.label} ${x.value} %`)
+        .join(", ")} and 1 more)`,
+    );
     const top = find(r.options[0]!.reasons, /^UDP loss /)[0]!;
     expect(top.evidence.map((e) => [e.bundleId, e.metric])).toEqual([
       ["eks-e-cilium-eni-tuned-main", "udp.loss"],

@@ -126,9 +126,11 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     const both = withBwm.length > 0 && without.length > 0;
     const atMostWith = both ? Math.min(withBwm.length, 2) : handful;
     const atMostWithout = handful - (both ? atMostWith : 0);
+    // Each name with its loss (the range says a lone one's): an order alone reads as a ranking where
+    // the values tie.
     const names = (xs: typeof scenarioLoss, atMost: number) =>
       listWords(
-        xs.map((x) => x.s.label),
+        xs.map((x) => (xs.length > 1 ? `${x.s.label} ${formatFigure(x.f)}` : x.s.label)),
         atMost,
       );
     const ref = scenarioLoss[0] && referenceFigure(ctx, table.testbed, scenarioLoss[0].f);

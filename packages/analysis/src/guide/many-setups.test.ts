@@ -261,6 +261,19 @@ describe("figures at the line rate", () => {
     }
   });
 
+  it("names bare metal's figure, not the line rate, where bare metal stays short of the line", () => {
+    // One UDP stream: bare metal moves 7.342 Gbit/s node to node on the 40 Gbit/s NIC, far outside UDP
+    // throughput's margin of the line; the setups that reach 7.342 Gbit/s reach bare metal, not the line.
+    const r = askGuide(ib, { cloud: "on-prem", needs: ["udpHeavy"] });
+    const single = r.summary.find((x) => x.text.startsWith("Single-stream UDP separates only the rest: "))!;
+    expect(single.text).toMatch(
+      /^Single-stream UDP separates only the rest: \d+ of 24 reach bare metal's 7\.342 Gbit\/s and/,
+    );
+    const udpLines = r.options.flatMap((o) => o.reasons).filter((x) => x.text.startsWith("UDP throughput "));
+    expect(udpLines.length).toBeGreaterThan(20);
+    for (const x of udpLines) expect(x.text).not.toMatch(/line rate/);
+  });
+
   it("leaves a test the leader shares at the line rate out of what makes it measure best", () => {
     // The leader moves 38.9 Gbit/s on 8 streams, above the 37.61 Gbit/s bound (above): 8-stream TCP
     // does not tell it from the 15 others there, so its lead rests on single-stream TCP and CPU per Gbit/s.

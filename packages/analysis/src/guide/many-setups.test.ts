@@ -2,6 +2,7 @@
 // on one on-premises testbed), alone and beside the seed benchmarks of three clouds.
 import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { askGuide, infrabuilderGuideInput } from "@cnibench/test-support/guide-input";
+import { isEncryptedSetup } from "@cnibench/test-support/infrabuilder-setups";
 import { describe, expect, it } from "vitest";
 import { guideNeeds } from "./questions.ts";
 import type { GuideResult, Reason } from "./types.ts";
@@ -272,6 +273,17 @@ describe("figures at the line rate", () => {
     const udpLines = r.options.flatMap((o) => o.reasons).filter((x) => x.text.startsWith("UDP throughput "));
     expect(udpLines.length).toBeGreaterThan(20);
     for (const x of udpLines) expect(x.text).not.toMatch(/line rate/);
+  });
+
+  it("says a UDP-loss summary read from the encrypted setups alone is with encryption", () => {
+    const r = askGuide(ib, onPrem);
+    const loss = r.summary.find((x) => x.text.startsWith("UDP loss (pod to pod, 8 streams) "))!;
+    expect(loss.text).toMatch(/^UDP loss \(pod to pod, 8 streams\) with encryption on On-premises bare-metal-40g: /);
+    const named = /from the lowest: (.*) and \d+ more\)/.exec(loss.text)![1]!.split(", ");
+    expect(named.map((n) => n.replace(/ [\d.]+ %$/, "")).every(isEncryptedSetup)).toBe(true);
+    // Without encryption asked for, the same test over every setup says nothing of it.
+    const all = askGuide(ib, { cloud: "on-prem", needs: ["udpHeavy"] });
+    expect(all.summary.some((x) => x.text.startsWith("UDP loss (pod to pod, 8 streams) on "))).toBe(true);
   });
 
   it("leaves a test the leader shares at the line rate out of what makes it measure best", () => {

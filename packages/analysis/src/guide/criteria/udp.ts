@@ -137,7 +137,9 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     const refText = ref
       ? ` ${capitalise(referenceName(ctx.scenario(ref.scenarioId)!))} loses ${formatFigure(ref)}.`
       : "";
-    const title = table.selector.title;
+    // Read from the encrypted setups alone, as the throughput summaries, it says so.
+    const encrypted = ctx.encryption && scenarioLoss.every((x) => encryptionOf(x.s) !== null);
+    const title = `${table.selector.title}${encrypted ? " with encryption" : ""}`;
     const text = both
       ? `${title} on ${table.testbed.label}: ${span(withBwm)} with a bandwidth manager (${names(withBwm, atMostWith)}) against ${span(without)} without (${names(without, atMostWithout)}). iperf3 sends UDP as fast as it can, so this is what happens when senders outrun receivers.`
       : withBwm.length === 0

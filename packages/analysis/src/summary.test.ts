@@ -140,6 +140,42 @@ describe("a compare summary an engineer can act on (issue 40)", () => {
     );
   });
 
+  it("counts a node's CPU in a test once, however many ways it was read (cilium-wg vs cilium)", () => {
+    // InfraBuilder's statexec: each test and role read as every mode, user + system, and each of
+    // user, system and softirq, five readings of one fact; two tests × two roles are 4 facts, not 20.
+    const readings = (verdictOf: (accounting: string) => Verdict) =>
+      [1, 8].flatMap((streams) =>
+        ["client", "server"].flatMap((role) =>
+          [
+            { accounting: "all-modes" },
+            { accounting: "user+system" },
+            ...["user", "system", "softirq"].map((mode) => ({ accounting: "mode", mode })),
+          ].map(
+            (a): JudgedFigure => ({
+              metric: "cpu.usage",
+              params: { component: "node", path: "pod-pod", protocol: "tcp", streams, role, ...a },
+              verdict: verdictOf(a.accounting),
+              percent: 120,
+            }),
+          ),
+        ),
+      );
+    const agent: JudgedFigure = {
+      metric: "cpu.usage",
+      params: { component: "cilium-agent" },
+      verdict: "worse",
+      percent: 30,
+    };
+    const all = summariseComparison([...readings(() => "worse"), agent]);
+    expect(all.families.map((f) => [f.label, f.counts.worse])).toEqual([["CPU usage", 5]]);
+    // flannel's real runs have only bench.sh's user + system: compared on that, not "missing" four times.
+    const partial = summariseComparison(readings((a) => (a === "user+system" ? "equivalent" : "missing")));
+    expect(partial.families.map((f) => [f.counts.equivalent, f.counts.missing])).toEqual([[4, 0]]);
+    expect(formatComparisonSummary("flannel", "cilium", partial)).toBe(
+      "flannel vs cilium: no decided change on a primary figure. By family: CPU usage 4 equivalent.",
+    );
+  });
+
   it("gives a node-level fact the verdict most of its readings got", () => {
     // Client memory: 7 readings worse, 2 equivalent → worse; server: all equivalent.
     const figures = memory("equivalent", 3).map((f, i) =>

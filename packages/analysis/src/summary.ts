@@ -1,5 +1,6 @@
 import { formatChange, formatCount, formatParams, verdictWords } from "@cnibench/format";
 import { catalogueRank, findMetric } from "@cnibench/schema";
+import { paramsKey } from "./params-key.ts";
 import type { Params } from "./types.ts";
 import { type Verdict, type VerdictResult, verdicts } from "./verdict.ts";
 
@@ -56,6 +57,34 @@ export function nodeLevelKey(metric: string, params: Params): string | null {
   if (metric !== "memory.usage" && metric !== "bpf.map.memory" && !idleCpu) return null;
   const node = nodeParams.filter((k) => k in params).map((k) => `${k}=${String(params[k])}`);
   return `${metric}${idleCpu ? " idle" : ""} ${node.join(" ")}`;
+}
+
+/** How much of a node's CPU a figure counts (the catalogue's `accounting`): the whole first, then user + system, then one mode. */
+const cpuWidth: Record<string, number> = { "all-modes": 0, "user+system": 1, mode: 2 };
+
+/**
+ * A node's CPU in one test read whole and in parts (every mode, user + system, each mode) is one fact:
+ * counted per reading, InfraBuilder's statexec made "80 worse" of 16. Each test and node keeps its
+ * widest reading judged on both sides (else its widest), so a side without the whole CPU is compared
+ * on what both have.
+ */
+function cpuFacts(figures: readonly JudgedFigure[]): JudgedFigure[] {
+  const read = (f: JudgedFigure) => {
+    const width = f.metric === "cpu.usage" ? cpuWidth[String(f.params.accounting)] : undefined;
+    if (width === undefined) return null;
+    const { accounting: _, mode: __, ...fact } = f.params;
+    // Judged on both sides ranks before missing on one; then the wider.
+    return { fact: paramsKey(fact), rank: (f.verdict === "missing" ? 10 : 0) + width };
+  };
+  const best = new Map<string, number>();
+  for (const f of figures) {
+    const r = read(f);
+    if (r) best.set(r.fact, Math.min(best.get(r.fact) ?? r.rank, r.rank));
+  }
+  return figures.filter((f) => {
+    const r = read(f);
+    return r === null || best.get(r.fact) === r.rank;
+  });
 }
 
 /** Resources and tool-specific (x.…) figures come with the primary ones; they are not what a setup is chosen by. */
@@ -141,7 +170,7 @@ export function summariseComparison(figures: readonly JudgedFigure[]): Compariso
     if (!families.has(key)) families.set(key, { metric, nodeLevel, idle, verdicts: [], caveated: {} });
     return key;
   };
-  for (const f of figures) {
+  for (const f of cpuFacts(figures)) {
     const key = nodeLevelKey(f.metric, f.params);
     if (key === null) {
       // Tool-specific figures (x.tcp.retransmits, x.udp.jitter…) are one family: counted, not itemised.

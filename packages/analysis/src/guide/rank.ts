@@ -38,7 +38,7 @@ import {
   variantOf,
 } from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
-import { atCeiling, type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
+import { type RankTest, rankOptions, reasonLines, sharesTheTop, testStanding } from "./ranking.ts";
 import type {
   GuideFigure,
   GuideResult,
@@ -635,13 +635,11 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const decisive = [...new Set(separating.map(testName))];
     const separate = (names: readonly string[]) =>
       `${listWords(names, 4)} ${names.length === 1 ? "separates" : "separate"} the datapaths`;
-    // "Measures best" rests on the tests that put it first: one where it is at the line rate separates
-    // only the rest (its own line says so), so it is no reason for the lead. "Nothing beats it across
-    // the board" keeps every test: a datapath below the line rate could be ahead on all the others.
-    const atTheTop = separating.filter((t) => {
-      const own = t.entries.find((e) => e.optionId === top.id);
-      return !own || !atCeiling(t.ceiling, own.figure);
-    });
+    // "Measures best" rests on the tests that put it first: one where another stands level with it at
+    // the top (both at the line rate, or the same loss) separates only the rest, so it is no reason
+    // for the lead. "Nothing beats it across the board" keeps every test: a datapath level with it on
+    // one could be behind on all the others.
+    const atTheTop = separating.filter((t) => !sharesTheTop(t, top.id));
     const measuresBest = atTheTop.length > 0 ? [...new Set(atTheTop.map(testName))] : decisive;
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     // What puts the first of several not beaten first: the answers' weights, else the features. When

@@ -4,7 +4,7 @@
 // scipy (stats.ttest_ind on the logs, equal_var=False) and Python's math.
 import { describe, expect, it } from "vitest";
 import type { Figure } from "../types.ts";
-import { comparePair, type RankTest, rankOptions, reasonLines, testStanding } from "./ranking.ts";
+import { comparePair, type RankTest, rankOptions, reasonLines, sharesTheTop, testStanding } from "./ranking.ts";
 
 const tput = (samples: number[]): Figure => ({
   metric: "tcp.throughput",
@@ -40,6 +40,33 @@ const single = test("single-stream TCP", {
 const names: Record<string, string> = { A: "Setup A", B: "Setup B", C: "Setup C", D: "Setup D" };
 const subject = (id: string) => ({ label: names[id]!, features: 0, needsShort: null });
 const byName = (a: string, b: string) => a.localeCompare(b);
+
+describe("a test another option tops as well does not put one first", () => {
+  // UDP loss, lower is better: A and B lose the same 10.1 % run for run, D 87 % (InfraBuilder's
+  // shape: 22 setups at one loss, antrea-ipsec far above). The test separates D from the rest, and
+  // puts neither A nor B first. On one stream A is ahead of B and C outright (the test above).
+  const loss = (samples: number[]): Figure => ({ ...tput(samples), metric: "udp.loss", unit: "%" });
+  const udpLoss: RankTest = {
+    ...test("8-stream UDP loss", {
+      A: loss([10.1, 10.2, 10.0]),
+      B: loss([10.1, 10.2, 10.0]),
+      D: loss([87.0, 88.1, 86.5]),
+    }),
+    better: "lower",
+  };
+
+  it("tells the tests apart", () => {
+    expect(testStanding(udpLoss).separates).toBe(true);
+    expect([sharesTheTop(udpLoss, "A"), sharesTheTop(udpLoss, "B"), sharesTheTop(udpLoss, "D")]).toEqual([
+      true,
+      true,
+      false, // every other option is ahead of D, so none is level with it; the lead asks this of its first only
+    ]);
+    expect(sharesTheTop(single, "A")).toBe(false);
+    // At the line rate every option shares the top, whatever the runs say.
+    expect(sharesTheTop(eight, "A")).toBe(true);
+  });
+});
 
 describe("a figure every option saturates does not rank them", () => {
   it("says so in words and finds no winner in any pair", () => {

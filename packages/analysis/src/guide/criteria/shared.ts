@@ -96,6 +96,10 @@ export const finding = (text: string, evidence: Evidence[] = []): Reason =>
 
 export { encryptionOf };
 
+/** " with encryption" where encryption was asked for and every setup a summary reads ran with it; else "". */
+export const encryptedWords = (ctx: GuideContext, scenarios: readonly GuideScenario[]): string =>
+  ctx.encryption && scenarios.every((s) => encryptionOf(s) !== null) ? " with encryption" : "";
+
 export const evidenceOf = (ctx: GuideContext, f: GuideFigure): Evidence => toEvidence(f, ctx.scenario(f.scenarioId));
 
 // Looked up in a set: a search of the testbed's scenarios per scenario made the guide quadratic in them.

@@ -19,6 +19,7 @@ import {
 import {
   type CriterionResult,
   caveat,
+  encryptedWords,
   encryptionOf,
   evidenceOf,
   finding,
@@ -225,13 +226,15 @@ function tableSummary(ctx: GuideContext, table: FigureTable) {
   const high = sorted[0]!.figure;
   const range = low === high ? rateWords(ctx, high) : `${rateWords(ctx, low)} to ${rateWords(ctx, high)}`;
   const level = wordsOf(levelTie(table.entries));
-  const encrypted = ctx.encryption && sorted.every((e) => encryptionOf(ctx.scenario(e.figure.scenarioId)!) !== null);
   const named = sorted.map(
     (e: FigureEntry) =>
       `${ctx.scenario(e.figure.scenarioId)!.label} ${formatFigure(e.figure)}${ref ? ` (${shareOfReference(ctx, e.figure, ref)})` : ""}`,
   );
   const text =
-    `${table.selector.title}${encrypted ? " with encryption" : ""} on ${table.testbed.label}: ${range} across ${sorted.length} datapaths` +
+    `${table.selector.title}${encryptedWords(
+      ctx,
+      sorted.map((e) => ctx.scenario(e.figure.scenarioId)!),
+    )} on ${table.testbed.label}: ${range} across ${sorted.length} datapaths` +
     `${level ? `, ${level}` : ""}${ref ? `; ${referenceName(ctx.scenario(ref.scenarioId)!)} moves ${rateWords(ctx, ref)}${ref.params.path === "node-node" ? " node to node" : ""}` : ""}. ` +
     `From the highest: ${listWords(named)}.`;
   const figures = [...sorted.map((e) => e.figure), ...(ref ? [ref] : [])];

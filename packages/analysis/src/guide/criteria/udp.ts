@@ -8,6 +8,7 @@ import {
   addTo,
   type CriterionResult,
   capitalise,
+  encryptedWords,
   encryptionOf,
   evidenceOf,
   finding,
@@ -138,8 +139,10 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
       ? ` ${capitalise(referenceName(ctx.scenario(ref.scenarioId)!))} loses ${formatFigure(ref)}.`
       : "";
     // Read from the encrypted setups alone, as the throughput summaries, it says so.
-    const encrypted = ctx.encryption && scenarioLoss.every((x) => encryptionOf(x.s) !== null);
-    const title = `${table.selector.title}${encrypted ? " with encryption" : ""}`;
+    const title = `${table.selector.title}${encryptedWords(
+      ctx,
+      scenarioLoss.map((x) => x.s),
+    )}`;
     const text = both
       ? `${title} on ${table.testbed.label}: ${span(withBwm)} with a bandwidth manager (${names(withBwm, atMostWith)}) against ${span(without)} without (${names(without, atMostWithout)}). iperf3 sends UDP as fast as it can, so this is what happens when senders outrun receivers.`
       : withBwm.length === 0

@@ -4,7 +4,9 @@ import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { askGuide, infrabuilderGuideInput } from "@cnibench/test-support/guide-input";
 import { isEncryptedSetup } from "@cnibench/test-support/infrabuilder-setups";
 import { describe, expect, it } from "vitest";
+import { providerName } from "./figures.ts";
 import { guideNeeds } from "./questions.ts";
+import { testbedsRanked } from "./rank.ts";
 import type { GuideResult, Reason } from "./types.ts";
 
 const ib = infrabuilderGuideInput();
@@ -413,5 +415,63 @@ describe("every sentence closes what it opens", () => {
     expect(calico?.reasons.map((x) => x.text)).toContain(
       "Encryption (WireGuard / IPsec): partial — WireGuard only (inter-node pod traffic IPv4; host traffic only on EKS/AKS; unsupported on GKE)",
     );
+  });
+});
+
+describe("more testbeds than an answer ranks", () => {
+  // Five more EKS instance types measuring what m6i.xlarge measured: ten testbeds in all, the last
+  // copy among those named only, beside TKE's and AKS's.
+  const copies = ["b", "c", "d", "e", "f"].map((x) => `m6i.xlarge-${x}`);
+  const eks = demo.scenarios.filter((s) => s.provider === "eks" && s.sku === "m6i.xlarge");
+  const many = {
+    scenarios: [...both.scenarios, ...copies.flatMap((sku) => eks.map((s) => ({ ...s, id: `${s.id}@${sku}`, sku })))],
+    figures: [
+      ...both.figures,
+      ...copies.flatMap((sku) =>
+        demo.figures
+          .filter((f) => eks.some((s) => s.id === f.scenarioId))
+          .map((f) => ({ ...f, scenarioId: `${f.scenarioId}@${sku}`, bundleId: `${f.bundleId}@${sku}` })),
+      ),
+    ],
+  };
+  const r = askGuide(many, { cloud: null });
+  const listed = r.byTestbed.map((x) => x.testbed);
+  const more = r.moreTestbeds.map((x) => x.testbed);
+
+  it("ranks the first six in full and names the others, each with what its own answer ranks", () => {
+    expect(listed).toHaveLength(testbedsRanked);
+    expect(new Set([...listed, ...more])).toEqual(
+      new Set(
+        many.scenarios.map(
+          (s) => `${providerName(s.provider)} ${s.sku === "unknown" ? "(instance type not published)" : s.sku}`,
+        ),
+      ),
+    );
+    expect(more).toHaveLength(10 - testbedsRanked);
+    // Each named testbed is a question of its own: the answer for its cloud and instance type.
+    for (const t of r.moreTestbeds) {
+      const alone = askGuide(many, { cloud: t.provider, sku: t.sku });
+      expect(alone.byTestbed, t.testbed).toEqual([]);
+      expect(t.options, t.testbed).toBe(alone.options.length);
+    }
+  });
+
+  it("says a card's figures are listed under another testbed only where that testbed is ranked", () => {
+    const names = (words: string) => words.split(/, | and /).filter((w) => w !== "" && !/^\d+ more$/.test(w));
+    const alsos = r.byTestbed
+      .flatMap((x) => x.places)
+      .flatMap((p) => p.reasons)
+      .map((x) => x.text)
+      .filter((t) => t.startsWith("Also measured on "));
+    expect(alsos.some((t) => t.includes("each answered on its own"))).toBe(true);
+    for (const text of alsos) {
+      const m =
+        /^Also measured on (.+?)(?:: its figures there are listed under th(?:at|ose) testbeds?|, where its figures are listed under th(?:at|ose) testbeds?, and on (.+?), each answered on its own \(more testbeds, below the rankings\))\.$/.exec(
+          text,
+        ) ?? /^Also measured on ()(.+?): each answered on its own \(more testbeds, below the rankings\)\.$/.exec(text);
+      expect(m, text).not.toBeNull();
+      for (const name of names(m![1]!)) expect(listed, text).toContain(name);
+      for (const name of names(m![2] ?? "")) expect(more, text).toContain(name);
+    }
   });
 });

@@ -240,6 +240,13 @@ function encryptedProof(ctx: GuideContext, scenarios: readonly GuideScenario[]):
 }
 
 /** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
+/**
+ * How many testbeds an answer over several ranks in full, those whose figures separate the datapaths
+ * first; the others are named, each a question of its own. Twenty testbeds of three cards each made
+ * the answer 670 kB and its page 2 MB, longer than anyone reads (npm run bench, reads 1M).
+ */
+export const testbedsRanked = 6;
+
 export function recommendDatapaths(input: GuideInput): GuideResult {
   const matrix = input.capabilities ?? capabilityMatrix;
   const { answers } = input;
@@ -565,12 +572,21 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         (r) =>
           r.evidence.length === 0 || readByProxy.has(r) || r.evidence.some((e) => inTestbed(testbed, e.scenarioId)),
       );
-    const elsewhere = sectionsOf.filter((x) => x.bed !== testbed && x.ids.includes(id)).map((x) => x.bed.label);
+    const elsewhere = sectionsOf.filter((x) => x.bed !== testbed && x.ids.includes(id));
     if (elsewhere.length === 0) return here;
+    // Only the first testbeds are ranked in the answer: of the others it names where they are.
+    const listed = elsewhere.filter((x) => sectionsOf.indexOf(x) < testbedsRanked).map((x) => x.bed.label);
+    const unlisted = elsewhere.filter((x) => sectionsOf.indexOf(x) >= testbedsRanked).map((x) => x.bed.label);
+    const those = listed.length === 1 ? "that testbed" : "those testbeds";
+    const own = "each answered on its own (more testbeds, below the rankings)";
     const also = reason(
       "caveat",
       "neutral",
-      `Also measured on ${listWords(elsewhere)}: its figures there are listed under ${elsewhere.length === 1 ? "that testbed" : "those testbeds"}.`,
+      unlisted.length === 0
+        ? `Also measured on ${listWords(listed)}: its figures there are listed under ${those}.`
+        : listed.length === 0
+          ? `Also measured on ${listWords(unlisted)}: ${own}.`
+          : `Also measured on ${listWords(listed)}, where its figures are listed under ${those}, and on ${listWords(unlisted)}, ${own}.`,
     );
     const at = here.findIndex((r) => r.kind === "capability");
     return at < 0 ? [...here, also] : [...here.slice(0, at), also, ...here.slice(at)];
@@ -870,7 +886,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     performanceMatters,
     notBeaten: notBeaten.map((o) => o.id),
     byTestbed: perTestbed
-      ? sections.map((x) => ({
+      ? sections.slice(0, testbedsRanked).map((x) => ({
           testbed: x.testbed,
           places: x.places.map((p) => {
             const listed = listCard(x.reasons.get(p.id)!);
@@ -892,6 +908,14 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
               scenarioCount: { all: scenarios.length, inScope: here.length },
             };
           }),
+        }))
+      : [],
+    moreTestbeds: perTestbed
+      ? sections.slice(testbedsRanked).map((x) => ({
+          testbed: x.testbed,
+          provider: x.bed.provider,
+          sku: x.bed.sku,
+          options: x.ids.length,
         }))
       : [],
     figuresRead: standings.map((x) => ({

@@ -160,6 +160,11 @@ export type GuideResult = {
    * holds each option once, where it first appears. Empty with one testbed: `options` is the ranking.
    */
   byTestbed: TestbedRanking[];
+  /**
+   * The testbeds past the first `testbedsRanked`, in the same order: named with how many datapaths
+   * were measured there, each asked about on its own (its cloud and instance type). Empty with one.
+   */
+  moreTestbeds: { testbed: string; provider: string; sku: string; options: number }[];
   /** Each figure compared in scope, and whether it ranks: a figure every option saturates does not. */
   figuresRead: FigureRead[];
   /**

@@ -5,6 +5,7 @@ import type { Metadata } from "next";
 import type { SearchParams } from "nuqs/server";
 import { Card } from "~/app/_ui/card";
 import { EmptyState } from "~/app/_ui/empty-state";
+import { TextLink } from "~/app/_ui/link";
 import { Notice } from "~/app/_ui/notice";
 import { Table, TableFrame, TableHead, Td, Tr } from "~/app/_ui/table";
 import { Muted } from "~/app/_ui/text";
@@ -146,7 +147,8 @@ async function Answer({ params }: { params: GuideChoices }) {
         {data.byTestbed.length > 0 ? (
           <Muted>
             Per testbed: no test ran datapaths of two testbeds side by side, so each is ranked on its own figures. A
-            datapath measured on several is listed under each.
+            datapath measured on several is listed under each
+            {data.moreTestbeds.length > 0 ? `; the first ${formatCount(data.byTestbed.length)} are ranked here` : ""}.
           </Muted>
         ) : null}
         {data.options.length === 0 ? (
@@ -175,6 +177,33 @@ async function Answer({ params }: { params: GuideChoices }) {
             </div>
           ))
         )}
+        {data.moreTestbeds.length > 0 ? (
+          <div className="space-y-1.5">
+            <h3 id="more-testbeds" className="pt-1 text-base font-semibold">
+              {formatCount(data.moreTestbeds.length)} more testbed{data.moreTestbeds.length === 1 ? "" : "s"}
+            </h3>
+            <Muted>Each ranked on its own figures: open one for its answer.</Muted>
+            <ul aria-labelledby="more-testbeds" className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
+              {data.moreTestbeds.map((t) => (
+                <li key={t.testbed}>
+                  <TextLink
+                    href={guideHref("/guide", {
+                      ...params,
+                      cloud: t.provider,
+                      // The form offers no unpublished instance type: the cloud's answer holds its testbed.
+                      sku: t.sku === "unknown" ? "" : t.sku,
+                    })}
+                  >
+                    {t.testbed}
+                  </TextLink>{" "}
+                  <span className="text-zinc-500">
+                    · {formatCount(t.options)} datapath{t.options === 1 ? "" : "s"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </section>
 
       {findings.length > 0 ? (

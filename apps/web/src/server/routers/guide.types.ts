@@ -108,6 +108,10 @@ export const guideOutputSchema = z.object({
       ),
     }),
   ),
+  /** The testbeds past the first few ranked in `byTestbed`, in its order: each asked about on its own. */
+  moreTestbeds: z.array(
+    z.object({ testbed: z.string(), provider: z.string(), sku: z.string(), options: z.number().int() }),
+  ),
   /** Each figure compared in scope, and whether it ranks (a figure every option saturates does not). */
   figuresRead: z.array(
     z.object({

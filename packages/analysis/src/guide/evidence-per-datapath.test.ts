@@ -120,8 +120,8 @@ describe("CPU per Gbit/s counts the whole CPU or ranks nothing", () => {
   });
 
   it("ranks on every CPU mode where statexec measured it, and then IPsec is the costly one", () => {
-    // Every mode: IPsec's softirq adds 2.4 cores on the server → (0.45 + 2.65) / 4.7 = 0.66 CPU s/Gbit,
-    // against (1.25 + 1.8) / 38.9 = 0.078 for plain Cilium: 8.4× the CPU per Gbit/s.
+    // Every mode: IPsec's softirq adds 2.4 cores on the server → (450 + 2,650) / 4.7 = 660 millicores per
+    // Gbit/s, against (1,250 + 1,800) / 38.9 = 78.4 for plain Cilium: 8.4× the CPU per Gbit/s.
     const whole = [
       cpu("cilium", "client", "all-modes", [1250, 1260, 1240]),
       cpu("cilium", "server", "all-modes", [1800, 1810, 1790]),
@@ -146,7 +146,7 @@ describe("CPU per Gbit/s counts the whole CPU or ranks nothing", () => {
     const reason = r.options
       .find((o) => o.id === "cilium:overlay-vxlan:iptables|IPsec")!
       .reasons.find((x) => x.text.startsWith("CPU per Gbit/s moved"))!;
-    expect(reason.text).toContain("every CPU mode: 0.66 CPU s/Gbit");
+    expect(reason.text).toContain("every CPU mode: 660 millicores per Gbit/s");
     expect(r.options[0]!.id).toBe("cilium:overlay-vxlan:iptables");
     // Largest effect first: the CPU per Gbit/s (8.4× → +740 %), then the throughput (4.7 / 38.9 → −88 %).
     expect(r.options[1]!.why.text).toMatch(

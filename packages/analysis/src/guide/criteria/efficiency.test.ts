@@ -1,7 +1,7 @@
 // Efficiency, derived and never stored: CPU per Gbit/s moved on InfraBuilder's tree, and memory per
 // 1,000 Services on the TKE seed benchmark. Expected figures are worked out here from the raw runs
 // (medians of three) and the fixture's factors, by hand: CPU per Gbit/s = (client + server node CPU in
-// cores) / throughput in Gbit/s, i.e. CPU seconds per Gbit moved.
+// millicores) / throughput in Gbit/s: millicores per Gbit/s moved, the resources chart's unit.
 import { formatNumber } from "@cnibench/format";
 import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { askGuide, infrabuilderGuideInput } from "@cnibench/test-support/guide-input";
@@ -12,14 +12,14 @@ import { guideMetrics } from "../rank.ts";
 const ib = infrabuilderGuideInput();
 const runsMedian = (label: string, metric: string, params: Record<string, string | number>) =>
   median([...ib.figureOf(label, metric, params).samples!]);
-/** Both nodes' CPU in cores, counted as `accounting` says, over the throughput of the 8-stream TCP test. */
+/** Both nodes' CPU in millicores, counted as `accounting` says, over the throughput of the 8-stream TCP test. */
 const cpuPerGbit = (label: string, accounting = "all-modes", path = "pod-pod") => {
   const test = { streams: 8, path };
   const cpu = (role: string) =>
     runsMedian(label, "cpu.usage", { ...test, component: "node", protocol: "tcp", role, accounting });
-  return (cpu("client") + cpu("server")) / 1000 / runsMedian(label, "tcp.throughput", test);
+  return (cpu("client") + cpu("server")) / runsMedian(label, "tcp.throughput", test);
 };
-const words = (v: number) => `${formatNumber(v, 3)} CPU s/Gbit`;
+const words = (v: number) => `${formatNumber(v, 3)} millicores per Gbit/s`;
 
 describe("CPU per Gbit/s moved", () => {
   const answer = askGuide(ib, { cloud: "on-prem" });
@@ -28,10 +28,10 @@ describe("CPU per Gbit/s moved", () => {
 
   it("divides both nodes' whole CPU during the 8-stream TCP test by what that test moved", () => {
     // cilium, every CPU mode from its statexec samples: (1,900.4 + 2,607.8 millicores) / 38.51 Gbit/s
-    // = 0.117 CPU s/Gbit, where the collector's user + system gives (1,187.7 + 1,629.9) / 38.51 = 0.0732.
+    // = 117 millicores per Gbit/s, where the collector's user + system gives (1,187.7 + 1,629.9) / 38.51 = 73.2.
     const whole = cpuPerGbit("cilium");
-    expect(whole).toBeCloseTo((1900.3739 + 2607.80625) / 1000 / 38.5099744971, 6);
-    expect(cpuPerGbit("cilium", "user+system")).toBeCloseTo((1187.7337 + 1629.8789) / 1000 / 38.5099744971, 6);
+    expect(whole).toBeCloseTo((1900.3739 + 2607.80625) / 38.5099744971, 3);
+    expect(cpuPerGbit("cilium", "user+system")).toBeCloseTo((1187.7337 + 1629.8789) / 38.5099744971, 3);
     const r = reasonOf("cilium:overlay-vxlan:iptables");
     expect(r.text).toContain(
       `every CPU mode: ${words(whole)} (cilium: 4.51 cores at 38.51 Gbit/s, client and server nodes)`,
@@ -47,7 +47,7 @@ describe("CPU per Gbit/s moved", () => {
   });
 
   it("says flannel's user + system figure and does not rank on it where the others count every mode", () => {
-    // flannel's real runs hold bench.sh's summary only: (1,250.2 + 1,715.7) / 38.9 = 0.0762 CPU s/Gbit.
+    // flannel's real runs hold bench.sh's summary only: (1,250.2 + 1,715.7) / 38.9 = 76.2 millicores per Gbit/s.
     const r = reasonOf("flannel:overlay-vxlan:iptables");
     expect(r.text).toContain(
       `user + system only; softirq and irq, where encryption and packet processing run, not counted: ${words(cpuPerGbit("flannel", "user+system"))}`,

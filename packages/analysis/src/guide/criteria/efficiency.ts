@@ -1,5 +1,5 @@
 // Efficiency, a figure derived here and never stored: the CPU both nodes spent during a TCP
-// throughput test per Gbit/s it moved (cores per Gbit/s, i.e. CPU seconds per Gbit), from cpu.usage
+// throughput test per Gbit/s it moved (millicores per Gbit/s, the charts' unit), from cpu.usage
 // and tcp.throughput of the same test and params; and, where a component's memory was measured at a
 // Service count, its memory per 1,000 Services.
 
@@ -27,8 +27,8 @@ import {
 } from "./shared.ts";
 import { referenceFigure, referenceName, throughputSelectors, throughputShort } from "./throughput.ts";
 
-/** The unit of CPU per Gbit/s moved: cores per Gbit/s, which is CPU seconds per Gbit. */
-const cpuPerGbitUnit = "CPU s/Gbit";
+/** The unit of CPU per Gbit/s moved, as the resources chart writes it (a cpu.usage unit per Gbit/s). */
+const cpuPerGbitUnit = "millicores per Gbit/s";
 
 /**
  * How much of the CPU a figure counts: "all-modes" (every busy mode, softirq and irq included, as
@@ -53,7 +53,7 @@ export const accountingWords: Record<CpuAccounting, string> = {
 export type Derived = { figure: Figure; from: GuideFigure[]; scenario: GuideScenario; accounting: CpuAccounting };
 
 const cores = (f: GuideFigure) => (f.unit === "millicores" ? f.value / 1000 : f.value);
-const coreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "millicores" ? v / 1000 : v));
+const millicoreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "millicores" ? v : v * 1000));
 
 /**
  * The node CPU figures of a throughput test, every role once, counted the most complete way measured:
@@ -96,10 +96,10 @@ function cpuPerGbit(ctx: GuideContext, tput: GuideFigure, want?: CpuAccounting):
   if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
   const { cpu, accounting } = nodeCpu(ctx, tput, want);
   if (cpu.length === 0) return undefined;
-  const runs = [tput, ...cpu].map((f) => (f === tput ? (f.samples ?? []) : coreRuns(f)));
+  const runs = [tput, ...cpu].map((f) => (f === tput ? (f.samples ?? []) : millicoreRuns(f)));
   const n = runs[0]!.length;
   const paired = n >= 2 && runs.every((r) => r.length === n);
-  const value = cpu.reduce((sum, f) => sum + cores(f), 0) / tput.value;
+  const value = (cpu.reduce((sum, f) => sum + cores(f), 0) * 1000) / tput.value;
   const samples = paired ? runs[0]!.map((t, i) => runs.slice(1).reduce((sum, r) => sum + r[i]!, 0) / t) : undefined;
   return {
     figure: {
@@ -141,7 +141,7 @@ function pooledDerived(all: readonly Derived[]): Derived | undefined {
   };
 }
 
-/** "0.0762 CPU s/Gbit": three significant digits, as the CPU and throughput it comes from deserve. */
+/** "76.2 millicores per Gbit/s": three significant digits, as the CPU and throughput it comes from deserve. */
 export const cpuPerGbitWords = (d: Derived) => withUnit(formatNumber(d.figure.value, 3), cpuPerGbitUnit);
 
 /** "5.93 cores at 11.28 Gbit/s (client and server nodes)" */

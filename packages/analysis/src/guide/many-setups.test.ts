@@ -288,12 +288,24 @@ describe("figures at the line rate", () => {
     expect(all.summary.some((x) => x.text.startsWith("UDP loss (pod to pod, 8 streams) on "))).toBe(true);
   });
 
-  it("leaves a test the leader shares at the line rate out of what makes it measure best", () => {
+  it("leaves a test the leader shares, at the line rate or within a margin, out of what makes it measure best", () => {
     // The leader moves 38.9 Gbit/s on 8 streams, above the 37.61 Gbit/s bound (above): 8-stream TCP
-    // does not tell it from the 15 others there, so its lead rests on single-stream TCP and CPU per Gbit/s.
+    // does not tell it from the 15 others there. Its CPU per Gbit/s, 110 millicores, is the lowest, but
+    // calico-ebpf's 111 is equivalent within ±10 %: that test does not put it first either. Its lead
+    // rests on single-stream TCP alone, where it is 11 % ahead of the next (p = 0.0057).
     const alone = askGuide(ib, { cloud: "on-prem" });
-    expect(alone.summary[0]!.text).toMatch(
-      /, where single-stream TCP and CPU per Gbit\/s \(8-stream TCP\) separate the datapaths\.$/,
+    expect(alone.summary[0]!.text).toMatch(/, where single-stream TCP separates the datapaths\.$/);
+    const cpu = (id: string) =>
+      alone.options.find((o) => o.id === id)!.reasons.find((x) => x.text.startsWith("CPU per Gbit/s moved"))?.text ??
+      "";
+    const lead = /: 110 millicores per Gbit\/s .*; the most efficient here, level with (\d+) others$/.exec(
+      cpu(alone.options[0]!.id),
+    );
+    // As many as the other cards say they are level with it: "1.01× the most efficient's (equivalent …)".
+    const level = alone.options.slice(1).filter((o) => /× the most efficient's \(/.test(cpu(o.id)));
+    expect(Number(lead?.[1])).toBe(level.length);
+    expect(level.map((o) => cpu(o.id))).toContainEqual(
+      expect.stringMatching(/: 111 millicores per Gbit\/s \(calico-ebpf: .*\(equivalent within ±10 %\)$/),
     );
     expect(alone.summary[1]!.text).toMatch(/^8-stream TCP separates only the rest: 16 of 24 reach/);
     // "Nothing beats it across the board" keeps every test: below the line rate, a datapath could lead
@@ -303,12 +315,10 @@ describe("figures at the line rate", () => {
     // UDP loss separates antrea-ipsec (87.74 %) from the rest, but the leader shares its 10.14 % with
     // 21 others: no reason for its lead either.
     const udp = askGuide(ib, { cloud: "on-prem", needs: ["udpHeavy"] });
-    expect(udp.summary[0]!.text).toMatch(
-      /, where single-stream TCP and CPU per Gbit\/s \(8-stream TCP\) separate the datapaths\.$/,
-    );
+    expect(udp.summary[0]!.text).toMatch(/, where single-stream TCP separates the datapaths\.$/);
     expect(udp.summary.some((x) => /^UDP loss .*: 10\.14 % to 87\.74 %/.test(x.text))).toBe(true);
     // Encrypted, the leader is far below the line rate: 8-stream TCP does separate it.
-    expect(askGuide(ib, onPrem).summary[0]!.text).toMatch(/, 8-stream TCP, /);
+    expect(askGuide(ib, onPrem).summary[0]!.text).toMatch(/, where 8-stream TCP, /);
   });
 });
 

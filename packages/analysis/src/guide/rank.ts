@@ -38,7 +38,7 @@ import {
   variantOf,
 } from "./options.ts";
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
-import { type RankTest, rankOptions, reasonLines, sharesTheTop, testStanding } from "./ranking.ts";
+import { type RankTest, rankOptions, reasonLines, testStanding, topsAlone } from "./ranking.ts";
 import type {
   GuideFigure,
   GuideResult,
@@ -651,12 +651,11 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const decisive = [...new Set(separating.map(testName))];
     const separate = (names: readonly string[]) =>
       `${listWords(names, 4)} ${names.length === 1 ? "separates" : "separate"} the datapaths`;
-    // "Measures best" rests on the tests that put it first: one where another stands level with it at
-    // the top (both at the line rate, or the same loss) separates only the rest, so it is no reason
+    // "Measures best" rests on the tests that put it alone at the top: one where another stands level
+    // with it (both at the line rate, the same loss, CPU within its margin) or ahead of it is no reason
     // for the lead. "Nothing beats it across the board" keeps every test: a datapath level with it on
     // one could be behind on all the others.
-    const atTheTop = separating.filter((t) => !sharesTheTop(t, top.id));
-    const measuresBest = atTheTop.length > 0 ? [...new Set(atTheTop.map(testName))] : decisive;
+    const atTheTop = [...new Set(separating.filter((t) => topsAlone(t, top.id)).map(testName))];
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     // What puts the first of several not beaten first: the answers' weights, else the features. When
     // neither, it is first by name only: the lead says so, and names those level with it on both.
@@ -677,7 +676,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const peers = notBeaten.filter((o) => o.id !== top.id);
     const separatingWords =
       peers.length === 0
-        ? `it measures best on ${scopeLabel}, where ${separate(measuresBest)}`
+        ? atTheTop.length > 0
+          ? `it measures best on ${scopeLabel}, where ${separate(atTheTop)}`
+          : `nothing beats it across the board on ${scopeLabel}, where ${separate(decisive)}`
         : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${separate(decisive)}${firstAmong(top, peers)}`;
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`

@@ -20,6 +20,7 @@ import {
   type GuideContext,
   isReference,
   levelTie,
+  levelWithIt,
   optionScenarios,
   scoreEffect,
   standingScenarios,
@@ -267,7 +268,7 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
           : level
             ? `against the others: ${level}`
             : e.versusBest === null
-              ? "the most efficient here"
+              ? `the most efficient here${levelWithIt(table.entries, e)}`
               : `${formatComputed(e.derived.figure.value / sorted[0]!.derived.figure.value)}× the most efficient's${e.levelWithBest ? ` (${wordsOf(e.versusBest)})` : ""}`;
         const variant = encryptionOf(s) ? `, with ${encryptionOf(s)}` : "";
         addTo(

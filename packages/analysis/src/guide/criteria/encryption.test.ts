@@ -101,8 +101,9 @@ describe("the cost of encryption", () => {
 
   it("makes encryption a hard need, met by a datapath measured with it even where the docs are silent", () => {
     expect(answer.options[0]!.id).toBe(cilium.id);
-    expect(answer.summary[0]!.text).toMatch(
-      /^Start with Cilium overlay \(VXLAN\) \+ kube-proxy iptables, WireGuard: .*throughput kept with encryption/,
+    // Not on the throughput kept with encryption: antrea-wg keeps 28 % against its 29 %, level with it.
+    expect(answer.summary[0]!.text).toBe(
+      "Start with Cilium overlay (VXLAN) + kube-proxy iptables, WireGuard: it meets the needs you ticked and measures best on On-premises bare-metal-40g, where 8-stream TCP, single-stream TCP, 8-stream UDP and CPU per Gbit/s (8-stream TCP) separate the datapaths.",
     );
     // Antrea has no row in the capability matrix; antrea-wg ran with WireGuard.
     const antrea = answer.options.find((o) => o.id === "antrea:overlay-geneve:iptables|WireGuard")!;

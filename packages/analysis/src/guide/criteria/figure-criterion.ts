@@ -28,6 +28,7 @@ import {
   evidenceOf,
   type GuideContext,
   levelTie,
+  levelWithIt,
   optionScenarios,
   scoreEffect,
   wordsOf,
@@ -318,7 +319,7 @@ export function standing(entry: FigureEntry, table: FigureTable): string {
     // A verdict's "small but real" between two figures at the line rate is no datapath's doing.
     return `${entry.figure === best ? "the best here" : gapToBest(entry, best, lower)}; with ${formatCount(alongside)} other${alongside === 1 ? "" : "s"} it reaches ${ceiling!.words}: this test does not tell them apart`;
   }
-  if (entry.figure === best) return "the best here";
+  if (entry.figure === best) return `the best here${levelWithIt(table.entries, entry)}`;
   const tie = entry.levelWithBest ? wordsOf(entry.versusBest) : null;
   return `${gapToBest(entry, best, lower)}${tie ? ` (${tie})` : ""}`;
 }

@@ -1,5 +1,6 @@
 // What the guide's measured criteria share: the context they read, the result they return, and the
 // helpers for testbeds, evidence and wording that more than one of them uses.
+import { formatCount } from "@cnibench/format";
 import { isReferenceCni } from "@cnibench/schema";
 import { percentDelta } from "../../delta.ts";
 import type { VerdictResult } from "../../verdict.ts";
@@ -150,6 +151,15 @@ export const servicesOf = (f: GuideFigure) => f.params.services as number;
 
 /** A change in percent, 0 when there is no base to take it from. */
 export const changePercent = (value: number, base: number) => percentDelta(value, base).percent ?? 0;
+
+/**
+ * ", level with 2 others": what the best of a table says when verdicts put others level with it, so
+ * "the best here" never reads as a lone best (110 against 111 millicores per Gbit/s within ±10 %).
+ */
+export function levelWithIt(entries: readonly { levelWithBest: boolean }[], best: object): string {
+  const others = entries.filter((e) => e !== best && e.levelWithBest).length;
+  return others === 0 ? "" : `, level with ${formatCount(others)} other${others === 1 ? "" : "s"}`;
+}
 
 /**
  * For an option that scored: "for" at the best, "against" at the worst, else neutral; always neutral

@@ -1,5 +1,5 @@
 import { formatChange, formatCount, formatParams, verdictWords } from "@cnibench/format";
-import { catalogueRank, findMetric } from "@cnibench/schema";
+import { catalogueRank, cpuAccountingOf, cpuAccountings, findMetric } from "@cnibench/schema";
 import { paramsKey } from "./params-key.ts";
 import type { Params } from "./types.ts";
 import { type Verdict, type VerdictResult, verdicts } from "./verdict.ts";
@@ -59,9 +59,6 @@ export function nodeLevelKey(metric: string, params: Params): string | null {
   return `${metric}${idleCpu ? " idle" : ""} ${node.join(" ")}`;
 }
 
-/** How much of a node's CPU a figure counts (the catalogue's `accounting`): the whole first, then user + system, then one mode. */
-const cpuWidth: Record<string, number> = { "all-modes": 0, "user+system": 1, mode: 2 };
-
 /**
  * A node's CPU in one test read whole and in parts (every mode, user + system, each mode) is one fact:
  * counted per reading, InfraBuilder's statexec made "80 worse" of 16. Each test and node keeps its
@@ -70,8 +67,10 @@ const cpuWidth: Record<string, number> = { "all-modes": 0, "user+system": 1, mod
  */
 function cpuFacts(figures: readonly JudgedFigure[]): JudgedFigure[] {
   const read = (f: JudgedFigure) => {
-    const width = f.metric === "cpu.usage" ? cpuWidth[String(f.params.accounting)] : undefined;
-    if (width === undefined) return null;
+    // How much of the node's CPU it counts: the whole first, then user + system, then one mode.
+    const width =
+      f.metric === "cpu.usage" ? (cpuAccountings as readonly string[]).indexOf(cpuAccountingOf(f.params)) : -1;
+    if (width < 0) return null;
     const { accounting: _, mode: __, ...fact } = f.params;
     // Judged on both sides ranks before missing on one; then the wider.
     return { fact: paramsKey(fact), rank: (f.verdict === "missing" ? 10 : 0) + width };

@@ -35,6 +35,19 @@ export type MetricDefinition = {
   margin: number | null;
 };
 
+/**
+ * What a node's cpu.usage figure counts, by its `accounting` param (the catalogue's words below),
+ * widest first: every busy mode, user + system, one mode's share. A figure without it is "unstated".
+ * The guide, compare's summary and the charts all read it here.
+ */
+export const cpuAccountings = ["all-modes", "user+system", "mode"] as const;
+export type CpuAccounting = (typeof cpuAccountings)[number] | "unstated";
+
+export function cpuAccountingOf(params: Readonly<Record<string, unknown>>): CpuAccounting {
+  const stated = cpuAccountings.find((a) => a === params.accounting);
+  return stated ?? "unstated";
+}
+
 /** The floor is zero for every catalogue metric: throughputs, latencies, sizes, rates and counts. */
 export type PhysicalRange = { min: 0; max?: number };
 

@@ -4,6 +4,7 @@
 // Service count, its memory per 1,000 Services.
 
 import { formatComputed, formatCount, formatFigure, formatNumber, withUnit } from "@cnibench/format";
+import { cpuAccountingOf, type CpuAccounting as SchemaCpuAccounting } from "@cnibench/schema";
 import { median } from "../../distribution.ts";
 import type { Figure } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
@@ -32,16 +33,11 @@ import { referenceFigure, referenceName, throughputSelectors, throughputShort } 
 const cpuPerGbitUnit = "millicores per Gbit/s";
 
 /**
- * How much of the CPU a figure counts: "all-modes" (every busy mode, softirq and irq included, as
- * statexec's per-second samples give it), "user+system" (what a collector's summary often gives),
- * "unstated"; "mode" figures are one mode's share, never summed with the others.
+ * How much of the CPU a total counts (@cnibench/schema's cpuAccountingOf): "all-modes" (every busy
+ * mode, softirq and irq included, as statexec's per-second samples give it), "user+system" (what a
+ * collector's summary often gives), "unstated"; "mode" figures are one mode's share, never summed.
  */
-export type CpuAccounting = "all-modes" | "user+system" | "unstated";
-
-const accountingOf = (f: GuideFigure): CpuAccounting | "mode" => {
-  const a = f.params.accounting;
-  return a === "all-modes" || a === "user+system" || a === "mode" ? a : "unstated";
-};
+export type CpuAccounting = Exclude<SchemaCpuAccounting, "mode">;
 
 /** What a partial CPU figure leaves out, for the sentences that refuse to rank on it. */
 export const accountingWords: Record<CpuAccounting, string> = {
@@ -73,17 +69,17 @@ function nodeCpu(
         f.params.component === "node" &&
         f.params.protocol === protocol &&
         !f.qualifier &&
-        accountingOf(f) !== "mode" &&
+        cpuAccountingOf(f.params) !== "mode" &&
         Object.entries(tput.params).every(([k, v]) => f.params[k] === v),
     );
-  if (want) return { cpu: node.filter((f) => accountingOf(f) === want), accounting: want };
+  if (want) return { cpu: node.filter((f) => cpuAccountingOf(f.params) === want), accounting: want };
   const roles = new Set(node.map((f) => String(f.params.role ?? "node")));
-  const whole = node.filter((f) => accountingOf(f) === "all-modes");
+  const whole = node.filter((f) => cpuAccountingOf(f.params) === "all-modes");
   if (whole.length > 0 && new Set(whole.map((f) => String(f.params.role ?? "node"))).size === roles.size) {
     return { cpu: whole, accounting: "all-modes" };
   }
-  const partial = node.filter((f) => accountingOf(f) !== "all-modes");
-  const accounting = partial.every((f) => accountingOf(f) === "user+system") ? "user+system" : "unstated";
+  const partial = node.filter((f) => cpuAccountingOf(f.params) !== "all-modes");
+  const accounting = partial.every((f) => cpuAccountingOf(f.params) === "user+system") ? "user+system" : "unstated";
   return { cpu: partial, accounting };
 }
 

@@ -13,7 +13,7 @@ import {
 import type { LatestFigure, ScenarioSummary } from "@cnibench/db";
 import type { PlottedFigure } from "@cnibench/db/read-models";
 import { formatChange, natural } from "@cnibench/format";
-import { findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
+import { cpuAccountingOf, findMetric, isReferenceCni, metricCatalogue } from "@cnibench/schema";
 import { type BarView, barViews } from "../chart-views";
 import { paramsLabel, seriesLabels, withoutKeys } from "./labels";
 import type { Params, SeriesInfo } from "./types";
@@ -322,11 +322,12 @@ export function barView(
  * softirq (issue 39); the `accounting` key itself is dropped, as every figure then shares it.
  */
 function wholeCpuOnly(figures: readonly LatestFigure[]): LatestFigure[] {
-  const isCpu = (f: LatestFigure) => f.metric === "cpu.usage" && f.params.accounting !== undefined;
-  const whole = figures.some((f) => isCpu(f) && f.params.accounting === "all-modes");
+  const accounting = (f: LatestFigure) => (f.metric === "cpu.usage" ? cpuAccountingOf(f.params) : "unstated");
+  const whole = figures.some((f) => accounting(f) === "all-modes");
   return figures.flatMap((f) => {
-    if (!isCpu(f)) return [f];
-    if (f.params.accounting === "mode" || (whole && f.params.accounting !== "all-modes")) return [];
+    const counts = accounting(f);
+    if (counts === "unstated") return [f];
+    if (counts === "mode" || (whole && counts !== "all-modes")) return [];
     const { accounting: _accounting, ...params } = f.params;
     return [{ ...f, params }];
   });

@@ -293,7 +293,7 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
       result.summary.push(
         withRest(
           finding(
-            `${table.title} on ${table.testbed.label}, both nodes' CPU (${counted}) over the throughput: ${cpuPerGbitWords(sorted[0]!.derived)} to ${cpuPerGbitWords(sorted.at(-1)!.derived)} across ${sorted.length} datapaths${level ? `, ${level}` : ""}${refText ? `; ${refText}` : ""}. ${ranked ? "Most efficient first" : "Lowest first"}: ${listWords(named)}.`,
+            `${table.title} on ${table.testbed.label}, both nodes' CPU (${counted}) over the throughput: ${formatNumber(sorted[0]!.derived.figure.value, 3)} to ${cpuPerGbitWords(sorted.at(-1)!.derived)} across ${sorted.length} datapaths${level ? `, ${level}` : ""}${refText ? `; ${refText}` : ""}. ${ranked ? "Most efficient first" : "Lowest first"}: ${listWords(named)}.`,
             [...sorted.flatMap((e) => e.derived.from), ...(ref?.from ?? [])].map((f) => evidenceOf(ctx, f)),
           ),
           sorted.map((e) => e.derived.scenario),

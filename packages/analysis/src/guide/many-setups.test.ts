@@ -295,6 +295,13 @@ describe("figures at the line rate", () => {
     // rests on single-stream TCP alone, where it is 11 % ahead of the next (p = 0.0057).
     const alone = askGuide(ib, { cloud: "on-prem" });
     expect(alone.summary[0]!.text).toMatch(/, where single-stream TCP separates the datapaths\.$/);
+    // Its evidence is that test's figures, the leader's first, not every figure that speaks for it.
+    const evidence = alone.summary[0]!.evidence;
+    expect(new Set(evidence.map((e) => `${e.metric} ${e.params.streams}`))).toEqual(new Set(["tcp.throughput 1"]));
+    expect(evidence[0]!.scenarioLabel).toBe("cilium-custom");
+    expect(alone.summary[0]!.evidenceCount).toBe(
+      alone.figuresRead.find((f) => f.what === "single-stream TCP")?.options,
+    );
     const cpu = (id: string) =>
       alone.options.find((o) => o.id === id)!.reasons.find((x) => x.text.startsWith("CPU per Gbit/s moved"))?.text ??
       "";

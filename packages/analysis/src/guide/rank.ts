@@ -40,6 +40,7 @@ import {
 import { type GuideAnswers, type GuideNeed, guideNeedLabels } from "./questions.ts";
 import { type RankTest, rankOptions, reasonLines, testStanding, topsAlone } from "./ranking.ts";
 import type {
+  Evidence,
   GuideFigure,
   GuideResult,
   GuideScenario,
@@ -246,6 +247,13 @@ function encryptedProof(ctx: GuideContext, scenarios: readonly GuideScenario[]):
  * the answer 670 kB and its page 2 MB, longer than anyone reads (npm run bench, reads 1M).
  */
 export const testbedsRanked = 6;
+
+/** The figures of some tests, the option's own first, then the others' it was compared with. */
+function namedEvidence(tests: readonly RankTest[], id: string): Evidence[] {
+  const of = (mine: boolean) =>
+    tests.flatMap((t) => t.entries.filter((e) => (e.optionId === id) === mine).flatMap((e) => e.evidence));
+  return [...of(true), ...of(false)];
+}
 
 export function recommendDatapaths(input: GuideInput): GuideResult {
   const matrix = input.capabilities ?? capabilityMatrix;
@@ -655,7 +663,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     // with it (both at the line rate, the same loss, CPU within its margin) or ahead of it is no reason
     // for the lead. "Nothing beats it across the board" keeps every test: a datapath level with it on
     // one could be behind on all the others.
-    const atTheTop = [...new Set(separating.filter((t) => topsAlone(t, top.id)).map(testName))];
+    const toppedAlone = separating.filter((t) => topsAlone(t, top.id));
+    const atTheTop = [...new Set(toppedAlone.map(testName))];
     // Alone in the not-beaten set it measures best; among several, say what put it first among them.
     // What puts the first of several not beaten first: the answers' weights, else the features. When
     // neither, it is first by name only: the lead says so, and names those level with it on both.
@@ -747,7 +756,11 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       `${noData}${leadText}`,
       perTestbed
         ? starts.flatMap((x) => x.own)
-        : top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
+        : performanceMatters && missing.length === 0
+          ? // The tests it names, its own figures first: "measures best where single-stream TCP
+            // separates" rests on that test's figures, not on every figure that speaks for it.
+            namedEvidence(peers.length === 0 && toppedAlone.length > 0 ? toppedAlone : separating, top.id)
+          : top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
       // The capability cells it leads on, when features decide.
       performanceMatters
         ? []

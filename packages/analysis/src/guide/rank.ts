@@ -240,7 +240,6 @@ function encryptedProof(ctx: GuideContext, scenarios: readonly GuideScenario[]):
   );
 }
 
-/** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
 /**
  * How many testbeds an answer over several ranks in full, those whose figures separate the datapaths
  * first; the others are named, each a question of its own. Twenty testbeds of three cards each made
@@ -255,6 +254,7 @@ function namedEvidence(tests: readonly RankTest[], id: string): Evidence[] {
   return [...of(true), ...of(false)];
 }
 
+/** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
 export function recommendDatapaths(input: GuideInput): GuideResult {
   const matrix = input.capabilities ?? capabilityMatrix;
   const { answers } = input;

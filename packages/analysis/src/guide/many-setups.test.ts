@@ -436,9 +436,9 @@ describe("every sentence closes what it opens", () => {
 });
 
 describe("more testbeds than an answer ranks", () => {
-  // Five more EKS instance types measuring what m6i.xlarge measured: ten testbeds in all, the last
-  // copy among those named only, beside TKE's and AKS's.
-  const copies = ["b", "c", "d", "e", "f"].map((x) => `m6i.xlarge-${x}`);
+  // Twelve more EKS instance types measuring what m6i.xlarge measured: seventeen testbeds in all,
+  // fourteen of them with a start, the last copies among those named only, beside TKE's and AKS's.
+  const copies = [..."bcdefghijklm"].map((x) => `m6i.xlarge-${x}`);
   const eks = demo.scenarios.filter((s) => s.provider === "eks" && s.sku === "m6i.xlarge");
   const many = {
     scenarios: [...both.scenarios, ...copies.flatMap((sku) => eks.map((s) => ({ ...s, id: `${s.id}@${sku}`, sku })))],
@@ -464,13 +464,22 @@ describe("more testbeds than an answer ranks", () => {
         ),
       ),
     );
-    expect(more).toHaveLength(10 - testbedsRanked);
+    expect(more).toHaveLength(17 - testbedsRanked);
     // Each named testbed is a question of its own: the answer for its cloud and instance type.
     for (const t of r.moreTestbeds) {
       const alone = askGuide(many, { cloud: t.provider, sku: t.sku });
       expect(alone.byTestbed, t.testbed).toEqual([]);
       expect(t.options, t.testbed).toBe(alone.options.length);
     }
+  });
+
+  it("starts every testbed whose figures separate the datapaths, ranked here or not", () => {
+    // The lead says each has its start below: fourteen starts, more than the twelve findings listed.
+    const answer = r.summary.slice(0, r.leadCount);
+    expect(r.summary.length).toBeGreaterThanOrEqual(r.leadCount);
+    const started = answer.flatMap((x) => /^On ([^:]+): /.exec(x.text)?.[1] ?? []);
+    expect(started).toEqual(["On-premises bare-metal-40g", "EKS m6i.xlarge", ...copies.map((sku) => `EKS ${sku}`)]);
+    expect(answer[0]!.text).toMatch(/^Measured on 17 testbeds, .* so each has its own start, below\./);
   });
 
   it("says a card's figures are listed under another testbed only where that testbed is ranked", () => {

@@ -876,7 +876,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       return { id, label: row.label, needs: checks, reasons };
     });
 
-  const findings = listFindings(summary, listedAtMost);
+  // The answer itself is listed whole: its lead says each testbed has its start below. The findings
+  // after it are counted past the first few.
+  const answerItself = new Set(summary.slice(0, leadCount));
+  const findings = listFindings(summary, listedAtMost, (r) => answerItself.has(r));
   // Capability reasons (needs, features) are few and all shown; measured ones grow with the testbeds.
   // Cards under a testbed's heading list the first few figures of each reason (its count says how many
   // there are): with 20 testbeds in scope, 60 cards of 12 figures a reason made the answer 1 MB.

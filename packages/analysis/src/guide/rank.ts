@@ -247,11 +247,22 @@ function encryptedProof(ctx: GuideContext, scenarios: readonly GuideScenario[]):
  */
 export const testbedsRanked = 6;
 
-/** The figures of some tests, the option's own first, then the others' it was compared with. */
-function namedEvidence(tests: readonly RankTest[], id: string): Evidence[] {
+/**
+ * The figures a sentence about tests rests on: the option's own in them, and the others' it was
+ * compared with (of `among` only, where given: a testbed's options).
+ */
+function testsEvidence(
+  tests: readonly RankTest[],
+  id: string,
+  among?: readonly string[],
+): { own: Evidence[]; others: Evidence[] } {
   const of = (mine: boolean) =>
-    tests.flatMap((t) => t.entries.filter((e) => (e.optionId === id) === mine).flatMap((e) => e.evidence));
-  return [...of(true), ...of(false)];
+    tests.flatMap((t) =>
+      t.entries
+        .filter((e) => (e.optionId === id) === mine && (!among || among.includes(e.optionId)))
+        .flatMap((e) => e.evidence),
+    );
+  return { own: of(true), others: of(false) };
 }
 
 /** The answer: datapath options ranked for the answers, each with its reasons and their evidence. */
@@ -583,8 +594,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     const elsewhere = sectionsOf.filter((x) => x.bed !== testbed && x.ids.includes(id));
     if (elsewhere.length === 0) return here;
     // Only the first testbeds are ranked in the answer: of the others it names where they are.
-    const listed = elsewhere.filter((x) => sectionsOf.indexOf(x) < testbedsRanked).map((x) => x.bed.label);
-    const unlisted = elsewhere.filter((x) => sectionsOf.indexOf(x) >= testbedsRanked).map((x) => x.bed.label);
+    const inAnswer = new Set(sectionsOf.slice(0, testbedsRanked));
+    const listed = elsewhere.filter((x) => inAnswer.has(x)).map((x) => x.bed.label);
+    const unlisted = elsewhere.filter((x) => !inAnswer.has(x)).map((x) => x.bed.label);
     const those = listed.length === 1 ? "that testbed" : "those testbeds";
     const own = "each answered on its own (more testbeds, below the rankings)";
     const also = reason(
@@ -689,6 +701,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
           ? `it measures best on ${scopeLabel}, where ${separate(atTheTop)}`
           : `nothing beats it across the board on ${scopeLabel}, where ${separate(decisive)}`
         : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${separate(decisive)}${firstAmong(top, peers)}`;
+    // The figures of the tests the lead names.
+    const leadFigures = testsEvidence(peers.length === 0 && toppedAlone.length > 0 ? toppedAlone : separating, top.id);
     const why = !performanceMatters
       ? `${primary?.levelWords ? `the measurements for your traffic do not separate the datapaths (${primary.levelWords})` : "nothing measured separates the datapaths for your traffic"}, so it leads on ${onFeatures}`
       : needs.length > 0
@@ -713,18 +727,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
                 )}`
               : `nothing beats it across the board there on ${decisiveHere}`;
         // What the sentence rests on: its own figures in the tests that rank there, then the others'.
-        const own = (mine: boolean) =>
-          x.separating.flatMap((t) =>
-            t.entries
-              .filter((e) => (e.optionId === first.id) === mine && x.ids.includes(e.optionId))
-              .flatMap((e) => e.evidence),
-          );
-        return {
-          first,
-          text: `On ${x.testbed}: ${first.label}; ${standing}.`,
-          own: own(true),
-          evidence: [...own(true), ...own(false)],
-        };
+        const { own, others } = testsEvidence(x.separating, first.id, x.ids);
+        return { first, text: `On ${x.testbed}: ${first.label}; ${standing}.`, own, evidence: [...own, ...others] };
       });
     const testbedsLead = () => {
       const unseparated = sections.filter((x) => x.separating.length === 0).map((x) => x.testbed);
@@ -759,7 +763,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         : performanceMatters && missing.length === 0
           ? // The tests it names, its own figures first: "measures best where single-stream TCP
             // separates" rests on that test's figures, not on every figure that speaks for it.
-            namedEvidence(peers.length === 0 && toppedAlone.length > 0 ? toppedAlone : separating, top.id)
+            [...leadFigures.own, ...leadFigures.others]
           : top.reasons.filter((r) => r.effect === "for" && r.kind !== "capability").flatMap((r) => r.evidence),
       // The capability cells it leads on, when features decide.
       performanceMatters

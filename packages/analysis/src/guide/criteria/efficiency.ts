@@ -49,8 +49,8 @@ export const accountingWords: Record<CpuAccounting, string> = {
 /** A derived figure, the raw figures it was computed from, and how much of the CPU they count. */
 export type Derived = { figure: Figure; from: GuideFigure[]; scenario: GuideScenario; accounting: CpuAccounting };
 
-const cores = (f: GuideFigure) => (f.unit === "millicores" ? f.value / 1000 : f.value);
-const millicoreRuns = (f: GuideFigure) => (f.samples ?? []).map((v) => (f.unit === "millicores" ? v : v * 1000));
+// cpu.usage is stored in millicores (the catalogue unit); a figure in cores is converted all the same.
+const millicores = (f: GuideFigure, v: number) => (f.unit === "millicores" ? v : v * 1000);
 
 /**
  * The node CPU figures of a throughput test, every role once, counted the most complete way measured:
@@ -93,10 +93,12 @@ function cpuPerGbit(ctx: GuideContext, tput: GuideFigure, want?: CpuAccounting):
   if (tput.unit !== "Gbit/s" || tput.value <= 0 || tput.qualifier) return undefined;
   const { cpu, accounting } = nodeCpu(ctx, tput, want);
   if (cpu.length === 0) return undefined;
-  const runs = [tput, ...cpu].map((f) => (f === tput ? (f.samples ?? []) : millicoreRuns(f)));
+  const runs = [tput, ...cpu].map((f) =>
+    f === tput ? (f.samples ?? []) : (f.samples ?? []).map((v) => millicores(f, v)),
+  );
   const n = runs[0]!.length;
   const paired = n >= 2 && runs.every((r) => r.length === n);
-  const value = (cpu.reduce((sum, f) => sum + cores(f), 0) * 1000) / tput.value;
+  const value = cpu.reduce((sum, f) => sum + millicores(f, f.value), 0) / tput.value;
   const samples = paired ? runs[0]!.map((t, i) => runs.slice(1).reduce((sum, r) => sum + r[i]!, 0) / t) : undefined;
   return {
     figure: {
@@ -144,7 +146,7 @@ export const cpuPerGbitWords = (d: Derived) => withUnit(formatNumber(d.figure.va
 /** "5.93 cores at 11.28 Gbit/s (client and server nodes)" */
 function partsWords(d: Derived): string {
   const [tput, ...cpu] = d.from;
-  const total = cpu.reduce((sum, f) => sum + cores(f), 0);
+  const total = cpu.reduce((sum, f) => sum + millicores(f, f.value), 0) / 1000;
   const roles = cpu.map((f) => String(f.params.role ?? "node"));
   return `${formatComputed(total)} cores at ${formatFigure(tput!)}, ${listWords(roles)} node${roles.length === 1 ? "" : "s"}`;
 }

@@ -234,13 +234,20 @@ const storeStatement = {
         "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", warnings, "tokenId",
         "measurementCount", vcpus, "memoryGiB", "nicGbps", campaign, label, ord)
   ), existing AS (
+    -- Looked up by their unique keys, each: a plain join's plan, kept per connection, could read every
+    -- bundle of the workspace per upload (5,705 in the bench's store until its next ANALYZE).
     SELECT i.ord, b.id, b."scenarioId", b."measurementCount", b.campaign
-    FROM input i JOIN "Bundle" b ON b."workspaceId" = $1 AND b."contentHash" = i."contentHash"
+    FROM input i CROSS JOIN LATERAL (
+      SELECT b.id, b."scenarioId", b."measurementCount", b.campaign FROM "Bundle" b
+      WHERE b."workspaceId" = $1 AND b."contentHash" = i."contentHash" LIMIT 1
+    ) b
   ), firsts AS (
     SELECT DISTINCT ON (i."contentHash") i.* FROM input i
     WHERE NOT EXISTS (SELECT FROM existing e WHERE e.ord = i.ord) ORDER BY i."contentHash", i.ord
   ), scenario AS (
-    SELECT f.ord, s.id, s."nodeSkuId" FROM firsts f JOIN "Scenario" s ON s."workspaceId" = $1 AND s.key = f.key
+    SELECT f.ord, s.id, s."nodeSkuId" FROM firsts f CROSS JOIN LATERAL (
+      SELECT s.id, s."nodeSkuId" FROM "Scenario" s WHERE s."workspaceId" = $1 AND s.key = f.key LIMIT 1
+    ) s
   ), b AS (
     INSERT INTO "Bundle" (id, "workspaceId", "contentHash", raw, "scenarioId", "clusterName", "sourceTitle", "sourceUrl",
       "sourcePublishedAt", "sourceSection", "collectorName", "collectorVersion", "collectorCommand", "runAt", "receivedAt",

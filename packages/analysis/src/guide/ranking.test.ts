@@ -194,6 +194,20 @@ describe("dominated options and ties", () => {
     expect(r.tier.get("B")).toBe(1);
   });
 
+  it("judges a pair alike whichever comes first: a single run's band is a share of its baseline", () => {
+    // 10.0 against 9.51 Gbit/s: +5.15 % over 9.51, beyond the ±5 % band; −4.9 % under 10.0, within it.
+    // Judged one way only, A "beat" B in the ranking while B's line found nothing A won.
+    const t = test("single-stream TCP", {
+      A: { metric: "tcp.throughput", unit: "Gbit/s", value: 10.0 },
+      B: { metric: "tcp.throughput", unit: "Gbit/s", value: 9.51 },
+    });
+    expect(comparePair(t, "A", "B")?.winner).toBeNull();
+    expect(comparePair(t, "B", "A")?.winner).toBeNull();
+    const r = rankOptions(["B", "A"], [t], () => 0, byName);
+    expect([r.tier.get("A"), r.tier.get("B")]).toEqual([1, 1]);
+    expect(r.dominatedBy.has("B")).toBe(false);
+  });
+
   it("orders by the needs first: an option missing a need comes after, said so", () => {
     const r = rankOptions(["A", "B"], [single], (id) => (id === "A" ? 1 : 0), byName);
     expect(r.order).toEqual(["B", "A"]);

@@ -176,6 +176,8 @@ export type Ranking = {
   tier: Map<string, number>;
   /** The first-ranked option that beats it across the board, if any. */
   dominatedBy: Map<string, string>;
+  /** Whether a beats b across the board: a wins a test from b and b wins none from a. */
+  dominates: (a: string, b: string) => boolean;
   /** The weighted score that orders options within a tier: 0 (worst) to 1 (best in every test). */
   score: Map<string, number>;
 };
@@ -252,7 +254,7 @@ export function rankOptions(
     const by = order.find((a) => a !== id && group(a) === group(id) && dominates(a, id));
     if (by) dominatedBy.set(id, by);
   }
-  return { measured, order, tier, dominatedBy, score };
+  return { measured, order, tier, dominatedBy, dominates, score };
 }
 
 /** At most this many tests a reason line names; the rest are counted. */
@@ -281,8 +283,8 @@ const evidenceOfOutcomes = (outcomes: readonly PairOutcome[], ids: readonly stri
 /**
  * One line per option: for the first, that nothing beats it across the board and what the next one
  * trails it by; for each below, what puts it below the one above it — the figures that one wins
- * (largest effect first, with the verdict's p-value), else the option that beats it across the board,
- * else that no figure separates the two and what ordered them. `measuredIn` is every test asked about,
+ * (largest effect first, with the verdict's p-value), else (a tier below it) an option that beats it
+ * across the board and not the one above, else that no figure separates the two and what ordered them. `measuredIn` is every test asked about,
  * separating or not: two options no test ran both of (another testbed) are not "level", they were
  * never compared, and the line says so.
  */
@@ -341,12 +343,25 @@ export function reasonLines(
       return;
     }
     const neverBeside = apart(above, id) ? `Not measured beside ${them.label} (no test ran both)` : null;
-    const by = ranking.dominatedBy.get(id);
-    if (by) {
-      const beaten = winsOver(tests, by, id);
+    const level = neverBeside ?? `Level with ${them.label} on every figure both were measured in`;
+    // A tier below the one above: an option of that tier or later beats it across the board, and not
+    // the one above, which nothing left at its tier beat. That, not the first option that beats both,
+    // is what puts it below ("level with Flannel … beaten by the leader" did not say why it trailed).
+    const keeper =
+      (ranking.tier.get(id) ?? 0) > (ranking.tier.get(above) ?? 0)
+        ? order.find(
+            (z) =>
+              z !== id &&
+              group(z) === group(id) &&
+              (ranking.tier.get(z) ?? 0) >= (ranking.tier.get(above) ?? 0) &&
+              ranking.dominates(z, id),
+          )
+        : undefined;
+    if (keeper) {
+      const beaten = winsOver(tests, keeper, id);
       lines.set(id, {
-        text: `${neverBeside ?? `Level with ${them.label} on every figure both were measured in`}; beaten across the board by ${subject(by).label}: ${outcomesWords(beaten)}.`,
-        evidence: evidenceOfOutcomes(beaten, [id, by]),
+        text: `${level}; unlike it, beaten across the board by ${subject(keeper).label}: ${outcomesWords(beaten)}.`,
+        evidence: evidenceOfOutcomes(beaten, [id, keeper]),
       });
       return;
     }
@@ -358,6 +373,17 @@ export function reasonLines(
         : Math.abs(them.features - me.features) > 1e-9
           ? `listed after it on features (${formatNumber(me.features, 2)} against ${formatNumber(them.features, 2)} of those counted)`
           : "listed after it by name";
+    // In the same tier as the one above: what beats it across the board beats it out of the first places,
+    // not below that one; the order within the tier says why it comes after.
+    const by = ranking.dominatedBy.get(id);
+    if (by) {
+      const beaten = winsOver(tests, by, id);
+      lines.set(id, {
+        text: `${level}: ${why}; beaten across the board by ${subject(by).label}: ${outcomesWords(beaten)}.`,
+        evidence: evidenceOfOutcomes(beaten, [id, by]),
+      });
+      return;
+    }
     lines.set(id, { text: `${neverBeside ?? `No figure separates it from ${them.label}`}: ${why}.`, evidence: [] });
   });
   return lines;

@@ -291,7 +291,9 @@ export function efficiencyCriterion(ctx: GuideContext, weight: number): Criterio
           ),
         );
       }
-      const named = sorted.map((e) => `${e.derived.scenario.label} ${cpuPerGbitWords(e.derived)}`);
+      // The range just named the unit: the list gives the figures alone ("cilium-custom 110, calico-ebpf
+      // 111, …"), as "110 millicores per Gbit/s" four times over buried the names.
+      const named = sorted.map((e) => `${e.derived.scenario.label} ${formatNumber(e.derived.figure.value, 3)}`);
       result.summary.push(
         withRest(
           finding(

@@ -153,8 +153,10 @@ async function seedScenarios(tx: pg.PoolClient, workspaceId: string, scenarios: 
       SELECT 'sku' || i, 'p' || i, 'sku.' || i, 4, 16, 12.5 FROM generate_series(0, 19) i;
     INSERT INTO "Kernel" (id, os, version) SELECT 'k' || i, 'Linux', '6.' || i FROM generate_series(0, 9) i;
     INSERT INTO "CniConfig" (id, key, name, version, mode, "kubeProxy", label, settings)
-      SELECT 'cni' || i, 'cni' || i, (ARRAY['cilium','cilium','kube-proxy','aws-vpc-cni','calico','flannel'])[1 + i],
-        '1.0', (ARRAY['overlay-vxlan','native-routing','iptables','eni','bgp','vxlan'])[1 + i], 'ebpf', 'CNI ' || i, '{}'
+      SELECT 'cni' || i, 'cni' || i, (ARRAY['cilium','cilium','antrea','aws-vpc-cni','calico','flannel'])[1 + i],
+        '1.0', (ARRAY['overlay-vxlan','native','overlay-geneve','eni','bgp','overlay-vxlan'])[1 + i],
+        -- The vocabulary's slugs, as an upload stores them; Cilium replaces kube-proxy, the others run beside it.
+        (ARRAY['ebpf','ebpf','iptables','iptables','iptables','iptables'])[1 + i], 'CNI ' || i, '{}'
       FROM generate_series(0, 5) i;
     INSERT INTO "Scenario" (id, "workspaceId", key, "clusterId", "nodeSkuId", "kernelId", "cniConfigId")
       SELECT 'sc' || i, '${workspaceId}', 'sc' || i, 'cl' || (i % 20), 'sku' || (i % 20), 'k' || (i % 10), 'cni' || (i % 6)

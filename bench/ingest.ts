@@ -1,9 +1,8 @@
 // npm run bench:ingest — for bundles of 20, 200 and 2,000 measurements: uploads synthetic bundles over
 // HTTP (POST /v1/bundles, concurrency 8) and, in the same run, COPYs the same measurement rows into a
-// scratch table by one connection: the practical upper bound for writing them. Two more rows bound
-// the ratio from either side: the same bundles stored without HTTP (storeBundle, 8 at a time: the
-// store's share), and COPY into Measurement itself with each bundle's row (what any upload writes: the
-// ceiling). Each size sends about BENCH_INGEST_MEASUREMENTS measurements (default 60,000). Alone it
+// scratch table by one connection: the yardstick of the goal. Two more rows bound the ratio from
+// either side: the same bundles stored without HTTP (storeBundle, 8 at a time: the store's share), and
+// COPY into Measurement itself with each bundle's row (the least any upload writes: the ceiling). Each size sends about BENCH_INGEST_MEASUREMENTS measurements (default 60,000). Alone it
 // runs against a throwaway embedded PostgreSQL (or BENCH_DATABASE_URL); npm run bench calls benchIngest.
 import http from "node:http";
 import os from "node:os";

@@ -69,6 +69,30 @@ describe("scoreAgainstBest", () => {
     expect(r.level).toBe(true);
   });
 
+  it("counts a pair level when one way finds no clear difference, as the ranking does", () => {
+    // Single runs of p99 latency (lower is better, band ±10 %): 11.05 against the best 10.0 is +10.5 %,
+    // beyond the band; 10.0 against 11.05 is −9.5 %, within it. The ranking calls the pair level
+    // (ranking.ts comparePair), so the card does too.
+    const p99 = (value: number): Figure => ({
+      metric: "http.latency",
+      unit: "ms",
+      value,
+      params: { percentile: "p99" },
+    });
+    expect(compareFigures(p99(10.0), p99(11.05)).verdict).toBe("worse");
+    expect(compareFigures(p99(11.05), p99(10.0)).verdict).toBe("equivalent");
+    const r = scoreAgainstBest(
+      [
+        { item: "best", figure: p99(10.0) },
+        { item: "next", figure: p99(11.05) },
+      ],
+      "lower",
+    );
+    const next = r.scored.find((s) => s.item === "next")!;
+    expect([next.levelWithBest, next.score, next.versusBest?.verdict]).toEqual([true, 1, "equivalent"]);
+    expect(tieWords(next.versusBest!)).toBe("equivalent within ±10 % on a single run");
+  });
+
   it("places a clearly worse value by its distance from the best", () => {
     const r = scoreAgainstBest(
       [

@@ -208,7 +208,12 @@ export function scoreAgainstBest<T>(
   const worst = pick(better === "lower" ? (a, b) => a > b : (a, b) => a < b);
   const span = best.value - worst.value;
   const scored = entries.map((e) => {
-    const versusBest = e.figure === best ? null : judged(best, e.figure);
+    const against = e.figure === best ? null : judged(best, e.figure);
+    // Level when either way finds no clear difference, as the ranking judges a pair (comparePair): a
+    // single run's band is a share of its baseline, so 11.05 against the best 10.0 ms is beyond ±10 %
+    // while 10.0 against 11.05 is within it. Then the tie is the verdict kept, for its words.
+    const back = against && !noClearDifference(against.verdict) ? judged(e.figure, best) : null;
+    const versusBest = back && noClearDifference(back.verdict) ? back : against;
     const levelWithBest = versusBest === null || noClearDifference(versusBest.verdict);
     const score = levelWithBest || span === 0 ? 1 : (e.figure.value - worst.value) / span;
     return { item: e.item, score, levelWithBest, versusBest };

@@ -284,9 +284,9 @@ const evidenceOfOutcomes = (outcomes: readonly PairOutcome[], ids: readonly stri
  * One line per option: for the first, that nothing beats it across the board and what the next one
  * trails it by; for each below, what puts it below the one above it — the figures that one wins
  * (largest effect first, with the verdict's p-value), else (a tier below it) an option that beats it
- * across the board and not the one above, else that no figure separates the two and what ordered them. `measuredIn` is every test asked about,
- * separating or not: two options no test ran both of (another testbed) are not "level", they were
- * never compared, and the line says so.
+ * across the board and not the one above, else that no figure separates the two and what ordered
+ * them. `measuredIn` is every test asked about, separating or not: two options no test ran both of
+ * (another testbed) are not "level", they were never compared, and the line says so.
  */
 export function reasonLines(
   ranking: Ranking,

@@ -182,6 +182,19 @@ export function judged(baseline: Figure, candidate: Figure): VerdictResult {
   return verdict;
 }
 
+/**
+ * The candidate against the baseline, a clear difference only when judged so both ways, else the tie
+ * found (for its words): a single run's band is a share of its baseline, so 10.0 against 9.51 Gbit/s
+ * is +5.15 %, beyond ±5 %, and 9.51 against 10.0 is −4.9 %, within. The ranking's pairs (comparePair)
+ * and the cards' standing against the best (scoreAgainstBest) read the same answer.
+ */
+export function judgedBothWays(baseline: Figure, candidate: Figure): VerdictResult {
+  const there = judged(baseline, candidate);
+  if (noClearDifference(there.verdict)) return there;
+  const back = judged(candidate, baseline);
+  return noClearDifference(back.verdict) ? back : there;
+}
+
 export type Scored<T> = {
   item: T;
   score: number;
@@ -193,7 +206,7 @@ export type Scored<T> = {
 
 /**
  * Places values between the worst (0) and the best (1) of a set. A value whose verdict against the
- * best (compareFigures) finds no clear difference scores 1: the data do not put the best ahead, and
+ * best (judgedBothWays) finds no clear difference scores 1: the data do not put the best ahead, and
  * an inconclusive difference is no win either. `level` says every value is so, i.e. the measurement
  * does not separate them.
  */
@@ -208,12 +221,7 @@ export function scoreAgainstBest<T>(
   const worst = pick(better === "lower" ? (a, b) => a > b : (a, b) => a < b);
   const span = best.value - worst.value;
   const scored = entries.map((e) => {
-    const against = e.figure === best ? null : judged(best, e.figure);
-    // Level when either way finds no clear difference, as the ranking judges a pair (comparePair): a
-    // single run's band is a share of its baseline, so 11.05 against the best 10.0 ms is beyond ±10 %
-    // while 10.0 against 11.05 is within it. Then the tie is the verdict kept, for its words.
-    const back = against && !noClearDifference(against.verdict) ? judged(e.figure, best) : null;
-    const versusBest = back && noClearDifference(back.verdict) ? back : against;
+    const versusBest = e.figure === best ? null : judgedBothWays(best, e.figure);
     const levelWithBest = versusBest === null || noClearDifference(versusBest.verdict);
     const score = levelWithBest || span === 0 ? 1 : (e.figure.value - worst.value) / span;
     return { item: e.item, score, levelWithBest, versusBest };

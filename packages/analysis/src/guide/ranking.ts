@@ -10,7 +10,7 @@ import { formatNumber, withUnit } from "@cnibench/format";
 import { marginPercent } from "../noise-bands.ts";
 import type { Better, Figure } from "../types.ts";
 import { noClearDifference, type VerdictResult } from "../verdict.ts";
-import { judged, listWords, scoreAgainstBest, tieWords } from "./figures.ts";
+import { judged, judgedBothWays, listWords, scoreAgainstBest, tieWords } from "./figures.ts";
 import type { Evidence } from "./types.ts";
 
 /** Where a figure cannot go higher: the NIC's line rate or what bare metal moved in the same test. */
@@ -60,19 +60,15 @@ export function comparePair(test: RankTest, a: string, b: string): PairOutcome |
   if (atCeiling(test.ceiling, ea.figure) && atCeiling(test.ceiling, eb.figure)) {
     return { test, winner: null, loser: null, saturated: true, verdict: null };
   }
-  // Judged both ways, and a winner only when both agree: a single run's band is a percentage of the
-  // baseline, so 100 against 95.1 is beyond ±5 % one way (+5.2 %) and within it the other (−4.9 %).
-  // Judged one way, the ranking (pairs in the test's order) and a reason line (the winner first) could
-  // disagree: EKS's single runs gave "beaten across the board by …" with no figure to name.
-  const aAgainstB = judged(eb.figure, ea.figure);
-  const bAgainstA = judged(ea.figure, eb.figure);
-  if (aAgainstB.verdict === "better" && bAgainstA.verdict === "worse") {
-    return { test, winner: a, loser: b, saturated: false, verdict: bAgainstA };
+  // Judged both ways: judged one way, the ranking (pairs in the test's order) and a reason line (the
+  // winner first) could disagree, and EKS's single runs gave "beaten across the board by …" with no
+  // figure to name.
+  const v = judgedBothWays(eb.figure, ea.figure);
+  if (v.verdict === "better") {
+    return { test, winner: a, loser: b, saturated: false, verdict: judged(ea.figure, eb.figure) };
   }
-  if (bAgainstA.verdict === "better" && aAgainstB.verdict === "worse") {
-    return { test, winner: b, loser: a, saturated: false, verdict: aAgainstB };
-  }
-  return { test, winner: null, loser: null, saturated: false, verdict: aAgainstB };
+  if (v.verdict === "worse") return { test, winner: b, loser: a, saturated: false, verdict: v };
+  return { test, winner: null, loser: null, saturated: false, verdict: v };
 }
 
 /**

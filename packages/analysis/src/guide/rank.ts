@@ -443,14 +443,14 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   // (TCP throughput, CPU per Gbit/s) after.
   const everyAnswer = (c: CriterionResult) => c.key === "tcpThroughput" || c.key === "efficiency";
   for (const c of criteria) if (!everyAnswer(c)) summary.push(...c.summary);
-  if (answers.connections === "mixed") summary.push(...(keepalive.closest ? [] : keepalive.summary));
+  if (keepalive && !keepalive.closest) summary.push(...keepalive.summary);
   for (const c of costs) summary.push(...c.summary);
   for (const c of criteria) if (everyAnswer(c)) summary.push(...c.summary);
   if (answers.connections !== "keepalive") {
     summary.push(...labFindings(lab, ctx.figuresOf, new Set(options.map((o) => o.proxy))));
   }
   const closestFindings = closest.flatMap((c) => c.summary.map(closestWords));
-  if (answers.connections === "mixed" && keepalive.closest && !anyInScope) {
+  if (keepalive?.closest && !anyInScope) {
     closestFindings.push(...keepalive.summary.map(closestWords));
   }
   for (const c of measured.criteria) {
@@ -473,7 +473,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     }));
     const reasons: Reason[] = [];
     for (const c of criteria) reasons.push(...(c.reasons.get(option.id) ?? []));
-    if (answers.connections === "mixed") {
+    if (keepalive) {
       reasons.push(...(keepalive.reasons.get(option.id) ?? []).map((r) => ({ ...r, effect: "neutral" as const })));
     }
     for (const check of checks) {

@@ -30,12 +30,14 @@ export { hasBandwidthManager } from "./udp.ts";
 export function measuredCriteria(
   ctx: GuideContext,
   offers: (option: DatapathOption, key: CapabilityKey) => boolean,
-): { criteria: CriterionResult[]; keepalive: CriterionResult; costs: FeatureCost[] } {
+): { criteria: CriterionResult[]; keepalive: CriterionResult | null; costs: FeatureCost[] } {
   const { connections, needs } = ctx.answers;
   const criteria: CriterionResult[] = [];
   if (connections === "short" || connections === "mixed") criteria.push(serviceScaleCriterion(ctx, 2));
-  const keepalive = keepaliveCriterion(ctx, connections === "keepalive" ? 2 : 0);
-  if (connections === "keepalive") criteria.push(keepalive);
+  // Keepalive figures rank keepalive traffic and are information beside mixed traffic's ranking
+  // (`keepalive`, unweighted). Short traffic never reads them: a sixth of its ranking went on them.
+  if (connections === "keepalive") criteria.push(keepaliveCriterion(ctx, 2));
+  const keepalive = connections === "mixed" ? keepaliveCriterion(ctx, 0) : null;
   // What encryption costs leads the needs: it decides more than any other figure where it is asked for.
   if (needs.includes("encryptionInTransit")) criteria.push(encryptionCriterion(ctx, 1));
   criteria.push(throughputCriterion(ctx, 1, "tcp"));

@@ -17,6 +17,7 @@ import {
   standing,
 } from "./figure-criterion.ts";
 import {
+  addTo,
   type CriterionResult,
   caveat,
   encryptedWords,
@@ -190,6 +191,10 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
     }
   }
   // Each reason carries the figures it cites: the loss and sender's rate beside a UDP rate, the reference.
+  // An option's reason gets those of each of its entries it cites, in the tables' order. Looked up by
+  // the cited figure: scanning every reason for every entry grew with the square of the tables.
+  const cited = new Map<string, { order: number; extra: GuideFigure[] }[]>();
+  let order = 0;
   for (const table of result.tables) {
     for (const e of table.entries) {
       const extra = [
@@ -198,22 +203,26 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
           : []),
         referenceFigure(ctx, table.testbed, e.figure),
       ].filter((f): f is GuideFigure => f !== undefined);
-      const cites = (x: Evidence) =>
-        x.scenarioId === e.figure.scenarioId &&
-        x.metric === e.figure.metric &&
-        paramsKey(x.params) === paramsKey(e.figure.params);
-      const reasons = result.reasons.get(e.option.id) ?? [];
-      result.reasons.set(
-        e.option.id,
-        reasons.map((r) =>
-          r.evidence.some(cites) ? { ...r, evidence: [...r.evidence, ...extra.map((f) => evidenceOf(ctx, f))] } : r,
-        ),
-      );
+      addTo(cited, citeKey(e.option.id, e.figure), { order: order++, extra });
     }
     result.summary.push(tableSummary(ctx, table));
   }
+  for (const [id, reasons] of result.reasons) {
+    result.reasons.set(
+      id,
+      reasons.map((r) => {
+        const entries = [...new Set(r.evidence.flatMap((x) => cited.get(citeKey(id, x)) ?? []))];
+        if (entries.length === 0) return r;
+        const extra = entries.sort((a, b) => a.order - b.order).flatMap((c) => c.extra);
+        return { ...r, evidence: [...r.evidence, ...extra.map((f) => evidenceOf(ctx, f))] };
+      }),
+    );
+  }
   return result;
 }
+
+const citeKey = (optionId: string, f: Pick<Evidence, "scenarioId" | "metric" | "params">) =>
+  `${optionId}\u0000${f.scenarioId}\u0000${f.metric}\u0000${paramsKey(f.params)}`;
 
 /**
  * One sentence per table: the range, the reference, the first handful of setups from the highest, the

@@ -125,7 +125,8 @@ export function kubeProxyWords(kubeProxy: string | undefined): string {
   return asWords(label.replace(/^kube-proxy \((.+)\)$/, "kube-proxy $1"));
 }
 
-const isDataplane = (mode: string | undefined): boolean =>
+/** A mode that names a dataplane ("iptables dataplane"), not how Pods' packets are routed. */
+export const isDataplane = (mode: string | undefined): boolean =>
   mode !== undefined && (vocabularyLabel("cniMode", mode)?.endsWith(" dataplane") ?? false);
 
 /** Hubble's settings as one phrase: "Hubble off", "Hubble relay and UI", "Hubble on". */

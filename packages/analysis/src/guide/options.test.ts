@@ -84,3 +84,38 @@ describe("datapath options from the seed scenarios", () => {
     expect(cloud("aks-cilium-ga-scale-1-100k-pods-no-policy")).toBe("aks");
   });
 });
+
+describe("datapaths that differ only in routing or dataplane", () => {
+  const base = scenario("eks-a-vpc-cni-main");
+  const as = (name: string, mode: string, kubeProxy = "iptables") =>
+    describeDatapath({ ...base, cni: { ...base.cni, name, mode, kubeProxy, settings: {} } });
+
+  it("name Calico's routing and dataplane, so BGP and VXLAN setups of one testbed read apart", () => {
+    expect(as("calico", "bgp").label).toBe("Calico (BGP), iptables dataplane + kube-proxy iptables");
+    expect(as("calico", "overlay-vxlan").label).toBe(
+      "Calico overlay (VXLAN), iptables dataplane + kube-proxy iptables",
+    );
+    expect(as("calico", "ipip").label).toBe("Calico (IP-in-IP), iptables dataplane + kube-proxy iptables");
+    // A mode that is a dataplane says nothing of routing; an unpublished one neither.
+    expect(as("calico", "iptables").label).toBe("Calico iptables dataplane + kube-proxy iptables");
+    expect(as("calico", "unknown").label).toBe("Calico iptables dataplane + kube-proxy iptables");
+    expect(as("calico", "ebpf", "ebpf").label).toBe("Calico eBPF dataplane");
+    expect(as("calico", "bgp", "ebpf")).toMatchObject({
+      label: "Calico (BGP), eBPF dataplane",
+      layers: [["calico-ebpf"]],
+    });
+  });
+
+  it("does not describe Calico's nftables dataplane by the iptables row", () => {
+    expect(as("calico", "nftables", "nftables")).toMatchObject({
+      label: "Calico nftables dataplane + kube-proxy nftables",
+      layers: [["kube-proxy-nftables"]],
+    });
+  });
+
+  it("names Flannel's backend", () => {
+    expect(as("flannel", "overlay-vxlan").label).toBe("Flannel overlay (VXLAN) + kube-proxy iptables");
+    expect(as("flannel", "host-gw").label).toBe("Flannel (host-gw) + kube-proxy iptables");
+    expect(as("flannel", "unknown").label).toBe("Flannel + kube-proxy iptables");
+  });
+});

@@ -1,7 +1,7 @@
 // Datapath options: scenarios grouped by what a user would choose (CNI, mode, Service proxy) and
 // matched to rows of the capability matrix.
 import { vocabularyLabel } from "@cnibench/schema";
-import { modeWords } from "../names.ts";
+import { isDataplane, modeWords } from "../names.ts";
 import type { GuideScenario } from "./types.ts";
 
 export type ServiceProxy = "iptables" | "ipvs" | "nftables" | "ebpf" | "cni-proxy" | "unknown";
@@ -102,6 +102,16 @@ export function describeDatapath(s: GuideScenario): Datapath {
     : { ...base, baseId: base.id, variant: null };
 }
 
+/**
+ * A mode after a CNI's name: " overlay (Geneve)", as Cilium's read ("Antrea (Overlay (Geneve))"
+ * nested its brackets), else in brackets, " (BGP)"; "" where it was not published.
+ */
+function modeLabel(mode: string): string {
+  const modeName = mode === "unknown" ? null : (vocabularyLabel("cniMode", mode) ?? mode);
+  const overlay = modeName ? /^Overlay \((.+)\)$/.exec(modeName)?.[1] : undefined;
+  return overlay ? ` overlay (${overlay})` : modeName ? ` (${modeWords(mode)})` : "";
+}
+
 function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
   const { name, mode, kubeProxy } = s.cni;
   const proxy = asProxy(kubeProxy);
@@ -185,10 +195,15 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         return { ...base, label: `Calico VPP dataplane${suffix}`, layers: proxyLayer, routing: "unknown", cloud: null };
       }
       const ebpf = mode === "ebpf" || kubeProxy === "ebpf";
+      // nftables is a dataplane of its own (Calico 3.29+): the iptables row does not describe it.
+      const nftables = !ebpf && mode === "nftables";
+      // The routing where the mode names it: BGP and VXLAN setups of one testbed read alike.
+      const routed = isDataplane(mode) ? "" : modeLabel(mode);
+      const routing = routed && `${routed},`;
       return {
         ...base,
-        label: `Calico ${ebpf ? "eBPF" : "iptables"} dataplane${ebpf ? "" : suffix}`,
-        layers: [...(ebpf ? [] : proxyLayer), [ebpf ? "calico-ebpf" : "calico-iptables"]],
+        label: `Calico${routing} ${ebpf ? "eBPF" : nftables ? "nftables" : "iptables"} dataplane${ebpf ? "" : suffix}`,
+        layers: [...(ebpf ? [] : proxyLayer), ...(nftables ? [] : [[ebpf ? "calico-ebpf" : "calico-iptables"]])],
         routing: isOverlay(mode) || mode === "overlay" ? "overlay" : mode === "bgp" ? "native" : "unknown",
         cloud: null,
       };
@@ -196,7 +211,7 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
     case "flannel":
       return {
         ...base,
-        label: `Flannel${suffix}`,
+        label: `Flannel${modeLabel(mode)}${suffix}`,
         layers: [...proxyLayer, ["flannel"]],
         routing: mode === "host-gw" ? "native" : "overlay",
         cloud: null,
@@ -211,13 +226,9 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
       };
     default: {
       const cniLabel = vocabularyLabel("cniName", name) ?? name;
-      const modeName = mode === "unknown" ? null : (vocabularyLabel("cniMode", mode) ?? mode);
-      // "Antrea overlay (Geneve)", as Cilium's read; "Antrea (Overlay (Geneve))" nested its brackets.
-      const overlay = modeName ? /^Overlay \((.+)\)$/.exec(modeName)?.[1] : undefined;
-      const modeLabel = overlay ? ` overlay (${overlay})` : modeName ? ` (${modeWords(mode)})` : "";
       return {
         ...base,
-        label: `${cniLabel}${modeLabel}${suffix}`,
+        label: `${cniLabel}${modeLabel(mode)}${suffix}`,
         layers: proxyLayer,
         routing: "unknown",
         cloud: null,

@@ -39,13 +39,23 @@ describe("TCP throughput", () => {
     ]);
   });
 
-  it("sums it up in one sentence with the reference and four names", () => {
+  it("sums it up in one sentence with the reference and four names, the unit and the reference said once", () => {
     const s = answer.summary.find((x) => x.text.startsWith("TCP throughput (pod to pod, 8 streams) on"))!;
     // 24 datapaths: the 25 setups less bare metal, each its own (no two share CNI, mode, proxy and variant).
     expect(answer.options).toHaveLength(24);
     expect(s.text).toContain("across 24 datapaths; bare metal moves 39.59 Gbit/s node to node.");
-    expect(s.text).toMatch(/From the highest: .* and 20 more\.$/);
+    expect(s.text).toMatch(/From the highest \(share of bare metal\): .* and 20 more\.$/);
     expect(s.rest?.count).toBe(20);
+    const medians = ib.scenarios
+      .filter((x) => x.label !== "baremetal")
+      .map((x) => runsMedian(x.label, "tcp.throughput", { streams: 8, path: "pod-pod" }));
+    const custom = runsMedian("cilium-custom", "tcp.throughput", { streams: 8, path: "pod-pod" });
+    const bare = runsMedian("baremetal", "tcp.throughput", { streams: 8, path: "node-node" });
+    const shown = (v: number) => Number(v.toPrecision(4));
+    expect(s.text).toContain(`: ${shown(Math.min(...medians))} to ${shown(Math.max(...medians))} Gbit/s across`);
+    expect(s.text).toContain(`cilium-custom ${shown(custom)} (${percent(custom / bare)}),`);
+    expect(s.text.match(/Gbit\/s/g)).toHaveLength(2);
+    expect(s.text.match(/bare metal/g)).toHaveLength(2);
   });
 
   it("never ranks the references: bare metal is the yardstick, not an option", () => {

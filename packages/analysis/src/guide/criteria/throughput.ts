@@ -95,9 +95,10 @@ export function referenceFigure(ctx: GuideContext, t: Testbed, f: GuideFigure): 
   return undefined;
 }
 
-/** "28 % of bare metal" */
+/** "28 %" */
 const share = (f: GuideFigure, ref: GuideFigure) => formatPercent((f.value / ref.value) * 100, 0, false);
 
+/** "28 % of bare metal" */
 function shareOfReference(ctx: GuideContext, f: GuideFigure, ref: GuideFigure): string {
   return `${share(f, ref)} of ${referenceName(ctx.scenario(ref.scenarioId)!)}`;
 }

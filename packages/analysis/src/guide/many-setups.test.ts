@@ -323,7 +323,7 @@ describe("figures at the line rate", () => {
     // 21 others: no reason for its lead either.
     const udp = askGuide(ib, { cloud: "on-prem", needs: ["udpHeavy"] });
     expect(udp.summary[0]!.text).toMatch(/, where single-stream TCP separates the datapaths\.$/);
-    expect(udp.summary.some((x) => /^UDP loss .*: 10\.14 % to 87\.74 %/.test(x.text))).toBe(true);
+    expect(udp.summary.some((x) => /^UDP loss .*: 10\.14 to 87\.74 %/.test(x.text))).toBe(true);
     // Encrypted, the leader is far below the line rate: 8-stream TCP does separate it.
     expect(askGuide(ib, onPrem).summary[0]!.text).toMatch(/, where 8-stream TCP, /);
   });

@@ -346,7 +346,7 @@ describe("UDP-heavy traffic on EKS", () => {
       `${loss("eks-e-cilium-eni-tuned-main")} % with a bandwidth manager (Cilium ENI + tuning (E))`,
     );
     expect(summary.text).toContain(
-      `${Math.min(...["b-cilium-kube-proxy", "c-cilium-kube-proxy-less", "a-vpc-cni", "d-cilium-eni"].map((b) => loss(`eks-${b}-main`)))} % to `,
+      `${Math.min(...["b-cilium-kube-proxy", "c-cilium-kube-proxy-less", "a-vpc-cni", "d-cilium-eni"].map((b) => loss(`eks-${b}-main`)))} to `,
     );
     expect(summary.evidence).toHaveLength(5);
     // Those without, from the lowest, each with its own loss (the seeds' figures, sorted here).

@@ -94,6 +94,13 @@ describe("the cost of encryption", () => {
         `^Encryption costs most of the throughput on On-premises bare-metal-40g: with IPsec and WireGuard the setups keep ${Math.round(least * 100)} % to 29 % of their TCP throughput without it`,
       ),
     );
+    // Each range names its unit once: antrea-ipsec's to cilium-wg's, against the two unencrypted ends.
+    const shown = (v: number) => Number(v.toPrecision(4));
+    const ends = [runsMedian("antrea-ipsec", "tcp.throughput"), runsMedian("cilium-wg", "tcp.throughput")];
+    const plain = [runsMedian("calico", "tcp.throughput"), runsMedian("cilium", "tcp.throughput")];
+    expect(summary.text).toContain(
+      `(${ends.map(shown).join(" to ")} Gbit/s against ${plain.map(shown).join(" to ")} Gbit/s, pod to pod, 8 streams)`,
+    );
     expect(summary.text).toContain("From the least cost: cilium-wg keeps 29 %,");
     expect(summary.text).toMatch(/ and 4 more\.$/);
     expect(summary.rest).toMatchObject({ count: 4, explore: { provider: ["on-prem"], sku: ["bare-metal-40g"] } });

@@ -8,7 +8,7 @@ import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRes
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
 import { accountingWords, comparableCpu, cpuPerGbitWords, type Derived } from "./efficiency.ts";
-import { closestCaveat, type FigureSelector } from "./figure-criterion.ts";
+import { closestCaveat, type FigureSelector, figureRange } from "./figure-criterion.ts";
 import {
   addTo,
   type CriterionResult,
@@ -269,17 +269,12 @@ function testbedSummary(ctx: GuideContext, t: Testbed, here: readonly PairCost[]
   );
   const encrypted = here.map((c) => c.encrypted);
   const plain = here.map((c) => c.plain);
-  const span = (fs: readonly GuideFigure[]) => {
-    const lo = fs.reduce((a, f) => (f.value < a.value ? f : a));
-    const hi = fs.reduce((a, f) => (f.value > a.value ? f : a));
-    return lo === hi ? formatFigure(lo) : `${formatFigure(lo)} to ${formatFigure(hi)}`;
-  };
   const range = (vs: readonly number[], words: (v: number) => string) =>
     Math.min(...vs) === Math.max(...vs) ? words(vs[0]!) : `${words(Math.min(...vs))} to ${words(Math.max(...vs))}`;
   const most = Math.max(...kept) < 50;
   const test = testWords(here[0]!.encrypted.params);
   const text =
-    `Encryption costs ${most ? "most" : "part"} of the throughput on ${t.label}: with ${listWords(kinds)} the setups keep ${range(kept, percent)} of their TCP throughput without it (${span(encrypted)} against ${span(plain)}${test ? `, ${test}` : ""})` +
+    `Encryption costs ${most ? "most" : "part"} of the throughput on ${t.label}: with ${listWords(kinds)} the setups keep ${range(kept, percent)} of their TCP throughput without it (${figureRange(encrypted)} against ${figureRange(plain)}${test ? `, ${test}` : ""})` +
     `${cpu.length > 0 ? ` and spend ${range(cpu, (v) => `${formatComputed(v)}×`)} the CPU per Gbit/s (${whole ? "every CPU mode" : accountingWords[here.find((c) => c.cpu)!.cpu!.encrypted.accounting]})` : ""}. ` +
     `From the least cost: ${listWords(here.map((c) => `${c.pair.encrypted.label} keeps ${percent(c.kept.value)}`))}.`;
   return withRest(

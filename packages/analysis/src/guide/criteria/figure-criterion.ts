@@ -1,7 +1,7 @@
 // The form of criterion most of them take: one figure per option, compared on a testbed. The
 // keepalive, UDP and latency criteria are built on it.
 
-import { formatCount, formatFigure, formatNumber, formatPercent } from "@cnibench/format";
+import { formatCount, formatFigure, formatNumber, formatPercent, formatValue } from "@cnibench/format";
 import { resolveBetter } from "../../better.ts";
 import { percentDelta } from "../../delta.ts";
 import { paramsKey } from "../../params-key.ts";
@@ -173,14 +173,15 @@ function assign(tables: readonly FigureTable[], fallback: boolean): Map<string, 
 }
 
 /**
- * The lowest and highest of some figures, in words: one figure when they are equal, else "12 ms to
- * 15 ms", "0.1 % to 0.7 %".
+ * The lowest and highest of some figures, in words: one figure when they are equal, else "12 to
+ * 15 ms", "0.1 to 0.7 %" (the unit once, as a reader says it).
  */
 export function figureRange(figures: readonly GuideFigure[]): string {
   const values = figures.map((f) => f.value);
   const lo = figures.find((f) => f.value === Math.min(...values))!;
   const hi = figures.find((f) => f.value === Math.max(...values))!;
-  return lo === hi ? formatFigure(lo) : `${formatFigure(lo)} to ${formatFigure(hi)}`;
+  if (lo.value === hi.value) return formatFigure(hi);
+  return `${lo.unit === hi.unit ? formatValue(lo) : formatFigure(lo)} to ${formatFigure(hi)}`;
 }
 
 export const rangeText = (entries: readonly FigureEntry[]) => figureRange(entries.map((e) => e.figure));

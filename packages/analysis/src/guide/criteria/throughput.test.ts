@@ -88,7 +88,7 @@ describe("UDP-heavy traffic", () => {
     // The real antrea-ipsec runs lose most: 87.74 % at 8 streams, against 10.14 % for the setups derived from flannel.
     const summary = answer.summary.find((x) => x.text.startsWith("UDP loss (pod to pod, 8 streams) on"))!;
     const worst = runsMedian("antrea-ipsec", "udp.loss", { streams: 8, path: "pod-pod" });
-    expect(summary.text).toContain(`10.14 % to ${worst.toFixed(2)} %`);
+    expect(summary.text).toContain(`10.14 to ${worst.toFixed(2)} %`);
     expect(summary.text).toContain("Bare metal loses 0.712 %.");
   });
 });

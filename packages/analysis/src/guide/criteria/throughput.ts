@@ -12,6 +12,7 @@ import {
   type FigureSelector,
   type FigureTable,
   figureCriterion,
+  figureRange,
   noServiceLoad,
   paramsSelectors,
   standing,
@@ -239,9 +240,11 @@ function tableSummary(ctx: GuideContext, table: FigureTable) {
   // The range names the unit and the list's heading the reference, once each: "flannel 38.9 Gbit/s
   // (98 % of bare metal)" for every name buried the names. A UDP rate's ends carry their loss.
   const range =
-    low.value === high.value
-      ? rateWords(ctx, high)
-      : `${low.metric === "udp.throughput" ? rateWords(ctx, low) : formatValue(low)} to ${rateWords(ctx, high)}`;
+    high.metric !== "udp.throughput"
+      ? figureRange([low, high])
+      : low.value === high.value
+        ? rateWords(ctx, high)
+        : `${rateWords(ctx, low)} to ${rateWords(ctx, high)}`;
   const level = wordsOf(levelTie(table.entries));
   const named = sorted.map(
     (e: FigureEntry) =>

@@ -91,7 +91,7 @@ describe("the cost of encryption", () => {
     expect(Math.round(least * 100)).toBe(12);
     expect(summary.text).toMatch(
       new RegExp(
-        `^Encryption costs most of the throughput on On-premises bare-metal-40g: with IPsec and WireGuard the setups keep ${Math.round(least * 100)} % to 29 % of their TCP throughput without it`,
+        `^Encryption costs most of the throughput on On-premises bare-metal-40g: with IPsec and WireGuard the setups keep ${Math.round(least * 100)} to 29 % of their TCP throughput without it`,
       ),
     );
     // Each range names its unit once: antrea-ipsec's to cilium-wg's, against the two unencrypted ends.

@@ -2,7 +2,7 @@
 // same CNI without it, from scenarios on one testbed whose cni.settings.encryption differs and whose
 // configuration otherwise matches as closely as the data allow (mode, Service proxy, other settings);
 // what still differs is said.
-import { formatComputed, formatFigure, formatPercent } from "@cnibench/format";
+import { formatComputed, formatCount, formatFigure, formatPercent } from "@cnibench/format";
 import type { Figure } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
@@ -269,13 +269,16 @@ function testbedSummary(ctx: GuideContext, t: Testbed, here: readonly PairCost[]
   );
   const encrypted = here.map((c) => c.encrypted);
   const plain = here.map((c) => c.plain);
-  const range = (vs: readonly number[], words: (v: number) => string) =>
-    Math.min(...vs) === Math.max(...vs) ? words(vs[0]!) : `${words(Math.min(...vs))} to ${words(Math.max(...vs))}`;
+  // The unit once, as figureRange says it ("12 to 29 %", "13.47 to 33.58×"); one figure where both ends read alike.
+  const range = (vs: readonly number[], number: (v: number) => string, unit: string) => {
+    const [lo, hi] = [number(Math.min(...vs)), number(Math.max(...vs))];
+    return `${lo === hi ? hi : `${lo} to ${hi}`}${unit}`;
+  };
   const most = Math.max(...kept) < 50;
   const test = testWords(here[0]!.encrypted.params);
   const text =
-    `Encryption costs ${most ? "most" : "part"} of the throughput on ${t.label}: with ${listWords(kinds)} the setups keep ${range(kept, percent)} of their TCP throughput without it (${figureRange(encrypted)} against ${figureRange(plain)}${test ? `, ${test}` : ""})` +
-    `${cpu.length > 0 ? ` and spend ${range(cpu, (v) => `${formatComputed(v)}×`)} the CPU per Gbit/s (${whole ? "every CPU mode" : accountingWords[here.find((c) => c.cpu)!.cpu!.encrypted.accounting]})` : ""}. ` +
+    `Encryption costs ${most ? "most" : "part"} of the throughput on ${t.label}: with ${listWords(kinds)} the setups keep ${range(kept, (v) => formatCount(Math.round(v)), " %")} of their TCP throughput without it (${figureRange(encrypted)} against ${figureRange(plain)}${test ? `, ${test}` : ""})` +
+    `${cpu.length > 0 ? ` and spend ${range(cpu, formatComputed, "×")} the CPU per Gbit/s (${whole ? "every CPU mode" : accountingWords[here.find((c) => c.cpu)!.cpu!.encrypted.accounting]})` : ""}. ` +
     `From the least cost: ${listWords(here.map((c) => `${c.pair.encrypted.label} keeps ${percent(c.kept.value)}`))}.`;
   return withRest(
     finding(

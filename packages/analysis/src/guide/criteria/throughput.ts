@@ -197,7 +197,7 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
   // Each reason carries the figures it cites: the loss and sender's rate beside a UDP rate, the reference.
   // An option's reason gets those of each of its entries it cites, in the tables' order. Looked up by
   // the cited figure: scanning every reason for every entry grew with the square of the tables.
-  const cited = new Map<string, { order: number; extra: GuideFigure[] }[]>();
+  const cited = new Map<string, Map<string, { order: number; extra: GuideFigure[] }[]>>();
   let order = 0;
   for (const table of result.tables) {
     for (const e of table.entries) {
@@ -207,15 +207,20 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
           : []),
         referenceFigure(ctx, table.testbed, e.figure),
       ].filter((f): f is GuideFigure => f !== undefined);
-      addTo(cited, citeKey(e.option.id, e.figure), { order: order++, extra });
+      addTo(
+        keptIn(cited, e.option.id, () => new Map()),
+        testKey(e.figure),
+        { order: order++, extra },
+      );
     }
     result.summary.push(tableSummary(ctx, table));
   }
   for (const [id, reasons] of result.reasons) {
+    const mine = cited.get(id);
     result.reasons.set(
       id,
       reasons.map((r) => {
-        const entries = [...new Set(r.evidence.flatMap((x) => cited.get(citeKey(id, x)) ?? []))];
+        const entries = [...new Set(r.evidence.flatMap((x) => mine?.get(testKey(x)) ?? []))];
         if (entries.length === 0) return r;
         const extra = entries.sort((a, b) => a.order - b.order).flatMap((c) => c.extra);
         return { ...r, evidence: [...r.evidence, ...extra.map((f) => evidenceOf(ctx, f))] };
@@ -225,8 +230,11 @@ export function throughputCriterion(ctx: GuideContext, weight: number, protocol:
   return result;
 }
 
-const citeKey = (optionId: string, f: Pick<Evidence, "scenarioId" | "metric" | "params">) =>
-  `${optionId}\u0000${f.scenarioId}\u0000${f.metric}\u0000${paramsKey(f.params)}`;
+// A figure's test (scenario, metric, params) as a key, kept per figure or evidence object: the same
+// ones are cited answer after answer, and building the string per lookup was a fifth of this criterion.
+const testKeys = new WeakMap<Pick<Evidence, "scenarioId" | "metric" | "params">, string>();
+const testKey = (f: Pick<Evidence, "scenarioId" | "metric" | "params">) =>
+  keptIn(testKeys, f, () => `${f.scenarioId}\u0000${f.metric}\u0000${paramsKey(f.params)}`);
 
 /**
  * One sentence per table: the range, the reference, the first handful of setups from the highest, the

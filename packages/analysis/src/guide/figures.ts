@@ -110,11 +110,24 @@ export function listFindings(
   return { reasons: listed.map(trimEvidence), more: Math.max(0, counted - shown) };
 }
 
+// Kept per evidence object, as the evidence itself is per figure: answers list the same figures again
+// and again, and building each one's key per reason was a twentieth of the guide's ranking.
+const evidenceKeys = new WeakMap<Evidence, string>();
+
+function evidenceKey(e: Evidence): string {
+  let key = evidenceKeys.get(e);
+  if (key === undefined) {
+    key = `${e.bundleId} ${e.metric} ${paramsKey(e.params)}`;
+    evidenceKeys.set(e, key);
+  }
+  return key;
+}
+
 /** The reason with its figures deduplicated (the first per bundle, metric and params) and cut to `listedAtMost`. */
 export function trimEvidence(r: Reason): Reason {
   const seen = new Set<string>();
   const distinct = r.evidence.filter((e) => {
-    const key = `${e.bundleId} ${e.metric} ${paramsKey(e.params)}`;
+    const key = evidenceKey(e);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -20,8 +20,11 @@ export function providerName(slug: string): string {
 // one name in a list of testbeds.
 function testbedOf(s: GuideScenario): { key: string; label: string } {
   const sku = s.sku === "unknown" ? "(instance type not published)" : s.sku;
-  return { key: `${s.provider}\u0000${s.sku}`, label: `${providerName(s.provider)} ${sku}` };
+  return { key: testbedKey(s), label: `${providerName(s.provider)} ${sku}` };
 }
+
+/** A testbed is a cloud and an instance type: what its key says. */
+export const testbedKey = (s: GuideScenario) => `${s.provider}\u0000${s.sku}`;
 
 /** Testbeds in the order their first scenario comes. */
 export function testbedsOf(scenarios: readonly GuideScenario[]): Testbed[] {

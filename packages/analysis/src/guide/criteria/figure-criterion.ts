@@ -225,8 +225,12 @@ export function figureCriterion(
   const { fallback } = found;
   const tables = found.tables.map((t) => ({ ...t, ceiling: spec.ceiling?.(t) ?? null }));
   result.tables = tables;
+  // Each testbed's tables, in their order: asked for per table and per option, a filter of every table
+  // each time grew with the square of the testbeds (59 of them, 236 tables on the bench store).
+  const onTestbed = new Map<Testbed, FigureTable[]>();
+  for (const t of tables) addTo(onTestbed, t.testbed, t);
   // Figures from outside the scope are shown, never ranked on.
-  if (!fallback) result.tests = tables.map((t) => rankTest(ctx, spec, t, tables));
+  if (!fallback) result.tests = tables.map((t) => rankTest(ctx, spec, t, onTestbed.get(t.testbed)!.length));
   if (tables.length === 0) {
     if (!spec.quiet) result.caveats.push(caveat(`No ${spec.what} figures to compare the datapaths by.`));
     return result;
@@ -253,7 +257,7 @@ export function figureCriterion(
       continue;
     }
     // One reason for its first table of a testbed; with `every`, one for each test of that testbed it was measured in.
-    const own = spec.every ? firsts.flatMap((a) => tables.filter((t) => t.testbed === a.testbed)) : firsts;
+    const own = spec.every ? firsts.flatMap((a) => onTestbed.get(a.testbed)!) : firsts;
     for (const table of own) {
       const entry = table.entries.find((e) => e.option.id === option.id);
       if (!entry) continue;
@@ -283,9 +287,8 @@ function rankTest(
     short?: (table: FigureTable) => string;
   },
   table: FigureTable,
-  tables: readonly FigureTable[],
+  onTestbed: number,
 ): RankTest {
-  const onTestbed = tables.filter((t) => t.testbed === table.testbed).length;
   return {
     key: `${spec.key} ${table.testbed.key} ${table.selector.title}`,
     what: spec.short?.(table) ?? table.selector.title,

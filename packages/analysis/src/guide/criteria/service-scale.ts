@@ -295,14 +295,19 @@ function newConnectionScaling(ctx: GuideContext, option: DatapathOption): Reason
   const out: Reason[] = [];
   for (const t of ctx.scopedTestbeds) {
     for (const s of optionScenarios(option, t)) {
+      // Read from the three metrics' lists, not from every figure of the scenario (a twentieth of the
+      // ranking on the bench store), then put back in the order the scenario's figures come.
       const groups = new Map<string, GuideFigure[]>();
-      for (const f of ctx.figuresOf(s.id)) {
-        if (!newConnectionMetrics[f.metric] || typeof f.params.services !== "number") continue;
-        if (f.metric === "http.latency" && f.params.connection !== "short") continue;
-        const key = `${f.metric} ${paramsKeyWithout(f.params, "services")}`;
-        addTo(groups, key, f);
+      for (const metric of Object.keys(newConnectionMetrics)) {
+        for (const f of ctx.figuresOf(s.id, metric)) {
+          if (typeof f.params.services !== "number") continue;
+          if (f.metric === "http.latency" && f.params.connection !== "short") continue;
+          addTo(groups, `${f.metric} ${paramsKeyWithout(f.params, "services")}`, f);
+        }
       }
-      for (const figs of groups.values()) {
+      const all = ctx.figuresOf(s.id);
+      const inOrder = [...groups.values()].sort((a, b) => all.indexOf(a[0]!) - all.indexOf(b[0]!));
+      for (const figs of inOrder) {
         if (figs.length < 2) continue;
         const sorted = [...figs].sort((a, b) => servicesOf(a) - servicesOf(b));
         const first = sorted[0]!;

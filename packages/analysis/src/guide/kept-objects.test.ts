@@ -4,6 +4,7 @@
 import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { askGuide } from "@cnibench/test-support/guide-input";
 import { describe, expect, it } from "vitest";
+import { figuresByScenario } from "./figures.ts";
 import type { GuideFigure } from "./types.ts";
 
 const demo = loadDemoData();
@@ -40,4 +41,39 @@ describe("an answer after an upload", () => {
       expect(kept).not.toEqual(before);
     });
   }
+});
+
+describe("figuresByScenario", () => {
+  const scenarios = new Map(demo.scenarios.map((s) => [s.id, s]));
+  // Independently: each scenario's figures filtered out of the list, in its order.
+  const expected = (figures: readonly GuideFigure[]) =>
+    new Map(
+      [...new Set(figures.map((f) => f.scenarioId))].map((id) => {
+        const all = figures.filter((f) => f.scenarioId === id);
+        const metrics = [...new Set(all.map((f) => f.metric))];
+        return [id, { all, byMetric: new Map(metrics.map((m) => [m, all.filter((f) => f.metric === m)])) }];
+      }),
+    );
+
+  it("sorts figures whether or not a scenario's come together", () => {
+    const byMetricFirst = [...demo.figures].sort((a, b) => a.metric.localeCompare(b.metric));
+    expect(byMetricFirst.map((f) => f.scenarioId)).not.toEqual(demo.figures.map((f) => f.scenarioId));
+    expect(figuresByScenario(demo.figures, scenarios)).toEqual(expected(demo.figures));
+    expect(figuresByScenario(byMetricFirst, scenarios)).toEqual(expected(byMetricFirst));
+  });
+
+  it("hands out a scenario's kept lists until one of its figures is a new object", () => {
+    const first = figuresByScenario(demo.figures, scenarios);
+    const again = figuresByScenario([...demo.figures], scenarios);
+    for (const [id, lists] of first) expect(again.get(id)).toBe(lists);
+    const touched = demo.figures[0]!;
+    const replaced = { ...touched, value: touched.value * 2 };
+    const after = figuresByScenario(
+      demo.figures.map((f) => (f === touched ? replaced : f)),
+      scenarios,
+    );
+    expect(after.get(touched.scenarioId)!.all).toContain(replaced);
+    expect(after.get(touched.scenarioId)!.all).not.toContain(touched);
+    for (const [id, lists] of first) if (id !== touched.scenarioId) expect(after.get(id)).toBe(lists);
+  });
 });

@@ -17,6 +17,7 @@ import {
 } from "./criteria/index.ts";
 import { addTo, capitalise, inTestbed, keptIn, optionScenarios } from "./criteria/shared.ts";
 import {
+  figuresByScenario,
   handful,
   listedAtMost,
   listFindings,
@@ -310,18 +311,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     }
   }
   const scopedIds = new Set(scoped.map((s) => s.id));
-  const figuresBy = new Map<string, GuideFigure[]>();
-  // Also by metric: the criteria each read a metric or two of a scenario's figures, many times over.
-  const figuresByMetric = new Map<string, Map<string, GuideFigure[]>>();
-  for (const f of input.figures) {
-    addTo(figuresBy, f.scenarioId, f);
-    let metrics = figuresByMetric.get(f.scenarioId);
-    if (!metrics) {
-      metrics = new Map();
-      figuresByMetric.set(f.scenarioId, metrics);
-    }
-    addTo(metrics, f.metric, f);
-  }
+  const figuresBy = figuresByScenario(input.figures, new Map(input.scenarios.map((s) => [s.id, s])));
   const byId = new Map(all.map((s) => [s.id, s]));
   // One description per CNI configuration: scenarios share a handful of them.
   const described = new Map<string, Datapath>();
@@ -370,7 +360,10 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   const ctx: GuideContext = {
     answers,
     scenario: (id) => byId.get(id),
-    figuresOf: (id, metric) => (metric === undefined ? figuresBy.get(id) : figuresByMetric.get(id)?.get(metric)) ?? [],
+    figuresOf: (id, metric) => {
+      const figures = figuresBy.get(id);
+      return (metric === undefined ? figures?.all : figures?.byMetric.get(metric)) ?? [];
+    },
     datapathOf: (id) => datapaths.get(id),
     scopedTestbeds,
     allTestbeds: testbedsOf(all),

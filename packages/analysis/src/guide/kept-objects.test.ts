@@ -4,6 +4,9 @@
 import { loadDemoData } from "@cnibench/test-support/demo-data";
 import { askGuide } from "@cnibench/test-support/guide-input";
 import { describe, expect, it } from "vitest";
+import { paramsKey } from "../params-key.ts";
+import { type FigureSelector, selectedFigures } from "./criteria/figure-criterion.ts";
+import type { GuideContext } from "./criteria/index.ts";
 import { figuresByScenario } from "./figures.ts";
 import type { GuideFigure } from "./types.ts";
 
@@ -75,5 +78,32 @@ describe("figuresByScenario", () => {
     expect(after.get(touched.scenarioId)!.all).toContain(replaced);
     expect(after.get(touched.scenarioId)!.all).not.toContain(touched);
     for (const [id, lists] of first) if (id !== touched.scenarioId) expect(after.get(id)).toBe(lists);
+  });
+});
+
+describe("selectedFigures", () => {
+  it("picks from a scenario's kept lists by params key what the selector's own test picks", () => {
+    const lists = figuresByScenario(demo.figures, new Map(demo.scenarios.map((s) => [s.id, s])));
+    // The one part of a guide context it reads.
+    const ctx = {
+      figuresOf: (id: string, metric?: string) =>
+        (metric === undefined ? lists.get(id)?.all : lists.get(id)?.byMetric.get(metric)) ?? [],
+    } as GuideContext;
+    let picked = 0;
+    for (const { metric, params } of demo.figures) {
+      const key = paramsKey(params);
+      const selector: FigureSelector = {
+        title: key,
+        metric,
+        select: (f) => f.metric === metric && paramsKey(f.params) === key,
+        paramsKey: key,
+      };
+      for (const s of demo.scenarios) {
+        const expected = ctx.figuresOf(s.id, metric).filter(selector.select);
+        expect(selectedFigures(ctx, s.id, selector)).toEqual(expected);
+        picked += expected.length;
+      }
+    }
+    expect(picked).toBeGreaterThanOrEqual(demo.figures.length);
   });
 });

@@ -10,6 +10,7 @@ import type { Figure } from "../../types.ts";
 import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRest } from "../figures.ts";
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
+import { selectedFigures } from "./figure-criterion.ts";
 import {
   addTo,
   type CriterionResult,
@@ -175,7 +176,7 @@ function efficiencyTables(ctx: GuideContext, testbeds: readonly Testbed[]): Tabl
         // Without node CPU figures a setup has no CPU per Gbit/s: its throughput figures are not looked at.
         const derived = standingScenarios(ctx, option, t)
           .filter((s) => ctx.figuresOf(s.id, "cpu.usage").length > 0)
-          .flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select))
+          .flatMap((s) => selectedFigures(ctx, s.id, selector))
           .flatMap((f) => cpuPerGbit(ctx, f) ?? []);
         return derived.length > 0 ? [{ option, derived }] : [];
       });

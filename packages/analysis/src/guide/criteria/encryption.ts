@@ -8,7 +8,7 @@ import { listWords, reason, type Scored, scoreAgainstBest, type Testbed, withRes
 import type { DatapathOption } from "../options.ts";
 import type { GuideFigure, GuideScenario, Reason } from "../types.ts";
 import { accountingWords, comparableCpu, cpuPerGbitWords, type Derived } from "./efficiency.ts";
-import { closestCaveat, type FigureSelector, figureRange } from "./figure-criterion.ts";
+import { closestCaveat, type FigureSelector, figureRange, selectedFigures } from "./figure-criterion.ts";
 import {
   addTo,
   type CriterionResult,
@@ -92,8 +92,8 @@ type PairCost = {
 /** The first selector both sides have a figure for. */
 function sameTest(ctx: GuideContext, selectors: readonly FigureSelector[], a: GuideScenario, b: GuideScenario) {
   for (const selector of selectors) {
-    const fa = ctx.figuresOf(a.id, selector.metric).find(selector.select);
-    const fb = ctx.figuresOf(b.id, selector.metric).find(selector.select);
+    const fa = selectedFigures(ctx, a.id, selector)[0];
+    const fb = selectedFigures(ctx, b.id, selector)[0];
     if (fa && fb) return { selector, a: fa, b: fb };
   }
   return undefined;

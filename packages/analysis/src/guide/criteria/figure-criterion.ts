@@ -27,6 +27,7 @@ import {
   emptyCriterion,
   evidenceOf,
   type GuideContext,
+  keptIn,
   levelTie,
   levelWithIt,
   optionScenarios,
@@ -40,7 +41,30 @@ export type FigureSelector = {
   /** The metric of the figures it selects: only those are looked at. */
   metric: string;
   select: (f: GuideFigure) => boolean;
+  /** The one params set it selects, when it is one (paramsSelectors): its figures are looked up by it. */
+  paramsKey?: string;
 };
+
+// A scenario's figures of a metric by params key, kept per list: figuresByScenario keeps the lists
+// across answers, and every table, criterion and pair of options picks from them again.
+const byParams = new WeakMap<readonly GuideFigure[], Map<string, GuideFigure[]>>();
+
+/** The figures of a scenario a selector picks, in their order. */
+export function selectedFigures(
+  ctx: GuideContext,
+  scenarioId: string,
+  selector: FigureSelector,
+): readonly GuideFigure[] {
+  const figures = ctx.figuresOf(scenarioId, selector.metric);
+  if (selector.paramsKey === undefined) return figures.filter(selector.select);
+  if (figures.length === 0) return figures;
+  const lists = keptIn(byParams, figures, () => {
+    const out = new Map<string, GuideFigure[]>();
+    for (const f of figures) addTo(out, paramsKey(f.params), f);
+    return out;
+  });
+  return lists.get(selector.paramsKey) ?? [];
+}
 
 export type FigureEntry = {
   option: DatapathOption;
@@ -105,6 +129,7 @@ export function paramsSelectors(
       title: spec.title(params),
       metric: spec.metric,
       select: (f: GuideFigure) => f.metric === spec.metric && paramsKey(f.params) === key,
+      paramsKey: key,
     }));
 }
 
@@ -128,7 +153,7 @@ function figureTables(
       const found: FigureTable[] = [];
       for (const selector of selectors) {
         const raw = scenariosOn.flatMap(({ option, scenarios }) => {
-          const from = scenarios.flatMap((s) => ctx.figuresOf(s.id, selector.metric).filter(selector.select));
+          const from = scenarios.flatMap((s) => selectedFigures(ctx, s.id, selector));
           const figure = pooledFigure(from);
           return figure ? [{ option, figure, from }] : [];
         });

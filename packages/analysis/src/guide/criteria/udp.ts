@@ -3,7 +3,7 @@ import { formatFigure } from "@cnibench/format";
 import { compareFigures } from "../../verdict.ts";
 import { bestOf, handful, listWords, reason, restOf } from "../figures.ts";
 import type { GuideFigure, GuideScenario } from "../types.ts";
-import { figureCriterion, figureRange, paramsSelectors, standing } from "./figure-criterion.ts";
+import { figureCriterion, figureRange, paramsSelectors, selectedFigures, standing } from "./figure-criterion.ts";
 import {
   addTo,
   type CriterionResult,
@@ -91,9 +91,7 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
       const siblings = ctx.options.filter((o) => o.baseId === option.baseId);
       const losses = siblings
         .flatMap((o) => optionScenarios(o, table.testbed))
-        .flatMap((s) =>
-          ctx.figuresOf(s.id, table.selector.metric).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
-        );
+        .flatMap((s) => selectedFigures(ctx, s.id, table.selector).map((f) => ({ s, f })));
       const on = bestOf(losses.filter((x) => hasBandwidthManager(x.s)).map((x) => x.f));
       const off = bestOf(losses.filter((x) => !hasBandwidthManager(x.s)).map((x) => x.f));
       if (!on || !off || !option.scenarios.some((s) => s.id === on.scenarioId)) continue;
@@ -116,9 +114,7 @@ export function udpCriterion(ctx: GuideContext, weight: number): CriterionResult
     // The same test on every scenario of the testbed that stands for an option; the references apart.
     const scenarioLoss = ctx.options
       .flatMap((o) => (ctx.encryption ? standingScenarios(ctx, o, table.testbed) : optionScenarios(o, table.testbed)))
-      .flatMap((s) =>
-        ctx.figuresOf(s.id, table.selector.metric).flatMap((f) => (table.selector.select(f) ? [{ s, f }] : [])),
-      )
+      .flatMap((s) => selectedFigures(ctx, s.id, table.selector).map((f) => ({ s, f })))
       .sort((a, b) => a.f.value - b.f.value);
     const withBwm = scenarioLoss.filter((x) => hasBandwidthManager(x.s));
     const without = scenarioLoss.filter((x) => !hasBandwidthManager(x.s));

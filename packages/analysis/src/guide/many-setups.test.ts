@@ -238,6 +238,29 @@ describe("what puts the first of several not beaten first", () => {
   });
 });
 
+describe("a datapath measured in nothing asked about", () => {
+  it("is never among the not beaten on another datapath's Service-count line", () => {
+    // On-premises with encryption: Flannel ran only unencrypted, so its one figure in the ranking is
+    // TKE's kube-proxy iptables line read by Service proxy, which every kube-proxy datapath shares.
+    // It was "not beaten", second of 17, ahead of Antrea with WireGuard, which was measured.
+    const r = askGuide(both, { cloud: "on-prem", connections: "short", needs: ["encryptionInTransit", "udpHeavy"] });
+    const flannel = r.options.find((o) => o.label === "Flannel overlay (VXLAN) + kube-proxy iptables")!;
+    expect(flannel.reasons.map((x) => x.text)).toContain(
+      "TCP throughput with encryption: not measured for this datapath.",
+    );
+    expect(r.notBeaten).not.toContain(flannel.id);
+    expect(flannel.why.text).toBe(
+      "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
+    );
+    // After every option measured with encryption (an "encryption" reason of its own) in its needs group.
+    const encrypted = r.options.filter(
+      (o) => o.fit === flannel.fit && o.reasons.some((x) => /^Encryption in transit: measured here with/.test(x.text)),
+    );
+    expect(encrypted.length).toBeGreaterThan(4);
+    for (const o of encrypted) expect(o.rank).toBeLessThan(flannel.rank);
+  });
+});
+
 describe("figures at the line rate", () => {
   it("says of each 8-stream TCP figure at the line rate that the test does not tell it apart, never a 'real difference'", () => {
     // The bound by hand: the 40 Gbit/s NIC, bare metal's 39.59 Gbit/s node to node (the lower), less

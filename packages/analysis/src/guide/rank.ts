@@ -541,11 +541,17 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
   };
   /** Options in order on `separatingHere`, each with its place and the line that says what puts it there. */
   const rankAmong = (ids: readonly string[], separatingHere: readonly RankTest[], askedHere: readonly RankTest[]) => {
-    const ranking = rankOptions(ids, separatingHere, needsGroup, (a, b) => {
-      const x = rankedById.get(a)!.result;
-      const y = rankedById.get(b)!.result;
-      return (near(x.features, y.features) ? 0 : y.features - x.features) || x.label.localeCompare(y.label);
-    });
+    const ranking = rankOptions(
+      ids,
+      separatingHere,
+      needsGroup,
+      (a, b) => {
+        const x = rankedById.get(a)!.result;
+        const y = rankedById.get(b)!.result;
+        return (near(x.features, y.features) ? 0 : y.features - x.features) || x.label.localeCompare(y.label);
+      },
+      askedHere,
+    );
     const lines = reasonLines(ranking, separatingHere, subject, needsGroup, askedHere);
     const places = ranking.order.map((id, i) => {
       const line = lines.get(id)!;

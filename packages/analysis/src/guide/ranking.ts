@@ -16,7 +16,13 @@ import type { Evidence } from "./types.ts";
 /** Where a figure cannot go higher: the NIC's line rate or what bare metal moved in the same test. */
 export type Ceiling = { value: number; words: string };
 
-type RankEntry = { optionId: string; figure: Figure; evidence: Evidence[] };
+type RankEntry = {
+  optionId: string;
+  figure: Figure;
+  evidence: Evidence[];
+  /** Another datapath's figure standing in for this one (a Service-count line read by Service proxy). */
+  standIn?: boolean;
+};
 
 export type RankTest = {
   /** Unique per answer: criterion, testbed and params. */
@@ -181,12 +187,14 @@ export type Ranking = {
 /**
  * The options in order: by `group` first (the needs they meet), then by tier, then by score within a
  * tier, then by `tieBreak` (features, name). Options no test reaches keep score 0 and tier 1 of their group.
+ * `askedIn` is every test asked about: an option with no figure of its own there is not measured.
  */
 export function rankOptions(
   ids: readonly string[],
   tests: readonly RankTest[],
   group: (id: string) => number,
   tieBreak: (a: string, b: string) => number,
+  askedIn: readonly RankTest[] = tests,
 ): Ranking {
   const wins = new Map<string, Map<string, number>>();
   for (const a of ids) wins.set(a, new Map());
@@ -226,8 +234,11 @@ export function rankOptions(
   const byGroup = new Map<number, string[]>();
   for (const id of ids) byGroup.set(group(id), [...(byGroup.get(group(id)) ?? []), id]);
   // An option no test measured is beaten by nothing only for want of figures: it comes after every
-  // measured one of its group, in a tier of its own, never among the not-beaten.
-  const measured = new Set(tests.flatMap((t) => t.entries.map((e) => e.optionId)));
+  // measured one of its group, in a tier of its own, never among the not-beaten. So is one with no
+  // figure of its own in any test asked about, whatever stands in for it: Flannel, never measured with
+  // encryption, was "not beaten" with encryption asked for on kube-proxy's Service-count line alone.
+  const own = new Set(askedIn.flatMap((t) => t.entries.filter((e) => !e.standIn).map((e) => e.optionId)));
+  const measured = new Set(tests.flatMap((t) => t.entries.map((e) => e.optionId)).filter((id) => own.has(id)));
   for (const members of byGroup.values()) {
     let rest = members.filter((id) => measured.has(id) || tests.length === 0);
     let level = 1;

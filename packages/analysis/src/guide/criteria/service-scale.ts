@@ -171,6 +171,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
         optionId,
         figure: lineFigure(r),
         evidence: r.reading.support.map((f) => evidenceOf(ctx, f)),
+        ...(r.borrowed ? { standIn: true } : {}),
       })),
       ceiling: null,
     });

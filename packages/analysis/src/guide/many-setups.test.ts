@@ -261,6 +261,28 @@ describe("a datapath measured in nothing asked about", () => {
   });
 });
 
+describe("a datapath missing the traffic's own test", () => {
+  it("comes after every one read there, however its throughput compares", () => {
+    // kube-router's own Service proxy ran no short-connection test, and no other datapath runs its
+    // code: it ranked above a datapath read on kube-proxy's line, on throughput and CPU alone.
+    const r = askGuide(both, { cloud: "on-prem", connections: "short" });
+    const kubeRouter = r.options.find((o) => o.label === "kube-router (BGP), kube-proxy replacement")!;
+    expect(kubeRouter.reasons.map((x) => x.text)).toContain(
+      "Short-lived connections against the Service count: not measured for this datapath or for its Service proxy (the CNI's own).",
+    );
+    expect(kubeRouter.why.text).toBe(
+      "Not measured for your traffic (short-connection rate at 1,000 Services): listed after those that were.",
+    );
+    const readThere = r.options.filter(
+      (o) =>
+        o.fit === kubeRouter.fit &&
+        o.reasons.some((x) => x.text.startsWith("Short-lived connections at 1,000 Services:")),
+    );
+    expect(readThere.length).toBeGreaterThan(10);
+    for (const o of readThere) expect(o.rank).toBeLessThan(kubeRouter.rank);
+  });
+});
+
 describe("figures at the line rate", () => {
   it("says of each 8-stream TCP figure at the line rate that the test does not tell it apart, never a 'real difference'", () => {
     // The bound by hand: the 40 Gbit/s NIC, bare metal's 39.59 Gbit/s node to node (the lower), less

@@ -417,7 +417,9 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
 
   const primary = criteria.find((c) => c.measured) ?? criteria[0];
   // The tests the ranking compares the options in (ranking.ts), and whether each separates any two.
-  const tests = criteria.filter((c) => c.weight > 0).flatMap((c) => c.tests);
+  const tests = criteria
+    .filter((c) => c.weight > 0)
+    .flatMap((c) => (c === measured.traffic ? c.tests.map((t) => ({ ...t, traffic: true })) : c.tests));
   const standings = tests.map((test) => ({ test, ...testStanding(test) }));
   const separating = standings.filter((s) => s.separates).map((s) => s.test);
   const performanceMatters = separating.length > 0;

@@ -245,3 +245,39 @@ describe("dominated options and ties", () => {
     expect(lines.get("A")!.text).toBe("Below Setup B on your needs: it misses Encryption in transit.");
   });
 });
+
+describe("an option missing the traffic's own test", () => {
+  // Short connections at 1,000 Services, higher is better: A 29,500 and B 14,000 req/s (TKE's
+  // kube-proxy iptables and Cilium lines, steady runs); C ran no short-connection test. On one stream
+  // C's 30 Gbit/s is ahead of both. Without the traffic rule C beats both across the board on
+  // throughput alone and comes first; with it, A then B (A beats B on both tests), C after them.
+  const rps = (samples: number[]): Figure => ({ ...tput(samples), metric: "http.rps", unit: "req/s" });
+  const shortRate: RankTest = {
+    ...test("short-connection rate at 1,000 Services", {
+      A: rps([29_400, 29_500, 29_600]),
+      B: rps([13_900, 14_000, 14_100]),
+    }),
+    traffic: true,
+  };
+  const oneStream = test("single-stream TCP", {
+    A: tput([25.4, 25.1, 25.6]),
+    B: tput([22.6, 22.9, 22.4]),
+    C: tput([30.1, 30.0, 30.3]),
+  });
+
+  it("comes after every option read there, and its line says why", () => {
+    const ranking = rankOptions(["A", "B", "C"], [shortRate, oneStream], () => 0, byName);
+    expect(ranking.order).toEqual(["A", "B", "C"]);
+    expect(ranking.measured).toEqual(new Set(["A", "B"]));
+    const lines = reasonLines(ranking, [shortRate, oneStream], subject, () => 0);
+    expect(lines.get("C")!.text).toBe(
+      "Not measured for your traffic (short-connection rate at 1,000 Services): listed after those that were.",
+    );
+  });
+
+  it("is ranked with the rest when no option was read in a traffic test", () => {
+    const ranking = rankOptions(["A", "B", "C"], [{ ...shortRate, traffic: false }, oneStream], () => 0, byName);
+    // C beats both on one stream and loses no test: not beaten, first by score.
+    expect(ranking.order[0]).toBe("C");
+  });
+});

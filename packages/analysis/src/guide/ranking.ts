@@ -36,6 +36,8 @@ export type RankTest = {
    * on every testbed, and says whose figures it reads where they are not that testbed's.
    */
   byProxy?: boolean;
+  /** The traffic's own test (short connections against the Service count, or keepalive latency). */
+  traffic?: boolean;
   /** The criterion's weight, shared among its tests. */
   weight: number;
   better: Better;
@@ -170,8 +172,13 @@ function winsOver(tests: readonly RankTest[], winner: string, loser: string): Pa
 }
 
 export type Ranking = {
-  /** Options measured in at least one test. */
+  /**
+   * Options measured in a test, with a figure of their own in one asked about and, where the traffic's
+   * own test was read, in that one too.
+   */
   measured: Set<string>;
+  /** Of the others, those measured but not for the traffic, and the traffic's test in words. */
+  notForTraffic: { ids: Set<string>; what: string };
   /** Option ids, best first. */
   order: string[];
   /** 1 for the non-dominated set, 2 for the set after it among the rest, … */
@@ -187,7 +194,8 @@ export type Ranking = {
 /**
  * The options in order: by `group` first (the needs they meet), then by tier, then by score within a
  * tier, then by `tieBreak` (features, name). Options no test reaches keep score 0 and tier 1 of their group.
- * `askedIn` is every test asked about: an option with no figure of its own there is not measured.
+ * `askedIn` is every test asked about: an option with no figure of its own there, or none in the
+ * traffic's own tests when others have one, is not measured.
  */
 export function rankOptions(
   ids: readonly string[],
@@ -237,8 +245,19 @@ export function rankOptions(
   // measured one of its group, in a tier of its own, never among the not-beaten. So is one with no
   // figure of its own in any test asked about, whatever stands in for it: Flannel, never measured with
   // encryption, was "not beaten" with encryption asked for on kube-proxy's Service-count line alone.
-  const own = new Set(askedIn.flatMap((t) => t.entries.filter((e) => !e.standIn).map((e) => e.optionId)));
-  const measured = new Set(tests.flatMap((t) => t.entries.map((e) => e.optionId)).filter((id) => own.has(id)));
+  // And so is one missing from the traffic's own test while others were read there: kube-router's own
+  // Service proxy, never measured with short connections, beat a datapath that was on throughput alone.
+  const ran = (ts: readonly RankTest[], standIns: boolean) =>
+    new Set(ts.flatMap((t) => t.entries.filter((e) => standIns || !e.standIn).map((e) => e.optionId)));
+  const own = ran(askedIn, false);
+  const traffic = askedIn.filter((t) => t.traffic);
+  const forTraffic = traffic.length > 0 ? ran(traffic, true) : own;
+  const inTests = [...ran(tests, true)].filter((id) => own.has(id));
+  const measured = new Set(inTests.filter((id) => forTraffic.has(id)));
+  const notForTraffic = {
+    ids: new Set(inTests.filter((id) => !forTraffic.has(id))),
+    what: listWords([...new Set(traffic.map((t) => t.what))]),
+  };
   for (const members of byGroup.values()) {
     let rest = members.filter((id) => measured.has(id) || tests.length === 0);
     let level = 1;
@@ -261,7 +280,7 @@ export function rankOptions(
     const by = order.find((a) => a !== id && group(a) === group(id) && dominates(a, id));
     if (by) dominatedBy.set(id, by);
   }
-  return { measured, order, tier, dominatedBy, dominates, score };
+  return { measured, notForTraffic, order, tier, dominatedBy, dominates, score };
 }
 
 /** At most this many tests a reason line names; the rest are counted. */
@@ -332,8 +351,11 @@ export function reasonLines(
       return;
     }
     if (tests.length > 0 && !ranking.measured.has(id)) {
+      const { ids, what } = ranking.notForTraffic;
       lines.set(id, {
-        text: "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
+        text: ids.has(id)
+          ? `Not measured for your traffic (${what}): listed after those that were.`
+          : "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
         evidence: [],
       });
       return;

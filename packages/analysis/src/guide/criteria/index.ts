@@ -30,13 +30,18 @@ export { hasBandwidthManager } from "./udp.ts";
 export function measuredCriteria(
   ctx: GuideContext,
   offers: (option: DatapathOption, key: CapabilityKey) => boolean,
-): { criteria: CriterionResult[]; keepalive: CriterionResult | null; costs: FeatureCost[] } {
+): {
+  criteria: CriterionResult[];
+  /** The traffic's own criterion, first of `criteria`. */
+  traffic: CriterionResult;
+  keepalive: CriterionResult | null;
+  costs: FeatureCost[];
+} {
   const { connections, needs } = ctx.answers;
-  const criteria: CriterionResult[] = [];
-  if (connections === "short" || connections === "mixed") criteria.push(serviceScaleCriterion(ctx, 2));
   // Keepalive figures rank keepalive traffic and are information beside mixed traffic's ranking
   // (`keepalive`, unweighted). Short traffic never reads them: a sixth of its ranking went on them.
-  if (connections === "keepalive") criteria.push(keepaliveCriterion(ctx, 2));
+  const traffic = connections === "keepalive" ? keepaliveCriterion(ctx, 2) : serviceScaleCriterion(ctx, 2);
+  const criteria: CriterionResult[] = [traffic];
   const keepalive = connections === "mixed" ? keepaliveCriterion(ctx, 0) : null;
   // What encryption costs leads the needs: it decides more than any other figure where it is asked for.
   if (needs.includes("encryptionInTransit")) criteria.push(encryptionCriterion(ctx, 1));
@@ -52,5 +57,5 @@ export function measuredCriteria(
       ? [featureCost(ctx, { param: "hubble", base: "off", offers: (o) => offers(o, "flow_observability") })]
       : []),
   ];
-  return { criteria, keepalive, costs };
+  return { criteria, traffic, keepalive, costs };
 }

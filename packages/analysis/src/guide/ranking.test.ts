@@ -275,6 +275,21 @@ describe("an option missing the traffic's own test", () => {
     );
   });
 
+  it("is never named as what beats another across the board", () => {
+    // A and B ran the same runs in both tests: level, not beaten. C, missing the traffic's test, is
+    // ahead of both on one stream; it placed nothing, so B's line must not say C beats it.
+    const same = { ...shortRate, entries: ["A", "B"].map((optionId) => ({ ...shortRate.entries[0]!, optionId })) };
+    const level = test("single-stream TCP", {
+      A: tput([25.4, 25.1, 25.6]),
+      B: tput([25.4, 25.1, 25.6]),
+      C: tput([30.1, 30.0, 30.3]),
+    });
+    const ranking = rankOptions(["A", "B", "C"], [same, level], () => 0, byName);
+    expect(ranking.order).toEqual(["A", "B", "C"]);
+    const lines = reasonLines(ranking, [same, level], subject, () => 0);
+    expect(lines.get("B")!.text).toBe("No figure separates it from Setup A: listed after it by name.");
+  });
+
   it("is ranked with the rest when no option was read in a traffic test", () => {
     const ranking = rankOptions(["A", "B", "C"], [{ ...shortRate, traffic: false }, oneStream], () => 0, byName);
     // C beats both on one stream and loses no test: not beaten, first by score.

@@ -277,7 +277,8 @@ export function rankOptions(
       tieBreak(a, b),
   );
   for (const id of order) {
-    const by = order.find((a) => a !== id && group(a) === group(id) && dominates(a, id));
+    // Only a measured option placed anything: an unmeasured one's wins are on the figures it has.
+    const by = order.find((a) => a !== id && group(a) === group(id) && measured.has(a) && dominates(a, id));
     if (by) dominatedBy.set(id, by);
   }
   return { measured, notForTraffic, order, tier, dominatedBy, dominates, score };

@@ -252,9 +252,13 @@ describe("a datapath measured in nothing asked about", () => {
     expect(flannel.why.text).toBe(
       "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
     );
-    // After every option measured with encryption (an "encryption" reason of its own) in its needs group.
+    // After every option of its needs group measured with encryption (a reason saying so) and ranked
+    // as measured (Calico eBPF with WireGuard, never read with short connections, is listed after too).
     const encrypted = r.options.filter(
-      (o) => o.fit === flannel.fit && o.reasons.some((x) => /^Encryption in transit: measured here with/.test(x.text)),
+      (o) =>
+        o.fit === flannel.fit &&
+        !o.why.text.startsWith("Not measured") &&
+        o.reasons.some((x) => /^Encryption in transit: measured here with/.test(x.text)),
     );
     expect(encrypted.length).toBeGreaterThan(4);
     for (const o of encrypted) expect(o.rank).toBeLessThan(flannel.rank);
@@ -280,6 +284,21 @@ describe("a datapath missing the traffic's own test", () => {
     );
     expect(readThere.length).toBeGreaterThan(10);
     for (const o of readThere) expect(o.rank).toBeLessThan(kubeRouter.rank);
+  });
+});
+
+describe("an eBPF Service proxy is its CNI's own program", () => {
+  it("reads Cilium's TKE lines for Cilium and Azure CNI powered by Cilium, never for Calico's eBPF dataplane", () => {
+    const onPrem = askGuide(both, { cloud: "on-prem", connections: "short" });
+    const texts = (label: string, r = onPrem) => r.options.find((o) => o.label === label)!.reasons.map((x) => x.text);
+    expect(texts("Calico eBPF dataplane")).toContain(
+      "Short-lived connections against the Service count: not measured for this datapath or for its Service proxy (Calico's eBPF kube-proxy replacement).",
+    );
+    expect(texts("Calico eBPF dataplane").join("\n")).not.toMatch(/on TKE SA5\.LARGE8, standing in/);
+    const cilium = "same Service proxy: Cilium's eBPF kube-proxy replacement";
+    expect(texts("Cilium overlay (VXLAN), kube-proxy replacement, Hubble off").join("\n")).toContain(cilium);
+    const aks = askGuide(both, { cloud: "aks", connections: "short" });
+    expect(texts("Azure CNI powered by Cilium (overlay)", aks).join("\n")).toContain(cilium);
   });
 });
 

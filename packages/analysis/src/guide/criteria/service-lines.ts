@@ -155,8 +155,18 @@ export function crossingFigures(
 }
 
 /**
+ * The CNI whose own program serves a datapath's Services: an eBPF replacement's (Azure CNI powered by
+ * Cilium runs Cilium's); null where kube-proxy, shared by every CNI that runs it, does. Cilium's eBPF
+ * line stood in for Calico's eBPF dataplane, another program, and ranked it on TKE's finding.
+ */
+export function proxyCni(d: Pick<Datapath, "proxy" | "cni">): string | null {
+  if (d.proxy !== "ebpf") return null;
+  return d.cni === "azure-cni-cilium" ? "cilium" : d.cni;
+}
+
+/**
  * The line an option is read on: its own best at n, else (not for an unknown Service proxy) one of a
- * scenario with the same Service proxy, and routing when there is one; `borrowed` says which.
+ * scenario whose Service proxy is the same program, and routing when there is one; `borrowed` says which.
  */
 export function lineForOption(
   option: DatapathOption,
@@ -171,8 +181,9 @@ export function lineForOption(
   }
   // A CNI's own proxy is that CNI's code: another CNI's stands in for nothing.
   if (option.proxy === "unknown" || option.proxy === "cni-proxy") return undefined;
+  const same = (d: Datapath | undefined): d is Datapath =>
+    d?.proxy === option.proxy && proxyCni(d) === proxyCni(option);
   const similar =
-    lines.find((l) => l.datapath?.proxy === option.proxy && l.datapath.routing === option.routing) ??
-    lines.find((l) => l.datapath?.proxy === option.proxy);
+    lines.find((l) => same(l.datapath) && l.datapath.routing === option.routing) ?? lines.find((l) => same(l.datapath));
   return similar ? { line: similar, borrowed: true } : undefined;
 }

@@ -3,6 +3,7 @@
 // moved with the count.
 import { formatComputed, formatCount, formatFigure, formatNumber, formatPercent, withUnit } from "@cnibench/format";
 import { percentDelta } from "../../delta.ts";
+import { cniWords } from "../../names.ts";
 import { paramsKeyWithout } from "../../params-key.ts";
 import type { Better, Figure } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
@@ -14,6 +15,7 @@ import {
   crossingsOf,
   type Line,
   lineForOption,
+  proxyCni,
   type Reading,
   readLine,
   testbedLines,
@@ -42,6 +44,13 @@ const proxyNames: Record<string, string> = {
   nftables: "kube-proxy nftables",
   ebpf: "eBPF kube-proxy replacement",
   "cni-proxy": "the CNI's own",
+};
+
+/** "kube-proxy iptables", "Cilium's eBPF kube-proxy replacement": whose program, where it is a CNI's. */
+const proxyWords = (o: DatapathOption) => {
+  const name = proxyNames[o.proxy] ?? "unknown";
+  const cni = proxyCni(o);
+  return cni ? `${cniWords(cni)}'s ${name}` : name;
 };
 
 /**
@@ -188,7 +197,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
         result.reasons,
         option.id,
         caveat(
-          `Short-lived connections against the Service count: not measured for this datapath or for its Service proxy (${proxyNames[option.proxy] ?? "unknown"}).`,
+          `Short-lived connections against the Service count: not measured for this datapath or for its Service proxy (${proxyWords(option)}).`,
         ),
       );
       continue;
@@ -215,7 +224,7 @@ export function serviceScaleCriterion(ctx: GuideContext, weight: number): Criter
               ? `; against the highest: ${tieWords(s.versusBest)}`
               : `; ${ordinal(rank + 1)} of ${uniqueLines.length}`;
     const who = r.borrowed
-      ? `${r.line.scenario.label} on ${t.label}, standing in for this datapath (same Service proxy: ${proxyNames[option.proxy] ?? option.proxy})`
+      ? `${r.line.scenario.label} on ${t.label}, standing in for this datapath (same Service proxy: ${proxyWords(option)})`
       : `${r.line.scenario.label} on ${t.label}`;
     const value = withUnit(formatComputed(r.reading.value), unit);
     const text = `Short-lived connections at ${countText}: ${r.reading.extrapolated ? "≈" : ""}${value} (${who}; ${r.reading.how}${changeText})${place}`;

@@ -277,6 +277,8 @@ describe("a datapath missing the traffic's own test", () => {
     expect(kubeRouter.why.text).toBe(
       "Not measured for your traffic (short-connection rate at 1,000 Services): listed after those that were.",
     );
+    // Marked as a caveat: "MEASURED Not measured …" contradicted itself.
+    expect(kubeRouter.why.kind).toBe("caveat");
     const readThere = r.options.filter(
       (o) =>
         o.fit === kubeRouter.fit &&

@@ -302,7 +302,8 @@ export type LineSubject = {
   needsShort: string | null;
 };
 
-export type ReasonLine = { text: string; evidence: Evidence[] };
+/** `unmeasured`: the line says the option was not measured where the others were. */
+export type ReasonLine = { text: string; evidence: Evidence[]; unmeasured?: boolean };
 
 const evidenceOfOutcomes = (outcomes: readonly PairOutcome[], ids: readonly string[]) =>
   outcomes.flatMap((o) => o.test.entries.filter((e) => ids.includes(e.optionId)).flatMap((e) => e.evidence));
@@ -358,6 +359,7 @@ export function reasonLines(
           ? `Not measured for your traffic (${what}): listed after those that were.`
           : "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
         evidence: [],
+        unmeasured: true,
       });
       return;
     }

@@ -287,9 +287,12 @@ async function Answer({ params }: { params: GuideChoices }) {
           by pair with the verdicts of compare (better or worse beyond each metric's margin); a figure where both reach
           the NIC's line rate or bare metal cannot tell them apart. Datapaths no other beats across the board — at least
           as good on every figure and better on one — come first; only among those do your answers' weights order them,
-          then the features each offers. Every datapath below the first says what puts it there. CPU ranks only when it
-          counts every mode (softirq included). Figures from other clouds or instance types are never ranked on.
-          References (bare metal, host network) are the yardstick, never ranked.
+          then the features each offers. A datapath with no figure of its own in what you asked about, or none for your
+          traffic, comes after those that have one. Every datapath below the first says what puts it there. CPU ranks
+          only when it counts every mode (softirq included). Figures from other clouds or instance types are never
+          ranked on, save short-connection rates against the Service count: a testbed without them reads each datapath
+          on the line of its Service proxy's program from one that has them, and the answer says whose. References (bare
+          metal, host network) are the yardstick, never ranked.
         </p>
         <p>
           Capability matrix v{data.capabilitiesVersion}, every cell with its source. Figures: the current ones of{" "}

@@ -272,7 +272,7 @@ describe("a datapath missing the traffic's own test", () => {
     const r = askGuide(both, { cloud: "on-prem", connections: "short" });
     const kubeRouter = r.options.find((o) => o.label === "kube-router (BGP), kube-proxy replacement")!;
     expect(kubeRouter.reasons.map((x) => x.text)).toContain(
-      "Short-lived connections against the Service count: not measured for this datapath or for its Service proxy (the CNI's own).",
+      "Short-lived connections against the Service count: not measured for this datapath or for its Service proxy (kube-router's own).",
     );
     expect(kubeRouter.why.text).toBe(
       "Not measured for your traffic (short-connection rate at 1,000 Services): listed after those that were.",

@@ -155,12 +155,13 @@ export function crossingFigures(
 }
 
 /**
- * The CNI whose own program serves a datapath's Services: an eBPF replacement's (Azure CNI powered by
- * Cilium runs Cilium's); null where kube-proxy, shared by every CNI that runs it, does. Cilium's eBPF
- * line stood in for Calico's eBPF dataplane, another program, and ranked it on TKE's finding.
+ * The CNI whose own program serves a datapath's Services: an eBPF replacement's or a CNI's own proxy
+ * (kube-router's IPVS one); Azure CNI powered by Cilium runs Cilium's. Null where kube-proxy, shared by
+ * every CNI that runs it, does. Cilium's eBPF line stood in for Calico's eBPF dataplane, another
+ * program, and ranked it on TKE's finding.
  */
 export function proxyCni(d: Pick<Datapath, "proxy" | "cni">): string | null {
-  if (d.proxy !== "ebpf") return null;
+  if (d.proxy !== "ebpf" && d.proxy !== "cni-proxy") return null;
   return d.cni === "azure-cni-cilium" ? "cilium" : d.cni;
 }
 
@@ -179,8 +180,8 @@ export function lineForOption(
     const best = own.reduce((a, l) => (valueAt(l, n) > valueAt(a, n) ? l : a));
     return { line: best, borrowed: false };
   }
-  // A CNI's own proxy is that CNI's code: another CNI's stands in for nothing.
-  if (option.proxy === "unknown" || option.proxy === "cni-proxy") return undefined;
+  // An unknown proxy could be any program. A CNI's own is its code: proxyCni keeps it to that CNI.
+  if (option.proxy === "unknown") return undefined;
   const same = (d: Datapath | undefined): d is Datapath =>
     d?.proxy === option.proxy && proxyCni(d) === proxyCni(option);
   const similar =

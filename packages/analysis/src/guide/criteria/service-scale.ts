@@ -43,10 +43,10 @@ const proxyNames: Record<string, string> = {
   ipvs: "kube-proxy IPVS",
   nftables: "kube-proxy nftables",
   ebpf: "eBPF kube-proxy replacement",
-  "cni-proxy": "the CNI's own",
+  "cni-proxy": "own",
 };
 
-/** "kube-proxy iptables", "Cilium's eBPF kube-proxy replacement": whose program, where it is a CNI's. */
+/** "kube-proxy iptables", "Cilium's eBPF kube-proxy replacement", "kube-router's own". */
 const proxyWords = (o: DatapathOption) => {
   const name = proxyNames[o.proxy] ?? "unknown";
   const cni = proxyCni(o);

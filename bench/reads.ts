@@ -27,6 +27,7 @@ import {
   historyData,
   scenarioPage,
 } from "./hand-sql.ts";
+import { settle } from "./settle.ts";
 import { seedSynthetic } from "./synthetic.ts";
 import { type BenchRow, ms } from "./table.ts";
 import { startWeb } from "./web.ts";
@@ -146,6 +147,7 @@ export async function benchReads(opts: {
   try {
     const workspace = await ensureDefaultWorkspace(db);
     await seedSynthetic(client, workspace.id, opts.total);
+    await settle(`the reads at ${opts.label}`);
     const readable = [workspace.id];
     const filters = { provider: ["tke"] };
     // The explorer's default columns (defaultColumns in @cnibench/analysis), as exploreView shows them.

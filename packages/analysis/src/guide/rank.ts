@@ -577,7 +577,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
       separatingHere.length > 0 && first
         ? places.filter((p) => p.tier === 1 && needsGroup(p.id) === needsGroup(first.id)).map((p) => p.id)
         : [];
-    return { places, notBeaten };
+    return { places, notBeaten, level: ranking.level };
   };
 
   // A card under one testbed holds that testbed's figures: another's (38 Gbit/s on bare metal under
@@ -688,22 +688,40 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
     // one could be behind on all the others.
     const toppedAlone = separating.filter((t) => topsAlone(t, top.id));
     const atTheTop = [...new Set(toppedAlone.map(testName))];
-    // Alone in the not-beaten set it measures best; among several, say what put it first among them.
-    // What puts the first of several not beaten first: the answers' weights, else the features. When
-    // neither, it is first by name only: the lead says so, and names those level with it on both.
+    // Alone in the not-beaten set it measures best; among several, say what put it first among them:
+    // the answers' weights, else the features. One that no figure separates from it is as good a
+    // start whatever ordered the two (values within the figures' margins, features, names), and the
+    // lead names it: on-premises, Antrea led five datapaths it was level with on every figure "on what
+    // your answers weigh", which were single-stream TCP values 2 % apart against a ±5 % margin.
     type Placed = { id: string; performance: number };
-    const firstAmong = (first: Placed, peers: readonly Placed[]) => {
+    const firstAmong = (first: Placed, peers: readonly Placed[], level: (a: string, b: string) => boolean) => {
+      const features = (p: Placed) => rankedById.get(p.id)!.result.features;
+      const levelPeers = peers.filter((p) => level(first.id, p.id));
+      if (levelPeers.length > 0) {
+        // One label and a count: labels hold commas, and a list of them could not be read.
+        const names = listWords(
+          levelPeers.map((p) => rankedById.get(p.id)!.result.label),
+          1,
+        );
+        const sameScore = levelPeers.filter((p) => near(p.performance, first.performance));
+        const how = sameScore.some((p) => near(features(p), features(first)))
+          ? "by name only"
+          : sameScore.length > 0
+            ? "on the features it offers"
+            : "on differences within the figures' margins";
+        return `; no figure separates it from ${names}: ${levelPeers.length === 1 ? "either" : "each"} is as good a start, this one first ${how}`;
+      }
       if (peers.every((p) => first.performance - p.performance > 1e-9)) {
         return ", and first among them on what your answers weigh";
       }
-      const features = (p: Placed) => rankedById.get(p.id)!.result.features;
-      const level = peers.filter((p) => near(p.performance, first.performance) && near(features(p), features(first)));
-      if (level.length === 0) return ", and first among them on the features it offers";
+      // Separated by a figure each way, and the weights balance them out.
+      const tied = peers.filter((p) => near(p.performance, first.performance) && near(features(p), features(first)));
+      if (tied.length === 0) return ", and first among them on the features it offers";
       const names = listWords(
-        level.map((p) => rankedById.get(p.id)!.result.label),
+        tied.map((p) => rankedById.get(p.id)!.result.label),
         3,
       );
-      return `; ${names} ${level.length === 1 ? "is" : "are"} level with it on what your answers weigh and on features: either is as good a start, this one first by name only`;
+      return `; ${names} ${tied.length === 1 ? "is" : "are"} level with it on what your answers weigh and on features: either is as good a start, this one first by name only`;
     };
     const peers = notBeaten.filter((o) => o.id !== top.id);
     const separatingWords =
@@ -711,7 +729,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         ? atTheTop.length > 0
           ? `it measures best on ${scopeLabel}, where ${separate(atTheTop)}`
           : `nothing beats it across the board on ${scopeLabel}, where ${separate(decisive)}`
-        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${separate(decisive)}${firstAmong(top, peers)}`;
+        : `it is one of ${peers.length + 1} datapaths nothing beats across the board on ${scopeLabel}, where ${separate(decisive)}${firstAmong(top, peers, whole?.level ?? (() => false))}`;
     // The figures of the tests the lead names.
     const leadFigures = testsEvidence(peers.length === 0 && toppedAlone.length > 0 ? toppedAlone : separating, top.id);
     const why = !performanceMatters
@@ -735,6 +753,7 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
               ? `one of the ${x.notBeaten.length} nothing beats across the board there on ${decisiveHere}${firstAmong(
                   x.places[0]!,
                   x.places.filter((p) => p.id !== first.id && x.notBeaten.includes(p.id)),
+                  x.level,
                 )}`
               : `nothing beats it across the board there on ${decisiveHere}`;
         // What the sentence rests on: its own figures in the tests that rank there, then the others'.

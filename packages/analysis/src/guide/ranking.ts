@@ -187,6 +187,8 @@ export type Ranking = {
   dominatedBy: Map<string, string>;
   /** Whether a beats b across the board: a wins a test from b and b wins none from a. */
   dominates: (a: string, b: string) => boolean;
+  /** Whether a and b ran side by side in a test and none of those tests has a winner between them. */
+  level: (a: string, b: string) => boolean;
   /** The weighted score that orders options within a tier: 0 (worst) to 1 (best in every test). */
   score: Map<string, number>;
 };
@@ -220,6 +222,10 @@ export function rankOptions(
   }
   const beats = (a: string, b: string) => (wins.get(a)!.get(b) ?? 0) > 0;
   const dominates = (a: string, b: string) => beats(a, b) && !beats(b, a);
+  const level = (a: string, b: string) =>
+    !beats(a, b) &&
+    !beats(b, a) &&
+    tests.some((t) => t.entries.some((e) => e.optionId === a) && t.entries.some((e) => e.optionId === b));
 
   const score = new Map<string, number>();
   const weightSum = new Map<string, number>();
@@ -281,7 +287,7 @@ export function rankOptions(
     const by = order.find((a) => a !== id && group(a) === group(id) && measured.has(a) && dominates(a, id));
     if (by) dominatedBy.set(id, by);
   }
-  return { measured, notForTraffic, order, tier, dominatedBy, dominates, score };
+  return { measured, notForTraffic, order, tier, dominatedBy, dominates, level, score };
 }
 
 /** At most this many tests a reason line names; the rest are counted. */

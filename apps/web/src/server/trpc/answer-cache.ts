@@ -4,9 +4,10 @@ import { LRUCache } from "lru-cache";
 /**
  * Answers kept per database while the scenarios the visitor may read do not change: each is kept
  * with the revision of the readable workspaces it was answered at (scenariosRevision, moved by the
- * triggers on every upload, deletion and rename), so a kept answer is never older than the data behind it. The same
- * views are asked again and again between uploads (a shared permalink, a dashboard's embed, the guide's
- * popular answers); answering them again cost 30–100 ms of queries and analysis at 1M measurements.
+ * triggers on every upload, deletion and rename), so a kept answer is never older than the data
+ * behind it. The same views are asked again and again between uploads (a shared permalink, a
+ * dashboard's embed, the guide's popular answers); answering them again cost 30–100 ms of queries and
+ * analysis at 1M measurements.
  * lru-cache bounds the memory: at most `maxAnswers`, and any one for at most 10 minutes.
  * Procedures ask for it with trpc.ts's `keptUntilChange` middleware, keyed by their path and input.
  */
@@ -29,7 +30,7 @@ export async function keptAnswer<T extends object>(
     caches.set(db, cache);
   }
   const readable = [...workspaceIds].sort();
-  // The revision is read first: an answer computed after it is never older than its key says.
+  // The revision is read first: an answer computed after it is never older than the revision kept with it.
   const revision = await scenariosRevision(db, readable);
   const key = JSON.stringify([question.name, question.input, readable]);
   const found = cache.get(key);

@@ -450,16 +450,43 @@ describe("needs of datapaths no capability row describes", () => {
     expect(features).toContain("Encryption (WireGuard / IPsec) undocumented");
     expect(features).toContain("kube-proxy replacement no");
     // Measured with WireGuard: the measurement speaks for it; the documentation still says nothing.
-    const antrea = askGuide(ib, onPrem).options.find(
-      (o) => o.label === "Antrea overlay (Geneve) + kube-proxy iptables, WireGuard",
+    const vpp = askGuide(ib, onPrem).options.find(
+      (o) => o.label === "Calico VPP dataplane + kube-proxy iptables, WireGuard",
     )!;
-    expect(antrea.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("met");
-    const documented = antrea.reasons.find((r) => r.text.startsWith("Encryption (WireGuard / IPsec):"))!;
+    expect(vpp.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("met");
+    const documented = vpp.reasons.find((r) => r.text.startsWith("Encryption (WireGuard / IPsec):"))!;
     expect([documented.text, documented.effect]).toEqual([
       "Encryption (WireGuard / IPsec): undocumented — no row of the capability matrix describes this CNI (kube-proxy's says: only the Service proxy)",
       "neutral",
     ]);
-    expect(antrea.reasons.find((r) => r.text.startsWith("Encryption in transit: measured here"))?.effect).toBe("for");
+    expect(vpp.reasons.find((r) => r.text.startsWith("Encryption in transit: measured here"))?.effect).toBe("for");
+  });
+
+  it("reads Antrea's features from its own rows, by traffic mode: no encryption without encapsulation", () => {
+    // Every Antrea feature read "undocumented" until the matrix had its rows (version 2.0.0). Its docs
+    // (traffic-encryption.md): IPsec runs over OVS tunnels, WireGuard "is not applicable with hybrid,
+    // noEncap or networkPolicyOnly traffic modes".
+    const options = askGuide(ib, onPrem).options;
+    const feature = (label: string, name: string) =>
+      options
+        .find((o) => o.label === label)!
+        .reasons.find((r) => r.text.startsWith(`${name}:`))
+        ?.text.split(" — ")[0];
+    const native = options.find((o) => o.label === "Antrea (native routing) + kube-proxy iptables")!;
+    expect(native.capabilityRows).toEqual(["kube-proxy-iptables", "antrea-noencap"]);
+    expect(native.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("unmet");
+    expect(feature("Antrea (native routing) + kube-proxy iptables", "Encryption (WireGuard / IPsec)")).toBe(
+      "Encryption (WireGuard / IPsec): no",
+    );
+    expect(feature("Antrea overlay (Geneve) + kube-proxy iptables, WireGuard", "Encryption (WireGuard / IPsec)")).toBe(
+      "Encryption (WireGuard / IPsec): yes",
+    );
+    const features = native.reasons.find((r) => r.text.startsWith("Features:"))!.text;
+    expect(features).toContain("Kubernetes NetworkPolicy yes");
+    expect(features).toContain("FQDN (DNS-based) egress policy yes");
+    // Alpha behind a feature gate that is off by default: partly.
+    expect(features).toContain("L7 (HTTP) policy partly");
+    expect(features).toContain("kube-proxy replacement no");
   });
 
   it("says kube-router's own Service proxy replaces kube-proxy, never that kube-proxy runs in IPVS mode", () => {

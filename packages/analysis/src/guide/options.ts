@@ -208,6 +208,23 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         cloud: null,
       };
     }
+    case "antrea": {
+      // noEncap is "native" (the importers' antreaMode), encap modes name their tunnel; the two rows
+      // differ (encryption, routable Pod IPs, DSR), and a mode that names neither is both.
+      const rows =
+        mode === "native"
+          ? ["antrea-noencap"]
+          : isOverlay(mode)
+            ? ["antrea-encap"]
+            : ["antrea-encap", "antrea-noencap"];
+      return {
+        ...base,
+        label: `Antrea${modeLabel(mode)}${suffix}`,
+        layers: [...proxyLayer, rows],
+        routing: mode === "native" ? "native" : isOverlay(mode) ? "overlay" : "unknown",
+        cloud: null,
+      };
+    }
     case "flannel":
       return {
         ...base,

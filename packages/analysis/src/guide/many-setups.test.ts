@@ -495,13 +495,28 @@ describe("needs of datapaths no capability row describes", () => {
     const options = askGuide(ib, onPrem).options;
     const own = options.find((o) => o.scenarios.some((s) => s.label === "kuberouter-all"))!;
     expect(own.label).toBe("kube-router (BGP), kube-proxy replacement");
-    expect(own.capabilityRows).toEqual([]);
+    // Its row (matrix 2.0.0) says so, with its page; before it, only its setups did.
+    expect(own.capabilityRows).toEqual(["kube-router"]);
     const texts = own.reasons.map((r) => r.text);
     expect(texts.find((t) => t.startsWith("Features:"))).toContain("kube-proxy replacement yes");
-    expect(texts).toContain(
+    expect(texts.find((t) => t.startsWith("Features:"))).toContain("Kubernetes NetworkPolicy yes");
+    expect(options.flatMap((o) => [o.label, ...o.reasons.map((r) => r.text)]).join("\n")).not.toMatch(
+      /kube-proxy IPVS/,
+    );
+    // A CNI with its own Service proxy and no row: the setups are the only word on kube-proxy.
+    const rowless = {
+      ...ib,
+      scenarios: ib.scenarios.map((s) =>
+        s.label === "kuberouter-all" ? { ...s, cni: { ...s.cni, name: "example-cni" } } : s,
+      ),
+    };
+    const unknown = askGuide(rowless, onPrem).options.find((o) =>
+      o.scenarios.some((s) => s.label === "kuberouter-all"),
+    )!;
+    expect(unknown.capabilityRows).toEqual([]);
+    expect(unknown.reasons.map((r) => r.text)).toContain(
       "No row of the capability matrix describes this datapath: its features are unknown, but for kube-proxy replacement, which its setups ran with.",
     );
-    expect(options.flatMap((o) => [o.label, ...o.reasons.map((r) => r.text)]).join("\n")).not.toContain("IPVS");
     // Its sibling keeps kube-proxy: the kube-proxy row still says no.
     const kept = options.find((o) => o.scenarios.some((s) => s.label === "kuberouter"))!;
     expect(kept.reasons.find((r) => r.text.startsWith("Features:"))!.text).toContain("kube-proxy replacement no");

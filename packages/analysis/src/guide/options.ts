@@ -225,6 +225,14 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         cloud: null,
       };
     }
+    case "kube-router":
+      return {
+        ...base,
+        label: `kube-router${modeLabel(mode)}${suffix}`,
+        layers: [...proxyLayer, ["kube-router"]],
+        routing: isOverlay(mode) ? "overlay" : mode === "bgp" ? "native" : "unknown",
+        cloud: null,
+      };
     case "flannel":
       return {
         ...base,

@@ -208,7 +208,7 @@ const readOn = (t: RankTest, testbed: string): string =>
 
 /**
  * Kube-proxy replacement where the matrix leaves it unsaid and the setups ran without kube-proxy (a
- * CNI's own Service proxy, such as kube-router's, has no row): what was measured is the fact.
+ * CNI with its own Service proxy and no row): what was measured is the fact.
  */
 function withoutKubeProxy(
   option: DatapathOption,

@@ -489,6 +489,19 @@ describe("needs of datapaths no capability row describes", () => {
     expect(features).toContain("kube-proxy replacement no");
   });
 
+  it("reads Kube-OVN's encryption as partial from its row: IPsec on the tunnels only", () => {
+    // kubeovn/docs advance/ovn-ipsec: IPsec on the inter-node Geneve/VXLAN/STT tunnels, no WireGuard.
+    const kubeOvn = askGuide(ib, onPrem).options.find(
+      (o) => o.label === "Kube-OVN overlay (Geneve) + kube-proxy iptables",
+    )!;
+    expect(kubeOvn.capabilityRows).toEqual(["kube-proxy-iptables", "kube-ovn"]);
+    expect(kubeOvn.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("partial");
+    const features = kubeOvn.reasons.find((r) => r.text.startsWith("Features:"))!.text;
+    expect(features).toContain("Kubernetes NetworkPolicy yes");
+    expect(features).toContain("Multi-cluster yes");
+    expect(features).toContain("L7 (HTTP) policy undocumented");
+  });
+
   it("says kube-router's own Service proxy replaces kube-proxy, never that kube-proxy runs in IPVS mode", () => {
     // kuberouter-all runs --run-service-proxy=true and installs the cluster without kube-proxy. Read as
     // kube-proxy IPVS, the card said "+ kube-proxy IPVS" and "kube-proxy replacement no".

@@ -225,6 +225,14 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         cloud: null,
       };
     }
+    case "kube-ovn":
+      return {
+        ...base,
+        label: `Kube-OVN${modeLabel(mode)}${suffix}`,
+        layers: [...proxyLayer, ["kube-ovn"]],
+        routing: isOverlay(mode) ? "overlay" : "unknown",
+        cloud: null,
+      };
     case "kube-router":
       return {
         ...base,

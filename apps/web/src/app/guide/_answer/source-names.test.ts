@@ -12,6 +12,22 @@ describe("sourceNames", () => {
     ).toEqual(["kubernetes.io/…/virtual-ips", "kubernetes.io/…/network-policies", "cilium.io"]);
   });
 
+  it("names a page on a code host by its repository, as that is the site", () => {
+    expect(
+      sourceNames([
+        "https://github.com/antrea-io/antrea/blob/main/docs/traffic-encryption.md",
+        "https://github.com/cloudnativelabs/kube-router/blob/master/README.md",
+        "https://github.com/kubeovn/docs/blob/master/docs/guide/qos.en.md",
+        "https://github.com/kubeovn/docs/blob/master/docs/advance/ovn-ipsec.en.md",
+      ]),
+    ).toEqual([
+      "github.com/antrea-io/antrea",
+      "github.com/cloudnativelabs/kube-router",
+      "github.com/kubeovn/docs/…/qos.en.md",
+      "github.com/kubeovn/docs/…/ovn-ipsec.en.md",
+    ]);
+  });
+
   it("names a site once present by its site alone, and keeps what is no URL", () => {
     expect(sourceNames(["https://docs.cilium.io/en/stable/", "not a url"])).toEqual(["docs.cilium.io", "not a url"]);
   });

@@ -3,7 +3,14 @@
 // the last part of their path. A long list is grouped by label, so nine pages of one capability row
 // do not repeat its name nine times.
 
-const host = (url: URL) => url.hostname.replace(/^www\./, "");
+// On a code host the repository is the site: "github.com" alone named Antrea's, kube-router's and
+// Flannel's docs alike.
+const codeHosts = new Set(["github.com", "gitlab.com"]);
+const host = (url: URL) => {
+  const site = url.hostname.replace(/^www\./, "");
+  const repo = url.pathname.split("/").filter(Boolean).slice(0, 2);
+  return codeHosts.has(site) && repo.length === 2 ? `${site}/${repo.join("/")}` : site;
+};
 const lastPart = (url: URL) => url.pathname.split("/").filter(Boolean).at(-1);
 
 /** Each source's link text: its site, or where the site repeats in the list, site/…/last-part-of-path. */

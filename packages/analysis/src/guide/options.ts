@@ -112,6 +112,36 @@ function modeLabel(mode: string): string {
   return overlay ? ` overlay (${overlay})` : modeName ? ` (${modeWords(mode)})` : "";
 }
 
+/**
+ * CNIs the matrix describes with rows of their own, paired with the Service proxy's row: which rows a
+ * mode reads, and the routing it names. Antrea's encap and noEncap rows differ (encryption, routable
+ * Pod IPs, DSR): noEncap is "native" (the importers' antreaMode), encap modes name their tunnel, and
+ * a mode that names neither reads both.
+ */
+const ownRows = new Map<string, { rows: (mode: string) => string[]; routing: (mode: string) => Datapath["routing"] }>([
+  [
+    "antrea",
+    {
+      rows: (mode) =>
+        mode === "native"
+          ? ["antrea-noencap"]
+          : isOverlay(mode)
+            ? ["antrea-encap"]
+            : ["antrea-encap", "antrea-noencap"],
+      routing: (mode) => (mode === "native" ? "native" : isOverlay(mode) ? "overlay" : "unknown"),
+    },
+  ],
+  ["flannel", { rows: () => ["flannel"], routing: (mode) => (mode === "host-gw" ? "native" : "overlay") }],
+  ["kube-ovn", { rows: () => ["kube-ovn"], routing: (mode) => (isOverlay(mode) ? "overlay" : "unknown") }],
+  [
+    "kube-router",
+    {
+      rows: () => ["kube-router"],
+      routing: (mode) => (isOverlay(mode) ? "overlay" : mode === "bgp" ? "native" : "unknown"),
+    },
+  ],
+]);
+
 function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
   const { name, mode, kubeProxy } = s.cni;
   const proxy = asProxy(kubeProxy);
@@ -208,47 +238,6 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         cloud: null,
       };
     }
-    case "antrea": {
-      // noEncap is "native" (the importers' antreaMode), encap modes name their tunnel; the two rows
-      // differ (encryption, routable Pod IPs, DSR), and a mode that names neither is both.
-      const rows =
-        mode === "native"
-          ? ["antrea-noencap"]
-          : isOverlay(mode)
-            ? ["antrea-encap"]
-            : ["antrea-encap", "antrea-noencap"];
-      return {
-        ...base,
-        label: `Antrea${modeLabel(mode)}${suffix}`,
-        layers: [...proxyLayer, rows],
-        routing: mode === "native" ? "native" : isOverlay(mode) ? "overlay" : "unknown",
-        cloud: null,
-      };
-    }
-    case "kube-ovn":
-      return {
-        ...base,
-        label: `Kube-OVN${modeLabel(mode)}${suffix}`,
-        layers: [...proxyLayer, ["kube-ovn"]],
-        routing: isOverlay(mode) ? "overlay" : "unknown",
-        cloud: null,
-      };
-    case "kube-router":
-      return {
-        ...base,
-        label: `kube-router${modeLabel(mode)}${suffix}`,
-        layers: [...proxyLayer, ["kube-router"]],
-        routing: isOverlay(mode) ? "overlay" : mode === "bgp" ? "native" : "unknown",
-        cloud: null,
-      };
-    case "flannel":
-      return {
-        ...base,
-        label: `Flannel${modeLabel(mode)}${suffix}`,
-        layers: [...proxyLayer, ["flannel"]],
-        routing: mode === "host-gw" ? "native" : "overlay",
-        cloud: null,
-      };
     case "gke-dataplane-v2":
       return {
         ...base,
@@ -258,12 +247,14 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         cloud: "gke",
       };
     default: {
+      // A CNI with rows of its own comes after the Service proxy's; one without reads the proxy's alone.
+      const own = ownRows.get(name);
       const cniLabel = vocabularyLabel("cniName", name) ?? name;
       return {
         ...base,
         label: `${cniLabel}${modeLabel(mode)}${suffix}`,
-        layers: proxyLayer,
-        routing: "unknown",
+        layers: own ? [...proxyLayer, own.rows(mode)] : proxyLayer,
+        routing: own?.routing(mode) ?? "unknown",
         cloud: null,
       };
     }

@@ -13,7 +13,7 @@ const clone = () => JSON.parse(JSON.stringify(raw)) as typeof raw;
 describe("the capability matrix (data/capabilities.json)", () => {
   it("has a version and every cell of every option, each with a value and an https source", () => {
     expect(capabilityMatrix.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(capabilityMatrix.options).toHaveLength(19);
+    expect(capabilityMatrix.options).toHaveLength(22);
     let cells = 0;
     for (const option of capabilityMatrix.options) {
       expect(Object.keys(option.cells).sort()).toEqual([...capabilityKeys].sort());
@@ -25,7 +25,7 @@ describe("the capability matrix (data/capabilities.json)", () => {
         cells++;
       }
     }
-    expect(cells).toBe(285);
+    expect(cells).toBe(330);
   });
 
   it("rejects a cell without a source, with an unknown value, or a missing capability", () => {

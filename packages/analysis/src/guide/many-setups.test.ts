@@ -433,33 +433,64 @@ describe("the pages a capability line cites", () => {
   });
 });
 
+/** InfraBuilder's tree with one setup's CNI renamed to one no row of the matrix describes. */
+const rowless = (label: string) => ({
+  ...ib,
+  scenarios: ib.scenarios.map((s) => (s.label === label ? { ...s, cni: { ...s.cni, name: "example-cni" } } : s)),
+});
+const optionOf = (r: GuideResult, label: string) => r.options.find((o) => o.scenarios.some((s) => s.label === label))!;
+
 describe("needs of datapaths no capability row describes", () => {
-  it("calls them undocumented, not missing: Canal has only kube-proxy's row, which says nothing of encryption", () => {
-    const canal = askGuide(ib, onPrem).options.find((o) => o.id === "canal:overlay-vxlan:iptables")!;
-    expect(canal.capabilityRows).toEqual(["kube-proxy-iptables"]);
-    expect(canal.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("unknown");
-    expect(canal.fit).toBe("partial");
+  it("calls them undocumented, not missing: a CNI with only kube-proxy's row says nothing of encryption", () => {
+    const unknown = optionOf(askGuide(rowless("canal"), onPrem), "canal");
+    expect(unknown.capabilityRows).toEqual(["kube-proxy-iptables"]);
+    expect(unknown.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("unknown");
+    expect(unknown.fit).toBe("partial");
   });
 
-  it("lists their features as undocumented, not as missing: Canal enforces NetworkPolicy", () => {
+  it("lists their features as undocumented, not as missing", () => {
     // kube-proxy's row says "n.a." for every CNI feature: it is only the Service proxy. Read as "no",
-    // the card said Canal had no NetworkPolicy and no encryption.
-    const canal = askGuide(ib, onPrem).options.find((o) => o.id === "canal:overlay-vxlan:iptables")!;
-    const features = canal.reasons.find((r) => r.text.startsWith("Features:"))!.text;
+    // Canal's card said it had no NetworkPolicy and no encryption, before the matrix had its row.
+    const unknown = optionOf(askGuide(rowless("canal"), onPrem), "canal");
+    const features = unknown.reasons.find((r) => r.text.startsWith("Features:"))!.text;
     expect(features).toContain("Kubernetes NetworkPolicy undocumented");
     expect(features).toContain("Encryption (WireGuard / IPsec) undocumented");
     expect(features).toContain("kube-proxy replacement no");
     // Measured with WireGuard: the measurement speaks for it; the documentation still says nothing.
-    const vpp = askGuide(ib, onPrem).options.find(
-      (o) => o.label === "Calico VPP dataplane + kube-proxy iptables, WireGuard",
-    )!;
-    expect(vpp.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("met");
-    const documented = vpp.reasons.find((r) => r.text.startsWith("Encryption (WireGuard / IPsec):"))!;
+    const measured = optionOf(askGuide(rowless("calico-vpp-wg"), onPrem), "calico-vpp-wg");
+    expect(measured.needs.find((n) => n.need === "encryptionInTransit")?.status).toBe("met");
+    const documented = measured.reasons.find((r) => r.text.startsWith("Encryption (WireGuard / IPsec):"))!;
     expect([documented.text, documented.effect]).toEqual([
       "Encryption (WireGuard / IPsec): undocumented — no row of the capability matrix describes this CNI (kube-proxy's says: only the Service proxy)",
       "neutral",
     ]);
-    expect(vpp.reasons.find((r) => r.text.startsWith("Encryption in transit: measured here"))?.effect).toBe("for");
+    expect(measured.reasons.find((r) => r.text.startsWith("Encryption in transit: measured here"))?.effect).toBe("for");
+  });
+
+  it("reads Canal, Calico VPP and hybridnet from their own rows (matrix 2.1.0)", () => {
+    const r = askGuide(ib, onPrem);
+    const features = (label: string) => optionOf(r, label).reasons.find((x) => x.text.startsWith("Features:"))!.text;
+    const encryption = (label: string) =>
+      optionOf(r, label).needs.find((n) => n.need === "encryptionInTransit")?.status;
+    // Canal: Calico's policy over flannel's VXLAN; encryption only through flannel's WireGuard backend.
+    expect(optionOf(r, "canal").capabilityRows).toEqual(["kube-proxy-iptables", "canal"]);
+    expect(encryption("canal")).toBe("partial");
+    expect(features("canal")).toContain("Cluster-wide policy yes");
+    expect(features("canal")).toContain("Encryption (WireGuard / IPsec) partly");
+    // Partly documented comes before undocumented: Canal is now listed before kube-router.
+    const place = (label: string) => r.options.indexOf(optionOf(r, label));
+    expect(place("canal")).toBeLessThan(place("kuberouter"));
+    // Calico VPP: IPsec and WireGuard are documented as well as measured.
+    const vpp = optionOf(r, "calico-vpp-ipsec");
+    expect(vpp.capabilityRows).toEqual(["kube-proxy-iptables", "calico-vpp"]);
+    expect(vpp.reasons.find((x) => x.text.startsWith("Encryption (WireGuard / IPsec):"))!.text).toMatch(
+      /^Encryption \(WireGuard \/ IPsec\): yes — IPsec between nodes in VPP/,
+    );
+    // Its setups ran kube-proxy beside VPP's own load balancing: the kube-proxy row speaks first.
+    expect(features("calico-vpp-ipsec")).toContain("kube-proxy replacement no");
+    // hybridnet: NetworkPolicy through Felix; its docs say nothing of encryption.
+    expect(features("hybridnet")).toContain("Kubernetes NetworkPolicy yes");
+    expect(encryption("hybridnet")).toBe("unknown");
   });
 
   it("reads Antrea's features from its own rows, by traffic mode: no encryption without encapsulation", () => {
@@ -517,15 +548,7 @@ describe("needs of datapaths no capability row describes", () => {
       /kube-proxy IPVS/,
     );
     // A CNI with its own Service proxy and no row: the setups are the only word on kube-proxy.
-    const rowless = {
-      ...ib,
-      scenarios: ib.scenarios.map((s) =>
-        s.label === "kuberouter-all" ? { ...s, cni: { ...s.cni, name: "example-cni" } } : s,
-      ),
-    };
-    const unknown = askGuide(rowless, onPrem).options.find((o) =>
-      o.scenarios.some((s) => s.label === "kuberouter-all"),
-    )!;
+    const unknown = optionOf(askGuide(rowless("kuberouter-all"), onPrem), "kuberouter-all");
     expect(unknown.capabilityRows).toEqual([]);
     expect(unknown.reasons.map((r) => r.text)).toContain(
       "No row of the capability matrix describes this datapath: its features are unknown, but for kube-proxy replacement, which its setups ran with.",

@@ -131,7 +131,15 @@ const ownRows = new Map<string, { rows: (mode: string) => string[]; routing: (mo
       routing: (mode) => (mode === "native" ? "native" : isOverlay(mode) ? "overlay" : "unknown"),
     },
   ],
+  ["canal", { rows: () => ["canal"], routing: (mode) => (isOverlay(mode) ? "overlay" : "unknown") }],
   ["flannel", { rows: () => ["flannel"], routing: (mode) => (mode === "host-gw" ? "native" : "overlay") }],
+  [
+    "hybridnet",
+    {
+      rows: () => ["hybridnet"],
+      routing: (mode) => (isOverlay(mode) ? "overlay" : mode === "bgp" ? "native" : "unknown"),
+    },
+  ],
   ["kube-ovn", { rows: () => ["kube-ovn"], routing: (mode) => (isOverlay(mode) ? "overlay" : "unknown") }],
   [
     "kube-router",
@@ -220,9 +228,15 @@ function describeBase(s: GuideScenario): Omit<Datapath, "baseId" | "variant"> {
         cloud: cloudOfCni[name] ?? null,
       };
     case "calico": {
-      // VPP is a dataplane of its own (a user-space vSwitch), not the iptables one; no row describes it.
+      // VPP is a dataplane of its own (a user-space vSwitch), not the iptables one.
       if (mode === "vpp") {
-        return { ...base, label: `Calico VPP dataplane${suffix}`, layers: proxyLayer, routing: "unknown", cloud: null };
+        return {
+          ...base,
+          label: `Calico VPP dataplane${suffix}`,
+          layers: [...proxyLayer, ["calico-vpp"]],
+          routing: "unknown",
+          cloud: null,
+        };
       }
       const ebpf = mode === "ebpf" || kubeProxy === "ebpf";
       // nftables is a dataplane of its own (Calico 3.29+): the iptables row does not describe it.

@@ -121,22 +121,37 @@ const CPUS = 4;
 const WINDOW_S = 80;
 
 /**
+ * The busy cores statexec's files of a test and role show, by mode: user and system as all.results
+ * gives them (`<TEST>_<ROLE>_USER`, `_SYSTEM`), softirq `softirqShare` times their sum; null where
+ * all.results has no such figures.
+ */
+export function busyCores(
+  setup: string,
+  test: string,
+  role: string,
+  summary: string,
+): { user: number; system: number; softirq: number } | null {
+  const key = `${test.toUpperCase()}_${role.toUpperCase()}`;
+  // An empty figure (KEY=) is none, not 0.
+  const cores = (name: string) => Number(new RegExp(`^${key}_${name}=(.+)$`, "m").exec(summary)?.[1] ?? Number.NaN);
+  const user = cores("USER");
+  const system = cores("SYSTEM");
+  if (!Number.isFinite(user) || !Number.isFinite(system)) return null;
+  return { user, system, softirq: softirqShare(setup) * (user + system) };
+}
+
+/**
  * statexec's per-second text of one test and role, cut to two samples (the first and the last) of 4
  * CPUs' user, system, softirq and idle counters: user and system are all.results' cores over the
  * window, softirq `softirqShare` times their sum, spread evenly over the CPUs. A synthetic node, not a
  * physical one: an encrypted setup's busy time may exceed 4 cores, idle then stays at 0.
  */
 export function syntheticProm(setup: string, run: string, test: string, role: string, summary: string): string {
-  const key = `${test.toUpperCase()}_${role.toUpperCase()}`;
-  const cores = (name: string) => Number(new RegExp(`^${key}_${name}=(.*)$`, "m").exec(summary)?.[1] ?? Number.NaN);
-  const user = cores("USER");
-  const system = cores("SYSTEM");
-  if (!Number.isFinite(user) || !Number.isFinite(system)) return "";
-  const seconds: Record<string, number> = {
-    user: user * WINDOW_S,
-    system: system * WINDOW_S,
-    softirq: softirqShare(setup) * (user + system) * WINDOW_S,
-  };
+  const cores = busyCores(setup, test, role, summary);
+  if (!cores) return "";
+  const seconds: Record<string, number> = Object.fromEntries(
+    Object.entries(cores).map(([mode, busy]) => [mode, busy * WINDOW_S]),
+  );
   seconds.idle = Math.max(0, CPUS * WINDOW_S - seconds.user! - seconds.system! - seconds.softirq!);
   const labels = `instance="${test}",job="statexec",role="${role}"`;
   const lines = ["# Collector: blackswift/statexec (synthetic: cnibench test-support)"];

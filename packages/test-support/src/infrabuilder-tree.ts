@@ -3,28 +3,37 @@
  * 5,000 files, most of the bytes statexec .prom), gzipped, and its upload by curl — shared by the
  * whole-tree integration test and `npm run bench`'s tree row. The tree is the synthetic 25 setups × 3
  * runs of infrabuilder-setups.ts with, for every test and role, a synthetic statexec .prom of real
- * statexec lines: 1,350 files of 131 KB, 177 MB in all (the published files range from a few hundred
- * KB to 8 MB; the total and the file count are what the limits meet).
+ * statexec lines, as busy as that setup's run: about 1,350 files of 131 KB, 180 MiB in all (the
+ * published files range from a few hundred KB to 8 MB; the total and the file count are what the
+ * limits meet).
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { Gzip, strToU8 } from "fflate";
+import { Gzip, strFromU8, strToU8 } from "fflate";
 import { tarHeader } from "./archives.ts";
-import { infrabuilderEnvironment, infrabuilderSetups } from "./infrabuilder-setups.ts";
+import { busyCores, infrabuilderEnvironment, infrabuilderSetups } from "./infrabuilder-setups.ts";
 
 const modes = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal", "guest", "guestNice"];
-/** CPU seconds each CPU spends per second in a mode: 0.08 busy (user, system, softirq), the rest idle. */
-const perSecond: Record<string, number> = { user: 0.01, system: 0.02, softirq: 0.05, idle: 0.9, iowait: 0.02 };
 const CPUS = 32;
 const SAMPLES = 3;
-/**
- * The whole-CPU figure every test of the tree gets, by construction: every CPU spends 0.01 s/s in
- * user, 0.02 in system, 0.05 in softirq; 32 CPUs over the 2 s between the first and last sample.
- */
-export const treeCoresBusy = 0.08 * CPUS;
 
-/** statexec's per-second text for one test and role: SAMPLES samples of 32 CPUs × 10 modes, as statexec writes them. */
-function syntheticProm(setup: string, run: string, test: string, role: string): Uint8Array {
+/**
+ * statexec's per-second text for one test and role: SAMPLES samples of 32 CPUs × 10 modes, as statexec
+ * writes them, busy as the setup's small synthetic files are (`busyCores`: its all.results' user and
+ * system, softirq by encryption), so each setup keeps its own CPU figures at the published size.
+ */
+function syntheticProm(
+  setup: string,
+  run: string,
+  test: string,
+  role: string,
+  cores: NonNullable<ReturnType<typeof busyCores>>,
+): Uint8Array {
+  // CPU seconds each CPU spends per second in a mode.
+  const perSecond: Record<string, number> = Object.fromEntries(
+    Object.entries(cores).map(([mode, busy]) => [mode, busy / CPUS]),
+  );
+  perSecond.idle = Math.max(0, 1 - Object.values(perSecond).reduce((a, b) => a + b, 0));
   const lines = ["# Collector: blackswift/statexec", "# TYPE statexec_cpu_seconds_total counter"];
   for (let s = 0; s < SAMPLES; s++) {
     const at = 1704067200000 + s * 1000;
@@ -46,15 +55,22 @@ function syntheticProm(setup: string, run: string, test: string, role: string): 
 function* tree(): Generator<{ name: string; bytes: Uint8Array }> {
   const base = infrabuilderSetups("upload").filter((f) => !f.name.endsWith(".prom"));
   yield* base;
+  const summaries = new Map(
+    base.filter((f) => f.name.endsWith("/all.results")).map((f) => [f.name, strFromU8(f.bytes)] as const),
+  );
   for (const f of base) {
     const m = /^upload\/results\/([^/]+)\/(\d+)\/([a-z]+)-client\.cmd$/.exec(f.name);
     if (!m) continue;
     const [, setup, run, test] = m as unknown as [string, string, string, string];
+    const summary = summaries.get(`upload/results/${setup}/${run}/all.results`) ?? "";
     for (const role of ["client", "server"]) {
-      yield {
-        name: `upload/results/${setup}/${run}/${test}-${role}.prom`,
-        bytes: syntheticProm(setup, run, test, role),
-      };
+      // A test all.results gives no CPU for ran without statexec's files, as in infrabuilderSetups.
+      const cores = busyCores(setup, test, role, summary);
+      if (cores)
+        yield {
+          name: `upload/results/${setup}/${run}/${test}-${role}.prom`,
+          bytes: syntheticProm(setup, run, test, role, cores),
+        };
     }
   }
 }

@@ -480,6 +480,9 @@ describe("needs of datapaths no capability row describes", () => {
     // Partly documented comes before undocumented: Canal is now listed before kube-router.
     const place = (label: string) => r.options.indexOf(optionOf(r, label));
     expect(place("canal")).toBeLessThan(place("kuberouter"));
+    // What puts kube-router there is the documentation, not a figure: the line is no MEASURED one.
+    const below = r.options.find((o) => o.why.text.startsWith("Below Canal"))!.why;
+    expect([below.kind, below.text]).toEqual(["capability", expect.stringMatching(/ on your needs: .*undocumented/)]);
     // Calico VPP: IPsec and WireGuard are documented as well as measured.
     const vpp = optionOf(r, "calico-vpp-ipsec");
     expect(vpp.capabilityRows).toEqual(["kube-proxy-iptables", "calico-vpp"]);

@@ -563,8 +563,8 @@ export function recommendDatapaths(input: GuideInput): GuideResult {
         tier: ranking.tier.get(id) ?? 1,
         performance: ranking.score.get(id) ?? 0,
         why: reason(
-          // "Not measured …: listed after those that were" is no measurement: a caveat, not MEASURED.
-          separatingHere.length === 0 ? "capability" : line.unmeasured ? "caveat" : "measured",
+          // "Not measured …" is a caveat and "Below … on your needs" the documentation's word: not MEASURED.
+          separatingHere.length === 0 ? "capability" : (line.kind ?? "measured"),
           i === 0 ? "for" : "neutral",
           line.text,
           line.evidence,

@@ -242,7 +242,12 @@ describe("dominated options and ties", () => {
       (id) => ({ ...subject(id), needsShort: id === "A" ? "misses Encryption in transit" : null }),
       (id) => (id === "A" ? 1 : 0),
     );
-    expect(lines.get("A")!.text).toBe("Below Setup B on your needs: it misses Encryption in transit.");
+    expect(lines.get("A")).toEqual({
+      text: "Below Setup B on your needs: it misses Encryption in transit.",
+      evidence: [],
+      // The needs, not a figure, put it there: the card's badge says CAPABILITY, not MEASURED.
+      kind: "capability",
+    });
   });
 });
 

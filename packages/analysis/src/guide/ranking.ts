@@ -308,8 +308,12 @@ export type LineSubject = {
   needsShort: string | null;
 };
 
-/** `unmeasured`: the line says the option was not measured where the others were. */
-export type ReasonLine = { text: string; evidence: Evidence[]; unmeasured?: boolean };
+/**
+ * `kind` where the line does not rest on figures: "caveat" when it says the option was not measured
+ * where the others were, "capability" when the needs (documentation, or a setup that proves one) put
+ * it below.
+ */
+export type ReasonLine = { text: string; evidence: Evidence[]; kind?: "caveat" | "capability" };
 
 const evidenceOfOutcomes = (outcomes: readonly PairOutcome[], ids: readonly string[]) =>
   outcomes.flatMap((o) => o.test.entries.filter((e) => ids.includes(e.optionId)).flatMap((e) => e.evidence));
@@ -355,6 +359,7 @@ export function reasonLines(
       lines.set(id, {
         text: `Below ${them.label} on your needs: it ${me.needsShort ?? "meets fewer of them"}${them.needsShort ? `, where that one ${them.needsShort}` : ""}.`,
         evidence: [],
+        kind: "capability",
       });
       return;
     }
@@ -365,7 +370,7 @@ export function reasonLines(
           ? `Not measured for your traffic (${what}): listed after those that were.`
           : "Not measured in any figure that separates the datapaths for your question: listed after those that were.",
         evidence: [],
-        unmeasured: true,
+        kind: "caveat",
       });
       return;
     }

@@ -4,7 +4,7 @@ import { importFiles } from "@cnibench/importers";
 import { infrabuilderEnvironment, infrabuilderSetups } from "@cnibench/test-support/infrabuilder-setups";
 import { tkeSeeds } from "@cnibench/test-support/web-figures";
 import { describe, expect, it } from "vitest";
-import { crossoverAxesOf } from "./crossover-axes.ts";
+import { crossoverAxesOf, oneLinePerSetup } from "./crossover-axes.ts";
 
 const at = (scenarioId: string, metric: string, params: Record<string, string | number | boolean>) => ({
   scenarioId,
@@ -65,5 +65,53 @@ describe("crossoverAxesOf", () => {
       "http.rps by concurrency: 3",
       "tcp.throughput by streams: 3",
     ]);
+  });
+});
+
+describe("oneLinePerSetup", () => {
+  const cpu = (scenarioId: string, params: Record<string, string | number>) =>
+    [1, 8].map((streams) => at(scenarioId, "cpu.usage", { ...params, streams }));
+
+  it("pins what splits a setup into several lines: the whole CPU, then the first value by name", () => {
+    // Each setup has every mode and user + system, for client and server: 4 lines each without pins.
+    const figures = ["a", "b"].flatMap((id) =>
+      ["client", "server"].flatMap((role) =>
+        ["user+system", "all-modes"].flatMap((accounting) => cpu(id, { accounting, role, target: `svc-${id}` })),
+      ),
+    );
+    // `target` differs between the setups but splits none: left alone.
+    expect(oneLinePerSetup(figures, "streams")).toEqual({ accounting: "all-modes", role: "client" });
+  });
+
+  it("takes a narrower accounting only where the whole CPU leaves fewer than two setups to draw", () => {
+    const figures = [
+      ...cpu("a", { accounting: "all-modes" }),
+      ...cpu("a", { accounting: "user+system" }),
+      ...cpu("b", { accounting: "user+system" }),
+    ];
+    expect(oneLinePerSetup(figures, "streams")).toEqual({ accounting: "user+system" });
+    // A setup with one line already needs nothing.
+    expect(oneLinePerSetup(cpu("a", { accounting: "all-modes" }), "streams")).toEqual({});
+  });
+
+  it("draws each of InfraBuilder's setups with statexec's files once: every mode, pod to pod, TCP, client", () => {
+    const { bundles } = importFiles(infrabuilderSetups(), infrabuilderEnvironment);
+    const figures = bundles.flatMap(({ bundle }) =>
+      bundle.results.map((r) => at(bundle.cni.label ?? bundle.cni.name, r.metric, r.params ?? {})),
+    );
+    const ofCpu = figures.filter((f) => f.metric === "cpu.usage");
+    const where = oneLinePerSetup(ofCpu, "streams");
+    expect(where).toEqual({ accounting: "all-modes", path: "pod-pod", protocol: "tcp", role: "client" });
+    // One line a setup: the 22 synthetic setups, whose .prom files give every mode (the three real
+    // ones publish bench.sh's user + system alone).
+    const lines = ofCpu.filter(
+      (f) => typeof f.params.streams === "number" && Object.entries(where).every(([k, v]) => f.params[k] === v),
+    );
+    const perSetup = new Map<string, Set<number>>();
+    for (const f of lines)
+      perSetup.set(f.scenarioId, (perSetup.get(f.scenarioId) ?? new Set()).add(f.params.streams as number));
+    expect(perSetup.size).toBe(22);
+    for (const streams of perSetup.values()) expect([...streams].sort((a, b) => a - b)).toEqual([1, 8]);
+    expect(lines).toHaveLength(22 * 2 * 3);
   });
 });

@@ -1,4 +1,4 @@
-import { isScaleParam, metricCatalogue, type ParamValue, scaleParams } from "@cnibench/schema";
+import { cpuAccountings, isScaleParam, metricCatalogue, type ParamValue, scaleParams } from "@cnibench/schema";
 
 /**
  * The numeric params a crossover view can draw a metric along (issue 40): those where at least two
@@ -97,4 +97,65 @@ export function crossoverAxesOf(figures: readonly AxisFigure[]): CrossoverAxis[]
       place(a) - place(b) ||
       a.metric.localeCompare(b.metric),
   );
+}
+
+/**
+ * The conditions on a metric's other params that leave each setup one line along `x`. Only params
+ * that split a setup into several lines are pinned, one at a time (CPU's `accounting` first, then by
+ * name), each to the value the most setups can be drawn with (two values of `x` at least); CPU's
+ * accounting to the widest such one (every mode before user + system before one mode: the whole CPU,
+ * never a part of it beside the whole). Without them, an InfraBuilder setup's CPU by streams (three
+ * accountings, two roles, two paths, two protocols) filled the chart's 16 lines alone.
+ */
+export function oneLinePerSetup(figures: readonly AxisFigure[], x: string): Record<string, ParamValue> {
+  const where: Record<string, ParamValue> = {};
+  let rest = figures.filter((f) => typeof f.params[x] === "number");
+  for (;;) {
+    // The params under which some setup has two values: a setup seen with another value splits.
+    const firstValue = new Map<string, Map<string, ParamValue>>();
+    const splitting = new Set<string>();
+    for (const f of rest) {
+      for (const param in f.params) {
+        if (param === x || splitting.has(param) || Object.hasOwn(where, param)) continue;
+        const seen = firstValue.get(param) ?? new Map<string, ParamValue>();
+        firstValue.set(param, seen);
+        const value = f.params[param]!;
+        if (!seen.has(f.scenarioId)) seen.set(f.scenarioId, value);
+        else if (seen.get(f.scenarioId) !== value) splitting.add(param);
+      }
+    }
+    if (splitting.size === 0) return where;
+    const param = splitting.has("accounting") ? "accounting" : [...splitting].sort()[0]!;
+    // Its values (raw, as Map keys: 1 and "1" stay apart), with the x values each setup has under each.
+    const byValue = new Map<ParamValue, Map<string, Set<number>>>();
+    for (const f of rest) {
+      if (!Object.hasOwn(f.params, param)) continue;
+      const value = f.params[param]!;
+      const setups = byValue.get(value) ?? new Map<string, Set<number>>();
+      byValue.set(value, setups);
+      const xs = setups.get(f.scenarioId) ?? new Set<number>();
+      setups.set(f.scenarioId, xs);
+      xs.add(f.params[x] as number);
+    }
+    const drawable = (setups: Map<string, Set<number>>) => {
+      let n = 0;
+      for (const xs of setups.values()) if (xs.size >= 2) n++;
+      return n;
+    };
+    const widest = (v: ParamValue) => {
+      const at = (cpuAccountings as readonly ParamValue[]).indexOf(v);
+      return param === "accounting" && at >= 0 ? at : cpuAccountings.length;
+    };
+    const [chosen] = [...byValue.entries()]
+      .map(([value, setups]) => ({ value, drawable: drawable(setups) }))
+      .sort(
+        (a, b) =>
+          Number(b.drawable >= 2) - Number(a.drawable >= 2) ||
+          widest(a.value) - widest(b.value) ||
+          b.drawable - a.drawable ||
+          String(a.value).localeCompare(String(b.value)),
+      );
+    where[param] = chosen!.value;
+    rest = rest.filter((f) => f.params[param] === chosen!.value);
+  }
 }

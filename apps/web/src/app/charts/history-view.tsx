@@ -17,7 +17,7 @@ import { exploreHref } from "../_explore/params";
 import { chosen, seriesKey, seriesOf } from "../scenarios/[id]/history-params";
 import { HistorySeries } from "../scenarios/[id]/history-series";
 import { EmbedSnippets, historyEmbedHeight, seriesBadgePath } from "./embed-snippets";
-import { chartsHref, type loadChartParams, parseWhere } from "./params";
+import { chartsHref, type loadChartParams, parseWhere, whereEntries } from "./params";
 
 type ChartParams = Awaited<ReturnType<typeof loadChartParams>>;
 type Caller = Awaited<ReturnType<typeof api>>;
@@ -106,7 +106,7 @@ export async function HistoryView({ params }: { params: ChartParams }) {
       ({ series, ids, more, testbeds, missing } = await loadHistory(trpc, {
         ...params,
         metric: best.metric,
-        where: Object.entries(best.params).map(([k, v]) => `${k}=${v}`),
+        where: whereEntries(best.params),
       }));
     }
   }

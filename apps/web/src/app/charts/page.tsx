@@ -27,7 +27,7 @@ import { exploreHref } from "../_explore/params";
 import { ChartControls, type Choice, type Control } from "./controls";
 import { EmbedSnippets, seriesBadgePath } from "./embed-snippets";
 import { HistoryView } from "./history-view";
-import { chartScope, chartsHref, crossoverInput, loadChartParams } from "./params";
+import { chartScope, chartsHref, crossoverInput, loadChartParams, whereEntries } from "./params";
 import { ShowAllScope } from "./show-all";
 
 /** The view's link card: its chart, from the same address. */
@@ -88,7 +88,12 @@ function controlsOf(params: ChartParams, axes: readonly AxisChoice[] = []): Cont
             a.param,
             `${a.words}${a.kind === "category" ? " (category)" : ""} · ${a.setups} setups`,
             // A log axis of streams or message sizes spaces 1, 8 and 16 (or 64 B … 64 KiB) as they are picked.
-            { x: a.param, ...(a.kind === "category" ? { scale: "log" as const } : {}) },
+            {
+              x: a.param,
+              // The conditions kept (but one on the new axis), and those that draw each setup once along it.
+              where: [...params.where.filter((w) => !w.startsWith(`${a.param}=`)), ...whereEntries(a.where)],
+              ...(a.kind === "category" ? { scale: "log" as const } : {}),
+            },
           ),
         ),
       ],
@@ -266,7 +271,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
                             ...props.params,
                             metric: a.metric,
                             x: a.param,
-                            where: [],
+                            where: whereEntries(a.where),
                             baseline: null,
                             ...(a.kind === "category" ? { scale: "log" as const } : {}),
                           })}
@@ -311,6 +316,16 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
               <li key={s}>{s}.</li>
             ))}
           </ul>
+        ) : null}
+        {data.oneLine && Object.keys(data.oneLine).length > 0 ? (
+          <p role="note">
+            A setup has several lines here.{" "}
+            <TextLink
+              href={chartsHref("/charts", { ...props.params, where: [...conditions, ...whereEntries(data.oneLine)] })}
+            >
+              One line per setup: {whereEntries(data.oneLine).join(" · ").replaceAll("=", " = ")}
+            </TextLink>
+          </p>
         ) : null}
         {data.hiddenLines > 0 ? (
           <p role="note" className="text-amber-800 dark:text-amber-300">

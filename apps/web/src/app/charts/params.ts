@@ -49,6 +49,10 @@ export function parseWhere(entries: readonly string[]): Record<string, string | 
   return out;
 }
 
+/** { concurrency: 64 } → ["concurrency=64"]: conditions as the address writes them (parseWhere reads them). */
+export const whereEntries = (params: Readonly<Record<string, string | number | boolean | null>>): string[] =>
+  Object.entries(params).map(([k, v]) => `${k}=${String(v)}`);
+
 /** What every view of the address reads: the explorer's filters (or exact scenarios) and the baseline. */
 export function chartScope(params: ChartParams) {
   const filters = Object.fromEntries(facetKeys.flatMap((k) => (params[k]?.length ? [[k, params[k]]] : [])));

@@ -88,7 +88,7 @@ export const chartsRouter = createTRPCRouter({
         { ...input, baseline: undefined },
         { metrics: metricCatalogue.map((m) => m.key), drawn: () => [] },
       );
-      return { ...data, elsewhere: axisChoices(crossoverAxesOf(all.figures)) };
+      return { ...data, elsewhere: axisChoices(crossoverAxesOf(all.figures), all.figures) };
     }),
 
   /** The bar charts of one view (latency, throughput, resources, overheads). */

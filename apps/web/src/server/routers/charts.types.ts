@@ -58,6 +58,8 @@ const crossoverAxisSchema = z.object({
   words: z.string(),
   kind: z.enum(["scale", "category"]),
   setups: z.number().int(),
+  /** The conditions that draw each setup as one line along it. */
+  where: plottedFigureSchema.shape.params,
 });
 
 export const crossoverOutputSchema = z.object({
@@ -86,6 +88,8 @@ export const crossoverOutputSchema = z.object({
   axes: z.array(crossoverAxisSchema),
   /** When nothing is drawn: every axis the scope's data has, of any metric, for the empty state's links. */
   elsewhere: z.array(crossoverAxisSchema),
+  /** Where a drawn setup has several lines: the conditions, besides the query's, that leave it one. */
+  oneLine: plottedFigureSchema.shape.params.nullable(),
 });
 
 export const barsInputSchema = chartScopeSchema.extend({

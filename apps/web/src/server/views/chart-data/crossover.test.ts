@@ -258,9 +258,36 @@ describe("crossoverOf along a category (issue 26)", () => {
           words: "streams",
           kind: "category",
           setups: 24,
+          // Pod to pod, each setup has one line already: nothing more to pin.
+          where: {},
         },
       ]);
+      expect(data.oneLine).toBeNull();
     }
+  });
+
+  it("offers one line per setup where a setup has many: CPU by streams, the whole CPU", () => {
+    // Each synthetic setup has 16 CPU lines by streams (every mode, user + system and three single
+    // modes; client and server; pod to pod and through a Service; TCP and UDP): the first setup alone
+    // filled the chart. The conditions, worked out by hand from those params: every mode (the widest
+    // accounting two setups have), then the first value of each splitting param by name.
+    const all = crossoverOf(ib.scenarios, ib.figures, { metric: "cpu.usage", x: "streams", where: {}, y: "absolute" });
+    expect(new Set(all.series.map((s) => s.scenarioId)).size).toBeLessThan(3);
+    const pinned = { accounting: "all-modes", path: "pod-pod", protocol: "tcp", role: "client" };
+    expect(all.oneLine).toEqual(pinned);
+    expect(all.axes.map((a) => [a.param, a.where])).toEqual([["streams", pinned]]);
+    const one = crossoverOf(ib.scenarios, ib.figures, {
+      metric: "cpu.usage",
+      x: "streams",
+      where: pinned,
+      y: "absolute",
+    });
+    expect(one.oneLine).toBeNull();
+    expect(new Set(one.series.map((s) => s.scenarioId)).size).toBe(one.series.length);
+    expect(one.series).toHaveLength(maxLines);
+    // 22 lines in all, one a setup: the real setups (flannel, antrea-ipsec, bare metal) publish
+    // bench.sh's user + system alone, not drawn beside the whole CPU.
+    expect(one.series.length + one.hiddenLines).toBe(22);
   });
 
   it("says why nothing is drawn along percentiles of a metric no bar view draws", () => {

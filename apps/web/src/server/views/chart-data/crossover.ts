@@ -9,6 +9,7 @@ import {
   degradation,
   findCrossovers,
   marginPercent,
+  oneLinePerSetup,
   readAt,
   resolveBetter,
   type Series,
@@ -34,8 +35,11 @@ export type CrossoverQuery = {
   y: "absolute" | "degradation";
 };
 
-/** An axis the scope's data can be drawn along, as the axis choice and the empty state offer it. */
-export type AxisChoice = Omit<CrossoverAxis, "values"> & { title: string; words: string };
+/**
+ * An axis the scope's data can be drawn along, as the axis choice and the empty state offer it, with
+ * the conditions that draw each setup as one line along it (`oneLinePerSetup`).
+ */
+export type AxisChoice = Omit<CrossoverAxis, "values"> & { title: string; words: string; where: Params };
 
 /**
  * What the shaded band around each line is: its runs' min–max where the points have runs, else the
@@ -87,6 +91,11 @@ export type CrossoverData = {
   axes: AxisChoice[];
   /** Every axis the scope's data has, of any metric, when nothing is drawn: the router fills it. */
   elsewhere: AxisChoice[];
+  /**
+   * Where a drawn setup has several lines (CPU by accounting, role, path…): the conditions, besides
+   * the query's, that leave each setup one line; null when each has one.
+   */
+  oneLine: Params | null;
 };
 
 /**
@@ -108,13 +117,21 @@ function categoryNotice(metric: string, x: string, title: string): string {
   );
 }
 
-/** The axes in the words the page offers them: "Services", "streams". */
-export const axisChoices = (axes: readonly CrossoverAxis[]): AxisChoice[] =>
-  axes.map(({ values: _values, ...a }) => ({
+/** The axes in the words the page offers them ("Services", "streams"), each with its one-line conditions. */
+export function axisChoices(axes: readonly CrossoverAxis[], figures: readonly LatestFigure[]): AxisChoice[] {
+  const ofMetric = new Map<string, LatestFigure[]>();
+  for (const f of figures) {
+    const own = ofMetric.get(f.metric) ?? [];
+    ofMetric.set(f.metric, own);
+    own.push(f);
+  }
+  return axes.map(({ values: _values, ...a }) => ({
     ...a,
     title: findMetric(a.metric)?.label ?? a.metric,
     words: crossoverAxisWords(a.param),
+    where: oneLinePerSetup(ofMetric.get(a.metric) ?? [], a.param),
   }));
+}
 
 /**
  * Lines of one metric along a numeric param, one per scenario (per scenario and remaining params when
@@ -231,8 +248,11 @@ export function crossoverOf(
     hiddenLines: candidates.length - lines.length,
     joined: scale,
     band: query.y === "absolute" && shownFigures.length > 0 ? bandWords(withRuns, shownFigures.length, margin) : null,
-    axes: axisChoices(crossoverAxesOf(ofMetric)),
+    axes: axisChoices(crossoverAxesOf(ofMetric), ofMetric),
     elsewhere: [],
+    oneLine: shown.some((g) => (ofScenario.get(g.scenarioId)?.length ?? 0) > 1)
+      ? oneLinePerSetup(selected, query.x)
+      : null,
   };
 }
 

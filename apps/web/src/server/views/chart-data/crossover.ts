@@ -201,6 +201,11 @@ export function crossoverOf(
       ? null
       : (whisker ?? [f.value * (1 - margin / 100), f.value * (1 + margin / 100)]);
   const shownFigures = lines.flatMap((l) => l.figs);
+  const axes = axisChoices(crossoverAxesOf(ofMetric), ofMetric);
+  // The drawn axis' one-line conditions are the axes' own where it is offered (the same figures).
+  const oneLine = shown.some((g) => (ofScenario.get(g.scenarioId)?.length ?? 0) > 1)
+    ? (axes.find((a) => a.param === query.x)?.where ?? oneLinePerSetup(selected, query.x))
+    : null;
   const withRuns = shownFigures.filter((f) => f.samples.length > 1).length;
 
   return {
@@ -248,11 +253,9 @@ export function crossoverOf(
     hiddenLines: candidates.length - lines.length,
     joined: scale,
     band: query.y === "absolute" && shownFigures.length > 0 ? bandWords(withRuns, shownFigures.length, margin) : null,
-    axes: axisChoices(crossoverAxesOf(ofMetric), ofMetric),
+    axes,
     elsewhere: [],
-    oneLine: shown.some((g) => (ofScenario.get(g.scenarioId)?.length ?? 0) > 1)
-      ? oneLinePerSetup(selected, query.x)
-      : null,
+    oneLine,
   };
 }
 

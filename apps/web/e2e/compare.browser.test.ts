@@ -52,7 +52,7 @@ describe("compare and share", () => {
     await dot.focus();
     expect(await page.getByRole("tooltip").innerText()).toMatch(
       // Three significant digits: 14,193 / 31,365 − 1 = −54.75 % reads −54.7 %.
-      /vs kube-proxy iptables: −54\.7 % · worse · single run \(one run a side, indicative\)/,
+      /vs kube-proxy iptables: −54\.7 % · worse · single value \(one value a side, indicative\)/,
     );
     await screenshot(page, "compare-tke");
 

@@ -79,7 +79,7 @@ describe("repeated runs", () => {
       .first();
     const cells = await compared.innerText();
     expect(cells.match(/n=3/g)?.length).toBe(2);
-    expect(await compared.innerHTML()).not.toContain("single run");
+    expect(await compared.innerHTML()).not.toContain("single value");
     expect(await compared.innerHTML()).toMatch(/3 vs 3 runs: ratio \d\.\d{3}, 95 % interval/);
     await screenshot(page, "runs-compare");
     const narrow = await browser().newPage({ viewport: { width: 390, height: 900 } });

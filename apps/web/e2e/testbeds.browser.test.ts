@@ -153,7 +153,7 @@ describe("many setups on several testbeds", () => {
       await page.locator("[data-static-chart] path[data-band]").first().waitFor();
     });
     for (const text of texts) {
-      expect(text).toMatch(/Shaded: ±5 % around a single run \(the metric's margin\)/);
+      expect(text).toMatch(/Shaded: ±5 % around a single value \(the metric's margin\)/);
       expect(text).toMatch(
         /Cilium Overlay overtakes kube-proxy iptables at ≈19,649 Services, interpolated; within 5 % at 20,000/,
       );

@@ -40,7 +40,7 @@ describe("comparisonTable on TKE cluster A (iptables) vs cluster C (Cilium Overl
       figure: 12_879,
       verdict: "better",
       indicative: true,
-      evidence: { test: "single run", marginPercent: 5, p: null },
+      evidence: { test: "single value", marginPercent: 5, p: null },
     });
     expect(short30k.cells[1]!.change?.percent).toBeCloseTo(42.1994, 4);
     expect(short30k.cells[1]!.why).toMatch(/margin/);

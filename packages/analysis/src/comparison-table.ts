@@ -18,7 +18,7 @@ import { runsNeeded, type Verdict, type VerdictEvidence } from "./verdict.ts";
 /** The numbers behind a verdict, as the evidence CSV gives them; the interval test's are null for the others. */
 type CellEvidence = {
   /** welch-summary: Welch's t from summary statistics (a side published a mean, its spread and n, not runs). */
-  test: "welch-log" | "welch-linear" | "welch-summary" | "single run" | "bounds";
+  test: "welch-log" | "welch-linear" | "welch-summary" | "single value" | "bounds";
   marginPercent: number;
   /** Candidate / baseline with its 95 % interval. */
   ratio: number | null;
@@ -102,7 +102,7 @@ function evidenceOf(e: VerdictEvidence, needed: number | null): CellEvidence | n
         candidateNoise: noiseWords(e.noise.candidate),
       };
     case "noise-band":
-      return { ...noTest, test: "single run", marginPercent: e.marginPercent };
+      return { ...noTest, test: "single value", marginPercent: e.marginPercent };
     case "bounds":
       return { ...noTest, test: "bounds", marginPercent: e.marginPercent };
     case "missing":

@@ -79,7 +79,7 @@ export function explainVerdict(
       return parts.join("; ");
     }
     case "noise-band":
-      return `single run on a side (${runs.baseline} vs ${runs.candidate}${e.oneRun ? `: ${e.oneRun}` : ""}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${formatPercent(e.deltaPercent)})`}`;
+      return `single value on a side (${runs.baseline} vs ${runs.candidate}${e.oneRun ? `: ${e.oneRun}` : ""}): indicative, the change against the ±${e.marginPercent} % margin${e.deltaPercent === null ? "" : ` (${formatPercent(e.deltaPercent)})`}`;
     case "bounds":
       return `approximate or bounded figure: ${e.reason}`;
     case "missing":

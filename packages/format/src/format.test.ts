@@ -95,7 +95,7 @@ describe("figures read as published", () => {
 
   it("labels verdicts as the compare table's badges do", () => {
     expect(verdictLabel("small-but-real", false)).toBe("small but real");
-    expect(verdictLabel("equivalent", true)).toBe("equivalent · single run");
+    expect(verdictLabel("equivalent", true)).toBe("equivalent · single value");
     expect(verdictLabel("missing", true)).toBe("—");
   });
 });

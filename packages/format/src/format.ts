@@ -182,6 +182,6 @@ export const verdictWords: Record<Verdict, string> = {
   missing: "missing",
 };
 
-/** A verdict badge's text: "better", "equivalent · single run" when a side has one run (indicative), "—" when missing. */
+/** A verdict badge's text: "better", "equivalent · single value" when a side has one value (indicative: a single run, or a published median without its runs), "—" when missing. */
 export const verdictLabel = (verdict: Verdict, indicative: boolean): string =>
-  verdict === "missing" ? "—" : `${verdictWords[verdict]}${indicative ? " · single run" : ""}`;
+  verdict === "missing" ? "—" : `${verdictWords[verdict]}${indicative ? " · single value" : ""}`;

@@ -32,7 +32,7 @@ describe("tieWords", () => {
     expect(tieWords(smallButReal)).toBe("a small but real difference");
     expect(tieWords(inconclusive)).toBe("inconclusive at these runs");
     expect(tieWords(equivalent)).toBe("equivalent within ±5 %");
-    expect(tieWords(singleRun)).toBe("equivalent within ±5 % on a single run");
+    expect(tieWords(singleRun)).toBe("equivalent within ±5 % on a single value");
   });
 
   it("has no words for a clear difference", () => {
@@ -90,7 +90,7 @@ describe("scoreAgainstBest", () => {
     );
     const next = r.scored.find((s) => s.item === "next")!;
     expect([next.levelWithBest, next.score, next.versusBest?.verdict]).toEqual([true, 1, "equivalent"]);
-    expect(tieWords(next.versusBest!)).toBe("equivalent within ±10 % on a single run");
+    expect(tieWords(next.versusBest!)).toBe("equivalent within ±10 % on a single value");
   });
 
   it("places a clearly worse value by its distance from the best", () => {

@@ -302,7 +302,7 @@ export function scoreAgainstBest<T>(
 
 /**
  * A verdict that finds no clear difference, in the guide's words: "equivalent within ±5 %" (and "on a
- * single run" when a side has one, an indicative verdict), "a small but real difference",
+ * single value" when a side has one, an indicative verdict), "a small but real difference",
  * "inconclusive at these runs".
  */
 export function tieWords(r: VerdictResult): string {
@@ -310,12 +310,12 @@ export function tieWords(r: VerdictResult): string {
   if (r.verdict === "inconclusive") return "inconclusive at these runs";
   const e = r.evidence;
   if (r.verdict === "equivalent" && (e.method === "interval" || e.method === "noise-band")) {
-    return `equivalent within ±${e.marginPercent} %${e.method === "noise-band" ? " on a single run" : ""}`;
+    return `equivalent within ±${e.marginPercent} %${e.method === "noise-band" ? " on a single value" : ""}`;
   }
   throw new Error(`a ${r.verdict} verdict (${e.method}) is a clear difference or none at all, not a tie`);
 }
 
-// The least certain tie words a set: one inconclusive pair makes the set inconclusive, one single run indicative.
+// The least certain tie words a set: one inconclusive pair makes the set inconclusive, one single value indicative.
 const tieOrder = (r: VerdictResult) =>
   r.verdict === "inconclusive" ? 0 : r.verdict === "small-but-real" ? 1 : r.evidence.method === "noise-band" ? 2 : 3;
 

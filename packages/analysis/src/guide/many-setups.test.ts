@@ -123,7 +123,7 @@ describe("on any cloud, beside the seeds' three clouds", () => {
       (p) => label(p.id) === "Cilium overlay (VXLAN), kube-proxy replacement",
     )!;
     expect(overlay.reasons.map((r) => r.text)).toContain(
-      "TCP throughput (pod to pod, 8 streams): 10.77 Gbit/s on TKE SA5.LARGE8 (Cilium Overlay), against the others: equivalent within ±5 % on a single run",
+      "TCP throughput (pod to pod, 8 streams): 10.77 Gbit/s on TKE SA5.LARGE8 (Cilium Overlay), against the others: equivalent within ±5 % on a single value",
     );
     expect(overlay.reasons.filter((r) => also.test(r.text)).map((r) => r.text)).toEqual([
       "Also measured on On-premises bare-metal-40g and EKS m6i.xlarge: its figures there are listed under those testbeds.",

@@ -237,10 +237,10 @@ describe("keepalive-only with 1,000 Services", () => {
     const barely = find(r.summary, /barely matters for performance/);
     expect(barely).toHaveLength(1);
     expect(barely[0]!.evidence.map((e) => e.value).sort()).toEqual([...p99].sort());
-    // One run each: equivalent by the ±10 % latency margin alone, and said to rest on a single run.
-    expect(barely[0]!.text).toMatch(/across 3 datapaths, equivalent within ±10 % on a single run\.$/);
+    // One run each: equivalent by the ±10 % latency margin alone, and said to rest on a single value.
+    expect(barely[0]!.text).toMatch(/across 3 datapaths, equivalent within ±10 % on a single value\.$/);
     expect(r.summary[0]!.text).toMatch(
-      /do not separate the datapaths \(equivalent within ±10 % on a single run\), so it leads on the features it offers/,
+      /do not separate the datapaths \(equivalent within ±10 % on a single value\), so it leads on the features it offers/,
     );
     // Ordered by features, not by the saturated RPS where kube-proxy iptables leads.
     expect(r.options.map((o) => o.id)).toEqual([ids.overlay, ids.native, ids.iptables]);
@@ -264,7 +264,7 @@ describe("keepalive-only with 1,000 Services", () => {
     expect(
       find(
         r.summary,
-        /Keepalive RPS hardly moves with the Service count: 4,197 req\/s at 4 and 4,178 req\/s at 1,000 Services \(−0\.5 %, equivalent within ±5 % on a single run\)/,
+        /Keepalive RPS hardly moves with the Service count: 4,197 req\/s at 4 and 4,178 req\/s at 1,000 Services \(−0\.5 %, equivalent within ±5 % on a single value\)/,
       ),
     ).toHaveLength(1);
   });

@@ -213,7 +213,7 @@ describe("dominated options and ties", () => {
       A: { metric: "tcp.throughput", unit: "Gbit/s", value: 10.3 },
       B: { metric: "tcp.throughput", unit: "Gbit/s", value: 10.0 },
     });
-    expect(testStanding(t)).toEqual({ separates: false, words: "equivalent within ±5 % on a single run" });
+    expect(testStanding(t)).toEqual({ separates: false, words: "equivalent within ±5 % on a single value" });
     const r = rankOptions(["B", "A"], [t], () => 0, byName);
     expect(r.tier.get("A")).toBe(1);
     expect(r.tier.get("B")).toBe(1);

@@ -138,7 +138,7 @@ function pWords(v: VerdictResult): string {
   if (e.method === "interval") {
     return e.pAdjusted < 0.001 ? "p < 0.001" : `p = ${formatNumber(e.pAdjusted, 2)}`;
   }
-  if (e.method === "noise-band") return `single runs, beyond ±${e.marginPercent} %`;
+  if (e.method === "noise-band") return `single values, beyond ±${e.marginPercent} %`;
   return "by the published bounds";
 }
 

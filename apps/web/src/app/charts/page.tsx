@@ -345,7 +345,7 @@ export default async function ChartsPage({ searchParams }: { searchParams: Promi
           <p className="text-xs text-zinc-500">
             Crossovers are interpolated linearly between measured steps on the absolute values; nothing is extrapolated.
             One is said only where, on each side, a measured step decides the order (a better/worse verdict: runs, or a
-            single run beyond the metric&apos;s margin); the whiskers and the shaded band show the noise the verdicts
+            single value beyond the metric&apos;s margin); the whiskers and the shaded band show the noise the verdicts
             weigh.
             {props.params.y === "degradation" ? " Degradation is each line's change against its own first step." : ""}
           </p>

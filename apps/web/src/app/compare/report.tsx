@@ -134,12 +134,12 @@ export function CompareReport({
         <p className="mt-1 text-xs text-zinc-500">
           Verdicts: with 2 or more runs on both sides, the ratio new/base and its 95 % interval (Welch's t on log
           values, p adjusted for the figures compared at once) against the metric's margin δ: better or worse beyond it,
-          equivalent or small but real within it, else inconclusive with the runs that would decide. A single run on a
-          side gets an indicative verdict from the margin. Approximate and bounded figures are “not comparable” unless
-          their bounds decide. A value is its latest campaign's median (or the mean its tool published), n its runs; the
-          % beside it is the change its verdict judged, with runs the ratio of their geometric means, which can differ
-          from the ratio of the medians. Open a verdict for its evidence; docs/verdicts.md in the repository has the
-          formulas.
+          equivalent or small but real within it, else inconclusive with the runs that would decide. A single value on a
+          side (a single run, or a published median without its runs) gets an indicative verdict from the margin.
+          Approximate and bounded figures are “not comparable” unless their bounds decide. A value is its latest
+          campaign's median (or the mean its tool published), n its runs; the % beside it is the change its verdict
+          judged, with runs the ratio of their geometric means, which can differ from the ratio of the medians. Open a
+          verdict for its evidence; docs/verdicts.md in the repository has the formulas.
           {csvHref ? (
             <>
               {" "}

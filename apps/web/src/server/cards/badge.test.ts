@@ -147,7 +147,7 @@ describe("comparisonBadge", () => {
     const badge = comparisonBadge({ labels: ["kube-proxy iptables", "Cilium Overlay"], rows });
     expect(badge.label).toMatch(/^Cilium Overlay vs kube-proxy iptables/);
     // Single runs a side: every verdict is indicative, so the largest decided change heads.
-    expect(badge.value).toMatch(/^[+−][\d,.]+ % .+ \((better|worse) · single run\)$/);
+    expect(badge.value).toMatch(/^[+−][\d,.]+ % .+ \((better|worse) · single value\)$/);
     expect([badgeColors.better, badgeColors.worse]).toContain(badge.color);
   });
 });

@@ -49,7 +49,7 @@ export const publishInputSchema = permalinkInputSchema.extend({ published: z.boo
 /** The numbers behind a verdict; the interval test's fields are null for the other tests. */
 const cellEvidenceSchema = z.object({
   /** welch-summary: Welch's t from summary statistics (a side published a mean, its spread and n, not runs). */
-  test: z.enum(["welch-log", "welch-linear", "welch-summary", "single run", "bounds"]),
+  test: z.enum(["welch-log", "welch-linear", "welch-summary", "single value", "bounds"]),
   marginPercent: z.number(),
   /** Candidate / baseline with its 95 % interval. */
   ratio: z.number().nullable(),
@@ -91,7 +91,7 @@ const compareCellSchema = z.object({
    */
   change: z.object({ percent: z.number(), basis: z.string() }).nullable(),
   verdict: z.enum(verdicts).nullable(),
-  /** A single run on a side: the verdict comes from the margin alone. */
+  /** A single value on a side (a single run, or a published median): the verdict comes from the margin alone. */
   indicative: z.boolean(),
   /**
    * What the verdict must be read with: a UDP throughput gain bought with more loss, a CPU figure of a

@@ -178,7 +178,7 @@ describe("runs in a comparison", () => {
     const short = rows.find((r) => r.metric === "http.rps" && r.params.services === 30000);
     expect(short?.cells.map((c) => c.figure?.summary.n)).toEqual([1, 1]);
     expect(short?.cells[1]?.why).toMatch(
-      /^single run on a side \(1 vs 1\): indicative, the change against the ±5 % margin/,
+      /^single value on a side \(1 vs 1\): indicative, the change against the ±5 % margin/,
     );
   });
 
@@ -250,9 +250,9 @@ describe("margins δ for one comparison", () => {
     )?.cells[1];
 
   it("decide the verdicts over the catalogue's", () => {
-    expect(tput()).toMatchObject({ verdict: "equivalent", evidence: { test: "single run", marginPercent: 5 } });
+    expect(tput()).toMatchObject({ verdict: "equivalent", evidence: { test: "single value", marginPercent: 5 } });
     const tight = tput({ "tcp.throughput": 3 });
-    expect(tight).toMatchObject({ verdict: "better", evidence: { test: "single run", marginPercent: 3 } });
+    expect(tight).toMatchObject({ verdict: "better", evidence: { test: "single value", marginPercent: 3 } });
     expect(tight?.why).toMatch(/against the ±3 % margin \(\+3\.3 %\)$/);
   });
 
@@ -303,7 +303,7 @@ describe("evidenceTable (the compare page's CSV)", () => {
       ratio_low_95: null,
       ratio_high_95: null,
       margin_percent: 5,
-      test: "single run",
+      test: "single value",
       p: null,
       p_adjusted: null,
       verdict: "better",
@@ -314,7 +314,7 @@ describe("evidenceTable (the compare page's CSV)", () => {
       caveat: null,
     });
     expect(toCsv([header!, line!]).split("\n")[1]).toBe(
-      'http.rps,"{""connection"":""short"",""concurrency"":64,""target"":""service"",""services"":30000}",req/s,kube-proxy iptables,Cilium Overlay,1,1,9057,12879,,,,5,single run,,,better,,,,,',
+      'http.rps,"{""connection"":""short"",""concurrency"":64,""target"":""service"",""services"":30000}",req/s,kube-proxy iptables,Cilium Overlay,1,1,9057,12879,,,,5,single value,,,better,,,,,',
     );
   });
 
@@ -411,7 +411,7 @@ describe("compareRows with summary statistics and concurrent clients", () => {
 
   it("counts 50 concurrent clients as one run: an indicative verdict, saying why", () => {
     const cell = rows.find((r) => r.metric === "http.latency" && r.params.qps === 1000)?.cells[1];
-    expect(cell?.evidence?.test).toBe("single run");
+    expect(cell?.evidence?.test).toBe("single value");
     expect(cell?.indicative).toBe(true);
     expect(cell?.why).toContain("1 vs 1: the samples of a side are concurrent clients of one run");
   });

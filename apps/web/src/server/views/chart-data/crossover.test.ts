@@ -168,7 +168,7 @@ describe("crossoverOf", () => {
     expect(data.band).toEqual({
       kind: "margin",
       marginPercent: 5,
-      words: "Shaded: ±5 % around a single run (the metric's margin)",
+      words: "Shaded: ±5 % around a single value (the metric's margin)",
     });
     // At 20,000 Overlay's 13,080 lies inside iptables' band (12,916 × 1.05 = 13,561.8): the sentence's
     // "within 5 % at 20,000".
@@ -186,7 +186,7 @@ describe("crossoverOf", () => {
     const at30k = mixed.series.find((s) => s.scenarioId === iptables.scenarioId)!.points.at(-1)!;
     expect(at30k.band).toEqual([5_000, 13_000]);
     expect(mixed.band?.words).toBe(
-      "Shaded: each line's runs, min–max, or ±5 % around a single run (the metric's margin)",
+      "Shaded: each line's runs, min–max, or ±5 % around a single value (the metric's margin)",
     );
 
     // Degradation is a percentage of each line's first step: no band on that scale.

@@ -317,9 +317,9 @@ export function crossoverDrawn(
   return figures.filter((f) => judged.has(f.scenarioId));
 }
 
-/** What the band is, for the legend: the runs' min–max, the margin around single runs, or each where it applies. */
+/** What the band is, for the legend: the runs' min–max, the margin around single values, or each where it applies. */
 function bandWords(withRuns: number, points: number, margin: number): NoiseBand {
-  const around = `±${formatNumber(margin)} % around a single run (the metric's margin)`;
+  const around = `±${formatNumber(margin)} % around a single value (the metric's margin)`;
   const words =
     withRuns === points
       ? "Shaded: each line's runs, min–max"

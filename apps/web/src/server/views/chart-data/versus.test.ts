@@ -142,7 +142,7 @@ describe("points against a baseline", () => {
     const at = (x: number) => overlay?.points.find((p) => p.x === x)?.versus;
     // (14,193 − 31,365) / 31,365 = −54.748923959827835 %; 13,080 vs 12,916: +1.2697429544750698 %, within
     // the 5 % margin of http.rps; 12,879 vs 9,057: +42.1994037760848 %.
-    expect(at(0)).toMatchObject({ verdict: "worse", indicative: true, words: "one run a side, indicative" });
+    expect(at(0)).toMatchObject({ verdict: "worse", indicative: true, words: "one value a side, indicative" });
     expect(at(0)?.percent).toBeCloseTo(-54.748923959827835, 10);
     expect(at(20_000)).toMatchObject({ baseline: "kube-proxy iptables", verdict: "equivalent", indicative: true });
     expect(at(20_000)?.percent).toBeCloseTo(1.2697429544750698, 10);

@@ -32,7 +32,7 @@ function evidenceWords(e: VerdictEvidence, runs: { baseline: number; candidate: 
       return `${e.baselineRuns} vs ${e.candidateRuns} runs, 95 % ${formatRatio(e.low)}–${formatRatio(e.high)}`;
     case "noise-band":
       return runs.baseline === 1 && runs.candidate === 1
-        ? "one run a side, indicative"
+        ? "one value a side, indicative"
         : `${runs.baseline} vs ${runs.candidate} runs, indicative`;
     case "bounds":
     case "none":

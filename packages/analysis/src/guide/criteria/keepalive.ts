@@ -3,7 +3,7 @@
 import { formatCount, formatFigure, formatParams, formatPercent } from "@cnibench/format";
 import type { Params } from "../../types.ts";
 import { compareFigures, noClearDifference } from "../../verdict.ts";
-import { type Testbed, tieWords } from "../figures.ts";
+import { listWords, type Testbed, tieWords, weakestTie, withRest } from "../figures.ts";
 import type { Reason } from "../types.ts";
 import {
   type FigureSelector,
@@ -119,7 +119,11 @@ export function keepaliveCriterion(ctx: GuideContext, weight: number): Criterion
   return result;
 }
 
-/** Where a scenario measured keepalive RPS at several Service counts: how much it moved up to n. */
+/**
+ * Where scenarios measured keepalive RPS at several Service counts: how much it moved up to n, one
+ * sentence per testbed and outcome. A sentence per setup said one fact once per datapath: twenty
+ * setups that all hardly move read as twenty findings.
+ */
 function keepaliveServiceSensitivity(ctx: GuideContext, elsewhere: boolean): Reason[] {
   const n = ctx.answers.services;
   const measure = (testbeds: readonly Testbed[]) =>
@@ -133,20 +137,46 @@ function keepaliveServiceSensitivity(ctx: GuideContext, elsewhere: boolean): Rea
         const base = figs[0]!;
         const upTo = figs.filter((f) => servicesOf(f) <= n);
         const target = upTo.length >= 2 ? upTo.at(-1)! : figs[1]!;
-        return [{ t, s, base, target }];
+        const verdict = compareFigures(base, target);
+        const moves = !noClearDifference(verdict.verdict)
+          ? "moves"
+          : verdict.verdict === "inconclusive"
+            ? "may move"
+            : "hardly moves";
+        return [{ t, s, base, target, verdict, moves }];
       }),
     );
   const scoped = measure(ctx.scopedTestbeds);
   const found = scoped.length > 0 || !elsewhere ? scoped : measure(ctx.allTestbeds);
-  return found.map(({ t, s, base, target }) => {
-    const d = changePercent(target.value, base.value);
-    const verdict = compareFigures(base, target);
-    const tie = noClearDifference(verdict.verdict);
-    const moves = !tie ? "moves" : verdict.verdict === "inconclusive" ? "may move" : "hardly moves";
+  const groups = new Map<string, typeof found>();
+  for (const m of found) {
+    const key = `${m.t.label}\u0000${m.moves}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group as [(typeof group)[number]];
+    const { t, moves } = first;
     const where = scoped.length > 0 ? t.label : `${t.label} (not your cloud or instance type)`;
-    return finding(
-      `Keepalive RPS ${moves} with the Service count: ${formatFigure(base)} at ${formatCount(servicesOf(base))} and ${formatFigure(target)} at ${formatCount(servicesOf(target))} Services (${formatPercent(d)}${tie ? `, ${tieWords(verdict)}` : ""}), ${s.label} on ${where}.`,
-      [evidenceOf(ctx, base), evidenceOf(ctx, target)],
+    // "→" in a list of several: its own "and" joins the datapaths.
+    const steps = ({ base, target }: (typeof group)[number], to = "and") =>
+      `${formatFigure(base)} at ${formatCount(servicesOf(base))} ${to} ${formatFigure(target)} at ${formatCount(servicesOf(target))} Services`;
+    const change = ({ base, target }: (typeof group)[number]) => formatPercent(changePercent(target.value, base.value));
+    const tie = weakestTie(group.map((m) => m.verdict));
+    const tied = tie ? `, ${tieWords(tie)}` : "";
+    const evidence = group.flatMap((m) => [evidenceOf(ctx, m.base), evidenceOf(ctx, m.target)]);
+    if (group.length === 1) {
+      return finding(
+        `Keepalive RPS ${moves} with the Service count: ${steps(first)} (${change(first)}${tied}), ${first.s.label} on ${where}.`,
+        evidence,
+      );
+    }
+    const each = group.map((m) => `${m.s.label} ${steps(m, "→")} (${change(m)})`);
+    return withRest(
+      finding(
+        `Keepalive RPS ${moves} with the Service count for ${group.length} datapaths on ${where}: ${listWords(each)}${tied}.`,
+        evidence,
+      ),
+      group.map((m) => m.s),
     );
   });
 }

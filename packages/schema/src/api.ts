@@ -295,12 +295,10 @@ export const gateRowSchema = z
       description: "The candidate's median against the baseline's, in % (null: a side missing, or a baseline of 0).",
     }),
     verdict: z.enum(verdicts),
-    indicative: z
-      .boolean()
-      .meta({
-        description:
-          "One value on a side (a single run, or a published median without its runs): the change against the margin only.",
-      }),
+    indicative: z.boolean().meta({
+      description:
+        "One value on a side (a single run, or a published median without its runs): the change against the margin only.",
+    }),
     why: z.string().meta({ description: "The evidence in words: runs, ratio and interval, test, p, noise." }),
     marginPercent: z.number().nullable(),
     gated: z.boolean().meta({ description: "Whether this figure decides the outcome (its metric was chosen)." }),
